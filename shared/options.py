@@ -1,0 +1,77 @@
+"""Table options (RULES.md section 10), validated in one place."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .cards import THIRD_COLOURS
+from .errors import SetupError
+
+__all__ = ["MEMORY_MODES", "START_CARD_MODES", "Options"]
+
+START_CARD_MODES = ("no_player_colors", "not_own_color")
+MEMORY_MODES = ("strict", "casual")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options of one table. ``seed`` is None until a deal is made; it is secret
+    (it fixes the deck order) and never appears in any view."""
+
+    players: int = 2
+    recipes: bool = False
+    start_card: str = "no_player_colors"
+    memory: str = "strict"
+    third_colour: str = "lilac"
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3) or isinstance(self.players, bool):
+            raise SetupError(f"players must be 2 or 3, not {self.players!r}", "bad_option")
+        if not isinstance(self.recipes, bool):
+            raise SetupError("recipes must be on or off", "bad_option")
+        if self.start_card not in START_CARD_MODES:
+            raise SetupError(f"start_card must be one of {START_CARD_MODES}", "bad_option")
+        if self.memory not in MEMORY_MODES:
+            raise SetupError(f"memory must be one of {MEMORY_MODES}", "bad_option")
+        if self.third_colour not in THIRD_COLOURS:
+            raise SetupError(f"third_colour must be one of {THIRD_COLOURS}", "bad_option")
+        if self.seed is not None and (
+            isinstance(self.seed, bool) or not isinstance(self.seed, int)
+        ):
+            raise SetupError("seed must be an integer", "bad_option")
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """Each seat's colour in turn order: White, Black, then the third colour."""
+        if self.players == 2:
+            return ("white", "black")
+        return ("white", "black", self.third_colour)
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> Options:
+        """Read options as written in records (``recipes`` may be "on"/"off" or a bool)."""
+        if not isinstance(raw, dict):
+            raise SetupError("options must be an object", "bad_option")
+        unknown = set(raw) - {"players", "recipes", "start_card", "memory", "third_colour", "seed"}
+        if unknown:
+            raise SetupError(f"unknown option(s): {', '.join(sorted(unknown))}", "bad_option")
+        data = dict(raw)
+        rec = data.get("recipes", False)
+        if rec in ("on", "off"):
+            data["recipes"] = rec == "on"
+        return cls(**data)
+
+    def to_dict(self, *, public: bool = False) -> dict[str, Any]:
+        """The record form (``recipes`` as "on"/"off"); ``public`` drops the seed."""
+        d = asdict(self)
+        d["recipes"] = "on" if self.recipes else "off"
+        if public or self.seed is None:
+            d.pop("seed")
+        return d
+
+    def replace(self, **changes: Any) -> Options:
+        d = asdict(self)
+        d.update(changes)
+        return Options(**d)

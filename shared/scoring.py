@@ -1,0 +1,180 @@
+"""Final scoring (RULES.md section 6) with a per-ingredient breakdown, and recipes (section 8).
+
+The functions here work on card indices and plain sequences, so they score a finished
+``Game`` (``score_game``) as readily as a hand-written kettle (``score_kettles``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import CARD_IDS, CARD_INDEX, INGREDIENTS, IS_EXPLODE, IS_WAND, RECIPES, VALUE, Recipe
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = [
+    "FOUR_OF_A_KIND_BONUS",
+    "VALUE_ONE_BONUS",
+    "IngredientScore",
+    "RecipeScore",
+    "Result",
+    "Score",
+    "recipe_met",
+    "score_game",
+    "score_kettles",
+]
+
+VALUE_ONE_BONUS = 5
+FOUR_OF_A_KIND_BONUS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class IngredientScore:
+    """One ingredient of a kettle: ``points`` (doubled if ``doubled``) plus ``bonus``
+    (the +5 for all four, never doubled)."""
+
+    ingredient: str
+    colour: str
+    cards: tuple[str, ...]
+    points: int
+    doubled: bool
+    bonus: int
+
+    @property
+    def total(self) -> int:
+        return self.points + self.bonus
+
+
+@dataclass(frozen=True, slots=True)
+class RecipeScore:
+    id: str
+    met: bool
+    bonus: int  # the bonus earned: the card's bonus if met, else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    seat: int
+    colour: str
+    kettle: tuple[str, ...]  # bottom first
+    ingredients: tuple[IngredientScore, ...]
+    value_ones: int
+    value_one_bonus: int
+    recipes: tuple[RecipeScore, ...]
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        for ing, src in zip(d["ingredients"], self.ingredients, strict=True):
+            ing["total"] = src.total
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    scores: tuple[Score, ...]
+    winners: tuple[int, ...]  # every seat with the highest total: ties share the win
+
+
+def _measure(kettle: Sequence[int], measure: str | None) -> int:
+    if measure == "explode":
+        return sum(1 for c in kettle if IS_EXPLODE[c])
+    if measure == "wand":
+        return sum(1 for c in kettle if IS_WAND[c])
+    if measure == "fours":
+        return sum(1 for c in kettle if VALUE[c] == 4)
+    return len(kettle)
+
+
+def recipe_met(recipe: Recipe, seat: int, kettles: Sequence[Sequence[int]], ended_by: int) -> bool:
+    """Whether ``seat`` fulfils ``recipe`` at the end (section 8; "fewer than the
+    opponent" means strictly fewer than every other player, section 7)."""
+    counts = [0] * len(INGREDIENTS)
+    for c in kettles[seat]:
+        counts[c // 4] += 1
+    if recipe.kind == "both_of_colour":
+        return all(counts[i.index] >= 3 for i in INGREDIENTS if i.colour == recipe.colour)
+    if recipe.kind == "one_of_colour":
+        return any(counts[i.index] >= 3 for i in INGREDIENTS if i.colour == recipe.colour)
+    if recipe.kind == "last_card":
+        return ended_by == seat
+    if recipe.kind == "plants":
+        return sum(1 for i in INGREDIENTS if i.plant and counts[i.index] >= 3) >= 3
+    mine = _measure(kettles[seat], recipe.measure)
+    return all(mine < _measure(k, recipe.measure) for s, k in enumerate(kettles) if s != seat)
+
+
+def score_kettles(
+    kettles: Sequence[Sequence[str]],
+    colours: Sequence[str],
+    recipes: Sequence[Sequence[str]] = (),
+    ended_by: int = -1,
+) -> Result:
+    """Score kettles given as card ids (bottom first) for seats of the given colours."""
+    return _score([[CARD_INDEX[c] for c in k] for k in kettles], colours, recipes, ended_by)
+
+
+def score_game(game: Game) -> Result:
+    """Score a game as it stands (normally once it is over)."""
+    return _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
+
+
+def _score(
+    kettles: Sequence[Sequence[int]],
+    colours: Sequence[str],
+    recipes: Sequence[Sequence[str]],
+    ended_by: int,
+) -> Result:
+    ones = [sum(1 for c in k if VALUE[c] == 1) for k in kettles]
+    most = max(ones)
+    one_winner = ones.index(most) if ones.count(most) == 1 else -1
+    scores = []
+    for seat, kettle in enumerate(kettles):
+        by_ing: dict[int, list[int]] = {}
+        for c in kettle:
+            by_ing.setdefault(c // 4, []).append(c)
+        parts = []
+        for ing in sorted(by_ing):
+            cards = sorted(by_ing[ing])
+            info = INGREDIENTS[ing]
+            n = len(cards)
+            values = sum(VALUE[c] for c in cards)
+            points = -values if n == 1 else 0 if n == 2 else values
+            doubled = info.colour == colours[seat]
+            if doubled:
+                points *= 2
+            parts.append(
+                IngredientScore(
+                    info.key,
+                    info.colour,
+                    tuple(CARD_IDS[c] for c in cards),
+                    points,
+                    doubled,
+                    FOUR_OF_A_KIND_BONUS if n == 4 else 0,
+                )
+            )
+        rec = []
+        hand = recipes[seat] if seat < len(recipes) else ()
+        for rid in hand:
+            r = RECIPES[rid]
+            met = recipe_met(r, seat, kettles, ended_by)
+            rec.append(RecipeScore(rid, met, r.bonus if met else 0))
+        bonus1 = VALUE_ONE_BONUS if seat == one_winner else 0
+        total = sum(p.total for p in parts) + bonus1 + sum(r.bonus for r in rec)
+        scores.append(
+            Score(
+                seat,
+                colours[seat],
+                tuple(CARD_IDS[c] for c in kettle),
+                tuple(parts),
+                ones[seat],
+                bonus1,
+                tuple(rec),
+                total,
+            )
+        )
+    best = max(s.total for s in scores)
+    return Result(tuple(scores), tuple(s.seat for s in scores if s.total == best))

@@ -1,0 +1,143 @@
+"""The one view function (RULES.md section 9): the full state projected for one seat or
+a spectator. Nothing else in the project reads hidden state to build what a person sees.
+
+What a view never holds: the deck order (only its size), the seed, a kettle card below
+the top before the end (except the seat's own kettle under ``memory=casual``), and
+another seat's recipes before the end. Once the game is over every kettle and every
+recipe is revealed with the score breakdown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
+from .game import EMPTY, Game
+from .geometry import LINE_IDS
+from .scoring import score_game
+
+__all__ = ["KettleView", "TakeChoice", "View", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class KettleView:
+    seat: int
+    colour: str
+    count: int
+    top: str | None
+    cards: tuple[str, ...] | None  # bottom first; only when this viewer may see them
+
+
+@dataclass(frozen=True, slots=True)
+class TakeChoice:
+    """A card the player to move may take, and what taking it would involve (public:
+    anyone can work it out from the grid)."""
+
+    card: str
+    row: int
+    col: int
+    symbol: str | None  # "explode" or "wand" if the symbol would act, else None
+    ends_game: bool  # taking it ends the game: keep or discard
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int | None  # None for a spectator
+    players: int
+    options: dict[str, Any]  # the public table options (never the seed)
+    colours: tuple[str, ...]
+    grid: tuple[tuple[str | None, ...], ...]
+    pawns: tuple[int, ...]
+    deck_size: int
+    kettles: tuple[KettleView, ...]
+    recipes: tuple[tuple[str, ...] | None, ...]  # per seat; None where hidden
+    recipe_counts: tuple[int, ...]
+    removed: tuple[str, ...]  # out of the game
+    ply: int  # takes applied so far
+    to_move: int | None
+    turn_in_row: int
+    line: str | None  # the line the player to move takes from
+    choices: tuple[TakeChoice, ...]
+    explodable: tuple[int, ...]  # seats an explosion would hit now
+    game_over: bool
+    ended_by: int | None
+    winners: tuple[int, ...]
+    scores: tuple[dict[str, Any], ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def view(game: Game, seat: int | None) -> View:
+    """Project ``game`` for ``seat`` (0-based), or for a spectator when ``seat`` is None."""
+    if seat is not None and not 0 <= seat < game.players:
+        raise ValueError(f"no seat {seat}")
+    opts = game.options
+    over = game.over
+    colours = opts.colours
+    casual = opts.memory == "casual"
+    kettles = []
+    for s, k in enumerate(game.kettles):
+        show = over or (casual and s == seat)
+        kettles.append(
+            KettleView(
+                seat=s,
+                colour=colours[s],
+                count=len(k),
+                top=CARD_IDS[k[-1]] if k else None,
+                cards=tuple(CARD_IDS[c] for c in k) if show else None,
+            )
+        )
+    recipes = tuple(
+        tuple(hand) if over or s == seat else None for s, hand in enumerate(game.recipes)
+    )
+    choices: list[TakeChoice] = []
+    line = None
+    explodable: tuple[int, ...] = ()
+    if not over:
+        line = LINE_IDS[game.line()]
+        explodable = tuple(game.explodable())
+        for slot in game.line_slots():
+            c = game.grid[slot]
+            ends = game.ends_game(slot)
+            symbol = None
+            if not ends:
+                if IS_EXPLODE[c]:
+                    symbol = "explode"
+                elif IS_WAND[c] and game.turn_in_row == 1:
+                    symbol = "wand"
+            choices.append(TakeChoice(CARD_IDS[c], slot // 6, slot % 6, symbol, ends))
+    scores = None
+    winners: tuple[int, ...] = ()
+    if over:
+        result = score_game(game)
+        scores = tuple(s.to_dict() for s in result.scores)
+        winners = result.winners
+    g = game.grid
+    return View(
+        seat=seat,
+        players=game.players,
+        options=opts.to_dict(public=True),
+        colours=colours,
+        grid=tuple(
+            tuple(None if g[r * 6 + c] == EMPTY else CARD_IDS[g[r * 6 + c]] for c in range(6))
+            for r in range(6)
+        ),
+        pawns=tuple(game.pawns),
+        deck_size=len(game.deck),
+        kettles=tuple(kettles),
+        recipes=recipes,
+        recipe_counts=tuple(len(h) for h in game.recipes),
+        removed=tuple(CARD_IDS[c] for c in game.out),
+        ply=game.ply,
+        to_move=None if over else game.to_move,
+        turn_in_row=game.turn_in_row,
+        line=line,
+        choices=tuple(choices),
+        explodable=explodable,
+        game_over=over,
+        ended_by=game.ended_by if over else None,
+        winners=winners,
+        scores=scores,
+    )
