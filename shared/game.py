@@ -188,9 +188,21 @@ class Game:
         return g
 
     @classmethod
-    def from_setup(cls, options: Options, setup: Setup, events: list[Event] | None = None) -> Game:
+    def from_setup(
+        cls,
+        options: Options,
+        setup: Setup,
+        events: list[Event] | None = None,
+        *,
+        moved: bool = False,
+        turn_in_row: int = 1,
+    ) -> Game:
         """Start from an explicit position; set-up steps are skipped (section 11).
-        Raises ``SetupError`` naming the problem for a position play can never reach."""
+        Raises ``SetupError`` naming the problem for a position play can never reach.
+
+        ``moved=True`` continues a game mid-turn (as bots do with a sampled position):
+        the pawn of the player to move has already made its forced move and stands next
+        to a line, and ``turn_in_row`` says whether this is a wand's extra turn."""
         n = options.players
         seen: set[int] = set()
 
@@ -265,7 +277,14 @@ class Game:
         g.over = False
         g.ended_by = -1
         g.ply = 0
-        g._advance(events)
+        if moved:
+            if SPACE_LINE[g.pawns[g.to_move]] < 0:
+                raise SetupError("pawns: the player to move stands at a corner", "bad_pawns")
+            if turn_in_row not in (1, 2):
+                raise SetupError("turn_in_row must be 1 or 2", "bad_setup")
+            g.turn_in_row = turn_in_row
+        else:
+            g._advance(events)
         return g
 
     def position(self) -> Setup:
