@@ -1,0 +1,390 @@
+"""Durable storage of tables, seats and game records in SQLite (standard library).
+
+Theory of operation. Every write goes through one writer thread that owns the SQLite
+connection. Callers on the event loop ``await`` a write; the writer drains everything
+queued, runs it in ONE transaction and commits once (group commit: under load many
+intents share one fsync), then resolves each caller's future. So the event loop never
+blocks on disk, and an intent is acknowledged only after its action is committed.
+
+The database runs in WAL mode with ``synchronous=FULL``: a committed transaction survives
+a crash of the process and of the machine. Seat tokens are never stored, only their
+SHA-256 hash. A game is stored as a record (RULES.md section 11): its set-up (options with
+the seed, and the explicit deal) plus an append-only list of actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shared.game import Take
+from shared.options import Options
+from shared.record import Record, action_to_dict
+
+__all__ = ["MemoryStore", "SqliteStore", "Store", "StoredSeat", "StoredTable"]
+
+log = logging.getLogger("kupferkessel.store")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    options TEXT NOT NULL,
+    private INTEGER NOT NULL,
+    invite_hash TEXT,
+    created REAL NOT NULL,
+    state TEXT NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT,
+    bot TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    record TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES games(table_id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+);
+CREATE INDEX IF NOT EXISTS tables_state ON tables(state);
+"""
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    name: str
+    token_hash: str | None
+    bot: str | None
+
+
+@dataclass
+class StoredTable:
+    """A table as read back at start-up; ``record`` is None before its game started."""
+
+    id: str
+    name: str
+    options: Options
+    private: bool
+    invite_hash: str | None
+    created: float
+    state: str
+    seats: list[StoredSeat] = field(default_factory=list)
+    record: Record | None = None
+
+
+class Store:
+    """The interface the server writes through. ``MemoryStore`` keeps nothing
+    (``--no-persist``); ``SqliteStore`` is durable. Every coroutine returns once the
+    write is durable (immediately for ``MemoryStore``)."""
+
+    async def start(self) -> None:
+        """Open the store (create the schema)."""
+
+    async def close(self) -> None:
+        """Flush and close."""
+
+    async def create_table(
+        self,
+        table_id: str,
+        name: str,
+        options: Options,
+        private: bool,
+        invite_hash: str | None,
+    ) -> None:
+        """Store a new table in the lobby state."""
+
+    async def set_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
+    ) -> None:
+        """Store (or replace) a seat's occupant."""
+
+    async def clear_seat(self, table_id: str, seat: int) -> None:
+        """A player left a seat before the game started."""
+
+    async def start_game(self, table_id: str, record: Record) -> None:
+        """The game began: store its record (options with seed, explicit deal)."""
+
+    async def append_action(self, table_id: str, index: int, take: Take) -> None:
+        """Append action ``index`` (0-based) to the table's record."""
+
+    async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
+        """The table is over (game finished, or abandoned in the lobby when result is None)."""
+
+    def load_open_tables(self) -> list[StoredTable]:
+        """Every table not finished, with its record, for restoring at start-up."""
+        return []
+
+    def load_record(self, table_id: str) -> tuple[Record, bool] | None:
+        """A stored game's record and whether it is finished; None if unknown."""
+        return None
+
+    def list_games(self) -> list[tuple[str, str, bool]]:
+        """(table id, table name, finished) of every stored game."""
+        return []
+
+
+class MemoryStore(Store):
+    """No persistence at all: every write is accepted at once."""
+
+
+_Op = tuple[str, tuple[Any, ...]]
+
+
+class SqliteStore(Store):
+    """SQLite with a single writer thread and group commit (see the module docstring)."""
+
+    def __init__(self, path: str | Path, *, max_batch: int = 1000) -> None:
+        self.path = str(path)
+        self.max_batch = max_batch
+        self._queue: queue.Queue[tuple[list[_Op], Future[None]] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._read_lock = threading.Lock()
+        self._reader: sqlite3.Connection | None = None
+        self.commits = 0  # transactions committed (for the group-commit figures)
+        self.writes = 0  # writes committed
+
+    # ---------------------------------------------------------------- lifecycle
+    def open_sync(self) -> None:
+        """Create the schema (synchronously; done before the event loop serves)."""
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        con = self._connect()
+        con.executescript(SCHEMA)
+        con.commit()
+        con.close()
+        self._reader = self._connect()
+        self._thread = threading.Thread(target=self._writer, name="kk-store", daemon=True)
+        self._thread.start()
+
+    async def start(self) -> None:
+        if self._thread is None:
+            await asyncio.to_thread(self.open_sync)
+
+    async def close(self) -> None:
+        if self._thread is None:
+            return
+        self._queue.put(None)
+        await asyncio.to_thread(self._thread.join)
+        self._thread = None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+        con.execute("PRAGMA foreign_keys=ON")
+        return con
+
+    def _writer(self) -> None:
+        con = self._connect()
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    return
+                batch = [item]
+                while len(batch) < self.max_batch:
+                    try:
+                        nxt = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        self._queue.put(None)  # stop after this batch
+                        break
+                    batch.append(nxt)
+                self._commit(con, batch)
+        finally:
+            con.close()
+
+    def _commit(self, con: sqlite3.Connection, batch: list[tuple[list[_Op], Future[None]]]) -> None:
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            for ops, _ in batch:
+                for sql, params in ops:
+                    con.execute(sql, params)
+            con.execute("COMMIT")
+        except Exception as e:
+            log.exception("store commit failed")
+            with contextlib.suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            for _, fut in batch:
+                fut.set_exception(e)
+            return
+        self.commits += 1
+        self.writes += len(batch)
+        for _, fut in batch:
+            fut.set_result(None)
+
+    async def _write(self, *ops: _Op) -> None:
+        if self._thread is None:
+            raise RuntimeError("store not started")
+        fut: Future[None] = Future()
+        self._queue.put((list(ops), fut))
+        await asyncio.wrap_future(fut)
+
+    def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        with self._read_lock:
+            if self._reader is None:
+                self._reader = self._connect()
+            return fn(self._reader)
+
+    # ---------------------------------------------------------------- writes
+    async def create_table(
+        self,
+        table_id: str,
+        name: str,
+        options: Options,
+        private: bool,
+        invite_hash: str | None,
+    ) -> None:
+        await self._write(
+            (
+                "INSERT INTO tables (id, name, options, private, invite_hash, created, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'lobby')",
+                (
+                    table_id,
+                    name,
+                    json.dumps(options.to_dict()),
+                    int(private),
+                    invite_hash,
+                    time.time(),
+                ),
+            )
+        )
+
+    async def set_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
+    ) -> None:
+        await self._write(
+            (
+                "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, seat, name, token_hash, bot),
+            )
+        )
+
+    async def clear_seat(self, table_id: str, seat: int) -> None:
+        await self._write(("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)))
+
+    async def start_game(self, table_id: str, record: Record) -> None:
+        raw = record.to_dict()
+        raw["options"] = record.options.to_dict()  # keep the seed: this is the full record
+        await self._write(
+            (
+                "INSERT INTO games (table_id, record, started) VALUES (?, ?, ?)",
+                (table_id, json.dumps(raw), time.time()),
+            ),
+            ("UPDATE tables SET state = 'playing' WHERE id = ?", (table_id,)),
+        )
+
+    async def append_action(self, table_id: str, index: int, take: Take) -> None:
+        await self._write(
+            (
+                "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
+                (table_id, index, json.dumps(action_to_dict(take))),
+            )
+        )
+
+    async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
+        now = time.time()
+        ops: list[_Op] = [
+            ("UPDATE tables SET state = 'finished', finished = ? WHERE id = ?", (now, table_id))
+        ]
+        if result is not None:
+            ops.append(
+                (
+                    "UPDATE games SET finished = ?, result = ? WHERE table_id = ?",
+                    (now, json.dumps(result), table_id),
+                )
+            )
+        await self._write(*ops)
+
+    # ---------------------------------------------------------------- reads
+    def _record(self, con: sqlite3.Connection, table_id: str) -> tuple[Record, bool] | None:
+        row = con.execute(
+            "SELECT record, finished FROM games WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        raw = json.loads(row[0])
+        raw["actions"] = [
+            json.loads(a)
+            for (a,) in con.execute(
+                "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
+            )
+        ]
+        return Record.from_dict(raw), row[1] is not None
+
+    def load_record(self, table_id: str) -> tuple[Record, bool] | None:
+        result: tuple[Record, bool] | None = self._read(lambda con: self._record(con, table_id))
+        return result
+
+    def load_open_tables(self) -> list[StoredTable]:
+        def read(con: sqlite3.Connection) -> list[StoredTable]:
+            out = []
+            rows = con.execute(
+                "SELECT id, name, options, private, invite_hash, created, state FROM tables"
+                " WHERE state != 'finished' ORDER BY created"
+            ).fetchall()
+            for tid, name, opts, private, invite, created, state in rows:
+                t = StoredTable(
+                    tid,
+                    name,
+                    Options.from_dict(json.loads(opts)),
+                    bool(private),
+                    invite,
+                    created,
+                    state,
+                )
+                t.seats = [
+                    StoredSeat(*r)
+                    for r in con.execute(
+                        "SELECT seat, name, token_hash, bot FROM seats WHERE table_id = ?"
+                        " ORDER BY seat",
+                        (tid,),
+                    )
+                ]
+                rec = self._record(con, tid)
+                t.record = rec[0] if rec else None
+                out.append(t)
+            return out
+
+        tables: list[StoredTable] = self._read(read)
+        return tables
+
+    def list_games(self) -> list[tuple[str, str, bool]]:
+        rows: list[tuple[str, str, bool]] = self._read(
+            lambda con: [
+                (tid, name, fin is not None)
+                for tid, name, fin in con.execute(
+                    "SELECT g.table_id, t.name, g.finished FROM games g"
+                    " JOIN tables t ON t.id = g.table_id ORDER BY g.started"
+                )
+            ]
+        )
+        return rows
