@@ -254,7 +254,7 @@ class Game:
             dealt: set[str] = set()
             for s, hand in enumerate(setup.recipes):
                 for rid in hand:
-                    if rid not in RECIPES:
+                    if not isinstance(rid, str) or rid not in RECIPES:
                         raise SetupError(f"recipes[{s}]: unknown recipe {rid!r}", "bad_recipes")
                     if rid in dealt:
                         raise SetupError(f"recipes[{s}]: {rid} dealt twice", "bad_recipes")
@@ -262,7 +262,8 @@ class Game:
                 recipes[s] = tuple(hand)
         elif any(setup.recipes):
             raise SetupError("recipes: dealt but the recipes option is off", "bad_recipes")
-        if isinstance(setup.to_move, bool) or setup.to_move not in range(n):
+        to_move = setup.to_move
+        if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in range(n):
             raise SetupError(f"to_move: must be a seat 0..{n - 1}", "bad_setup")
         g = cls.__new__(cls)
         g.options = options
@@ -322,9 +323,11 @@ class Game:
         return g
 
     def key(self) -> tuple[Any, ...]:
-        """Everything that makes up the state, for equality and hashing."""
+        """Everything that makes up the state, for equality and hashing. The seed is
+        left out: it only chose the deal, so a game replayed from a record that lists
+        the deal explicitly equals the game dealt from the seed."""
         return (
-            self.options,
+            self.options.replace(seed=None) if self.options.seed is not None else self.options,
             tuple(self.grid),
             tuple(self.deck),
             tuple(tuple(k) for k in self.kettles),
@@ -396,22 +399,28 @@ class Game:
             return []
         out: list[Take] = []
         grid = self.grid
-        for slot in self.line_slots():
+        may_end = not self.deck  # only an empty deck leaves gaps (section 5)
+        wand_acts = self.turn_in_row == 1
+        hit: list[int] | None = None
+        for slot in LINE_SLOTS[SPACE_LINE[self.pawns[self.to_move]]]:
             c = grid[slot]
+            if c == EMPTY:
+                continue
             cid = CARD_IDS[c]
-            if self.ends_game(slot):
+            if may_end and self.ends_game(slot):
                 out.append(Take(cid, False, None, True))
                 out.append(Take(cid, False, None, False))
             elif IS_EXPLODE[c]:
                 out.append(Take(cid, False))
-                hit = self.explodable()
+                if hit is None:
+                    hit = self.explodable()
                 if len(hit) == 1:
                     out.append(Take(cid, True, (hit[0],)))
                 elif len(hit) == 2:
                     out.append(Take(cid, True, (hit[0],)))
                     out.append(Take(cid, True, (hit[1],)))
                     out.append(Take(cid, True, (hit[0], hit[1])))
-            elif IS_WAND[c] and self.turn_in_row == 1:
+            elif wand_acts and IS_WAND[c]:
                 out.append(Take(cid, False))
                 out.append(Take(cid, True))
             else:

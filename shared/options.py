@@ -27,7 +27,7 @@ class Options:
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3) or isinstance(self.players, bool):
+        if type(self.players) is not int or self.players not in (2, 3):
             raise SetupError(f"players must be 2 or 3, not {self.players!r}", "bad_option")
         if not isinstance(self.recipes, bool):
             raise SetupError("recipes must be on or off", "bad_option")
