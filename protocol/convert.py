@@ -1,0 +1,119 @@
+"""From the engine's public outputs to messages: the only way game state reaches the wire.
+
+The server builds every game message with ``view_message`` (from ``shared.view.view``)
+or ``events_message`` (from the engine's public events), never from a ``Game``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict
+from functools import cache
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from shared.cards import CARDS, COLOURS, PLAYER_COLOURS, RECIPES, THIRD_COLOURS
+from shared.events import Event
+from shared.options import Options
+from shared.view import View
+
+from .messages import (
+    CardInfo,
+    Catalogue,
+    EventsMsg,
+    GameEvent,
+    GameView,
+    RecipeInfo,
+    TableOptions,
+    ViewMsg,
+)
+
+__all__ = [
+    "catalogue",
+    "event_model",
+    "events_message",
+    "options_from_shared",
+    "options_to_shared",
+    "view_message",
+    "view_model",
+]
+
+_EVENT_ADAPTER: TypeAdapter[GameEvent] = TypeAdapter(GameEvent)
+
+
+@cache
+def catalogue() -> Catalogue:
+    """The card set of ``shared.cards`` as sent in ``welcome``."""
+    return Catalogue(
+        colours=COLOURS,
+        player_colours=PLAYER_COLOURS,
+        third_colours=THIRD_COLOURS,
+        cards=tuple(
+            CardInfo(
+                id=c.id,
+                ingredient=c.key,
+                colour=c.colour,
+                value=c.value,
+                plant=c.plant,
+                symbol=c.symbol,
+            )
+            for c in CARDS
+        ),
+        recipes=tuple(RecipeInfo.model_validate(asdict(r)) for r in RECIPES.values()),
+    )
+
+
+def options_from_shared(options: Options | dict[str, Any]) -> TableOptions:
+    """Public table options (never the seed) from ``Options`` or its record dict."""
+    o = options if isinstance(options, Options) else Options.from_dict(options)
+    return TableOptions(
+        players=o.players,  # type: ignore[arg-type]  # Options validated it: 2 or 3
+        recipes=o.recipes,
+        start_card=o.start_card,  # type: ignore[arg-type]
+        memory=o.memory,  # type: ignore[arg-type]
+        third_colour=o.third_colour,  # type: ignore[arg-type]
+    )
+
+
+def options_to_shared(options: TableOptions) -> Options:
+    """The engine's ``Options`` for a ``create_table`` request (seed included)."""
+    return Options(
+        players=options.players,
+        recipes=options.recipes,
+        start_card=options.start_card,
+        memory=options.memory,
+        third_colour=options.third_colour,
+        seed=options.seed,
+    )
+
+
+def _plain(x: Any) -> Any:
+    """Dataclass-dict values with lists turned into tuples (strict validation)."""
+    if isinstance(x, list | tuple):
+        return tuple(_plain(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    return x
+
+
+def view_model(view: View) -> GameView:
+    """``shared.view.View`` as a model (its public options, never a seed)."""
+    d = _plain(view.to_dict())
+    d["options"] = options_from_shared(view.options)
+    return GameView.model_validate(d)
+
+
+def view_message(view: View, state_version: int) -> ViewMsg:
+    """The ``view`` message for one seat's (or a spectator's) view."""
+    return ViewMsg(state_version=state_version, view=view_model(view))
+
+
+def event_model(event: Event) -> GameEvent:
+    """One public event of ``shared.events`` as a model."""
+    return _EVENT_ADAPTER.validate_python(_plain(event.to_dict()))
+
+
+def events_message(events: Iterable[Event], state_version: int) -> EventsMsg:
+    """The ``events`` message for public events leading to ``state_version``."""
+    return EventsMsg(state_version=state_version, events=tuple(event_model(e) for e in events))

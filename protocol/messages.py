@@ -1,0 +1,699 @@
+"""Protocol v1 message models: every message either side may send (docs/PROTOCOL.md).
+
+Every message is a msgpack map with a ``type`` field naming it. Client messages carry an
+``id`` chosen by the client; server messages carry ``seq`` (1, 2, 3, ... per connection)
+and ``re``, the ``id`` of the client message they answer (absent when unsolicited).
+
+Conventions, the same in both directions:
+
+- Unknown fields are ignored (``extra="ignore"``), so a minor version may add fields.
+  A client must check the server's minor version in ``welcome`` before relying on a
+  field added in a later minor version: an older server silently ignores it.
+- A field at its default value may be omitted; absent means the default (null for an
+  optional field). The codec omits them, as protobuf does, to keep frames small; the
+  tags ``type`` (of a message) and ``kind`` (of an event) are always present.
+- Validation is strict: an integer field takes only integers (not booleans, floats or
+  strings), a boolean only true/false, an array only arrays.
+- Client fields are bounded (names, chat, ids; see ``Limits``). Server fields are only
+  typed, so that a server may raise its limits without breaking clients.
+
+The game-state models (``GameView``, the events, ``Score``) mirror ``shared.view``,
+``shared.events`` and ``shared.scoring`` field for field; ``protocol.convert`` builds
+them, and a test fails if the dataclasses gain a field these models lack.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "DEFAULT_LIMITS",
+    "MAX_ID",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "SUBPROTOCOL",
+    "SUPPORTED_MAJORS",
+    "AckMsg",
+    "BotSeat",
+    "ByeMsg",
+    "CardInfo",
+    "Catalogue",
+    "ChatLineMsg",
+    "ChatMsg",
+    "ClientMessage",
+    "CreateTableMsg",
+    "DiscardedEvent",
+    "ErrorCode",
+    "ErrorMsg",
+    "EventsMsg",
+    "ExplodedEvent",
+    "ExtraTurnEvent",
+    "GameEvent",
+    "GameOverEvent",
+    "GameView",
+    "HelloMsg",
+    "IngredientScore",
+    "JoinMsg",
+    "JoinedMsg",
+    "KettleState",
+    "LeaveMsg",
+    "LeftMsg",
+    "Limits",
+    "ListTablesMsg",
+    "MovedEvent",
+    "PassedCornerEvent",
+    "PingMsg",
+    "PongMsg",
+    "PresenceMsg",
+    "ReadyMsg",
+    "RecipeInfo",
+    "RecipeScore",
+    "RefilledEvent",
+    "ResignMsg",
+    "ResumeMsg",
+    "ResumedMsg",
+    "Score",
+    "SeatInfo",
+    "ServerMessage",
+    "TableCreatedMsg",
+    "TableOptions",
+    "TableSummary",
+    "TablesMsg",
+    "TakeChoice",
+    "TakeMsg",
+    "TookEvent",
+    "TurnPassedEvent",
+    "ViewMsg",
+    "WatchMsg",
+    "WatchingMsg",
+    "WelcomeMsg",
+]
+
+PROTOCOL_VERSION: tuple[int, int] = (1, 0)
+"""The version this package speaks: (major, minor). Minor versions only add."""
+SUPPORTED_MAJORS: tuple[int, ...] = (1,)
+"""Major versions a server built on this package accepts in ``hello``."""
+SUBPROTOCOL = "kupferkessel.v1"
+"""The WebSocket subprotocol (``Sec-WebSocket-Protocol``) of major version 1."""
+MAX_ID = 2**53 - 1
+"""Largest client message id (and seed): exact in every language, JavaScript included."""
+
+
+class ErrorCode(StrEnum):
+    """Stable error codes of ``error`` messages (docs/PROTOCOL.md, "Error codes").
+
+    Clients must treat a code they do not know as a generic error: a minor version may
+    add codes.
+    """
+
+    MALFORMED = "malformed"  # not a msgpack map with a string ``type``
+    UNKNOWN_TYPE = "unknown_type"  # a ``type`` this server does not know
+    INVALID_FIELD = "invalid_field"  # a field missing, of the wrong type or out of bounds
+    TOO_LARGE = "too_large"  # the frame exceeds ``limits.max_frame``
+    RATE_LIMITED = "rate_limited"  # too many messages; this one was dropped
+    VERSION_UNSUPPORTED = "version_unsupported"  # ``hello`` asked for a major we lack
+    HELLO_REQUIRED = "hello_required"  # anything but ``hello`` before ``welcome``
+    NOT_ALLOWED = "not_allowed"  # the message is not allowed in this session state
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE_STATE = "stale_state"  # ``take.state_version`` is not the current version
+    ILLEGAL_MOVE = "illegal_move"  # the engine refused the take; ``detail`` says why
+    BAD_TOKEN = "bad_token"  # ``resume`` with an unknown or revoked seat token
+    NOT_SEATED = "not_seated"  # a seat-only message from a spectator or lobby session
+    TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"  # the requested seat is occupied
+    NO_SUCH_TABLE = "no_such_table"
+    BAD_INVITE = "bad_invite"  # a private table's invite code is missing or wrong
+    BAD_OPTIONS = "bad_options"  # ``create_table`` options or bots cannot be played
+    NOT_IN_LOBBY = "not_in_lobby"  # the table has started: seats can no longer change
+    ALREADY_SEATED = "already_seated"  # this session is already at a table
+    GAME_OVER = "game_over"  # the game has ended
+    SERVER_FULL = "server_full"  # no room for another table or connection
+    INTERNAL = "internal"  # a server bug; the message was not applied
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class _Tagged(_Model):
+    """A model named by a tag field (``type`` of a message, ``kind`` of an event) that
+    is always serialized, even when the codec leaves out fields at their default."""
+
+    @model_serializer(mode="wrap")
+    def _keep_tag(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        tag = "type" if "type" in type(self).model_fields else "kind"
+        return {tag: getattr(self, tag), **data}
+
+
+# --------------------------------------------------------------------- field types
+_PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (no newlines either)
+_TOKEN = r"^[A-Za-z0-9_-]+$"
+
+MsgId = Annotated[int, Field(ge=0, le=MAX_ID)]
+SeatNo = Annotated[int, Field(ge=0, le=2)]
+StateVersion = Annotated[int, Field(ge=0, le=MAX_ID)]
+Name = Annotated[str, Field(min_length=1, max_length=32, pattern=_PRINTABLE)]
+TableName = Annotated[str, Field(min_length=1, max_length=48, pattern=_PRINTABLE)]
+ChatText = Annotated[str, Field(min_length=1, max_length=280, pattern=_PRINTABLE)]
+ClientVersion = Annotated[str, Field(max_length=32, pattern=_PRINTABLE)]
+TableId = Annotated[str, Field(min_length=1, max_length=32, pattern=_TOKEN)]
+Invite = Annotated[str, Field(min_length=1, max_length=64, pattern=_TOKEN)]
+SeatToken = Annotated[str, Field(min_length=16, max_length=128, pattern=_TOKEN)]
+CardId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_]+-[1-4]$")]
+BotLevel = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9_]+$")]
+Version = tuple[
+    Annotated[int, Field(ge=0, le=65535)],
+    Annotated[int, Field(ge=0, le=65535)],
+]
+StartCard = Literal["no_player_colors", "not_own_color"]
+Memory = Literal["strict", "casual"]
+ThirdColour = Literal["lilac", "brown", "green", "gray"]
+TableState = Literal["lobby", "playing", "finished"]
+
+
+# --------------------------------------------------------------------- shared parts
+class TableOptions(_Model):
+    """Table options (RULES.md section 10). ``seed`` is accepted from ``create_table``
+    for a reproducible deal (the server may refuse it with ``bad_options``) and is never
+    sent by the server: it fixes the secret deck order."""
+
+    players: Literal[2, 3] = 2
+    recipes: bool = False
+    start_card: StartCard = "no_player_colors"
+    memory: Memory = "strict"
+    third_colour: ThirdColour = "lilac"
+    seed: Annotated[int, Field(ge=0, le=MAX_ID)] | None = None
+
+
+class Limits(_Model):
+    """What the server enforces, announced in ``welcome`` (``DEFAULT_LIMITS`` are this
+    package's). Fields are required: a client must see every figure."""
+
+    max_frame: int  # bytes of one client frame
+    max_name: int  # characters of a player or client name
+    max_table_name: int
+    max_chat: int  # characters of one chat line
+    rate_messages: int  # client messages allowed per rate_window seconds ...
+    rate_window: int
+    rate_burst: int  # ... with bursts up to this many
+    chat_per_minute: int
+    idle_timeout: int  # seconds without any message (ping counts) before ``bye``
+
+
+DEFAULT_LIMITS = Limits(
+    max_frame=16384,
+    max_name=32,
+    max_table_name=48,
+    max_chat=280,
+    rate_messages=20,
+    rate_window=1,
+    rate_burst=40,
+    chat_per_minute=20,
+    idle_timeout=300,
+)
+
+
+class CardInfo(_Model):
+    """One ingredient card (RULES.md section 1)."""
+
+    id: str
+    ingredient: str
+    colour: str
+    value: int
+    plant: bool
+    symbol: str | None = None  # "explode", "wand", or absent
+
+
+class RecipeInfo(_Model):
+    """One recipe card (RULES.md section 8); ``colour`` or ``measure`` parameterise it."""
+
+    id: str
+    kind: str
+    bonus: int
+    three_players: bool
+    colour: str | None = None
+    measure: str | None = None
+
+
+class Catalogue(_Model):
+    """The whole card set, so a client needs nothing but the protocol."""
+
+    colours: tuple[str, ...]
+    player_colours: tuple[str, ...]
+    third_colours: tuple[str, ...]
+    cards: tuple[CardInfo, ...]
+    recipes: tuple[RecipeInfo, ...]
+
+
+class SeatInfo(_Model):
+    seat: int
+    name: str | None = None  # absent while the seat is empty
+    connected: bool = False
+    bot: str | None = None  # the bot level, if a bot plays this seat
+    ready: bool = False
+
+
+class TableSummary(_Model):
+    id: str
+    name: str
+    private: bool
+    state: TableState
+    options: TableOptions
+    seats: tuple[SeatInfo, ...]
+    spectators: int
+
+
+class BotSeat(_Model):
+    seat: SeatNo
+    level: BotLevel
+
+
+# --------------------------------------------------------------------- game state
+class KettleState(_Model):
+    """``shared.view.KettleView``."""
+
+    seat: int
+    colour: str
+    count: int
+    top: str | None = None
+    cards: tuple[str, ...] | None = None  # bottom first; only when this viewer may see
+
+
+class TakeChoice(_Model):
+    """``shared.view.TakeChoice``: a card the player to move may take."""
+
+    card: str
+    row: int
+    col: int
+    symbol: str | None = None
+    ends_game: bool = False
+
+
+class IngredientScore(_Model):
+    """``shared.scoring.IngredientScore`` plus its ``total``."""
+
+    ingredient: str
+    colour: str
+    cards: tuple[str, ...]
+    points: int
+    doubled: bool
+    bonus: int
+    total: int
+
+
+class RecipeScore(_Model):
+    id: str
+    met: bool
+    bonus: int
+
+
+class Score(_Model):
+    """``shared.scoring.Score``: one seat's final score with its breakdown."""
+
+    seat: int
+    colour: str
+    kettle: tuple[str, ...]
+    ingredients: tuple[IngredientScore, ...]
+    value_ones: int
+    value_one_bonus: int
+    recipes: tuple[RecipeScore, ...]
+    total: int
+
+
+class GameView(_Model):
+    """``shared.view.View``: the game as one seat (or a spectator, ``seat`` absent) may
+    see it (RULES.md section 9)."""
+
+    seat: int | None = None
+    players: int
+    options: TableOptions
+    colours: tuple[str, ...]
+    grid: tuple[tuple[str | None, ...], ...]
+    pawns: tuple[int, ...]
+    deck_size: int
+    kettles: tuple[KettleState, ...]
+    recipes: tuple[tuple[str, ...] | None, ...]
+    recipe_counts: tuple[int, ...]
+    removed: tuple[str, ...]
+    ply: int
+    to_move: int | None = None
+    turn_in_row: int
+    line: str | None = None
+    choices: tuple[TakeChoice, ...]
+    explodable: tuple[int, ...]
+    game_over: bool
+    ended_by: int | None = None
+    winners: tuple[int, ...]
+    scores: tuple[Score, ...] | None = None
+
+
+class MovedEvent(_Tagged):
+    kind: Literal["moved"] = "moved"
+    seat: int
+    from_space: int
+    to_space: int
+    skipped: tuple[int, ...]
+
+
+class PassedCornerEvent(_Tagged):
+    kind: Literal["passed_corner"] = "passed_corner"
+    seat: int
+    space: int
+
+
+class TookEvent(_Tagged):
+    kind: Literal["took"] = "took"
+    seat: int
+    card: str
+    line: str
+    row: int
+    col: int
+    special: bool
+    ends_game: bool
+
+
+class ExplodedEvent(_Tagged):
+    kind: Literal["exploded"] = "exploded"
+    seat: int
+    target: int
+    card: str
+    to: str  # "deck" or "out"
+
+
+class ExtraTurnEvent(_Tagged):
+    kind: Literal["extra_turn"] = "extra_turn"
+    seat: int
+
+
+class RefilledEvent(_Tagged):
+    kind: Literal["refilled"] = "refilled"
+    row: int
+    col: int
+    card: str
+
+
+class DiscardedEvent(_Tagged):
+    kind: Literal["discarded"] = "discarded"
+    seat: int
+    card: str
+
+
+class TurnPassedEvent(_Tagged):
+    kind: Literal["turn_passed"] = "turn_passed"
+    seat: int
+
+
+class GameOverEvent(_Tagged):
+    kind: Literal["game_over"] = "game_over"
+    ended_by: int
+    winners: tuple[int, ...]
+    scores: tuple[Score, ...]
+
+
+GameEvent = Annotated[
+    MovedEvent
+    | PassedCornerEvent
+    | TookEvent
+    | ExplodedEvent
+    | ExtraTurnEvent
+    | RefilledEvent
+    | DiscardedEvent
+    | TurnPassedEvent
+    | GameOverEvent,
+    Field(discriminator="kind"),
+]
+
+
+# --------------------------------------------------------------------- client -> server
+class _ClientMsg(_Tagged):
+    id: MsgId
+
+
+class HelloMsg(_ClientMsg):
+    """First message of every connection."""
+
+    type: Literal["hello"] = "hello"
+    protocol: Version
+    client: Name
+    client_version: ClientVersion = ""
+
+
+class ListTablesMsg(_ClientMsg):
+    type: Literal["list_tables"] = "list_tables"
+
+
+class CreateTableMsg(_ClientMsg):
+    """Create a table (and sit down at it as ``player``, in ``seat`` if given). ``bots``
+    fill seats with bots of the levels the server lists in ``welcome.bot_levels``."""
+
+    type: Literal["create_table"] = "create_table"
+    name: TableName
+    private: bool = False
+    options: TableOptions = TableOptions()
+    bots: Annotated[tuple[BotSeat, ...], Field(max_length=2)] = ()
+    player: Name
+    seat: SeatNo | None = None
+
+
+class JoinMsg(_ClientMsg):
+    """Sit down at a table in the lobby state (``seat`` if given, else the first free)."""
+
+    type: Literal["join"] = "join"
+    table: TableId
+    player: Name
+    invite: Invite | None = None
+    seat: SeatNo | None = None
+
+
+class WatchMsg(_ClientMsg):
+    type: Literal["watch"] = "watch"
+    table: TableId
+    invite: Invite | None = None
+
+
+class LeaveMsg(_ClientMsg):
+    """Leave the table: a seat in the lobby is freed; in a game it stays yours (resume
+    with the token) unless you ``resign`` first."""
+
+    type: Literal["leave"] = "leave"
+
+
+class ResumeMsg(_ClientMsg):
+    """Take back a seat after a disconnect, with the token from ``joined``."""
+
+    type: Literal["resume"] = "resume"
+    token: SeatToken
+
+
+class ReadyMsg(_ClientMsg):
+    """Ready (or not) to start; the game starts when every seat is filled and every
+    human seat is ready."""
+
+    type: Literal["ready"] = "ready"
+    ready: bool = True
+
+
+class TakeMsg(_ClientMsg):
+    """The one decision of a turn (``shared.game.Take``), decided on the view of
+    ``state_version``; refused with ``stale_state`` if the state has moved on."""
+
+    type: Literal["take"] = "take"
+    state_version: StateVersion
+    card: CardId
+    special: bool = True
+    targets: Annotated[tuple[SeatNo, ...], Field(max_length=2)] | None = None
+    keep: bool = True
+
+
+class ResignMsg(_ClientMsg):
+    type: Literal["resign"] = "resign"
+
+
+class ChatMsg(_ClientMsg):
+    """Say something to everyone at your table (seats and spectators)."""
+
+    type: Literal["chat"] = "chat"
+    text: ChatText
+
+
+class PingMsg(_ClientMsg):
+    type: Literal["ping"] = "ping"
+
+
+ClientMessage = Annotated[
+    HelloMsg
+    | ListTablesMsg
+    | CreateTableMsg
+    | JoinMsg
+    | WatchMsg
+    | LeaveMsg
+    | ResumeMsg
+    | ReadyMsg
+    | TakeMsg
+    | ResignMsg
+    | ChatMsg
+    | PingMsg,
+    Field(discriminator="type"),
+]
+
+
+# --------------------------------------------------------------------- server -> client
+class _ServerMsg(_Tagged):
+    seq: int = 0  # set by ``encode(msg, seq=...)``
+    re: int | None = None
+
+
+class WelcomeMsg(_ServerMsg):
+    """The answer to ``hello``: what this server speaks, its limits and the card set."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: tuple[int, int]
+    server: str
+    server_version: str
+    limits: Limits
+    catalogue: Catalogue
+    bot_levels: tuple[str, ...] = ()
+
+
+class TablesMsg(_ServerMsg):
+    """The answer to ``list_tables``: every public table, and private ones you sit at."""
+
+    type: Literal["tables"] = "tables"
+    tables: tuple[TableSummary, ...]
+
+
+class TableCreatedMsg(_ServerMsg):
+    """The answer to ``create_table`` (followed by ``joined``). ``invite`` is the code
+    others need to join or watch a private table."""
+
+    type: Literal["table_created"] = "table_created"
+    table: TableSummary
+    invite: str | None = None
+
+
+class JoinedMsg(_ServerMsg):
+    """You sit at ``seat`` of ``table``. ``token`` is a secret: with it anyone can play
+    this seat. Keep it (user-only permissions), never log or show it."""
+
+    type: Literal["joined"] = "joined"
+    table: str
+    seat: int
+    token: str
+
+
+class WatchingMsg(_ServerMsg):
+    type: Literal["watching"] = "watching"
+    table: str
+
+
+class LeftMsg(_ServerMsg):
+    type: Literal["left"] = "left"
+    table: str
+
+
+class ResumedMsg(_ServerMsg):
+    type: Literal["resumed"] = "resumed"
+    table: str
+    seat: int
+
+
+class ViewMsg(_ServerMsg):
+    """A full snapshot of the game as you may see it, at ``state_version``."""
+
+    type: Literal["view"] = "view"
+    state_version: int
+    view: GameView
+
+
+class EventsMsg(_ServerMsg):
+    """Public events (in order) that led to ``state_version``; a ``view`` follows."""
+
+    type: Literal["events"] = "events"
+    state_version: int
+    events: tuple[GameEvent, ...]
+
+
+class PresenceMsg(_ServerMsg):
+    """Who is at your table now; sent whenever it changes."""
+
+    type: Literal["presence"] = "presence"
+    table: str
+    state: TableState
+    seats: tuple[SeatInfo, ...]
+    spectators: int
+
+
+class ChatLineMsg(_ServerMsg):
+    """A chat line at your table; ``seat`` absent for a spectator."""
+
+    type: Literal["chat"] = "chat"
+    seat: int | None = None
+    name: str
+    text: str
+
+
+class AckMsg(_ServerMsg):
+    """Your ``take`` was applied; the game is now at ``state_version``."""
+
+    type: Literal["ack"] = "ack"
+    state_version: int
+
+
+class ErrorMsg(_ServerMsg):
+    """Your message (``re``) was refused, or the connection broke a rule. Nothing
+    changed. ``detail`` refines ``code``: for ``illegal_move`` the engine's reason
+    (``not_in_line``, ``bad_target``, ``unknown_card``, ``bad_action``, ...)."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    detail: str | None = None
+
+
+class PongMsg(_ServerMsg):
+    type: Literal["pong"] = "pong"
+
+
+class ByeMsg(_ServerMsg):
+    """The server is closing this connection, and why (an error code or ``shutdown``,
+    ``idle``, ``replaced``)."""
+
+    type: Literal["bye"] = "bye"
+    reason: str
+    message: str = ""
+
+
+ServerMessage = Annotated[
+    WelcomeMsg
+    | TablesMsg
+    | TableCreatedMsg
+    | JoinedMsg
+    | WatchingMsg
+    | LeftMsg
+    | ResumedMsg
+    | ViewMsg
+    | EventsMsg
+    | PresenceMsg
+    | ChatLineMsg
+    | AckMsg
+    | ErrorMsg
+    | PongMsg
+    | ByeMsg,
+    Field(discriminator="type"),
+]
+
+
+def _by_type(union: Any) -> dict[str, type[BaseModel]]:
+    members: tuple[type[BaseModel], ...] = get_args(get_args(union)[0])
+    return {m.model_fields["type"].default: m for m in members}
+
+
+CLIENT_MESSAGES: dict[str, type[BaseModel]] = _by_type(ClientMessage)
+"""Client message models by ``type``."""
+SERVER_MESSAGES: dict[str, type[BaseModel]] = _by_type(ServerMessage)
+"""Server message models by ``type``."""
