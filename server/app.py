@@ -1,0 +1,180 @@
+"""The server process: WebSocket endpoint, health check, limits and a clean shutdown.
+
+``Server`` ties the lobby, the store and the connections together. It speaks protocol
+v1 only (the ``kupferkessel.v1`` subprotocol is required at the handshake), answers
+``GET /healthz`` on the same port with JSON counts, refuses connections beyond
+``max_connections``, and on ``stop()`` stops accepting, closes every client with code
+1001 and flushes the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import time
+from dataclasses import dataclass
+from http import HTTPStatus
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from protocol import messages as m
+from protocol.convert import catalogue
+
+from .botseat import BOT_LEVELS, attach_bot
+from .lobby import Lobby
+from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
+from .store import MemoryStore, Store
+
+__all__ = ["Server", "ServerConfig", "run_server"]
+
+log = logging.getLogger("kupferkessel.server")
+
+SERVER_VERSION = "0.1.0"
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    name: str = "Kupferkessel server"
+    limits: m.Limits = m.DEFAULT_LIMITS
+    max_connections: int = 5000
+    max_tables: int = 10_000
+    max_queue: int = 256  # outgoing messages queued for one connection before it is dropped
+    ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large
+    ws_max_queue: int = 16  # incoming frames buffered per connection (websockets max_queue)
+    compression: str | None = None  # measured: compression costs CPU and views are small
+    ping_interval: float | None = 20.0
+    allow_seeds: bool = True
+    finished_ttl: float = 600.0  # seconds a finished table stays in memory
+    bot_think: float | None = None  # seconds per move for search bots (None: per level)
+
+
+class Server:
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+        self.config = config
+        self.store = store or MemoryStore()
+        self.lobby = Lobby(
+            self.store,
+            max_tables=config.max_tables,
+            finished_ttl=config.finished_ttl,
+            bot_levels=BOT_LEVELS,
+        )
+        self.lobby.attach_bot = lambda table, seat, level: attach_bot(
+            table, seat, level, think=config.bot_think
+        )
+        self.sessions: set[Session] = set()
+        self.welcome = m.WelcomeMsg(
+            protocol=m.PROTOCOL_VERSION,
+            server=config.name,
+            server_version=SERVER_VERSION,
+            limits=config.limits,
+            catalogue=catalogue(),
+            bot_levels=BOT_LEVELS,
+        )
+        self._ws: WsServer | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self.started = time.time()
+        self.stopped = asyncio.Event()
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        assert self._ws is not None
+        sock = next(iter(self._ws.sockets))
+        port: int = sock.getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        await self.store.start()
+        restored = await self.lobby.restore()
+        if restored:
+            log.info("restored tables", extra={"count": restored})
+        self._ws = await serve(
+            self._handle,
+            self.config.host,
+            self.config.port,
+            subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
+            process_request=self._http,
+            max_size=self.config.ws_max_size,
+            max_queue=self.config.ws_max_queue,
+            compression=self.config.compression,
+            ping_interval=self.config.ping_interval,
+            server_header=f"kupferkessel/{SERVER_VERSION}",
+        )
+        self._sweeper = asyncio.create_task(self._sweep())
+        log.info(
+            "listening",
+            extra={"host": self.config.host, "port": self.port, "pid_time": self.started},
+        )
+
+    async def stop(self) -> None:
+        """Stop accepting, close every client with 1001, flush and close the store."""
+        if self._ws is None:
+            return
+        log.info("shutting down", extra={"connections": len(self.sessions)})
+        self._ws.close(close_connections=False)
+        for s in list(self.sessions):
+            s.close(CLOSE_GOING_AWAY, "shutdown: the server is going away")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ws.wait_closed(), 5)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        await self.store.close()
+        self._ws = None
+        self.stopped.set()
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, max(1.0, self.config.finished_ttl / 4)))
+            self.lobby.sweep()
+
+    def health(self) -> dict[str, int | float | str]:
+        counts: dict[str, int | float | str] = {"status": "ok"}
+        counts.update(self.lobby.counts())
+        counts["connections"] = len(self.sessions)
+        counts["uptime"] = round(time.time() - self.started, 1)
+        return counts
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path.split("?")[0] == "/healthz":
+            body = json.dumps(self.health()).encode()
+            headers = Headers(
+                [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+            )
+            return Response(HTTPStatus.OK, "OK", headers, body)
+        return None
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        if len(self.sessions) >= self.config.max_connections:
+            await ws.close(CLOSE_TRY_AGAIN, "server_full: too many connections")
+            return
+        session = Session(self, ws)
+        self.sessions.add(session)
+        log.info("connect", extra={"peer": session.peer})
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+            log.info(
+                "disconnect",
+                extra={"peer": session.peer, "code": ws.close_code, "reason": ws.close_reason},
+            )
+
+
+async def run_server(config: ServerConfig, store: Store | None = None) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down cleanly."""
+    server = Server(config, store)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop()

@@ -1,0 +1,90 @@
+"""Server-side bot seats: a bot fills a seat and plays it through the same table API.
+
+A ``BotSeat`` is an ``Occupant`` like a network session: it receives exactly the views
+(``shared.view.view`` for its seat) and public events a person in that seat would, and
+nothing else; it never sees the table's ``Game``. When its view says it is to move, it
+thinks in a worker thread (so the event loop keeps serving) and submits its take with
+the state version of that view, like any client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Sequence
+
+from shared.bots import LEVELS, make_bot
+from shared.bots.base import Bot
+from shared.events import Event
+from shared.view import View
+
+from .table import Table, TableError
+
+__all__ = ["BOT_LEVELS", "BotSeat", "attach_bot"]
+
+log = logging.getLogger("kupferkessel.bots")
+
+BOT_LEVELS: tuple[str, ...] = tuple(LEVELS)
+
+
+class BotSeat:
+    def __init__(self, table: Table, seat: int, bot: Bot) -> None:
+        self.table = table
+        self.seat = seat
+        self.bot = bot
+        self._pending: list[Event] = []
+        self._task: asyncio.Task[None] | None = None
+        self._thinking_on = -1
+
+    # Occupant ----------------------------------------------------------------
+    def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
+        self._pending.extend(events)
+
+    def deliver_view(self, table: Table, view: View, version: int) -> None:
+        if self._pending:
+            self.bot.observe(self._pending, view)
+            self._pending = []
+        if view.game_over or view.to_move != self.seat or self._thinking_on == version:
+            return
+        self._thinking_on = version
+        self._task = asyncio.get_running_loop().create_task(self._play(view, version))
+
+    def deliver_presence(self, table: Table) -> None:
+        pass
+
+    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
+        pass
+
+    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def replaced(self, table: Table, seat: int) -> None:
+        pass
+
+    # -------------------------------------------------------------------------
+    async def _play(self, view: View, version: int) -> None:
+        try:
+            take = await asyncio.to_thread(self.bot.decide, view)
+            await self.table.take_for_seat(self.seat, take, version)
+        except TableError as e:  # the game moved on (e.g. a resignation): nothing to do
+            log.info("bot take refused", extra={"table": self.table.id, "code": e.code})
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot failed", extra={"table": self.table.id, "seat": self.seat})
+
+
+def attach_bot(table: Table, seat: int, level: str, *, think: float | None = None) -> BotSeat:
+    """Seat a bot of ``level`` at ``table``; a restored game's public history is
+    replayed into its memory, as a person resuming would remember it."""
+    bot = make_bot(level, seat, seed=secrets.randbits(32), budget=think)
+    occupant = BotSeat(table, seat, bot)
+    table.attach_bot(seat, occupant)
+    if table.record is not None and table.game is not None:
+        history: list[Event] = []
+        table.record.replay(events=history)
+        occupant._pending = history
+        table.send_view_to(occupant)
+    return occupant

@@ -1,0 +1,162 @@
+"""The lobby: every table of the server, creation, lookup, restore and clean-up."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+
+from shared.errors import RuleError
+from shared.options import Options
+
+from .store import Store, StoredTable
+from .table import FINISHED, LOBBY, PLAYING, Table, TableError, hash_token
+
+__all__ = ["Lobby"]
+
+log = logging.getLogger("kupferkessel.lobby")
+
+BotFactory = Callable[[Table, int, str], object]
+"""Attaches a server-side bot for (table, seat, level); set by the server."""
+
+
+class Lobby:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_tables: int = 10_000,
+        finished_ttl: float = 600.0,
+        bot_levels: tuple[str, ...] = (),
+    ) -> None:
+        self.store = store
+        self.max_tables = max_tables
+        self.finished_ttl = finished_ttl
+        self.bot_levels = bot_levels
+        self.tables: dict[str, Table] = {}
+        self.attach_bot: BotFactory | None = None
+        self.games_finished = 0
+
+    # ------------------------------------------------------------- queries
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_such_table", f"there is no table {table_id!r}")
+        return table
+
+    def listing(self) -> list[Table]:
+        """Public tables (private ones are reachable only by id and invite code)."""
+        return [t for t in self.tables.values() if not t.private]
+
+    def counts(self) -> dict[str, int]:
+        states = [t.state for t in self.tables.values()]
+        return {
+            "tables": len(states),
+            "games_running": states.count(PLAYING),
+            "tables_waiting": states.count(LOBBY),
+            "games_finished": self.games_finished,
+        }
+
+    def find_seat(self, token: str) -> tuple[Table, int] | None:
+        th = hash_token(token)
+        for t in self.tables.values():
+            for s in t.seats:
+                if s.token_hash is not None and secrets.compare_digest(s.token_hash, th):
+                    return t, s.index
+        return None
+
+    # ------------------------------------------------------------- changes
+    async def create(
+        self,
+        name: str,
+        options: Options,
+        *,
+        private: bool = False,
+        bots: list[tuple[int, str]] | None = None,
+    ) -> tuple[Table, str | None]:
+        """Create a table; returns it and, for a private table, its invite code.
+        ``bots`` lists (seat, level) pairs to fill with server-side bots."""
+        live = sum(1 for t in self.tables.values() if t.state != FINISHED)
+        if live >= self.max_tables:
+            raise TableError("server_full", "this server has reached its table limit")
+        bots = bots or []
+        for _, level in bots:
+            if level not in self.bot_levels:
+                raise TableError(
+                    "bad_options", f"unknown bot level {level!r}; try {list(self.bot_levels)}"
+                )
+        table_id = secrets.token_hex(4)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(4)
+        invite = secrets.token_urlsafe(9) if private else None
+        invite_hash = hash_token(invite) if invite else None
+        await self.store.create_table(table_id, name, options, private, invite_hash)
+        table = Table(table_id, name, options, self.store, private=private, invite_hash=invite_hash)
+        table.on_finish = self._finished
+        self.tables[table_id] = table
+        for seat_no, level in bots:
+            seat = await table.add_bot(level, seat_no)
+            if self.attach_bot is not None:
+                self.attach_bot(table, seat, level)
+        log.info("table created", extra={"table": table_id, "players": options.players})
+        await table.maybe_start()  # a table of bots only starts at once
+        return table, invite
+
+    async def restore(self) -> int:
+        """Bring back every unfinished table from the store by replaying its record."""
+        n = 0
+        for st in self.store.load_open_tables():
+            try:
+                table = self._restore_one(st)
+            except (RuleError, ValueError) as e:
+                log.error("could not restore table", extra={"table": st.id, "error": str(e)})
+                continue
+            n += 1
+            if table.game is not None and table.game.over:  # crashed before marking it
+                async with table.lock:
+                    await table._finish_locked("game_over", None)
+        return n
+
+    def _restore_one(self, st: StoredTable) -> Table:
+        table = Table(
+            st.id,
+            st.name,
+            st.options,
+            self.store,
+            private=st.private,
+            invite_hash=st.invite_hash,
+            created=st.created,
+        )
+        for ss in st.seats:
+            seat = table.seats[ss.seat]
+            seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
+            seat.ready = ss.bot is not None
+        if st.record is not None:
+            table.record = st.record
+            table.game = st.record.replay()
+            table.version = len(st.record.actions)
+            table.state = PLAYING
+        table.on_finish = self._finished
+        self.tables[st.id] = table
+        for seat in table.seats:
+            if seat.bot is not None and self.attach_bot is not None:
+                self.attach_bot(table, seat.index, seat.bot)
+        return table
+
+    def _finished(self, table: Table) -> None:
+        self.games_finished += table.finish_reason != "abandoned"
+
+    def sweep(self, now: float | None = None) -> int:
+        """Forget finished tables older than ``finished_ttl`` (their records stay stored)."""
+        now = time.time() if now is None else now
+        gone = [
+            tid
+            for tid, t in self.tables.items()
+            if t.state == FINISHED
+            and t.finished_at is not None
+            and now - t.finished_at > self.finished_ttl
+        ]
+        for tid in gone:
+            del self.tables[tid]
+        return len(gone)

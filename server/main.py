@@ -1,0 +1,99 @@
+"""``kupferkessel serve``: run a dedicated server.
+
+Flags win over environment variables (``KK_HOST``, ``KK_PORT``, ``KK_DB``, ``KK_NAME``),
+which win over the defaults. The default host is loopback: listening on every interface
+is an explicit choice (``--host 0.0.0.0`` or ``--public``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+from pathlib import Path
+
+import platformdirs
+
+from .app import ServerConfig, run_server
+from .logs import setup_logging
+from .store import MemoryStore, SqliteStore, Store
+
+__all__ = ["add_arguments", "default_db_path", "run"]
+
+log = logging.getLogger("kupferkessel.server")
+
+
+def default_db_path() -> Path:
+    return Path(platformdirs.user_data_dir("kupferkessel")) / "server.db"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--host",
+        default=os.environ.get("KK_HOST", "127.0.0.1"),
+        help="address to listen on (default 127.0.0.1, env KK_HOST)",
+    )
+    p.add_argument(
+        "--public", action="store_true", help="listen on every interface (same as --host 0.0.0.0)"
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("KK_PORT", "8765")),
+        help="port (default 8765, env KK_PORT; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--name",
+        default=os.environ.get("KK_NAME", "Kupferkessel server"),
+        help="server name shown to clients",
+    )
+    p.add_argument(
+        "--db",
+        default=os.environ.get("KK_DB"),
+        help=f"SQLite database (default {default_db_path()}, env KK_DB)",
+    )
+    p.add_argument(
+        "--no-persist",
+        action="store_true",
+        help="keep nothing on disk: games are lost when the server stops",
+    )
+    p.add_argument("--max-connections", type=int, default=5000)
+    p.add_argument("--max-tables", type=int, default=10_000)
+    p.add_argument(
+        "--bot-think", type=float, default=0.2, help="seconds per move for server-side search bots"
+    )
+    p.add_argument(
+        "--no-seeds", action="store_true", help="refuse seeds chosen by clients in create_table"
+    )
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host="0.0.0.0" if args.public else args.host,
+        port=args.port,
+        name=args.name,
+        max_connections=args.max_connections,
+        max_tables=args.max_tables,
+        bot_think=args.bot_think,
+        allow_seeds=not args.no_seeds,
+    )
+
+
+def store_from_args(args: argparse.Namespace) -> Store:
+    if args.no_persist:
+        return MemoryStore()
+    return SqliteStore(args.db or default_db_path())
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args.log_level)
+    config = config_from_args(args)
+    store = store_from_args(args)
+    try:
+        asyncio.run(run_server(config, store))
+    except OSError as e:
+        log.error("cannot serve", extra={"error": str(e)})
+        return 1
+    return 0

@@ -1,0 +1,60 @@
+"""A token bucket, the per-connection rate limit.
+
+Each message costs one token; tokens refill at ``rate`` per second up to ``burst``.
+A message that finds the bucket empty is refused with ``rate_limited``; the refusals
+themselves are counted in a second, slower bucket, and when that one runs dry too the
+abuse is sustained and the connection is closed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+__all__ = ["RateLimiter", "TokenBucket"]
+
+
+class TokenBucket:
+    __slots__ = ("_clock", "_last", "burst", "rate", "tokens")
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self._clock = clock
+        self._last = clock()
+
+    def take(self, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if there are enough; False (nothing spent) otherwise."""
+        now = self._clock()
+        self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+
+class RateLimiter:
+    """``check()`` answers "ok", "limited" (refuse this message) or "abuse" (close)."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        *,
+        abuse_rate: float = 2.0,
+        abuse_burst: float = 50.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.messages = TokenBucket(rate, burst, clock)
+        self.refusals = TokenBucket(abuse_rate, abuse_burst, clock)
+
+    def check(self) -> str:
+        if self.messages.take():
+            return "ok"
+        if self.refusals.take():
+            return "limited"
+        return "abuse"

@@ -1,0 +1,338 @@
+"""One WebSocket connection: the handshake, the session's states, and the translation
+between protocol messages and the lobby and tables.
+
+States: ``new`` (only ``hello`` allowed) -> ``lobby`` (list, create, join, watch,
+resume) -> at a table as a seat or a spectator (ready, take, resign, chat, leave).
+Every frame is decoded by ``protocol``; every refusal is a typed ``error`` answering
+the message's id, after which the connection carries on. Outgoing messages are queued
+and written by one task per connection, so a slow reader never blocks a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import messages as m
+from protocol.codec import ProtocolError, check_version, decode_client, encode
+from protocol.convert import events_message, options_from_shared, options_to_shared, view_message
+from shared.errors import RuleError
+from shared.events import Event
+from shared.game import Take
+from shared.view import View
+
+from .ratelimit import RateLimiter, TokenBucket
+from .table import Table, TableError
+
+if TYPE_CHECKING:
+    from .app import Server
+
+__all__ = ["Session"]
+
+log = logging.getLogger("kupferkessel.session")
+
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_TRY_AGAIN = 1013
+CLOSE_REPLACED = 4001  # application code: the seat was resumed on another connection
+
+
+class Session:
+    """A network occupant of a seat or a spectator place (``table.Occupant``)."""
+
+    def __init__(self, server: Server, ws: ServerConnection) -> None:
+        self.server = server
+        self.ws = ws
+        cfg = server.config
+        self.limiter = RateLimiter(
+            cfg.limits.rate_messages / cfg.limits.rate_window, cfg.limits.rate_burst
+        )
+        self.chat_bucket = TokenBucket(cfg.limits.chat_per_minute / 60, 5)
+        self.state = "new"
+        self.table: Table | None = None
+        self.name = "?"
+        self.seq = 0
+        self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.closing = False
+        self.peer = _peer(ws)
+
+    # ------------------------------------------------------------------ sending
+    def send(self, msg: BaseModel, re: int | None = None) -> None:
+        if self.closing:
+            return
+        if self.out.qsize() >= self.server.config.max_queue:
+            log.warning("client too slow, closing", extra={"peer": self.peer})
+            self.close(CLOSE_TRY_AGAIN, "too slow: outgoing queue full")
+            return
+        self.seq += 1
+        if re is not None:
+            msg = msg.model_copy(update={"re": re})
+        self.out.put_nowait(encode(msg, seq=self.seq))
+
+    def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
+        self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
+
+    def close(self, code: int, reason: str) -> None:
+        """Send ``bye`` (for our own reasons) then close with ``code``."""
+        if self.closing:
+            return
+        self.send(m.ByeMsg(reason=reason.split(":")[0], message=reason))
+        self.closing = True
+        self.out.put_nowait(None)
+        self._close_code = (code, reason)
+
+    async def _writer(self) -> None:
+        while True:
+            data = await self.out.get()
+            if data is None:
+                code, reason = getattr(self, "_close_code", (1000, ""))
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code, reason[:120])
+                return
+            try:
+                await self.ws.send(data)
+            except ConnectionClosed:
+                return
+
+    # ------------------------------------------------------------------ Occupant
+    def deliver_view(self, table: Table, view: View, version: int) -> None:
+        self.send(view_message(view, version))
+
+    def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
+        self.send(events_message(events, version))
+
+    def deliver_presence(self, table: Table) -> None:
+        self.send(presence_message(table))
+
+    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
+        self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
+
+    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
+        """The game ended; with ``reason="game_over"`` the final view already says so."""
+        if reason != "game_over":
+            self.send(presence_message(table))
+
+    def replaced(self, table: Table, seat: int) -> None:
+        self.table = None
+        self.state = "lobby"
+        self.close(CLOSE_REPLACED, "replaced: this seat was resumed on another connection")
+
+    # ------------------------------------------------------------------ reading
+    async def run(self) -> None:
+        writer = asyncio.create_task(self._writer())
+        idle = self.server.config.limits.idle_timeout
+        try:
+            while True:
+                try:
+                    async with asyncio.timeout(idle):
+                        frame = await self.ws.recv()
+                except TimeoutError:
+                    self.close(1000, f"idle: no message for {idle} s (send ping to stay)")
+                    break
+                if self.closing:
+                    break
+                verdict = self.limiter.check()
+                if verdict == "abuse":
+                    log.warning("rate limit abuse, closing", extra={"peer": self.peer})
+                    self.close(CLOSE_POLICY, "rate_limited: sustained flooding")
+                    break
+                if verdict == "limited":
+                    self.error("rate_limited", "too many messages: slow down", None)
+                    continue
+                await self.handle_frame(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            if self.table is not None:
+                self.table.detach(self)
+                self.table = None
+            if not self.closing:
+                self.closing = True
+                self.out.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    async def handle_frame(self, frame: str | bytes) -> None:
+        if isinstance(frame, str):
+            self.error("malformed", "frames must be binary msgpack, not text", None)
+            return
+        try:
+            msg = decode_client(frame, max_frame=self.server.config.limits.max_frame)
+        except ProtocolError as e:
+            self.send(e.to_message())
+            return
+        try:
+            await self.dispatch(msg)
+        except TableError as e:
+            self.error(e.code, e.message, msg.id, e.detail)
+        except Exception:
+            log.exception("internal error handling %s", msg.type, extra={"peer": self.peer})
+            self.error("internal", "the server failed to handle this message", msg.id)
+
+    async def dispatch(self, msg: Any) -> None:
+        kind = msg.type
+        if self.state == "new":
+            if kind != "hello":
+                raise TableError("hello_required", "send hello first")
+            await self.on_hello(msg)
+            return
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is None or kind == "hello":
+            raise TableError("not_allowed", f"{kind} is not allowed now")
+        await handler(msg)
+
+    # ------------------------------------------------------------------ handlers
+    async def on_hello(self, msg: m.HelloMsg) -> None:
+        refusal = check_version(msg)
+        if refusal is not None:
+            self.send(refusal)
+            self.close(1000, "version_unsupported: " + refusal.message)
+            return
+        self.state = "lobby"
+        self.name = msg.client
+        self.send(self.server.welcome, re=msg.id)
+        log.info("hello", extra={"peer": self.peer, "client": msg.client[:32]})
+
+    async def on_ping(self, msg: m.PingMsg) -> None:
+        self.send(m.PongMsg(), re=msg.id)
+
+    async def on_list_tables(self, msg: m.ListTablesMsg) -> None:
+        tables = self.server.lobby.listing()
+        if self.table is not None and self.table not in tables:
+            tables.append(self.table)
+        self.send(m.TablesMsg(tables=tuple(table_summary(t) for t in tables)), msg.id)
+
+    def _need_free(self) -> None:
+        if self.table is not None:
+            raise TableError("already_seated", "leave your current table first")
+
+    async def on_create_table(self, msg: m.CreateTableMsg) -> None:
+        self._need_free()
+        o = msg.options
+        try:
+            options = options_to_shared(o)
+        except RuleError as e:
+            raise TableError("bad_options", e.message) from e
+        if o.seed is not None and not self.server.config.allow_seeds:
+            raise TableError("bad_options", "this server does not accept seeds from clients")
+        seats = {b.seat for b in msg.bots}
+        if len(seats) != len(msg.bots) or any(s >= o.players for s in seats):
+            raise TableError("bad_options", "bots: one bot per seat, at seats of this table")
+        if msg.seat is not None and (msg.seat in seats or msg.seat >= o.players):
+            raise TableError("bad_options", "your seat must be a free seat of this table")
+        table, invite = await self.server.lobby.create(
+            msg.name, options, private=msg.private, bots=[(b.seat, b.level) for b in msg.bots]
+        )
+        self.send(m.TableCreatedMsg(table=table_summary(table), invite=invite), msg.id)
+        if msg.player is not None:
+            await self._sit(table, msg.player, msg.seat, msg.id)
+
+    async def _sit(self, table: Table, player: str, seat: int | None, re: int) -> None:
+        index, token = await table.join(player, self, seat)
+        self.table = table
+        self.state = "seated"
+        self.name = player
+        self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)
+        log.info("seated", extra={"peer": self.peer, "table": table.id, "seat": index})
+
+    async def on_join(self, msg: m.JoinMsg) -> None:
+        self._need_free()
+        table = self.server.lobby.get(msg.table)
+        table.check_invite(msg.invite)
+        await self._sit(table, msg.player, msg.seat, msg.id)
+
+    async def on_watch(self, msg: m.WatchMsg) -> None:
+        self._need_free()
+        table = self.server.lobby.get(msg.table)
+        table.check_invite(msg.invite)
+        self.table = table
+        self.state = "watching"
+        self.send(m.WatchingMsg(table=table.id), msg.id)
+        table.watch(self)
+
+    async def on_resume(self, msg: m.ResumeMsg) -> None:
+        found = self.server.lobby.find_seat(msg.token)
+        if found is None:
+            raise TableError("bad_token", "that seat token is not valid on this server")
+        table, _ = found
+        if self.table is not None and self.table is not table:
+            raise TableError("already_seated", "leave your current table first")
+        self.send(m.ResumedMsg(table=table.id, seat=found[1]), msg.id)
+        self.table = table
+        self.state = "seated"
+        seat = table.resume(table.seats[found[1]].token_hash or "", self)
+        self.name = table.seats[seat].name or self.name
+
+    async def on_leave(self, msg: m.LeaveMsg) -> None:
+        table = self._at_table()
+        await table.leave(self)
+        self.table = None
+        self.state = "lobby"
+        self.send(m.LeftMsg(table=table.id), msg.id)
+
+    def _at_table(self) -> Table:
+        if self.table is None:
+            raise TableError("not_seated", "you are not at a table")
+        return self.table
+
+    async def on_ready(self, msg: m.ReadyMsg) -> None:
+        await self._at_table().set_ready(self, msg.ready)
+
+    async def on_take(self, msg: m.TakeMsg) -> None:
+        take = Take(msg.card, msg.special, msg.targets, msg.keep)
+        version = await self._at_table().take(self, take, msg.state_version)
+        self.send(m.AckMsg(state_version=version), msg.id)
+
+    async def on_resign(self, msg: m.ResignMsg) -> None:
+        await self._at_table().resign(self)
+        self.send(m.AckMsg(state_version=self._at_table().version), msg.id)
+
+    async def on_chat(self, msg: m.ChatMsg) -> None:
+        table = self._at_table()
+        if not self.chat_bucket.take():
+            raise TableError("rate_limited", "too many chat lines: wait a moment")
+        table.chat(self, self.name, msg.text)
+
+
+def table_summary(table: Table) -> m.TableSummary:
+    """A table as the lobby shows it (public facts only: never a token or the seed)."""
+    return m.TableSummary(
+        id=table.id,
+        name=table.name,
+        private=table.private,
+        state=table.state,  # type: ignore[arg-type]
+        options=options_from_shared(table.options),
+        seats=seat_infos(table),
+        spectators=len(table.spectators),
+    )
+
+
+def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:
+    return tuple(
+        m.SeatInfo(seat=s.index, name=s.name, connected=s.connected, bot=s.bot, ready=s.ready)
+        for s in table.seats
+    )
+
+
+def presence_message(table: Table) -> m.PresenceMsg:
+    return m.PresenceMsg(
+        table=table.id,
+        state=table.state,  # type: ignore[arg-type]
+        seats=seat_infos(table),
+        spectators=len(table.spectators),
+    )
+
+
+def _peer(ws: ServerConnection) -> str:
+    try:
+        addr = ws.remote_address
+        return f"{addr[0]}:{addr[1]}"
+    except Exception:
+        return "?"

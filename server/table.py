@@ -1,0 +1,369 @@
+"""Tables: seats, spectators and the one game each table plays.
+
+A ``Table`` owns its ``Game`` and every secret of it. It never sends anything itself:
+it calls its occupants (network sessions or server-side bots, see ``Occupant``) with
+views built by ``shared.view.view`` and with public events, and nothing else. Intents to
+one table are applied one at a time under its lock; each is validated against the
+state version it was decided on, applied to a copy of the game, made durable in the
+store, and only then acknowledged and broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shared.errors import RuleError
+from shared.events import Event
+from shared.game import Game, Take
+from shared.options import Options
+from shared.record import Record
+from shared.scoring import score_game
+from shared.view import View, view
+
+from .store import Store
+
+__all__ = ["Occupant", "Seat", "Table", "TableError", "hash_token", "new_token"]
+
+log = logging.getLogger("kupferkessel.table")
+
+LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+
+
+class TableError(Exception):
+    """A request a table refuses; ``code`` is a protocol error code, ``detail`` the
+    engine's own code for an illegal move."""
+
+    def __init__(self, code: str, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.detail = detail
+
+
+def new_token() -> str:
+    """A fresh seat token: 192 random bits from ``secrets``."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Tokens are kept only as their SHA-256 hash, in memory and on disk."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Occupant(Protocol):
+    """Who receives a seat's or a spectator's traffic: a network session or a bot seat.
+    Every call carries only a view made for this occupant or public facts."""
+
+    def deliver_view(self, table: Table, view: View, version: int) -> None: ...
+
+    def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None: ...
+
+    def deliver_presence(self, table: Table) -> None: ...
+
+    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None: ...
+
+    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None: ...
+
+    def replaced(self, table: Table, seat: int) -> None:
+        """Another connection resumed this seat with its token."""
+        ...
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str | None = None
+    token_hash: str | None = None
+    bot: str | None = None  # bot level, for a seat filled by the server
+    ready: bool = False
+    occupant: Occupant | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None
+
+    @property
+    def connected(self) -> bool:
+        return self.occupant is not None
+
+
+class Table:
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        options: Options,
+        store: Store,
+        *,
+        private: bool = False,
+        invite_hash: str | None = None,
+        created: float | None = None,
+    ) -> None:
+        self.id = table_id
+        self.name = name
+        self.options = options  # may carry a seed chosen by the creator
+        self.store = store
+        self.private = private
+        self.invite_hash = invite_hash
+        self.created = time.time() if created is None else created
+        self.seats = [Seat(i) for i in range(options.players)]
+        self.spectators: set[Occupant] = set()
+        self.state = LOBBY
+        self.game: Game | None = None
+        self.record: Record | None = None
+        self.version = 0
+        self.finished_at: float | None = None
+        self.finish_reason: str | None = None
+        self.lock = asyncio.Lock()
+        self.on_finish: Callable[[Table], None] | None = None
+
+    # ------------------------------------------------------------- queries
+    def occupants(self) -> list[tuple[int | None, Occupant]]:
+        out: list[tuple[int | None, Occupant]] = [
+            (s.index, s.occupant) for s in self.seats if s.occupant is not None
+        ]
+        out.extend((None, o) for o in self.spectators)
+        return out
+
+    def seat_of(self, occupant: Occupant) -> int | None:
+        for s in self.seats:
+            if s.occupant is occupant:
+                return s.index
+        return None
+
+    def check_invite(self, code: str | None) -> None:
+        if self.private and (code is None or hash_token(code) != self.invite_hash):
+            raise TableError("bad_invite", "this table is private: a valid invite code is needed")
+
+    # ------------------------------------------------------------- sending
+    def _send_views(self) -> None:
+        assert self.game is not None
+        spectator_view: View | None = None
+        for seat, occ in self.occupants():
+            if seat is None:
+                if spectator_view is None:
+                    spectator_view = view(self.game, None)
+                occ.deliver_view(self, spectator_view, self.version)
+            else:
+                occ.deliver_view(self, view(self.game, seat), self.version)
+
+    def send_view_to(self, occupant: Occupant) -> None:
+        """A fresh full view for one occupant (on join, watch or resume)."""
+        if self.game is not None:
+            occupant.deliver_view(self, view(self.game, self.seat_of(occupant)), self.version)
+
+    def _send_events(self, events: Sequence[Event]) -> None:
+        if events:
+            for _, occ in self.occupants():
+                occ.deliver_events(self, events, self.version)
+
+    def broadcast_presence(self) -> None:
+        for _, occ in self.occupants():
+            occ.deliver_presence(self)
+
+    def chat(self, occupant: Occupant, name: str, text: str) -> None:
+        seat = self.seat_of(occupant)
+        for _, occ in self.occupants():
+            occ.deliver_chat(self, seat, name, text)
+
+    # ------------------------------------------------------------- lobby
+    async def join(self, name: str, occupant: Occupant, seat: int | None = None) -> tuple[int, str]:
+        """Take a free seat (the given one, or the first free); returns (seat, token)."""
+        async with self.lock:
+            if self.state != LOBBY:
+                raise TableError("not_in_lobby", "the game has started: watch it instead")
+            if seat is not None:
+                if not 0 <= seat < len(self.seats):
+                    raise TableError("invalid_field", f"no seat {seat} at this table")
+                if self.seats[seat].taken:
+                    raise TableError("seat_taken", f"seat {seat} is taken")
+                chosen = self.seats[seat]
+            else:
+                free = [s for s in self.seats if not s.taken]
+                if not free:
+                    raise TableError("table_full", "every seat at this table is taken")
+                chosen = free[0]
+            token = new_token()
+            th = hash_token(token)
+            await self.store.set_seat(self.id, chosen.index, name, th, None)
+            chosen.name, chosen.token_hash, chosen.occupant, chosen.ready = (
+                name,
+                th,
+                occupant,
+                False,
+            )
+            self.spectators.discard(occupant)
+        self.broadcast_presence()
+        return chosen.index, token
+
+    async def add_bot(self, level: str, seat: int | None = None) -> int:
+        """Fill a free seat with a server-side bot of ``level`` (ready at once)."""
+        async with self.lock:
+            if self.state != LOBBY:
+                raise TableError("not_in_lobby", "bots can only be seated before the game")
+            free = [s for s in self.seats if not s.taken and (seat is None or s.index == seat)]
+            if not free:
+                raise TableError("table_full", "no free seat for a bot")
+            chosen = free[0]
+            name = f"{level} bot"
+            await self.store.set_seat(self.id, chosen.index, name, None, level)
+            chosen.name, chosen.bot, chosen.ready = name, level, True
+        self.broadcast_presence()
+        return chosen.index
+
+    def attach_bot(self, seat: int, occupant: Occupant) -> None:
+        self.seats[seat].occupant = occupant
+
+    def watch(self, occupant: Occupant) -> None:
+        self.spectators.add(occupant)
+        self.send_view_to(occupant)
+        self.broadcast_presence()
+
+    async def leave(self, occupant: Occupant) -> None:
+        """Leave the table. Before the game a seat is given up; during it the seat stays
+        the player's (resume with the token) and only the connection detaches."""
+        if occupant in self.spectators:
+            self.spectators.discard(occupant)
+            self.broadcast_presence()
+            return
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "you are not at this table")
+        async with self.lock:
+            s = self.seats[seat]
+            s.occupant = None
+            if self.state == LOBBY:
+                await self.store.clear_seat(self.id, seat)
+                s.name = s.token_hash = None
+                s.ready = False
+        self.broadcast_presence()
+
+    def detach(self, occupant: Occupant) -> None:
+        """The connection closed: keep the seat, mark it disconnected."""
+        self.spectators.discard(occupant)
+        for s in self.seats:
+            if s.occupant is occupant:
+                s.occupant = None
+        self.broadcast_presence()
+
+    def resume(self, token_hash: str, occupant: Occupant) -> int:
+        """Take a seat back with its token; an older connection on it is replaced."""
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, token_hash):
+                old = s.occupant
+                s.occupant = occupant
+                self.spectators.discard(occupant)
+                if old is not None and old is not occupant:
+                    old.replaced(self, s.index)
+                self.send_view_to(occupant)
+                self.broadcast_presence()
+                return s.index
+        raise TableError("bad_token", "that seat token is not valid here")
+
+    async def set_ready(self, occupant: Occupant, ready: bool = True) -> None:
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can be ready")
+        if self.state != LOBBY:
+            raise TableError("not_in_lobby", "the game has already started")
+        self.seats[seat].ready = ready
+        self.broadcast_presence()
+        await self.maybe_start()
+
+    async def maybe_start(self) -> None:
+        """Start the game once every seat is taken and everyone is ready (a bot always is)."""
+        async with self.lock:
+            if self.state != LOBBY or not all(s.taken and s.ready for s in self.seats):
+                return
+            options = self.options
+            if options.seed is None:
+                options = options.replace(seed=secrets.randbits(63))
+            record = Record.new(options)
+            events: list[Event] = []
+            game = record.start(events)
+            await self.store.start_game(self.id, record)
+            self.record, self.game, self.version = record, game, 0
+            self.state = PLAYING
+            log.info("game started", extra={"table": self.id})
+            self._send_events(events)
+            self._send_views()
+        self.broadcast_presence()
+
+    # ------------------------------------------------------------- play
+    async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
+        """Apply a take for the occupant's seat; returns the new state version."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot act; join a seat to play")
+        return await self.take_for_seat(seat, take, state_version)
+
+    async def take_for_seat(self, seat: int, take: Take, state_version: int) -> int:
+        async with self.lock:
+            game = self.game
+            if self.state == LOBBY or game is None or self.record is None:
+                raise TableError("not_started", "the game has not started yet")
+            if self.state == FINISHED:
+                raise TableError("game_over", "the game is over")
+            if state_version != self.version:
+                raise TableError(
+                    "stale_state",
+                    f"that intent was decided on state {state_version}; "
+                    f"the game is at state {self.version}",
+                )
+            if seat != game.to_move:
+                raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
+            trial = game.copy()
+            events: list[Event] = []
+            try:
+                trial.apply(take, seat, events)
+            except RuleError as e:
+                raise TableError("illegal_move", e.message, e.code) from e
+            index = len(self.record.actions)
+            await self.store.append_action(self.id, index, take)  # durable before the ack
+            self.record.actions.append(take)
+            self.game = trial
+            self.version += 1
+            self._send_events(events)
+            self._send_views()
+            if trial.over:
+                await self._finish_locked("game_over", None)
+            return self.version
+
+    async def resign(self, occupant: Occupant) -> None:
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can resign")
+        async with self.lock:
+            if self.state != PLAYING:
+                raise TableError("not_started", "there is no game running to resign")
+            await self._finish_locked("resigned", seat)
+
+    async def _finish_locked(self, reason: str, seat: int | None) -> None:
+        result: dict[str, Any] | None = None
+        if self.game is not None and self.game.over:
+            res = score_game(self.game)
+            result = {"winners": list(res.winners), "totals": [s.total for s in res.scores]}
+        elif reason == "resigned":
+            result = {"resigned": seat}
+        await self.store.finish(self.id, result)
+        self.state = FINISHED
+        self.finished_at = time.time()
+        self.finish_reason = reason
+        log.info("game finished", extra={"table": self.id, "reason": reason})
+        if self.on_finish is not None:
+            self.on_finish(self)
+        for _, occ in self.occupants():
+            occ.deliver_finished(self, reason, seat)
+
+    async def abandon(self) -> None:
+        """Close a table that never started (e.g. everyone left)."""
+        async with self.lock:
+            if self.state == LOBBY:
+                await self._finish_locked("abandoned", None)
