@@ -33,6 +33,7 @@ __all__ = [
     "CLIENT_MESSAGES",
     "DEFAULT_LIMITS",
     "MAX_ID",
+    "PRINTABLE_PATTERN",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "SUBPROTOCOL",
@@ -150,17 +151,51 @@ class _Tagged(_Model):
         return {tag: getattr(self, tag), **data}
 
 
+class Limits(_Model):
+    """What the server enforces, announced in ``welcome`` (``DEFAULT_LIMITS`` are this
+    package's). Fields are required: a client must see every figure."""
+
+    max_frame: int  # bytes of one client frame
+    max_name: int  # characters of a player or client name
+    max_table_name: int
+    max_chat: int  # characters of one chat line
+    rate_messages: int  # client messages allowed per rate_window seconds ...
+    rate_window: int
+    rate_burst: int  # ... with bursts up to this many
+    chat_per_minute: int
+    idle_timeout: int  # seconds without any message (ping counts) before ``bye``
+
+
+DEFAULT_LIMITS = Limits(
+    max_frame=16384,
+    max_name=32,
+    max_table_name=48,
+    max_chat=280,
+    rate_messages=20,
+    rate_window=1,
+    rate_burst=40,
+    chat_per_minute=20,
+    idle_timeout=300,
+)
+
+
 # --------------------------------------------------------------------- field types
-_PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (no newlines either)
+PRINTABLE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"  # no control characters (no newlines either)
 _TOKEN = r"^[A-Za-z0-9_-]+$"
 
 MsgId = Annotated[int, Field(ge=0, le=MAX_ID)]
 SeatNo = Annotated[int, Field(ge=0, le=2)]
 StateVersion = Annotated[int, Field(ge=0, le=MAX_ID)]
-Name = Annotated[str, Field(min_length=1, max_length=32, pattern=_PRINTABLE)]
-TableName = Annotated[str, Field(min_length=1, max_length=48, pattern=_PRINTABLE)]
-ChatText = Annotated[str, Field(min_length=1, max_length=280, pattern=_PRINTABLE)]
-ClientVersion = Annotated[str, Field(max_length=32, pattern=_PRINTABLE)]
+Name = Annotated[
+    str, Field(min_length=1, max_length=DEFAULT_LIMITS.max_name, pattern=PRINTABLE_PATTERN)
+]
+TableName = Annotated[
+    str, Field(min_length=1, max_length=DEFAULT_LIMITS.max_table_name, pattern=PRINTABLE_PATTERN)
+]
+ChatText = Annotated[
+    str, Field(min_length=1, max_length=DEFAULT_LIMITS.max_chat, pattern=PRINTABLE_PATTERN)
+]
+ClientVersion = Annotated[str, Field(max_length=32, pattern=PRINTABLE_PATTERN)]
 TableId = Annotated[str, Field(min_length=1, max_length=32, pattern=_TOKEN)]
 Invite = Annotated[str, Field(min_length=1, max_length=64, pattern=_TOKEN)]
 SeatToken = Annotated[str, Field(min_length=16, max_length=128, pattern=_TOKEN)]
@@ -188,34 +223,6 @@ class TableOptions(_Model):
     memory: Memory = "strict"
     third_colour: ThirdColour = "lilac"
     seed: Annotated[int, Field(ge=0, le=MAX_ID)] | None = None
-
-
-class Limits(_Model):
-    """What the server enforces, announced in ``welcome`` (``DEFAULT_LIMITS`` are this
-    package's). Fields are required: a client must see every figure."""
-
-    max_frame: int  # bytes of one client frame
-    max_name: int  # characters of a player or client name
-    max_table_name: int
-    max_chat: int  # characters of one chat line
-    rate_messages: int  # client messages allowed per rate_window seconds ...
-    rate_window: int
-    rate_burst: int  # ... with bursts up to this many
-    chat_per_minute: int
-    idle_timeout: int  # seconds without any message (ping counts) before ``bye``
-
-
-DEFAULT_LIMITS = Limits(
-    max_frame=16384,
-    max_name=32,
-    max_table_name=48,
-    max_chat=280,
-    rate_messages=20,
-    rate_window=1,
-    rate_burst=40,
-    chat_per_minute=20,
-    idle_timeout=300,
-)
 
 
 class CardInfo(_Model):
@@ -448,15 +455,17 @@ class ListTablesMsg(_ClientMsg):
 
 
 class CreateTableMsg(_ClientMsg):
-    """Create a table (and sit down at it as ``player``, in ``seat`` if given). ``bots``
-    fill seats with bots of the levels the server lists in ``welcome.bot_levels``."""
+    """Create a table. With ``player`` you also sit down (in ``seat`` if given, else the
+    first free seat) and ``joined`` follows ``table_created``; without, you only create it
+    (e.g. to ``watch`` bots play). ``bots`` fill seats with bots of the levels the server
+    lists in ``welcome.bot_levels``."""
 
     type: Literal["create_table"] = "create_table"
     name: TableName
     private: bool = False
     options: TableOptions = TableOptions()
-    bots: Annotated[tuple[BotSeat, ...], Field(max_length=2)] = ()
-    player: Name
+    bots: Annotated[tuple[BotSeat, ...], Field(max_length=3)] = ()
+    player: Name | None = None
     seat: SeatNo | None = None
 
 
@@ -491,8 +500,8 @@ class ResumeMsg(_ClientMsg):
 
 
 class ReadyMsg(_ClientMsg):
-    """Ready (or not) to start; the game starts when every seat is filled and every
-    human seat is ready."""
+    """Ready (or not) to start. The game starts when every seat is filled and every
+    human seated is ready (a table of bots only starts at once)."""
 
     type: Literal["ready"] = "ready"
     ready: bool = True

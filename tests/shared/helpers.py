@@ -77,3 +77,20 @@ def play_random(options: Options, rng: random.Random, limit: int = 1000) -> Reco
         game.apply(take)
         rec.actions.append(take)
     return rec
+
+
+def diagonal_grid(cards: list[str]) -> list[list[str | None]]:
+    """A sparse grid (legal only with an empty deck): ``cards`` at (1,1), (2,2), (3,3),
+    (4,4), one card in each selectable line, so taking any of them ends the game."""
+    grid: list[list[str | None]] = [[None] * 6 for _ in range(6)]
+    for i, card in enumerate(cards, start=1):
+        grid[i][i] = card
+    return grid
+
+
+def with_cards(placed: dict[tuple[int, int], str | None]) -> list[list[str | None]]:
+    """``GRID`` with some slots replaced (a replaced card is then out of the game)."""
+    grid = copy.deepcopy(GRID)
+    for (row, col), card in placed.items():
+        grid[row][col] = card
+    return grid
