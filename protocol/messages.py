@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 __all__ = [
     "CLIENT_MESSAGES",
     "DEFAULT_LIMITS",
+    "EVENT_MODELS",
     "MAX_ID",
     "PRINTABLE_PATTERN",
     "PROTOCOL_VERSION",
@@ -697,12 +698,14 @@ ServerMessage = Annotated[
 ]
 
 
-def _by_type(union: Any) -> dict[str, type[BaseModel]]:
+def _by_tag(union: Any, tag: str) -> dict[str, type[BaseModel]]:
     members: tuple[type[BaseModel], ...] = get_args(get_args(union)[0])
-    return {m.model_fields["type"].default: m for m in members}
+    return {m.model_fields[tag].default: m for m in members}
 
 
-CLIENT_MESSAGES: dict[str, type[BaseModel]] = _by_type(ClientMessage)
+CLIENT_MESSAGES: dict[str, type[BaseModel]] = _by_tag(ClientMessage, "type")
 """Client message models by ``type``."""
-SERVER_MESSAGES: dict[str, type[BaseModel]] = _by_type(ServerMessage)
+SERVER_MESSAGES: dict[str, type[BaseModel]] = _by_tag(ServerMessage, "type")
 """Server message models by ``type``."""
+EVENT_MODELS: dict[str, type[BaseModel]] = _by_tag(GameEvent, "kind")
+"""Event models by ``kind``."""
