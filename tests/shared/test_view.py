@@ -1,0 +1,93 @@
+"""The one view function (RULES.md section 9): spectator, seat, memory modes, game over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shared.game import Game
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
+from tests.shared.helpers import diagonal_grid, record, replay, rules_example
+
+
+def _example(memory: str = "strict") -> Game:
+    raw = rules_example()
+    raw["options"]["memory"] = memory
+    return replay(raw)
+
+
+def test_spectator_sees_only_public_things() -> None:
+    v = view(_example(), None)
+    assert v.seat is None and v.to_move == 0 and v.line == "col4"
+    assert v.recipes == (None, None) and v.recipe_counts == (2, 2)
+    assert [(k.count, k.top, k.cards) for k in v.kettles] == [
+        (2, "root-2", None),
+        (2, "rat_tail-2", None),
+    ]
+    assert v.deck_size == 20 and v.scores is None and not v.game_over
+    assert "seed" not in v.options
+
+
+def test_a_seat_sees_its_own_recipes_only() -> None:
+    v = view(_example(), 1)
+    assert v.recipes == (None, ("one_black", "last_card"))
+    assert all(k.cards is None for k in v.kettles)  # strict memory: not even one's own
+
+
+def test_casual_memory_shows_only_ones_own_kettle() -> None:
+    game = _example("casual")
+    assert [k.cards for k in view(game, 0).kettles] == [("rat_tail-1", "root-2"), None]
+    assert [k.cards for k in view(game, 1).kettles] == [None, ("pumpkin-3", "rat_tail-2")]
+    assert [k.cards for k in view(game, None).kettles] == [None, None]
+
+
+def test_choices_say_what_a_take_would_do() -> None:
+    v = view(_example(), 0)
+    line = ["bat_wing-2", "rat_tail-4", "whiskers-4", "vine-3", "frog_slime-2", "pumpkin-1"]
+    assert [c.card for c in v.choices] == line
+    symbols = {c.card: c.symbol for c in v.choices}
+    assert symbols["frog_slime-2"] == "explode" and symbols["vine-3"] is None
+    assert v.explodable == (1,)
+
+
+def _ended() -> Game:
+    raw: dict[str, Any] = record(
+        grid=diagonal_grid(["root-1", "root-3", "moss-3", "toad-3"]),
+        kettles=[["eye_of_newt-1", "moss-1"], ["bat_wing-3", "bat_wing-4"]],
+        pawns=[0, 10],
+        options={"recipes": "on"},
+        recipes=[["plants", "fewer_cards"], ["last_card", "one_black"]],
+        actions=[{"take": "root-1"}],
+    )
+    return replay(raw)
+
+
+@pytest.mark.parametrize("seat", [None, 0, 1])
+def test_game_over_reveals_everything_with_scores(seat: int | None) -> None:
+    v = view(_ended(), seat)
+    assert v.game_over and v.to_move is None and v.ended_by == 0 and v.line is None
+    assert v.choices == ()
+    assert [k.cards for k in v.kettles] == [
+        ("eye_of_newt-1", "moss-1", "root-1"),
+        ("bat_wing-3", "bat_wing-4"),
+    ]
+    assert v.recipes == (("plants", "fewer_cards"), ("last_card", "one_black"))
+    assert v.scores is not None and len(v.scores) == 2
+    # White: eye_of_newt-1 doubled -2, moss -1, root -1, +5 for the most value-1 cards.
+    assert [s["total"] for s in v.scores] == [1, 0]
+    assert v.winners == (0,)
+
+
+def test_no_such_seat() -> None:
+    with pytest.raises(ValueError):
+        view(Game.deal(Options(seed=1)), 2)
+
+
+def test_view_of_a_fresh_deal_hides_the_deck() -> None:
+    game = Record.new(Options(seed=9, players=3, recipes=True)).replay()
+    v = view(game, 2)
+    assert v.deck_size == 24 - 3
+    assert v.recipes[2] is not None and v.recipes[0] is None and v.recipes[1] is None
