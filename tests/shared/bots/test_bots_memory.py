@@ -9,6 +9,7 @@ import pytest
 from shared.bots import PERFECT, Memory, Recall, legal_takes
 from shared.bots.memory import UNKNOWN, sample_recipes
 from shared.cards import RECIPES
+from shared.events import Event
 from shared.game import Game
 from shared.options import Options
 from shared.view import view
@@ -20,7 +21,7 @@ def _follow(game_seed: int, options: Options, recall: Recall = PERFECT) -> int:
     """Play a random game with a memory per seat and check it against the truth; return
     how many cards were known to lie under the deck at most."""
     rng = random.Random(game_seed)
-    events: list = []
+    events: list[Event] = []
     game = Game.deal(options, events)
     mems = [Memory(s, recall) for s in range(options.players)]
     most = 0
