@@ -138,12 +138,23 @@ class ErrorCode(StrEnum):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    model_config = ConfigDict(
+        strict=True, extra="ignore", frozen=True, use_attribute_docstrings=True
+    )
+
+
+def _tag_required(schema: dict[str, Any], cls: type) -> None:
+    """The tag has a default in Python but is required on the wire."""
+    props = schema.get("properties", {})
+    tag = "type" if "type" in props else "kind"
+    schema["required"] = [tag, *schema.get("required", [])]
 
 
 class _Tagged(_Model):
     """A model named by a tag field (``type`` of a message, ``kind`` of an event) that
     is always serialized, even when the codec leaves out fields at their default."""
+
+    model_config = ConfigDict(json_schema_extra=_tag_required)
 
     @model_serializer(mode="wrap")
     def _keep_tag(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -156,15 +167,24 @@ class Limits(_Model):
     """What the server enforces, announced in ``welcome`` (``DEFAULT_LIMITS`` are this
     package's). Fields are required: a client must see every figure."""
 
-    max_frame: int  # bytes of one client frame
-    max_name: int  # characters of a player or client name
+    max_frame: int
+    """Bytes of one client frame."""
+    max_name: int
+    """Characters of a player name."""
     max_table_name: int
-    max_chat: int  # characters of one chat line
-    rate_messages: int  # client messages allowed per rate_window seconds ...
+    """Characters of a table name."""
+    max_chat: int
+    """Characters of one chat line."""
+    rate_messages: int
+    """Client messages allowed per ``rate_window`` seconds, on average ..."""
     rate_window: int
-    rate_burst: int  # ... with bursts up to this many
+    """Seconds."""
+    rate_burst: int
+    """... with bursts of up to this many; more are refused with ``rate_limited``."""
     chat_per_minute: int
-    idle_timeout: int  # seconds without any message (ping counts) before ``bye``
+    """Chat lines per minute."""
+    idle_timeout: int
+    """Seconds without any client message (``ping`` counts) before ``bye``."""
 
 
 DEFAULT_LIMITS = Limits(
@@ -219,22 +239,31 @@ class TableOptions(_Model):
     sent by the server: it fixes the secret deck order."""
 
     players: Literal[2, 3] = 2
+    """2 or 3 seats (RULES.md section 7)."""
     recipes: bool = False
+    """The recipe variant (section 8)."""
     start_card: StartCard = "no_player_colors"
+    """How a starting kettle card is drawn (section 3)."""
     memory: Memory = "strict"
+    """``casual``: each seat sees its own whole kettle."""
     third_colour: ThirdColour = "lilac"
+    """The third seat's colour (3 players)."""
     seed: Annotated[int, Field(ge=0, le=MAX_ID)] | None = None
+    """Client to server only: a reproducible deal. Never sent by a server."""
 
 
 class CardInfo(_Model):
     """One ingredient card (RULES.md section 1)."""
 
     id: str
+    """``<ingredient>-<value>``, e.g. ``pumpkin-4``: how every message names a card."""
     ingredient: str
+    """The ingredient key, e.g. ``pumpkin``."""
     colour: str
     value: int
     plant: bool
-    symbol: str | None = None  # "explode", "wand", or absent
+    symbol: str | None = None
+    """``explode``, ``wand``, or absent."""
 
 
 class RecipeInfo(_Model):
@@ -242,43 +271,66 @@ class RecipeInfo(_Model):
 
     id: str
     kind: str
+    """``both_of_colour``, ``one_of_colour``, ``last_card``, ``fewer`` or ``plants``."""
     bonus: int
     three_players: bool
+    """Used in three-player games."""
     colour: str | None = None
     measure: str | None = None
+    """For ``fewer``: ``explode``, ``wand``, ``cards`` or ``fours``."""
 
 
 class Catalogue(_Model):
     """The whole card set, so a client needs nothing but the protocol."""
 
     colours: tuple[str, ...]
+    """All seven colours."""
     player_colours: tuple[str, ...]
+    """``white`` and ``black``: seats 0 and 1."""
     third_colours: tuple[str, ...]
+    """The colours seat 2 may have."""
     cards: tuple[CardInfo, ...]
     recipes: tuple[RecipeInfo, ...]
 
 
 class SeatInfo(_Model):
+    """One seat of a table as everyone may see it."""
+
     seat: int
-    name: str | None = None  # absent while the seat is empty
+    name: str | None = None
+    """Absent while the seat is empty."""
     connected: bool = False
-    bot: str | None = None  # the bot level, if a bot plays this seat
+    """A person (or bot) is connected for this seat now."""
+    bot: str | None = None
+    """The bot level, when a bot plays this seat."""
     ready: bool = False
+    """Ready to start (lobby)."""
+    resigned: bool = False
+    """The seat resigned the game."""
 
 
 class TableSummary(_Model):
+    """A table as listed in ``tables``."""
+
     id: str
+    """The table id to ``join`` or ``watch``."""
     name: str
     private: bool
+    """Joining or watching needs the invite code."""
     state: TableState
     options: TableOptions
+    """The table options (never the seed)."""
     seats: tuple[SeatInfo, ...]
     spectators: int
+    """Connections watching."""
 
 
 class BotSeat(_Model):
+    """A seat to fill with a bot."""
+
     seat: SeatNo
     level: BotLevel
+    """One of ``welcome.bot_levels``."""
 
 
 # --------------------------------------------------------------------- game state
@@ -288,8 +340,11 @@ class KettleState(_Model):
     seat: int
     colour: str
     count: int
+    """Cards in the kettle."""
     top: str | None = None
-    cards: tuple[str, ...] | None = None  # bottom first; only when this viewer may see
+    """The top card, visible to all; absent for an empty kettle."""
+    cards: tuple[str, ...] | None = None
+    """Every card, bottom first: only your own under ``memory=casual``, everyone's at the end."""
 
 
 class TakeChoice(_Model):
@@ -297,9 +352,13 @@ class TakeChoice(_Model):
 
     card: str
     row: int
+    """Grid row 0..5 (top to bottom)."""
     col: int
+    """Grid column 0..5 (left to right)."""
     symbol: str | None = None
+    """``explode`` or ``wand`` if the symbol would act; absent otherwise."""
     ends_game: bool = False
+    """Taking it ends the game: ``keep`` decides keep or discard."""
 
 
 class IngredientScore(_Model):
@@ -309,15 +368,21 @@ class IngredientScore(_Model):
     colour: str
     cards: tuple[str, ...]
     points: int
+    """Card points, doubled in the seat's own colour."""
     doubled: bool
     bonus: int
+    """+5 for all four cards, never doubled."""
     total: int
+    """``points + bonus``."""
 
 
 class RecipeScore(_Model):
+    """One recipe card of a seat at the end."""
+
     id: str
     met: bool
     bonus: int
+    """The bonus earned: the card's bonus if met, else 0."""
 
 
 class Score(_Model):
@@ -326,9 +391,12 @@ class Score(_Model):
     seat: int
     colour: str
     kettle: tuple[str, ...]
+    """Every kettle card, bottom first."""
     ingredients: tuple[IngredientScore, ...]
     value_ones: int
+    """Value-1 cards held."""
     value_one_bonus: int
+    """5 for the one seat with strictly the most value-1 cards."""
     recipes: tuple[RecipeScore, ...]
     total: int
 
@@ -338,43 +406,68 @@ class GameView(_Model):
     see it (RULES.md section 9)."""
 
     seat: int | None = None
+    """Your seat; absent for a spectator."""
     players: int
     options: TableOptions
+    """The public table options."""
     colours: tuple[str, ...]
+    """Each seat's colour, in turn order."""
     grid: tuple[tuple[str | None, ...], ...]
+    """6 rows of 6 card ids; null for a corner or an empty slot."""
     pawns: tuple[int, ...]
+    """Each seat's pawn space 0..19, clockwise from the top-left corner."""
     deck_size: int
+    """Cards left in the deck (never their order)."""
     kettles: tuple[KettleState, ...]
     recipes: tuple[tuple[str, ...] | None, ...]
+    """Per seat: its recipe ids, or null where hidden from you."""
     recipe_counts: tuple[int, ...]
+    """Recipe cards each seat holds."""
     removed: tuple[str, ...]
+    """Cards out of the game (discarded, exploded into an empty deck)."""
     ply: int
+    """Takes applied so far."""
     to_move: int | None = None
+    """The seat to take now; absent once the game is over."""
     turn_in_row: int
+    """1, or 2 during a wand's extra turn."""
     line: str | None = None
+    """The line the player to move takes from (``col1``..``col4``, ``row1``..``row4``)."""
     choices: tuple[TakeChoice, ...]
+    """The cards the player to move may take."""
     explodable: tuple[int, ...]
+    """Seats an explosion would hit now (kettles of 2+ cards)."""
     game_over: bool
     ended_by: int | None = None
+    """The seat that took the last card (game over only)."""
     winners: tuple[int, ...]
+    """Seats with the highest total (ties share the win)."""
     scores: tuple[Score, ...] | None = None
+    """The full breakdown per seat, once the game is over."""
 
 
 class MovedEvent(_Tagged):
+    """A pawn moved clockwise (forced: movement is not an action)."""
+
     kind: Literal["moved"] = "moved"
     seat: int
     from_space: int
     to_space: int
     skipped: tuple[int, ...]
+    """Occupied spaces passed over, not counted."""
 
 
 class PassedCornerEvent(_Tagged):
+    """The pawn stopped next to a corner: the turn ends with nothing taken."""
+
     kind: Literal["passed_corner"] = "passed_corner"
     seat: int
     space: int
 
 
 class TookEvent(_Tagged):
+    """A card was taken from the grid."""
+
     kind: Literal["took"] = "took"
     seat: int
     card: str
@@ -382,43 +475,62 @@ class TookEvent(_Tagged):
     row: int
     col: int
     special: bool
+    """Whether the card's symbol was used."""
     ends_game: bool
 
 
 class ExplodedEvent(_Tagged):
+    """An exploding kettle sent ``target``'s top kettle card away."""
+
     kind: Literal["exploded"] = "exploded"
     seat: int
+    """The seat that exploded."""
     target: int
+    """The seat whose top kettle card went."""
     card: str
-    to: str  # "deck" or "out"
+    to: str
+    """``deck`` (under it) or ``out`` (the deck was empty)."""
 
 
 class ExtraTurnEvent(_Tagged):
+    """A wand: ``seat`` plays again at once."""
+
     kind: Literal["extra_turn"] = "extra_turn"
     seat: int
 
 
 class RefilledEvent(_Tagged):
+    """The deck's top card filled the slot at ``row``, ``col``."""
+
     kind: Literal["refilled"] = "refilled"
     row: int
     col: int
     card: str
+    """The deck's top card, now in the slot just emptied."""
 
 
 class DiscardedEvent(_Tagged):
+    """The game-ending card was discarded instead of kept."""
+
     kind: Literal["discarded"] = "discarded"
     seat: int
     card: str
 
 
 class TurnPassedEvent(_Tagged):
+    """It is now ``seat``'s turn."""
+
     kind: Literal["turn_passed"] = "turn_passed"
     seat: int
+    """The seat whose turn it now is."""
 
 
 class GameOverEvent(_Tagged):
+    """The game ended: every kettle and recipe revealed with the scores."""
+
     kind: Literal["game_over"] = "game_over"
     ended_by: int
+    """The seat that took the last card."""
     winners: tuple[int, ...]
     scores: tuple[Score, ...]
 
@@ -440,6 +552,7 @@ GameEvent = Annotated[
 # --------------------------------------------------------------------- client -> server
 class _ClientMsg(_Tagged):
     id: MsgId
+    """Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as ``re``."""
 
 
 class HelloMsg(_ClientMsg):
@@ -447,11 +560,15 @@ class HelloMsg(_ClientMsg):
 
     type: Literal["hello"] = "hello"
     protocol: Version
+    """``[major, minor]`` the client speaks."""
     client: Name
+    """The client program's name, e.g. ``kupferkessel-tui``."""
     client_version: ClientVersion = ""
 
 
 class ListTablesMsg(_ClientMsg):
+    """Ask for the tables this server has (answered by ``tables``)."""
+
     type: Literal["list_tables"] = "list_tables"
 
 
@@ -466,8 +583,11 @@ class CreateTableMsg(_ClientMsg):
     private: bool = False
     options: TableOptions = TableOptions()
     bots: Annotated[tuple[BotSeat, ...], Field(max_length=3)] = ()
+    """Seats to fill with bots."""
     player: Name | None = None
+    """Your player name, to sit down at once."""
     seat: SeatNo | None = None
+    """The seat you want (with ``player``)."""
 
 
 class JoinMsg(_ClientMsg):
@@ -476,14 +596,20 @@ class JoinMsg(_ClientMsg):
     type: Literal["join"] = "join"
     table: TableId
     player: Name
+    """Your player name at this table."""
     invite: Invite | None = None
+    """The invite code of a private table."""
     seat: SeatNo | None = None
+    """The seat you want; the first free one if absent."""
 
 
 class WatchMsg(_ClientMsg):
+    """Watch a table as a spectator: you see what spectators see (RULES.md section 9)."""
+
     type: Literal["watch"] = "watch"
     table: TableId
     invite: Invite | None = None
+    """The invite code of a private table."""
 
 
 class LeaveMsg(_ClientMsg):
@@ -498,6 +624,7 @@ class ResumeMsg(_ClientMsg):
 
     type: Literal["resume"] = "resume"
     token: SeatToken
+    """The seat token from ``joined``."""
 
 
 class ReadyMsg(_ClientMsg):
@@ -514,13 +641,21 @@ class TakeMsg(_ClientMsg):
 
     type: Literal["take"] = "take"
     state_version: StateVersion
+    """The ``state_version`` of the view this decision was made on."""
     card: CardId
+    """The card id to take from your line."""
     special: bool = True
+    """Use the card's symbol (explode or wand)."""
     targets: Annotated[tuple[SeatNo, ...], Field(max_length=2)] | None = None
+    """Seats to explode; absent means every other seat, ``[]`` nobody."""
     keep: bool = True
+    """For the card that ends the game: keep it (true) or discard it."""
 
 
 class ResignMsg(_ClientMsg):
+    """Give up: the game ends at once for everyone (``presence`` shows the table
+    ``finished`` and your seat ``resigned``); nobody plays your seat any more."""
+
     type: Literal["resign"] = "resign"
 
 
@@ -532,6 +667,8 @@ class ChatMsg(_ClientMsg):
 
 
 class PingMsg(_ClientMsg):
+    """Keep the connection alive and measure latency (answered by ``pong``)."""
+
     type: Literal["ping"] = "ping"
 
 
@@ -554,8 +691,10 @@ ClientMessage = Annotated[
 
 # --------------------------------------------------------------------- server -> client
 class _ServerMsg(_Tagged):
-    seq: int = 0  # set by ``encode(msg, seq=...)``
+    seq: int = 0
+    """1, 2, 3, ... per connection (``welcome`` is 1); set by ``encode(msg, seq=...)``."""
     re: int | None = None
+    """The ``id`` of the client message this answers; absent when unsolicited."""
 
 
 class WelcomeMsg(_ServerMsg):
@@ -563,11 +702,13 @@ class WelcomeMsg(_ServerMsg):
 
     type: Literal["welcome"] = "welcome"
     protocol: tuple[int, int]
+    """``[major, minor]`` the server speaks."""
     server: str
     server_version: str
     limits: Limits
     catalogue: Catalogue
     bot_levels: tuple[str, ...] = ()
+    """Bot levels ``create_table.bots`` may ask for."""
 
 
 class TablesMsg(_ServerMsg):
@@ -584,6 +725,7 @@ class TableCreatedMsg(_ServerMsg):
     type: Literal["table_created"] = "table_created"
     table: TableSummary
     invite: str | None = None
+    """The invite code of a private table (share it with friends)."""
 
 
 class JoinedMsg(_ServerMsg):
@@ -594,19 +736,26 @@ class JoinedMsg(_ServerMsg):
     table: str
     seat: int
     token: str
+    """A secret: it gives this seat to whoever holds it."""
 
 
 class WatchingMsg(_ServerMsg):
+    """You watch ``table``; ``presence`` and, once playing, ``view`` follow."""
+
     type: Literal["watching"] = "watching"
     table: str
 
 
 class LeftMsg(_ServerMsg):
+    """You left ``table`` (the answer to ``leave``)."""
+
     type: Literal["left"] = "left"
     table: str
 
 
 class ResumedMsg(_ServerMsg):
+    """You have ``seat`` back (the answer to ``resume``); ``presence`` and ``view`` follow."""
+
     type: Literal["resumed"] = "resumed"
     table: str
     seat: int
@@ -617,6 +766,7 @@ class ViewMsg(_ServerMsg):
 
     type: Literal["view"] = "view"
     state_version: int
+    """Increases by one with every applied take."""
     view: GameView
 
 
@@ -625,6 +775,7 @@ class EventsMsg(_ServerMsg):
 
     type: Literal["events"] = "events"
     state_version: int
+    """The version these events lead to."""
     events: tuple[GameEvent, ...]
 
 
@@ -634,6 +785,7 @@ class PresenceMsg(_ServerMsg):
     type: Literal["presence"] = "presence"
     table: str
     state: TableState
+    """``lobby``, ``playing`` or ``finished``."""
     seats: tuple[SeatInfo, ...]
     spectators: int
 
@@ -643,6 +795,7 @@ class ChatLineMsg(_ServerMsg):
 
     type: Literal["chat"] = "chat"
     seat: int | None = None
+    """The speaker's seat; absent for a spectator."""
     name: str
     text: str
 
@@ -661,11 +814,16 @@ class ErrorMsg(_ServerMsg):
 
     type: Literal["error"] = "error"
     code: str
+    """A stable error code (see ErrorCode)."""
     message: str
+    """For humans; may change between versions."""
     detail: str | None = None
+    """Refines ``code``: the engine's reason for ``illegal_move``."""
 
 
 class PongMsg(_ServerMsg):
+    """The answer to ``ping``."""
+
     type: Literal["pong"] = "pong"
 
 
@@ -675,6 +833,7 @@ class ByeMsg(_ServerMsg):
 
     type: Literal["bye"] = "bye"
     reason: str
+    """An error code, or ``shutdown``, ``idle``, ``replaced``."""
     message: str = ""
 
 
