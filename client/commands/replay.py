@@ -1,0 +1,128 @@
+"""``kupferkessel replay FILE [--json] [--upto N]``: replay a game record (RULES.md
+section 11) and print the whole position and, once the game is over, every score with
+its breakdown. A bad record prints the reason (naming the field or the action index)
+to stderr and exits 2; it never shows a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from shared.errors import RecordError
+from shared.geometry import LINE_IDS, SPACE_LINE
+from shared.record import Record, position
+
+EXIT_BAD_INPUT = 2
+CELL = 14  # the longest card id, "dragon_blood-4"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    parser.add_argument("--json", action="store_true", help="print the position as JSON")
+    parser.add_argument(
+        "--upto",
+        metavar="N",
+        type=_count,
+        default=None,
+        help="replay only the first N actions",
+    )
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, not {text!r}")
+    return n
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        print(f"kupferkessel replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except UnicodeDecodeError:
+        print(f"kupferkessel replay: {args.file}: not a UTF-8 text file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        record = Record.loads(text)
+        game = record.replay(args.upto)
+    except RecordError as e:
+        print(f"kupferkessel replay: {args.file}: {e.where}: {e.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    pos = position(game)
+    pos["colours"] = list(game.options.colours)
+    if args.json:
+        json.dump(pos, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        write_text(pos, sys.stdout)
+    return 0
+
+
+# ----------------------------------------------------------------- plain text
+
+
+def _name(pos: dict[str, Any], seat: int) -> str:
+    return f"{pos['colours'][seat].capitalize()} (seat {seat})"
+
+
+def write_text(pos: dict[str, Any], out: TextIO) -> None:
+    """The position as readable text: grid, pawns, kettles, deck, removed, scores."""
+    w = out.write
+    w(f"After {pos['ply']} takes: ")
+    if pos["game_over"]:
+        w(f"game over, ended by {_name(pos, pos['ended_by'])}\n\n")
+    else:
+        turn = " (extra turn)" if pos["turn_in_row"] == 2 else ""
+        w(f"{_name(pos, pos['to_move'])} to move{turn}\n\n")
+    corners = {(0, 0), (0, 5), (5, 0), (5, 5)}
+    for r, row in enumerate(pos["grid"]):
+        cells = [
+            ("(corner)" if (r, c) in corners else ".") if card is None else card
+            for c, card in enumerate(row)
+        ]
+        w("  " + " ".join(cell.ljust(CELL) for cell in cells).rstrip() + "\n")
+    w("\nPawns:\n")
+    for seat, space in enumerate(pos["pawns"]):
+        line = SPACE_LINE[space]
+        where = "corner" if line < 0 else LINE_IDS[line]
+        w(f"  {_name(pos, seat)}: space {space} ({where})\n")
+    w("Kettles (bottom first):\n")
+    for seat, kettle in enumerate(pos["kettles"]):
+        w(f"  {_name(pos, seat)}: {', '.join(kettle)}\n")
+    if any(pos["recipes"]):
+        w("Recipes:\n")
+        for seat, hand in enumerate(pos["recipes"]):
+            w(f"  {_name(pos, seat)}: {', '.join(hand) or '-'}\n")
+    w(f"Deck ({len(pos['deck'])}, top first): {', '.join(pos['deck']) or '-'}\n")
+    w(f"Removed ({len(pos['removed'])}): {', '.join(pos['removed']) or '-'}\n")
+    if pos["game_over"]:
+        for score in pos["scores"]:
+            _write_score(pos, score, out)
+        winners = " and ".join(_name(pos, s) for s in pos["winners"])
+        w(f"\nWinner{'s' if len(pos['winners']) > 1 else ''}: {winners}\n")
+
+
+def _write_score(pos: dict[str, Any], score: dict[str, Any], out: TextIO) -> None:
+    w = out.write
+    w(f"\nScore of {_name(pos, score['seat'])}: {score['total']}\n")
+    for ing in score["ingredients"]:
+        values = " ".join(card.rsplit("-", 1)[1] for card in ing["cards"])
+        doubled = "x2" if ing["doubled"] else "  "
+        bonus = f"+{ing['bonus']}" if ing["bonus"] else ""
+        w(
+            f"  {ing['ingredient']:<14} {values:<8} {doubled} {ing['points']:>+4}"
+            f" {bonus:>3} = {ing['total']:>+4}\n"
+        )
+    w(f"  value-1 cards: {score['value_ones']}, bonus {score['value_one_bonus']:+d}\n")
+    for rec in score["recipes"]:
+        state = "met" if rec["met"] else "missed"
+        w(f"  recipe {rec['id']}: {state}, {rec['bonus']:+d}\n")
+    w(f"  total: {score['total']}\n")
