@@ -38,7 +38,8 @@ class SearchBot(BaseBot):
 
     ``budget``: seconds per decision (ignored when ``iterations`` is given);
     ``explore``: the UCB1 constant; ``epsilon``: how often a playout move is random.
-    ``simulations`` and ``thinking`` count the playouts and clock time spent so far."""
+    ``simulations``, ``thinking`` and ``searches``: the playouts, clock time and decisions
+    searched so far (a decision with one legal take needs no search)."""
 
     kind = "search"
 
@@ -62,6 +63,7 @@ class SearchBot(BaseBot):
         self.epsilon = epsilon
         self.simulations = 0
         self.thinking = 0.0
+        self.searches = 0
 
     def choose(self, view: View, takes: list[Take]) -> Take:
         if len(takes) == 1:
@@ -94,6 +96,7 @@ class SearchBot(BaseBot):
             wins[i] += reward(game, self.seat)
             total += 1
         self.simulations += total
+        self.searches += 1
         self.thinking += self.clock() - start
         best = max(range(n), key=lambda j: (visits[j], wins[j] / max(visits[j], 1)))
         return takes[best]
