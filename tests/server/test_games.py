@@ -1,0 +1,102 @@
+"""Full games through the network, to the final scores (issue 4, test 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from server.app import Server
+
+from .wsclient import WsClient, create, human_table, play_seat
+
+
+def check_final(view_msg: Any, players: int, recipes: bool) -> None:
+    """The final view reveals everything, with consistent scores and winners."""
+    v = view_msg.view
+    assert v.game_over and v.to_move is None and v.ended_by is not None
+    assert v.players == players and v.scores is not None and len(v.scores) == players
+    for k in v.kettles:
+        assert k.cards is not None and len(k.cards) == k.count and k.cards[-1] == k.top
+    for seat, (hand, count) in enumerate(zip(v.recipes, v.recipe_counts, strict=True)):
+        assert hand is not None and len(hand) == count
+        assert count == ((2 if players == 2 else 1) if recipes else 0), seat
+    for s, k in zip(v.scores, v.kettles, strict=True):
+        assert s.kettle == k.cards
+        assert s.ingredients, "a kettle always holds a card: a breakdown line at least"
+        assert sum(len(i.cards) for i in s.ingredients) == len(s.kettle)
+        met = sum(r.bonus for r in s.recipes if r.met)
+        assert s.total == sum(i.total for i in s.ingredients) + s.value_one_bonus + met
+        assert len(s.recipes) == len(v.recipes[s.seat] or ())
+    best = max(s.total for s in v.scores)
+    assert v.winners == tuple(s.seat for s in v.scores if s.total == best)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("recipes", [False, True])
+async def test_human_game_to_scores(server: Server, players: int, recipes: bool) -> None:
+    table, clients, _ = await human_table(server.port, players, recipes=recipes)
+    rng = random.Random(players * 10 + recipes)
+    finals = await asyncio.gather(
+        *(play_seat(c, seat, random.Random(rng.random())) for seat, c in enumerate(clients))
+    )
+    for final in finals:
+        check_final(final, players, recipes)
+    # every seat sees the same final scores; the game_over event says the same
+    assert len({f.view.scores for f in finals}) == 1
+    over = [e for c in clients for m in c.of_type("events") for e in m.events]
+    over = [e for e in over if e.kind == "game_over"]
+    assert len(over) == players and over[0].scores == finals[0].view.scores
+    assert server.lobby.get(table).state == "finished"
+    for c in clients:
+        await c.close()
+
+
+@pytest.mark.parametrize(
+    ("players", "recipes", "bots"),
+    [(2, False, [1]), (2, True, [0]), (3, True, [1, 2]), (3, False, [0])],
+)
+async def test_game_with_bot_seats(
+    server: Server, players: int, recipes: bool, bots: list[int]
+) -> None:
+    humans = [s for s in range(players) if s not in bots]
+    clients = [await WsClient.open(server.port, f"h{s}") for s in humans]
+    table, _, _ = await create(
+        clients[0],
+        player="h0",
+        seat=humans[0],
+        options={"players": players, "recipes": recipes},
+        bots=[{"seat": s, "level": "easy"} for s in bots],
+    )
+    for seat, c in zip(humans[1:], clients[1:], strict=True):
+        await c.request("join", table=table, player=f"h{seat}", seat=seat)
+    for c in clients:
+        await c.send("ready")
+    finals = await asyncio.gather(
+        *(play_seat(c, seat, random.Random(seat)) for seat, c in zip(humans, clients, strict=True))
+    )
+    for final in finals:
+        check_final(final, players, recipes)
+    presence = clients[0].of_type("presence")[-1]
+    assert [s.bot for s in presence.seats] == [
+        "easy" if s in bots else None for s in range(players)
+    ]
+    for c in clients:
+        await c.close()
+
+
+async def test_bots_only_table_watched_to_the_end(server: Server) -> None:
+    """A table of bots starts at once; a spectator sees it to the final scores."""
+    c = await WsClient.open(server.port, "watcher")
+    table, _, _ = await create(
+        c,
+        player=None,
+        options={"players": 2},
+        bots=[{"seat": 0, "level": "easy"}, {"seat": 1, "level": "easy"}],
+    )
+    await c.request("watch", table=table)
+    await c.wait_until(lambda: (v := c.latest_view()) is not None and v.view.game_over, timeout=60)
+    check_final(c.latest_view(), 2, False)
+    await c.close()

@@ -1,0 +1,255 @@
+"""The leak oracle (issue 4, test 2), independent of the server's view code.
+
+Many random games are played through the server with client-chosen seeds. Each game's
+hidden truth is rebuilt here from the seed (``Game.deal``) and the acknowledged takes,
+and every frame every connection received (raw bytes, unpacked with msgpack, not with
+our models) is checked against what that connection may know at that moment (RULES.md
+section 9): the grid, every kettle's top, the cards out of the game, and the cards the
+events of one take name; a seat's own kettle under casual memory; its own recipes;
+everything once the game is over. No frame may carry the seed, and a seat token may
+appear only in the ``joined`` frame of its own connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from server.app import Server
+from shared.cards import CARD_IDS, RECIPE_IDS
+from shared.game import EMPTY, Game, Take
+from shared.options import Options
+
+from .wsclient import WsClient, create, join, play_seat
+
+SOAK = os.environ.get("KK_SOAK") == "1"
+GAMES = 1000 if SOAK else 200
+CONCURRENT = 20
+
+ZERO = types.SimpleNamespace(state_version=-1)
+CARD_SET = frozenset(CARD_IDS)
+CARD_RE = re.compile(r"[a-z_]+-[1-4]")
+RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
+
+
+@dataclass
+class Conn:
+    client: WsClient
+    seat: int | None  # None: a spectator
+    token: str | None = None
+
+
+@dataclass
+class Played:
+    options: Options
+    conns: list[Conn] = field(default_factory=list)
+    takes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- the truth
+def truth(options: Options, takes: list[tuple[int, dict[str, Any]]]) -> list[Game]:
+    """states[v]: the true game at state version v, replayed on our own engine copy."""
+    game = Game.deal(options)
+    states = [game]
+    for version, f in sorted(takes, key=lambda t: t[0]):
+        assert version == len(states) - 1, "acked takes form one chain of versions"
+        game = game.copy()
+        targets = f.get("targets")
+        game.apply(
+            Take(
+                f["card"],
+                f.get("special", True),
+                None if targets is None else tuple(targets),
+                f.get("keep", True),
+            )
+        )
+        states.append(game)
+    assert game.over
+    return states
+
+
+def may_know(game: Game, seat: int | None) -> tuple[set[str], set[str]]:
+    """(card ids, recipe ids) a seat (None: spectator) may see in ``game``."""
+    cards = {CARD_IDS[c] for c in game.grid if c != EMPTY}
+    cards |= {CARD_IDS[c] for c in game.out}
+    cards |= {CARD_IDS[k[-1]] for k in game.kettles}
+    recipes: set[str] = set()
+    if game.over:
+        cards |= {CARD_IDS[c] for k in game.kettles for c in k}
+        recipes = {r for hand in game.recipes for r in hand}
+    else:
+        if seat is not None and game.options.memory == "casual":
+            cards |= {CARD_IDS[c] for c in game.kettles[seat]}
+        if seat is not None:
+            recipes = set(game.recipes[seat])
+    return cards, recipes
+
+
+def strings_and_ints(obj: Any, strs: list[str], ints: list[int]) -> None:
+    if isinstance(obj, str):
+        strs.append(obj)
+    elif isinstance(obj, bool):
+        pass
+    elif isinstance(obj, int):
+        ints.append(obj)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            strings_and_ints(k, strs, ints)
+            strings_and_ints(v, strs, ints)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            strings_and_ints(v, strs, ints)
+
+
+def check_game(played: Played) -> int:
+    """Check every frame of one game; returns the number of frames checked."""
+    options = played.options
+    seed = options.seed
+    assert seed is not None
+    states = truth(options, played.takes)
+    final = states[-1]
+    tokens = {c.token for c in played.conns if c.token is not None}
+    frames = 0
+    for conn in played.conns:
+        for raw in conn.client.raw:
+            frames += 1
+            assert isinstance(raw, bytes), "the server sends binary frames only"
+            where = f"seat {conn.seat}, frame {raw[:60]!r}"
+            for tok in tokens:
+                if tok.encode() in raw:
+                    obj = msgpack.unpackb(raw, raw=False)
+                    assert obj["type"] == "joined" and tok == conn.token, f"token leak: {where}"
+            assert str(seed).encode() not in raw, f"seed as text: {where}"
+            obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+            strs: list[str] = []
+            ints: list[int] = []
+            strings_and_ints(obj, strs, ints)
+            assert seed not in ints, f"seed leak: {where}"
+            assert not any(str(seed) in s for s in strs), f"seed leak: {where}"
+            kind = obj["type"]
+            if kind == "welcome":
+                continue  # the static catalogue: every card and recipe, no game facts
+            allowed_cards: set[str] = set()
+            allowed_recipes: set[str] = set()
+            if kind in ("view", "events"):
+                v = obj["state_version"]
+                at = [states[v]] if kind == "view" or v == 0 else [states[v - 1], states[v]]
+                for g in at:
+                    cards, recipes = may_know(g, conn.seat)
+                    allowed_cards |= cards
+                    allowed_recipes |= recipes
+            for s in strs:
+                for cid in CARD_RE.findall(s):
+                    if cid in CARD_SET:
+                        assert cid in allowed_cards, f"card {cid} leaked: {where} {obj}"
+                for rid in RECIPE_RE.findall(s):
+                    assert rid in allowed_recipes, f"recipe {rid} leaked: {where} {obj}"
+            if kind == "view":  # our replay agrees with what the server shows
+                g = states[obj["state_version"]]
+                grid = [
+                    [None if x == EMPTY else CARD_IDS[x] for x in g.grid[r * 6 : r * 6 + 6]]
+                    for r in range(6)
+                ]
+                assert obj["view"]["grid"] == grid
+                assert obj["view"].get("seat") == conn.seat
+    last = [c for c in played.conns if c.seat == 0][-1].client.latest_view()
+    assert last.view.game_over
+    assert [list(k.cards) for k in last.view.kettles] == [
+        [CARD_IDS[c] for c in k] for k in final.kettles
+    ]
+    return frames
+
+
+# ---------------------------------------------------------------------- playing
+async def play_one(port: int, rng: random.Random) -> Played:
+    players = rng.choice([2, 3])
+    options = Options(
+        players=players,
+        recipes=rng.random() < 0.5,
+        memory=rng.choice(["strict", "casual"]),
+        start_card=rng.choice(["no_player_colors", "not_own_color"]),
+        third_colour=rng.choice(["lilac", "brown", "green", "gray"]),
+        seed=rng.randrange(2**40, 2**53),
+    )
+    played = Played(options)
+    wire = options.to_dict()
+    wire["recipes"] = options.recipes
+    clients = [await WsClient.open(port, f"p{i}") for i in range(players)]
+    table, _, token = await create(clients[0], options=wire)
+    played.conns.append(Conn(clients[0], 0, token))
+    for i, c in enumerate(clients[1:], 1):
+        _, tok = await join(c, table, f"p{i}")
+        played.conns.append(Conn(c, i, tok))
+    watch = rng.choice(["none", "before", "during"])
+    if watch == "before":
+        spectator = await WsClient.open(port, "spectator")
+        await spectator.request("watch", table=table)
+        played.conns.append(Conn(spectator, None))
+    for c in clients:
+        await c.send("ready")
+
+    async def seat_task(seat: int) -> None:
+        conn = played.conns[seat]
+        r = random.Random(rng.random())
+        if r.random() < 0.25:  # drop and resume once, somewhere in the game
+            last = await play_seat(
+                conn.client, seat, r, max_takes=r.randint(0, 8), takes=played.takes
+            )
+            if last.view.game_over:
+                return
+            await conn.client.close()
+            client = await WsClient.open(port, f"p{seat}-again")
+            resumed = await client.request("resume", token=conn.token)
+            assert resumed.type == "resumed" and resumed.seat == seat
+            played.conns.append(Conn(client, seat))
+            conn = played.conns[-1]
+        await play_seat(conn.client, seat, r, takes=played.takes)
+
+    async def late_watcher() -> None:
+        async with asyncio.timeout(30):
+            while max((c.client.latest_view() or ZERO).state_version for c in played.conns) < 6:
+                await asyncio.sleep(0.005)  # whichever seat connection is open sees it
+        spectator = await WsClient.open(port, "late")
+        await spectator.request("watch", table=table)
+        played.conns.append(Conn(spectator, None))
+
+    tasks = [seat_task(s) for s in range(players)]
+    if watch == "during":
+        tasks.append(late_watcher())
+    await asyncio.gather(*tasks)
+    for conn in played.conns:
+        if conn.seat is None:
+            await conn.client.wait_until(
+                lambda c=conn.client: (v := c.latest_view()) is not None and v.view.game_over
+            )
+    for conn in played.conns:
+        await conn.client.close()
+    return played
+
+
+@pytest.mark.slow
+async def test_leak_oracle(server: Server) -> None:
+    rng = random.Random(20240604)
+    sem = asyncio.Semaphore(CONCURRENT)
+    totals = {"games": 0, "frames": 0, "takes": 0, "spectators": 0}
+
+    async def one(seed: float) -> None:
+        async with sem:
+            played = await play_one(server.port, random.Random(seed))
+        totals["frames"] += check_game(played)
+        totals["games"] += 1
+        totals["takes"] += len(played.takes)
+        totals["spectators"] += sum(c.seat is None for c in played.conns)
+
+    await asyncio.gather(*(one(rng.random()) for _ in range(GAMES)))
+    print(f"\nleak oracle: {totals}")
+    assert totals["games"] == GAMES >= 200
+    assert totals["spectators"] > GAMES // 3

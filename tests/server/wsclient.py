@@ -1,0 +1,237 @@
+"""A small raw test client over real websockets, shared by the server tests.
+
+It speaks protocol v1 by hand: it packs client messages with msgpack itself (so tests
+can also send anything that is not a valid message), keeps every frame it receives as
+raw bytes, and decodes each with ``protocol.codec.decode_server`` (which also checks
+that everything the server sends is a valid server message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+from collections.abc import Callable
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import messages as m
+from protocol.codec import decode_server
+
+ERROR_CODES = {c.value for c in m.ErrorCode}
+Pred = Callable[[Any], bool]
+
+
+class WsClient:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.raw: list[bytes | str] = []  # every frame received, in order
+        self.msgs: list[Any] = []  # decode_server of each frame (same index)
+        self._ids = itertools.count(1)
+        self._changed = asyncio.Event()
+        self.closed = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, name: str | None = "tester", **kw: Any) -> WsClient:
+        """Connect to 127.0.0.1:port and, if ``name`` is given, say hello."""
+        ws = await connect(
+            f"ws://127.0.0.1:{port}/",
+            subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
+            max_size=None,
+            open_timeout=10,
+            **kw,
+        )
+        client = cls(ws)
+        if name is not None:
+            welcome = await client.request("hello", protocol=[1, 0], client=name)
+            assert welcome.type == "welcome", welcome
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                self.raw.append(frame)
+                msg = decode_server(frame) if isinstance(frame, bytes) else None
+                self.msgs.append(msg)
+                self._changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            self._changed.set()
+
+    # ------------------------------------------------------------------ sending
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    async def send(self, type: str, **fields: Any) -> int:
+        """Send a client message (``id`` added unless given); returns its id."""
+        msg_id = fields.pop("id", None)
+        if msg_id is None:
+            msg_id = self.next_id()
+        await self.send_raw(msgpack.packb({"type": type, "id": msg_id, **fields}))
+        return int(msg_id)
+
+    async def send_raw(self, frame: bytes | str) -> None:
+        await self.ws.send(frame)
+
+    async def request(self, type: str, timeout: float = 10, **fields: Any) -> Any:
+        """Send and return the message that answers it (``re`` equal to its id)."""
+        msg_id = await self.send(type, **fields)
+        return await self.wait_for(lambda x: getattr(x, "re", None) == msg_id, timeout=timeout)
+
+    # ------------------------------------------------------------------ reading
+    async def wait_for(self, pred: Pred, *, start: int = 0, timeout: float = 10) -> Any:
+        """The first message from index ``start`` on satisfying ``pred`` (waits for it)."""
+        i = start
+        async with asyncio.timeout(timeout):
+            while True:
+                while i < len(self.msgs):
+                    if self.msgs[i] is not None and pred(self.msgs[i]):
+                        return self.msgs[i]
+                    i += 1
+                if self.closed.is_set():
+                    raise ConnectionError(f"closed before the awaited message: {self.tail()}")
+                self._changed.clear()
+                await self._changed.wait()
+
+    async def wait_until(self, cond: Callable[[], bool], *, timeout: float = 10) -> None:
+        """Wait until ``cond()`` holds, checking it again after every frame."""
+        async with asyncio.timeout(timeout):
+            while not cond():
+                if self.closed.is_set():
+                    raise ConnectionError(f"closed while waiting: {self.tail()}")
+                self._changed.clear()
+                await self._changed.wait()
+
+    async def wait_type(self, type: str, *, start: int = 0, timeout: float = 10) -> Any:
+        return await self.wait_for(lambda x: x.type == type, start=start, timeout=timeout)
+
+    def of_type(self, type: str) -> list[Any]:
+        return [x for x in self.msgs if x is not None and x.type == type]
+
+    def latest_view(self) -> Any:
+        views = self.of_type("view")
+        return views[-1] if views else None
+
+    def tail(self, n: int = 3) -> list[Any]:
+        return self.msgs[-n:]
+
+    async def wait_closed(self, timeout: float = 10) -> tuple[int | None, str | None]:
+        """Wait for the server to close; returns (code, reason) it sent."""
+        async with asyncio.timeout(timeout):
+            await self.closed.wait()
+        rcvd = self.ws.close_code, self.ws.close_reason
+        return rcvd
+
+    async def ping(self, timeout: float = 10) -> None:
+        """A round trip: when the pong comes, every earlier frame has been handled."""
+        pong = await self.request("ping", timeout=timeout)
+        assert pong.type == "pong", pong
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._reader, 5)
+
+    def abort(self) -> None:
+        """Drop the connection abruptly (no closing handshake)."""
+        self.ws.transport.abort()
+
+
+# ---------------------------------------------------------------------- tables
+async def create(
+    client: WsClient, player: str | None = "p0", **fields: Any
+) -> tuple[str, str | None, str | None]:
+    """create_table (sitting down when ``player`` is given): (table id, invite, token)."""
+    fields.setdefault("name", "test table")
+    created = await client.request("create_table", player=player, **fields)
+    assert created.type == "table_created", created
+    token = None
+    if player is not None:
+        joined = await client.wait_type("joined")
+        token = joined.token
+    return created.table.id, created.invite, token
+
+
+async def join(client: WsClient, table: str, player: str, **fields: Any) -> tuple[int, str]:
+    """join a table: (seat, token)."""
+    joined = await client.request("join", table=table, player=player, **fields)
+    assert joined.type == "joined", joined
+    return joined.seat, joined.token
+
+
+async def human_table(
+    port: int, players: int = 2, **options: Any
+) -> tuple[str, list[WsClient], list[str]]:
+    """A table of ``players`` connected humans, all ready: the game has started."""
+    clients = [await WsClient.open(port, f"p{i}") for i in range(players)]
+    table, _, token = await create(clients[0], options={"players": players, **options})
+    assert token is not None
+    tokens = [token]
+    for i, c in enumerate(clients[1:], 1):
+        seat, tok = await join(c, table, f"p{i}")
+        assert seat == i
+        tokens.append(tok)
+    for c in clients:
+        await c.send("ready")
+    for c in clients:
+        await c.wait_type("view")
+    return table, clients, tokens
+
+
+def random_take(view: Any, rng: random.Random) -> dict[str, Any]:
+    """Fields of a random legal ``take`` for a view model whose seat is to move."""
+    choice = rng.choice(view.choices)
+    fields: dict[str, Any] = {"state_version": 0, "card": choice.card}
+    if choice.ends_game:
+        fields["keep"] = rng.random() < 0.5
+    elif choice.symbol is not None:
+        fields["special"] = rng.random() < 0.6
+        if choice.symbol == "explode" and fields["special"] and len(view.explodable) > 1:
+            fields["targets"] = rng.sample(view.explodable, rng.randint(0, 2))
+    return fields
+
+
+async def play_seat(
+    client: WsClient,
+    seat: int,
+    rng: random.Random,
+    *,
+    max_takes: int | None = None,
+    takes: list[tuple[int, dict[str, Any]]] | None = None,
+) -> Any:
+    """Play random legal takes for ``seat`` until the game is over (or ``max_takes``
+    takes were made); returns the last view message. Acts only on the newest view.
+    ``takes`` collects (state version decided on, take fields) of every acked take."""
+    done = 0
+    acted = -1
+
+    def my_move() -> bool:
+        v = client.latest_view()
+        return (
+            v is not None
+            and v.state_version > acted
+            and (v.view.game_over or v.view.to_move == seat)
+        )
+
+    while True:
+        await client.wait_until(my_move, timeout=30)
+        view_msg = client.latest_view()
+        if view_msg.view.game_over or (max_takes is not None and done >= max_takes):
+            return view_msg
+        fields = random_take(view_msg.view, rng)
+        fields["state_version"] = view_msg.state_version
+        ack = await client.request("take", **fields)
+        assert ack.type == "ack", (ack, fields)
+        assert ack.state_version == view_msg.state_version + 1
+        if takes is not None:
+            takes.append((view_msg.state_version, fields))
+        acted = view_msg.state_version
+        done += 1
