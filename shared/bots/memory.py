@@ -121,6 +121,21 @@ class Memory:
         if not r.deck:
             self.under = []
 
+    def _forget_all(self) -> None:
+        for k in self.kettles:
+            k[:-1] = [UNKNOWN] * (len(k) - 1)
+        self.under = []
+
+    def copy(self) -> Memory:
+        """An independent copy (a bot searches on one while the host may feed it events)."""
+        m = Memory(self.seat, self.recall)
+        m.kettles = [k[:] for k in self.kettles]
+        m.under = self.under[:]
+        m._synced = self._synced
+        m._backlog = self._backlog[:]
+        m._shown = set(self._shown)
+        return m
+
     # ----------------------------------------------------------------- what is known
     def known_kettle(self, seat: int) -> list[int]:
         """The cards of ``seat``'s kettle this memory knows (bottom first)."""
@@ -142,6 +157,10 @@ class Memory:
         seats' recipes dealt from the pool of section 8 minus its own. The player to move
         has made the forced move (``Game.from_setup(moved=True)``)."""
         pool = self.unknown_cards(view)
+        holes = sum(k.count(UNKNOWN) for k in self.kettles)
+        if len(pool) != holes + view.deck_size - len(self.under):
+            self._forget_all()  # memory out of step with the view: trust only the view
+            pool = self.unknown_cards(view)
         rng.shuffle(pool)
         it = iter(pool)
         kettles = tuple(
@@ -149,8 +168,6 @@ class Memory:
         )
         rest = [CARD_IDS[c] for c in it]
         under = [CARD_IDS[c] for c in self.under]
-        if len(rest) + len(under) != view.deck_size:
-            raise AssertionError("memory out of step with the view")  # pragma: no cover
         options = Options.from_dict(view.options)
         setup = Setup(
             grid=view.grid,

@@ -69,6 +69,7 @@ class SearchBot(BaseBot):
         if len(takes) == 1:
             return takes[0]
         start = self.clock()
+        memory = self.memory.copy()
         n = len(takes)
         visits = [0] * n
         wins = [0.0] * n
@@ -89,7 +90,7 @@ class SearchBot(BaseBot):
                         wins[j] / visits[j] + self.explore * math.sqrt(log_total / visits[j])
                     ),
                 )
-            game = self.memory.sample(view, self.rng)
+            game = memory.sample(view, self.rng)
             game.apply(takes[i])
             playout(game, self.rng, self.epsilon)
             visits[i] += 1

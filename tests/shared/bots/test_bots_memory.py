@@ -122,3 +122,20 @@ def test_sampled_recipes_respect_the_pools(players: int) -> None:
         seen.update(r for h in hands[1:] for r in h)
     expected = {r.id for r in RECIPES.values() if players == 2 or r.three_players}
     assert seen == expected - set(game.recipes[0])
+
+
+def test_sampling_survives_a_memory_out_of_step() -> None:
+    """Should memory ever disagree with the view, a bot trusts the view and plays on."""
+    game, batches = random_history(Options(seed=2), 20, 2)
+    m = Memory(0)
+    for b in batches:
+        m.observe(b)
+    m.sync(view(game, 0))
+    on_grid = next(c for c in game.grid if c >= 0)
+    m.kettles[1][0] = on_grid  # a card can't be in a kettle and on the grid
+    world = m.sample(view(game, 0), random.Random(0))
+    assert world.legal_actions() == game.legal_actions()
+    assert m.known_kettle(1) == game.kettles[1][-1:]
+    copied = m.copy()
+    copied.kettles[0].append(UNKNOWN)
+    assert m.kettles[0] != copied.kettles[0]
