@@ -1,0 +1,114 @@
+"""``kupferkessel bot``: a computer player that connects to a server as an ORDINARY client.
+
+The reference third-party client (docs/PROTOCOL.md): it uses only the client library
+(``client.lib``) and decides with ``shared.bots.make_bot``, fed with nothing but the
+views and public events this seat receives. Without ``--table`` it creates a table and
+waits for people to join it; with ``--table`` it sits down at that table (or takes its
+seat back, if it kept a token for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import secrets
+import sys
+
+from protocol import messages as m
+from shared.bots import LEVELS, make_bot
+from shared.bots.base import Bot
+from shared.events import Event
+
+from .convert import events_from_models, view_from_model
+from .lib import Client, ClientError, ConnectionLost, ServerError, Status
+
+__all__ = ["add_arguments", "play_seat", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--url", required=True, help="server address, e.g. ws://192.168.1.5:8765")
+    p.add_argument("--table", help="table id to join (default: create a new table)")
+    p.add_argument("--invite", help="invite code of a private table")
+    p.add_argument("--level", choices=list(LEVELS), default="medium", help="default medium")
+    p.add_argument("--name", default="Bot", help="player name (default Bot)")
+    p.add_argument("--players", type=int, choices=(2, 3), default=2, help="for a new table")
+
+
+async def play_seat(client: Client, level: str, seed: int | None = None) -> m.GameView:
+    """Play our seat until the game is over; returns the final view."""
+    bot: Bot | None = None
+    seen: list[Event] = []  # public events since the bot's last observation
+    decided_on = -1  # the state version of our last take
+    async for update in client.updates():
+        if isinstance(update, m.EventsMsg):
+            seen.extend(events_from_models(update.events))
+        elif isinstance(update, Status) and update.state == "closed":
+            raise ConnectionLost(f"connection closed: {update.detail}")
+        elif isinstance(update, m.ViewMsg) and client.seat is not None:
+            view = view_from_model(update.view)
+            if bot is None:
+                bot = make_bot(level, client.seat, seed=seed)
+            bot.observe(seen, view)
+            seen = []
+            if view.game_over:
+                return update.view
+            if view.to_move != client.seat or decided_on == update.state_version:
+                continue
+            decided_on = update.state_version
+            take = await asyncio.to_thread(bot.decide, view)
+            try:
+                await client.take(
+                    take.card,
+                    special=take.special,
+                    targets=take.targets,
+                    keep=take.keep,
+                    state_version=update.state_version,
+                )
+            except (ServerError, ConnectionLost) as e:  # a fresh view will follow
+                print(f"take refused: {e}", file=sys.stderr)
+                decided_on = -1
+    raise ConnectionLost("the update stream ended")
+
+
+def describe_result(view: m.GameView) -> str:
+    lines = []
+    for s in view.scores or ():
+        won = " (wins)" if s.seat in view.winners else ""
+        lines.append(f"seat {s.seat} {s.colour}: {s.total} points{won}")
+    return "\n".join(lines)
+
+
+async def run_bot(args: argparse.Namespace) -> int:
+    client = Client(args.url, name=args.name)
+    await client.connect()
+    try:
+        if args.table is None:
+            created = await client.create_table(
+                f"{args.name}'s table", m.TableOptions(players=args.players), player=args.name
+            )
+            invite = f" (invite {created.invite})" if created.invite else ""
+            print(f"created table {created.table.id}{invite}; waiting for players")
+        elif client.saved_table(args.table):
+            await client.resume(args.table)
+        else:
+            await client.join(args.table, args.name, invite=args.invite)
+        print(f"playing seat {client.seat} of table {client.table} as {args.level}")
+        await client.ready()
+        final = await play_seat(client, args.level, seed=secrets.randbits(32))
+        print(describe_result(final))
+        return 0
+    except ClientError as e:
+        print(f"kupferkessel bot: {e}", file=sys.stderr)
+        return 1
+    finally:
+        await client.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(run_bot(args))
+    except OSError as e:
+        print(f"kupferkessel bot: cannot reach {args.url}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
