@@ -140,6 +140,7 @@ class Server:
         counts.update(self.lobby.counts())
         counts["connections"] = len(self.sessions)
         counts["uptime"] = round(time.time() - self.started, 1)
+        counts.update({f"store_{k}": v for k, v in self.store.stats().items()})
         return counts
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:

@@ -104,9 +104,11 @@ class Lobby:
         return table, invite
 
     async def restore(self) -> int:
-        """Bring back every unfinished table from the store by replaying its record."""
+        """Bring back every unfinished table from the store by replaying its record, and
+        the games finished less than ``finished_ttl`` ago (so that players reconnecting
+        after a restart still see how their game ended; ``sweep`` drops them later)."""
         n = 0
-        for st in self.store.load_open_tables():
+        for st in self.store.load_open_tables(finished_since=time.time() - self.finished_ttl):
             try:
                 table = self._restore_one(st)
             except (RuleError, ValueError) as e:
@@ -137,10 +139,13 @@ class Lobby:
             table.game = st.record.replay()
             table.version = len(st.record.actions)
             table.state = PLAYING
+            if st.state == FINISHED:
+                table.state, table.finished_at = FINISHED, st.finished
+                table.finish_reason = "game_over" if table.game.over else "resigned"
         table.on_finish = self._finished
         self.tables[st.id] = table
         for seat in table.seats:
-            if seat.bot is not None and self.attach_bot is not None:
+            if seat.bot is not None and self.attach_bot is not None and table.state != FINISHED:
                 self.attach_bot(table, seat.index, seat.bot)
         return table
 

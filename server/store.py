@@ -32,7 +32,14 @@ from shared.game import Take
 from shared.options import Options
 from shared.record import Record, action_to_dict
 
-__all__ = ["MemoryStore", "SqliteStore", "Store", "StoredSeat", "StoredTable"]
+__all__ = [
+    "MemoryStore",
+    "SqliteStore",
+    "Store",
+    "StoredGame",
+    "StoredSeat",
+    "StoredTable",
+]
 
 log = logging.getLogger("kupferkessel.store")
 
@@ -91,8 +98,21 @@ class StoredTable:
     invite_hash: str | None
     created: float
     state: str
+    finished: float | None = None  # when the table finished (None while open)
     seats: list[StoredSeat] = field(default_factory=list)
     record: Record | None = None
+
+
+@dataclass
+class StoredGame:
+    """One stored game as ``kupferkessel export --list`` shows it."""
+
+    table_id: str
+    name: str
+    started: float
+    finished: float | None
+    actions: int
+    result: dict[str, Any] | None
 
 
 class Store:
@@ -133,17 +153,24 @@ class Store:
     async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
         """The table is over (game finished, or abandoned in the lobby when result is None)."""
 
-    def load_open_tables(self) -> list[StoredTable]:
-        """Every table not finished, with its record, for restoring at start-up."""
+    def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
+        """Every table not finished, with its record, for restoring at start-up; with
+        ``finished_since``, also the games that finished at or after that time (so that
+        players reconnecting after a restart still see how their game ended)."""
         return []
 
     def load_record(self, table_id: str) -> tuple[Record, bool] | None:
         """A stored game's record and whether it is finished; None if unknown."""
         return None
 
-    def list_games(self) -> list[tuple[str, str, bool]]:
-        """(table id, table name, finished) of every stored game."""
+    def list_games(self) -> list[StoredGame]:
+        """Every stored game, oldest first."""
         return []
+
+    def stats(self) -> dict[str, int]:
+        """Counters for operators and benchmarks: ``writes`` and ``commits`` (their ratio
+        is the group-commit factor), ``failed`` writes."""
+        return {}
 
 
 class MemoryStore(Store):
@@ -151,24 +178,32 @@ class MemoryStore(Store):
 
 
 _Op = tuple[str, tuple[Any, ...]]
+_Item = tuple[list[_Op], Future[None]]
 
 
 class SqliteStore(Store):
-    """SQLite with a single writer thread and group commit (see the module docstring)."""
+    """SQLite with a single writer thread and group commit (see the module docstring).
 
-    def __init__(self, path: str | Path, *, max_batch: int = 1000) -> None:
+    ``readonly`` opens an existing database for reading only (``kupferkessel export``,
+    safe while a server writes to it: WAL readers never block the writer)."""
+
+    def __init__(self, path: str | Path, *, max_batch: int = 1000, readonly: bool = False) -> None:
         self.path = str(path)
         self.max_batch = max_batch
-        self._queue: queue.Queue[tuple[list[_Op], Future[None]] | None] = queue.Queue()
+        self.readonly = readonly
+        self._queue: queue.Queue[_Item | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._read_lock = threading.Lock()
         self._reader: sqlite3.Connection | None = None
         self.commits = 0  # transactions committed (for the group-commit figures)
         self.writes = 0  # writes committed
+        self.failed = 0  # writes refused (their callers got the exception)
 
     # ---------------------------------------------------------------- lifecycle
     def open_sync(self) -> None:
         """Create the schema (synchronously; done before the event loop serves)."""
+        if self.readonly:
+            raise RuntimeError("a read-only store is not started")
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         con = self._connect()
@@ -184,16 +219,27 @@ class SqliteStore(Store):
             await asyncio.to_thread(self.open_sync)
 
     async def close(self) -> None:
-        if self._thread is None:
-            return
-        self._queue.put(None)
-        await asyncio.to_thread(self._thread.join)
-        self._thread = None
+        if self._thread is not None:
+            self._queue.put(None)
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
+            log.info("store closed", extra=self.stats())
+        self.close_reader()
+
+    def close_reader(self) -> None:
         if self._reader is not None:
             self._reader.close()
             self._reader = None
 
+    def stats(self) -> dict[str, int]:
+        return {"writes": self.writes, "commits": self.commits, "failed": self.failed}
+
     def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            if not Path(self.path).is_file():
+                raise FileNotFoundError(f"no database at {self.path}")
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
         con = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=FULL")
@@ -208,37 +254,67 @@ class SqliteStore(Store):
                 if item is None:
                     return
                 batch = [item]
+                stop = False
                 while len(batch) < self.max_batch:
                     try:
                         nxt = self._queue.get_nowait()
                     except queue.Empty:
                         break
                     if nxt is None:
-                        self._queue.put(None)  # stop after this batch
+                        stop = True  # stop after this batch
                         break
                     batch.append(nxt)
-                self._commit(con, batch)
+                # A write whose caller was cancelled before it started is dropped (the
+                # caller knows it did not happen); once running it cannot be cancelled.
+                live = [it for it in batch if it[1].set_running_or_notify_cancel()]
+                if live:
+                    self._commit_batch(con, live)
+                if stop:
+                    return
         finally:
             con.close()
 
-    def _commit(self, con: sqlite3.Connection, batch: list[tuple[list[_Op], Future[None]]]) -> None:
+    def _commit_batch(self, con: sqlite3.Connection, batch: list[_Item]) -> None:
+        """Commit the batch in one transaction; if that fails, commit each write in its
+        own, so one bad write fails only its own caller."""
+        try:
+            self._transaction(con, batch)
+        except Exception as e:
+            if len(batch) == 1:
+                self._fail(batch[0][1], e)
+                return
+            for item in batch:
+                try:
+                    self._transaction(con, [item])
+                except Exception as e1:
+                    self._fail(item[1], e1)
+                else:
+                    self._done([item])
+            return
+        self._done(batch)
+
+    def _transaction(self, con: sqlite3.Connection, batch: list[_Item]) -> None:
         try:
             con.execute("BEGIN IMMEDIATE")
             for ops, _ in batch:
                 for sql, params in ops:
                     con.execute(sql, params)
             con.execute("COMMIT")
-        except Exception as e:
-            log.exception("store commit failed")
+        except Exception:
             with contextlib.suppress(sqlite3.Error):
                 con.execute("ROLLBACK")
-            for _, fut in batch:
-                fut.set_exception(e)
-            return
+            raise
+
+    def _done(self, batch: list[_Item]) -> None:
         self.commits += 1
         self.writes += len(batch)
         for _, fut in batch:
             fut.set_result(None)
+
+    def _fail(self, fut: Future[None], e: Exception) -> None:
+        self.failed += 1
+        log.error("store write failed", extra={"error": repr(e)})
+        fut.set_exception(e)
 
     async def _write(self, *ops: _Op) -> None:
         if self._thread is None:
@@ -344,14 +420,19 @@ class SqliteStore(Store):
         result: tuple[Record, bool] | None = self._read(lambda con: self._record(con, table_id))
         return result
 
-    def load_open_tables(self) -> list[StoredTable]:
+    def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
+        since = float("inf") if finished_since is None else finished_since
+
         def read(con: sqlite3.Connection) -> list[StoredTable]:
             out = []
             rows = con.execute(
-                "SELECT id, name, options, private, invite_hash, created, state FROM tables"
-                " WHERE state != 'finished' ORDER BY created"
+                "SELECT id, name, options, private, invite_hash, created, state, finished"
+                " FROM tables WHERE state != 'finished'"
+                " OR (finished >= ? AND id IN (SELECT table_id FROM games))"
+                " ORDER BY created",
+                (since,),
             ).fetchall()
-            for tid, name, opts, private, invite, created, state in rows:
+            for tid, name, opts, private, invite, created, state, finished in rows:
                 t = StoredTable(
                     tid,
                     name,
@@ -360,6 +441,7 @@ class SqliteStore(Store):
                     invite,
                     created,
                     state,
+                    finished,
                 )
                 t.seats = [
                     StoredSeat(*r)
@@ -377,13 +459,14 @@ class SqliteStore(Store):
         tables: list[StoredTable] = self._read(read)
         return tables
 
-    def list_games(self) -> list[tuple[str, str, bool]]:
-        rows: list[tuple[str, str, bool]] = self._read(
+    def list_games(self) -> list[StoredGame]:
+        rows: list[StoredGame] = self._read(
             lambda con: [
-                (tid, name, fin is not None)
-                for tid, name, fin in con.execute(
-                    "SELECT g.table_id, t.name, g.finished FROM games g"
-                    " JOIN tables t ON t.id = g.table_id ORDER BY g.started"
+                StoredGame(tid, name, started, fin, n, json.loads(res) if res else None)
+                for tid, name, started, fin, n, res in con.execute(
+                    "SELECT g.table_id, t.name, g.started, g.finished,"
+                    " (SELECT COUNT(*) FROM actions a WHERE a.table_id = g.table_id), g.result"
+                    " FROM games g JOIN tables t ON t.id = g.table_id ORDER BY g.started"
                 )
             ]
         )
