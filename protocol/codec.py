@@ -29,8 +29,10 @@ from .messages import (
 )
 
 __all__ = [
+    "CLIENT_ADAPTER",
     "MAX_CLIENT_FRAME",
     "MAX_SERVER_FRAME",
+    "SERVER_ADAPTER",
     "ProtocolError",
     "check_version",
     "decode_client",

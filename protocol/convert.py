@@ -7,7 +7,7 @@ or ``events_message`` (from the engine's public events), never from a ``Game``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from functools import cache
 from typing import Any
 
@@ -88,20 +88,17 @@ def options_to_shared(options: TableOptions) -> Options:
     )
 
 
-def _plain(x: Any) -> Any:
-    """Dataclass-dict values with lists turned into tuples (strict validation)."""
-    if isinstance(x, list | tuple):
-        return tuple(_plain(v) for v in x)
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    return x
+def _fields(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields, one level deep (its values are tuples and plain data, or
+    dataclasses that the models read by attribute): far faster than ``asdict``."""
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
 
 
 def view_model(view: View) -> GameView:
     """``shared.view.View`` as a model (its public options, never a seed)."""
-    d = _plain(view.to_dict())
-    d["options"] = options_from_shared(view.options)
-    return GameView.model_validate(d)
+    data = _fields(view)
+    data["options"] = options_from_shared(view.options)
+    return GameView.model_validate(data, from_attributes=True)
 
 
 def view_message(view: View, state_version: int) -> ViewMsg:
@@ -111,7 +108,9 @@ def view_message(view: View, state_version: int) -> ViewMsg:
 
 def event_model(event: Event) -> GameEvent:
     """One public event of ``shared.events`` as a model."""
-    return _EVENT_ADAPTER.validate_python(_plain(event.to_dict()))
+    data = _fields(event)
+    data["kind"] = event.kind
+    return _EVENT_ADAPTER.validate_python(data, from_attributes=True)
 
 
 def events_message(events: Iterable[Event], state_version: int) -> EventsMsg:

@@ -692,7 +692,7 @@ ClientMessage = Annotated[
 # --------------------------------------------------------------------- server -> client
 class _ServerMsg(_Tagged):
     seq: int = 0
-    """1, 2, 3, ... per connection (``welcome`` is 1); set by ``encode(msg, seq=...)``."""
+    """1, 2, 3, ... per connection with no gaps (``welcome`` is 1)."""
     re: int | None = None
     """The ``id`` of the client message this answers; absent when unsolicited."""
 
