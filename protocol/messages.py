@@ -131,6 +131,7 @@ class ErrorCode(StrEnum):
     BAD_INVITE = "bad_invite"  # a private table's invite code is missing or wrong
     BAD_OPTIONS = "bad_options"  # ``create_table`` options or bots cannot be played
     NOT_IN_LOBBY = "not_in_lobby"  # the table has started: seats can no longer change
+    NOT_STARTED = "not_started"  # ``take`` or ``resign`` before the game has started
     ALREADY_SEATED = "already_seated"  # this session is already at a table
     GAME_OVER = "game_over"  # the game has ended
     SERVER_FULL = "server_full"  # no room for another table or connection
