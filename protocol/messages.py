@@ -336,7 +336,7 @@ class BotSeat(_Model):
 
 # --------------------------------------------------------------------- game state
 class KettleState(_Model):
-    """``shared.view.KettleView``."""
+    """One seat's kettle as you may see it."""  # mirrors shared.view.KettleView
 
     seat: int
     colour: str
@@ -349,7 +349,7 @@ class KettleState(_Model):
 
 
 class TakeChoice(_Model):
-    """``shared.view.TakeChoice``: a card the player to move may take."""
+    """A card the player to move may take."""  # mirrors shared.view.TakeChoice
 
     card: str
     row: int
@@ -363,7 +363,7 @@ class TakeChoice(_Model):
 
 
 class IngredientScore(_Model):
-    """``shared.scoring.IngredientScore`` plus its ``total``."""
+    """One ingredient of a kettle at the end."""  # mirrors shared.scoring.IngredientScore
 
     ingredient: str
     colour: str
@@ -387,7 +387,7 @@ class RecipeScore(_Model):
 
 
 class Score(_Model):
-    """``shared.scoring.Score``: one seat's final score with its breakdown."""
+    """One seat's final score with its breakdown."""  # mirrors shared.scoring.Score
 
     seat: int
     colour: str
@@ -403,8 +403,8 @@ class Score(_Model):
 
 
 class GameView(_Model):
-    """``shared.view.View``: the game as one seat (or a spectator, ``seat`` absent) may
-    see it (RULES.md section 9)."""
+    """The game as one seat (or a spectator, ``seat`` absent) may see it (RULES.md
+    section 9)."""  # mirrors shared.view.View
 
     seat: int | None = None
     """Your seat; absent for a spectator."""
@@ -637,8 +637,8 @@ class ReadyMsg(_ClientMsg):
 
 
 class TakeMsg(_ClientMsg):
-    """The one decision of a turn (``shared.game.Take``), decided on the view of
-    ``state_version``; refused with ``stale_state`` if the state has moved on."""
+    """The one decision of a turn, decided on the view of ``state_version``; refused with
+    ``stale_state`` if the state has moved on."""
 
     type: Literal["take"] = "take"
     state_version: StateVersion
