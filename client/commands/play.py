@@ -1,0 +1,77 @@
+"""``kupferkessel play``: a game against the computer in one command.
+
+Starts a server on loopback (a free port, games kept in memory), creates a table with
+computer players in the other seats (one ``hard`` bot by default) and opens the table
+screen. Nothing is reachable from the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from protocol import messages as m
+from server.app import Server, ServerConfig
+from server.store import MemoryStore
+from shared.bots import LEVELS
+
+from ..lib import Client, ClientError
+from ..ui.app import KupferApp
+from .common import add_name_argument, fail, quiet_logging
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, choices=(2, 3), default=2, help="2 (default) or 3")
+    p.add_argument(
+        "--level", choices=list(LEVELS), default="hard", help="computer level (default hard)"
+    )
+    p.add_argument("--recipes", action="store_true", help="play with recipe cards (variant)")
+    p.add_argument(
+        "--memory",
+        choices=("strict", "casual"),
+        default="strict",
+        help="casual: you may look into your own kettle",
+    )
+    p.add_argument(
+        "--start-card", choices=("no_player_colors", "not_own_color"), default="no_player_colors"
+    )
+    p.add_argument("--third-colour", choices=("lilac", "brown", "green", "gray"), default="lilac")
+    p.add_argument("--seed", type=int, help="a fixed deal")
+    add_name_argument(p)
+
+
+async def play(args: argparse.Namespace) -> int:
+    server = Server(ServerConfig(host="127.0.0.1", port=0, name="local game"), MemoryStore())
+    await server.start()
+    client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, persist_tokens=False)
+    try:
+        await client.connect()
+        options = m.TableOptions(
+            players=args.players,
+            recipes=args.recipes,
+            memory=args.memory,
+            start_card=args.start_card,
+            third_colour=args.third_colour,
+            seed=args.seed,
+        )
+        bots = [(seat, args.level) for seat in range(1, args.players)]
+        await client.create_table(
+            "against the computer", options, bots=bots, player=args.name, seat=0
+        )
+        await client.ready()
+        return await KupferApp(name=args.name, client=client, allow_lobby=False).run()
+    finally:
+        await client.close()
+        await server.stop()
+
+
+def run(args: argparse.Namespace) -> int:
+    quiet_logging()
+    try:
+        return asyncio.run(play(args))
+    except (ClientError, OSError) as e:
+        return fail("play", str(e))
+    except KeyboardInterrupt:
+        return 130

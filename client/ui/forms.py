@@ -1,0 +1,182 @@
+"""Keyboard forms without a terminal: fields with a few choices (Left/Right/Space),
+text fields (type, Backspace) and buttons (Enter). Used for "new table" and "join by
+id"; the fields may depend on the values (seats follow the number of players)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from protocol import messages as m
+
+from .render import Line
+
+__all__ = ["Field", "Form", "create_form", "join_form", "table_request"]
+
+TEXT_MAX = 32
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    label: str
+    options: tuple[tuple[str, str], ...] | None = None  # (value, shown); None: text
+    button: bool = False
+
+
+class Form:
+    def __init__(
+        self,
+        title: str,
+        spec: Callable[[dict[str, str]], list[Field]],
+        values: dict[str, str],
+    ) -> None:
+        self.title = title
+        self.spec = spec
+        self.values = values
+        self.focus = 0
+
+    def fields(self) -> list[Field]:
+        return self.spec(self.values)
+
+    def current(self) -> Field:
+        fields = self.fields()
+        self.focus = min(self.focus, len(fields) - 1)
+        return fields[self.focus]
+
+    def key(self, key: str) -> str | None:
+        """Handle a key; returns the button's key when one is pressed."""
+        fields = self.fields()
+        f = self.current()
+        if key in ("down", "tab"):
+            self.focus = (self.focus + 1) % len(fields)
+        elif key in ("up", "s-tab"):
+            self.focus = (self.focus - 1) % len(fields)
+        elif key == "enter":
+            if f.button:
+                return f.key
+            self.focus = (self.focus + 1) % len(fields)
+        elif f.options is not None and key in ("left", "right", " "):
+            values = [v for v, _ in f.options]
+            i = values.index(self.values[f.key]) if self.values.get(f.key) in values else 0
+            self.values[f.key] = values[(i + (-1 if key == "left" else 1)) % len(values)]
+        elif f.options is None and not f.button:
+            text = self.values.get(f.key, "")
+            if key == "backspace":
+                self.values[f.key] = text[:-1]
+            elif len(key) == 1 and key.isprintable() and len(text) < TEXT_MAX:
+                self.values[f.key] = text + key
+        return None
+
+    def render(self, width: int) -> list[Line]:
+        lines: list[Line] = [[("bold", self.title)], []]
+        for i, f in enumerate(self.fields()):
+            focused = i == self.focus
+            mark = ("bold", "> ") if focused else ("", "  ")
+            if f.button:
+                lines.append([mark, ("reverse bold" if focused else "bold", f"[ {f.label} ]")])
+                continue
+            label = ("", f"{f.label:<22}")
+            if f.options is None:
+                text = self.values.get(f.key, "")
+                shown = ("underline", (text + ("_" if focused else "")).ljust(TEXT_MAX))
+                lines.append([mark, label, shown])
+            else:
+                shown_value = dict(f.options).get(self.values.get(f.key, ""), "?")
+                style = "reverse" if focused else ""
+                lines.append([mark, label, ("", "< "), (style, shown_value), ("", " >")])
+        lines.append([])
+        lines.append(
+            [("fg:#808080", "Up/Down: field   Left/Right: change   type: text   Esc: back")]
+        )
+        return lines
+
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def _create_fields(v: dict[str, str]) -> list[Field]:
+    players = int(v.get("players", "2"))
+    colours = ["white", "black", v.get("third_colour", "lilac")]
+    seat_opts = tuple((str(s), f"{s + 1} ({colours[s]})") for s in range(players))
+    fields = [
+        Field("table", "Table name"),
+        Field("player", "Your name"),
+        Field("players", "Players", (("2", "2"), ("3", "3"))),
+        Field("recipes", "Recipes (variant)", (("off", "off"), ("on", "on"))),
+        Field(
+            "start_card",
+            "Starting card",
+            (("no_player_colors", "no black/white"), ("not_own_color", "not your colour")),
+        ),
+        Field("memory", "Memory", (("strict", "strict (top only)"), ("casual", "casual"))),
+        Field("third_colour", "Third colour", tuple((c, c) for c in m.ThirdColour.__args__)),  # type: ignore[attr-defined]
+        Field("private", "Private (invite)", (("no", "no"), ("yes", "yes"))),
+        Field("seat", "Your seat", seat_opts),
+    ]
+    if v.get("seat", "0") not in {s for s, _ in seat_opts}:
+        v["seat"] = "0"
+    for s in range(players):
+        if str(s) != v.get("seat", "0"):
+            bot_opts = (("none", "a player (wait)"), *((lv, f"{lv} bot") for lv in LEVELS))
+            fields.append(Field(f"bot{s}", f"Seat {s + 1} ({colours[s]})", bot_opts))
+    fields.append(Field("create", "Create table", button=True))
+    return fields
+
+
+def create_form(name: str) -> Form:
+    values = {
+        "table": f"{name}'s table"[:TEXT_MAX],
+        "player": name,
+        "players": "2",
+        "recipes": "off",
+        "start_card": "no_player_colors",
+        "memory": "strict",
+        "third_colour": "lilac",
+        "private": "no",
+        "seat": "0",
+        **{f"bot{s}": "none" for s in range(3)},
+    }
+    return Form("New table", _create_fields, values)
+
+
+def table_request(
+    v: dict[str, str],
+) -> tuple[str, m.TableOptions, bool, list[tuple[int, str]], str, int]:
+    """The create form's values as (name, options, private, bots, player, seat)."""
+    players = int(v["players"])
+    seat = int(v["seat"])
+    options = m.TableOptions.model_validate(
+        {
+            "players": players,
+            "recipes": v["recipes"] == "on",
+            "start_card": v["start_card"],
+            "memory": v["memory"],
+            "third_colour": v["third_colour"],
+        }
+    )
+    bots = [
+        (s, v[f"bot{s}"])
+        for s in range(players)
+        if s != seat and v.get(f"bot{s}", "none") != "none"
+    ]
+    name = v["table"].strip() or "table"
+    return name, options, v["private"] == "yes", bots, v["player"].strip() or "player", seat
+
+
+def _join_fields(v: dict[str, str]) -> list[Field]:
+    return [
+        Field("table_id", "Table id"),
+        Field("invite", "Invite code"),
+        Field("player", "Your name"),
+        Field("join", "Join", button=True),
+        Field("watch", "Watch", button=True),
+    ]
+
+
+def join_form(name: str) -> Form:
+    return Form(
+        "Join a table by id (private tables need the invite code)",
+        _join_fields,
+        {"table_id": "", "invite": "", "player": name},
+    )

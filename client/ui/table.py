@@ -1,0 +1,176 @@
+"""The table screen's interaction state, without a terminal: which card the cursor is
+on, the decision being asked (use the symbol? which targets? keep or discard?), and the
+take it leads to. Only ``view.choices`` can be selected, so an illegal take cannot be
+made; the server still checks every take.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from protocol import messages as m
+
+__all__ = ["Decision", "Intent", "TableModel"]
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A take to send."""
+
+    card: str
+    special: bool = True
+    targets: tuple[int, ...] | None = None
+    keep: bool = True
+
+
+@dataclass
+class Decision:
+    """A question about the chosen card: ``special`` (use its symbol?), ``targets``
+    (whom the explosion hits, three players) or ``end`` (keep or discard)."""
+
+    kind: str
+    choice: m.TakeChoice
+    targets: set[int] = field(default_factory=set)
+
+
+class TableModel:
+    def __init__(self, me: int | None = None, log_size: int = 50) -> None:
+        self.me = me  # our seat; None for a spectator
+        self.view: m.GameView | None = None
+        self.state_version = 0
+        self.cursor = 0
+        self.decision: Decision | None = None
+        self.log: deque[str] = deque(maxlen=log_size)
+        self.busy = False  # a take is on its way
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def choices(self) -> list[m.TakeChoice]:
+        if self.view is None or not self.my_turn:
+            return []
+        return sorted(self.view.choices, key=lambda c: (c.row, c.col))
+
+    @property
+    def my_turn(self) -> bool:
+        v = self.view
+        return v is not None and self.me is not None and v.to_move == self.me and not v.game_over
+
+    def cursor_cell(self) -> tuple[int, int] | None:
+        ch = self.choices
+        if not ch:
+            return None
+        c = ch[min(self.cursor, len(ch) - 1)]
+        return c.row, c.col
+
+    # ------------------------------------------------------------------ changes
+    def set_view(self, view: m.GameView, state_version: int) -> None:
+        old = [c.card for c in self.choices]
+        current = old[self.cursor] if old and self.cursor < len(old) else None
+        self.view, self.state_version = view, state_version
+        self.decision = None
+        self.busy = False
+        cards = [c.card for c in self.choices]
+        self.cursor = cards.index(current) if current in cards else 0
+
+    def move(self, delta: int) -> None:
+        n = len(self.choices)
+        if n and self.decision is None:
+            self.cursor = (self.cursor + delta) % n
+
+    def select(self, cell: tuple[int, int] | None = None) -> Intent | None:
+        """Choose the card under the cursor (or at ``cell``): a take, or a question."""
+        if self.busy or self.decision is not None:
+            return None
+        ch = self.choices
+        if cell is not None:
+            idx = next((i for i, c in enumerate(ch) if (c.row, c.col) == cell), None)
+            if idx is None:
+                return None
+            self.cursor = idx
+        if not ch:
+            return None
+        choice = ch[min(self.cursor, len(ch) - 1)]
+        if choice.ends_game:
+            self.decision = Decision("end", choice)
+            return None
+        if choice.symbol == "wand" or (
+            choice.symbol == "explode" and self.view and self.view.explodable
+        ):
+            self.decision = Decision("special", choice)
+            return None
+        return self._send(Intent(choice.card))
+
+    def answer(self, key: str) -> Intent | None:
+        """A key while a question is open: y/n, k/d, 1-3, Enter, Escape."""
+        d = self.decision
+        if d is None or self.view is None:
+            return None
+        card = d.choice.card
+        if key == "escape":
+            self.decision = None
+        elif d.kind == "end":
+            if key in ("k", "enter", "y"):
+                return self._send(Intent(card, special=False, keep=True))
+            if key in ("d", "n"):
+                return self._send(Intent(card, special=False, keep=False))
+        elif d.kind == "special":
+            if key in ("y", "enter"):
+                hit = self.view.explodable
+                if d.choice.symbol == "explode" and len(hit) > 1:
+                    self.decision = Decision("targets", d.choice, set(hit))
+                    return None
+                return self._send(Intent(card, special=True))
+            if key == "n":
+                return self._send(Intent(card, special=False))
+        elif d.kind == "targets":
+            if key.isdigit():
+                seat = int(key) - 1
+                if seat in self.view.explodable:
+                    d.targets ^= {seat}
+            elif key == "enter":
+                return self._send(
+                    Intent(card, special=bool(d.targets), targets=tuple(sorted(d.targets)))
+                )
+        return None
+
+    def _send(self, intent: Intent) -> Intent:
+        self.decision = None
+        self.busy = True
+        return intent
+
+    def failed(self) -> None:
+        """The take was refused: let the player choose again."""
+        self.busy = False
+        self.decision = None
+
+    # ------------------------------------------------------------------ words
+    def prompt(self, names: list[str | None]) -> str:
+        """What the player is asked now, for the prompt line."""
+        v = self.view
+        if v is None:
+            return "Waiting for the game to start..."
+        if v.game_over:
+            return "The game is over."
+        d = self.decision
+        if d is not None:
+            if d.kind == "end":
+                return "This card empties a line and ends the game: [k]eep it or [d]iscard it?"
+            if d.kind == "special" and d.choice.symbol == "wand":
+                return "Wand: play another turn? [y]es / [n]o   (Esc: choose again)"
+            if d.kind == "special":
+                return "Boom: blow up the top card of the other kettle? [y]es / [n]o   (Esc: back)"
+            hit = ", ".join(
+                f"{s + 1}={v.colours[s]}{'*' if s in d.targets else ''}" for s in v.explodable
+            )
+            return f"Targets (toggle with the number, * = hit): {hit}   Enter: go"
+        if self.busy:
+            return "..."
+        if self.my_turn:
+            line = (v.line or "").replace("col", "column ").replace("row", "row ")
+            return f"Your turn: take a card from {line} (arrows + Enter, or click)"
+        if v.to_move is not None:
+            name = names[v.to_move] if v.to_move < len(names) else None
+            who = v.colours[v.to_move].capitalize() + (f" ({name})" if name else "")
+            return f"Waiting for {who}..."
+        return ""

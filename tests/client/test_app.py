@@ -1,0 +1,164 @@
+"""The terminal application without a terminal: pure rendering, the table screen's
+decisions, and the whole application driven through prompt_toolkit's pipe input from
+the lobby to the final score table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from prompt_toolkit.formatted_text import fragment_list_to_text
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.ui.app import KupferApp
+from client.ui.forms import create_form, table_request
+from client.ui.render import (
+    GRID_WIDTH,
+    Cards,
+    describe_event,
+    help_lines,
+    join_lines,
+    render_grid,
+    render_scores,
+)
+from client.ui.table import TableModel
+from protocol import messages as m
+from protocol.convert import catalogue, event_model, view_model
+from shared.bots import make_bot, play
+from shared.events import Event
+from shared.game import Game
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
+
+
+def text_of(lines: list) -> str:  # type: ignore[type-arg]
+    return fragment_list_to_text(join_lines(lines))
+
+
+def started(players: int = 2, seed: int = 3) -> Game:
+    return Record.new(Options(seed=seed, players=players, recipes=True)).start([])
+
+
+def test_grid_shows_every_card_pawn_and_the_line() -> None:
+    game = started()
+    v = view_model(view(game, 0))
+    cards = Cards.of(catalogue())
+    lines = render_grid(v, cards, cursor=(v.choices[0].row, v.choices[0].col))
+    assert len(lines) == 14
+    assert all(len(fragment_list_to_text(line)) <= GRID_WIDTH for line in lines)
+    text = text_of(lines)
+    for row in v.grid:
+        for card in row:
+            if card:
+                assert cards.cell(card)[0] in text
+    assert "Wh" in text and "Bk" in text  # both pawns
+    styles = [f[0] for line in lines for f in line]
+    assert any("reverse" in s for s in styles)  # the cursor
+    assert any("underline" in s for s in styles)  # the line to take from
+
+
+def test_score_table_has_the_breakdown() -> None:
+    game = play(Options(seed=9, recipes=True), [make_bot("greedy", s, seed=s) for s in (0, 1)])
+    v = view_model(view(game, None))
+    text = text_of(render_scores(v, Cards.of(catalogue()), catalogue(), ["Ann", "Bob"]))
+    assert "Final score" in text and "TOTAL" in text and "recipes" in text
+    assert "value-1 cards" in text
+    for s in v.scores or ():
+        assert str(s.total) in text
+    assert "White (Ann)" in text
+
+
+def test_help_has_the_scoring_overview() -> None:
+    text = text_of(help_lines())
+    for words in ("minus its value", "plus the sum, plus 5", "double", "Most value-1 cards: +5"):
+        assert words in text
+
+
+def test_events_in_words() -> None:
+    events: list[Event] = []
+    game = started()
+    game.apply(make_bot("greedy", 0).decide(view(game, 0)), 0, events)
+    words = [
+        describe_event(event_model(e), ("white", "black"), ["Ann", None], Cards.of(catalogue()))
+        for e in events
+    ]
+    assert any(w and w.startswith("White (Ann) takes") for w in words)
+
+
+def test_only_choices_can_be_taken_and_specials_are_asked() -> None:
+    t = TableModel(me=0)
+    v = view_model(view(started(3), 0))
+    t.set_view(v, 0)
+    assert t.select((0, 0)) is None and t.decision is None  # a corner is no choice
+    explode = m.TakeChoice(card="rat_tail-2", row=1, col=1, symbol="explode")
+    t.set_view(v.model_copy(update={"choices": (explode,), "explodable": (1, 2)}), 1)
+    assert t.select() is None and t.decision is not None and t.decision.kind == "special"
+    assert t.answer("y") is None and t.decision.kind == "targets"
+    t.answer("3")  # toggle seat 3 off
+    intent = t.answer("enter")
+    assert intent is not None and intent.special and intent.targets == (1,)
+    end = m.TakeChoice(card="rat_tail-1", row=1, col=1, ends_game=True)
+    t.set_view(v.model_copy(update={"choices": (end,)}), 2)
+    t.select()
+    intent = t.answer("d")
+    assert intent is not None and intent.keep is False
+
+
+def test_create_form_gives_every_option() -> None:
+    form = create_form("Ann")
+    keys = [f.key for f in form.fields()]
+    for k in ("players", "recipes", "start_card", "memory", "third_colour", "private", "bot1"):
+        assert k in keys
+    form.focus = keys.index("players")
+    form.key("right")  # 3 players: a bot choice per other seat
+    form.focus = [f.key for f in form.fields()].index("bot2")
+    form.key("right")
+    form.focus = [f.key for f in form.fields()].index("private")
+    form.key(" ")
+    _, options, private, bots, player, _ = table_request(form.values)
+    assert options.players == 3 and private and bots == [(2, "easy")] and player == "Ann"
+
+
+async def until(
+    cond: Callable[[], bool], timeout: float = 30.0, tick: Callable[[], None] | None = None
+) -> None:
+    async with asyncio.timeout(timeout):
+        while not cond():
+            if tick:
+                tick()
+            await asyncio.sleep(0.05)
+
+
+async def test_from_the_lobby_to_the_score_table(url: str) -> None:
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", address=url, input=inp, output=DummyOutput())
+        run = asyncio.create_task(kapp.run())
+        await asyncio.sleep(0.2)
+        inp.send_text("a\r")  # the direct address field, then connect
+        await until(lambda: kapp.client is not None and kapp.client.connected)
+        inp.send_text("n")  # new table
+        await until(lambda: kapp.form is not None)
+        keys = [f.key for f in kapp.form.fields()]  # type: ignore[union-attr]
+        inp.send_text("\x1b[B" * keys.index("bot1") + "\x1b[C")  # down to seat 2: easy bot
+        await until(lambda: kapp.form is not None and kapp.form.values["bot1"] == "easy")
+        inp.send_text("\x1b[B\r")  # down to "Create table", Enter
+        await until(lambda: kapp.table.view is not None)
+        screen = fragment_list_to_text(kapp.text())
+        assert "To move" in screen and "Deck" in screen
+
+        def press_enter() -> None:
+            if kapp.table.my_turn or kapp.table.decision is not None:
+                inp.send_text("\r")
+
+        await until(
+            lambda: kapp.table.view is not None and kapp.table.view.game_over, 60, press_enter
+        )
+        await asyncio.sleep(0.2)
+        screen = fragment_list_to_text(kapp.text())
+        assert "Final score" in screen and "TOTAL" in screen
+        inp.send_text("q")
+        assert await asyncio.wait_for(run, 5) == 0
+        assert kapp.client is not None
+        await kapp.client.close()

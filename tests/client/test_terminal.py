@@ -1,0 +1,90 @@
+"""End to end in a real terminal: tmux runs ``kupferkessel play`` at 80x24, keys go in
+with send-keys, the screen comes back with capture-pane, and a whole game against the
+computer is played to the final score table."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)"
+)
+
+
+class Tmux:
+    def __init__(self, data_dir: Path) -> None:
+        self.socket = f"kk-test-{os.getpid()}"
+        self.data_dir = data_dir
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
+        )
+        return out.stdout
+
+    def start(self, command: str) -> None:
+        env = f"KUPFERKESSEL_DATA_DIR={self.data_dir} LANG=C.UTF-8 TERM=xterm-256color"
+        self.tmux(
+            "new-session", "-d", "-s", "kk", "-x", "80", "-y", "24", "-c", str(ROOT),
+            f"env {env} {command}",
+        )  # fmt: skip
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "kk")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "kk", *keys)
+
+    def alive(self) -> bool:
+        return "kk" in self.tmux("list-sessions", "-F", "#{session_name}")
+
+    def kill(self) -> None:
+        self.tmux("kill-server")
+
+
+def test_play_a_whole_game_in_tmux(tmp_path: Path) -> None:
+    t = Tmux(tmp_path)
+    t.start(f"{sys.executable} -m client.cli play --level easy --name Ann")
+    try:
+        deadline = time.monotonic() + 80
+        screen = ""
+        first = True
+        while time.monotonic() < deadline:
+            screen = t.screen()
+            if "Final score" in screen:
+                break
+            if "Your turn" in screen:
+                if first:  # the table screen, as a person sees it at 80x24
+                    first = False
+                    assert "To move: You" in screen and "Deck" in screen
+                    assert "White Ann (you)" in screen
+                    assert len(screen.splitlines()) <= 24
+                    t.keys("Right")
+                t.keys("Enter")
+            elif "[y]es" in screen or "[k]eep" in screen:
+                t.keys("Enter")
+            time.sleep(0.15)
+        assert "Final score" in screen, screen
+        assert "TOTAL" in screen and "White (Ann)" in screen and "Black (easy bot)" in screen
+        t.keys("?")  # the help panel with the scoring overview
+        time.sleep(0.5)
+        assert "SCORING" in t.screen()
+        t.keys("Escape")
+        time.sleep(0.5)
+        t.keys("q")
+        for _ in range(50):
+            if not t.alive():
+                break
+            time.sleep(0.1)
+        assert not t.alive(), "q on the score screen should quit"
+    finally:
+        t.kill()
