@@ -24,6 +24,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol import messages as m
+from protocol.codec import encode
 from protocol.convert import catalogue
 
 from .botseat import BOT_LEVELS, attach_bot
@@ -154,7 +155,10 @@ class Server:
 
     async def _handle(self, ws: ServerConnection) -> None:
         if len(self.sessions) >= self.config.max_connections:
-            await ws.close(CLOSE_TRY_AGAIN, "server_full: too many connections")
+            full = "server_full: too many connections"
+            with contextlib.suppress(Exception):  # bye first, as for every close of ours
+                await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
+            await ws.close(CLOSE_TRY_AGAIN, full)
             return
         session = Session(self, ws)
         self.sessions.add(session)

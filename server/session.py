@@ -69,7 +69,9 @@ class Session:
             return
         if self.out.qsize() >= self.server.config.max_queue:
             log.warning("client too slow, closing", extra={"peer": self.peer})
-            self.close(CLOSE_TRY_AGAIN, "too slow: outgoing queue full")
+            while not self.out.empty():  # drop the backlog: bye and the close go out next
+                self.out.get_nowait()
+            self.close(CLOSE_TRY_AGAIN, "too_slow: outgoing queue full")
             return
         self.seq += 1
         if re is not None:
@@ -83,8 +85,10 @@ class Session:
         """Send ``bye`` (for our own reasons) then close with ``code``."""
         if self.closing:
             return
-        self.send(m.ByeMsg(reason=reason.split(":")[0], message=reason))
         self.closing = True
+        self.seq += 1  # not through send(): past max_queue it would call close() again
+        bye = m.ByeMsg(reason=reason.split(":")[0], message=reason)
+        self.out.put_nowait(encode(bye, seq=self.seq))
         self.out.put_nowait(None)
         self._close_code = (code, reason)
 
@@ -156,8 +160,18 @@ class Session:
             if not self.closing:
                 self.closing = True
                 self.out.put_nowait(None)
+            # Keep reading (and discarding) while the writer closes: a flooding client
+            # fills the incoming buffer, reading pauses, and the closing handshake would
+            # otherwise hang until websockets' close_timeout.
+            drain = asyncio.create_task(self._drain())
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
+            drain.cancel()
+
+    async def _drain(self) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                await self.ws.recv()
 
     async def handle_frame(self, frame: str | bytes) -> None:
         if isinstance(frame, str):

@@ -235,3 +235,35 @@ async def play_seat(
             takes.append((view_msg.state_version, fields))
         acted = view_msg.state_version
         done += 1
+
+
+async def http_get(port: int, path: str = "/healthz") -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP/1.1 GET over a raw socket: (status, headers, body)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    async with asyncio.timeout(10):
+        data = await reader.read(-1)
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+async def advance(clients: list[WsClient], rng: random.Random, takes: int) -> int:
+    """Make up to ``takes`` random legal takes, each by whichever seat is to move
+    (``clients[seat]``); returns the state version reached."""
+    version = max(c.latest_view().state_version for c in clients)
+    for _ in range(takes):
+        await clients[0].wait_until(lambda v=version: clients[0].latest_view().state_version >= v)
+        view = clients[0].latest_view().view
+        if view.game_over:
+            break
+        actor = clients[view.to_move]
+        await actor.wait_until(lambda a=actor, v=version: a.latest_view().state_version >= v)
+        fields = random_take(actor.latest_view().view, rng)
+        ack = await actor.request("take", **{**fields, "state_version": version})
+        assert ack.type == "ack", ack
+        version = ack.state_version
+    return version

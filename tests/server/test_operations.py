@@ -1,0 +1,207 @@
+"""Operations (issue 4, test 5): /healthz, the ``kupferkessel serve`` process (signals,
+close codes, JSON logs without tokens), connection and table limits, versions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from protocol import messages as m
+from server.app import Server
+
+from .conftest import MakeServer
+from .wsclient import WsClient, create, http_get, human_table, play_seat
+
+ROOT = Path(__file__).resolve().parents[2]
+KUPFERKESSEL = Path(sys.executable).parent / "kupferkessel"
+
+
+async def test_healthz_counts(server: Server) -> None:
+    status, headers, body = await http_get(server.port)
+    assert status == 200 and headers["content-type"] == "application/json"
+    counts = json.loads(body)
+    assert counts["status"] == "ok"
+    assert (counts["tables"], counts["games_running"], counts["connections"]) == (0, 0, 0)
+    _, clients, _ = await human_table(server.port, 2)
+    watcher = await WsClient.open(server.port, "w")
+    counts = json.loads((await http_get(server.port))[2])
+    assert (counts["tables"], counts["games_running"], counts["connections"]) == (1, 1, 3)
+    for c in [*clients, watcher]:
+        await c.close()
+
+
+class ServeProcess:
+    """``kupferkessel serve --port 0`` as a child process; stderr collected line by line."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.lines: list[str] = []
+        self.port = asyncio.get_running_loop().create_future()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def start(cls, *args: str) -> ServeProcess:
+        proc = await asyncio.create_subprocess_exec(
+            str(KUPFERKESSEL),
+            "serve",
+            "--port",
+            "0",
+            "--no-persist",
+            *args,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "KK_HOST": "127.0.0.1"},
+        )
+        serve = cls(proc)
+        async with asyncio.timeout(30):
+            await asyncio.shield(serve.port)
+        return serve
+
+    async def _read(self) -> None:
+        assert self.proc.stderr is not None
+        async for raw in self.proc.stderr:
+            line = raw.decode()
+            self.lines.append(line)
+            if not self.port.done() and '"listening"' in line:
+                self.port.set_result(json.loads(line)["port"])
+        if not self.port.done():
+            self.port.set_exception(RuntimeError("".join(self.lines)))
+
+    async def stop(self, sig: int) -> int:
+        self.proc.send_signal(sig)
+        async with asyncio.timeout(15):
+            code = await self.proc.wait()
+            await self._reader
+        return code
+
+    def records(self) -> list[dict[str, object]]:
+        return [json.loads(line) for line in self.lines]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_serve_process_stops_cleanly_and_logs_no_token(sig: int) -> None:
+    serve = await ServeProcess.start()
+    try:
+        port = serve.port.result()
+        player = await WsClient.open(port, "alice")
+        _, _, token = await create(player, bots=[{"seat": 1, "level": "easy"}])
+        assert token is not None
+        await player.send("ready")
+        final = await play_seat(player, 0, random.Random(sig))
+        assert final.view.game_over
+        idle = await WsClient.open(port, "bob")  # still connected at shutdown
+        await idle.ping()
+        code = await serve.stop(sig)
+    finally:
+        if serve.proc.returncode is None:
+            serve.proc.kill()
+            await serve.proc.wait()
+    assert code == 0
+    for client in (player, idle):
+        bye = await client.wait_type("bye")
+        assert bye.reason == "shutdown"
+        assert (await client.wait_closed())[0] == 1001
+    records = serve.records()  # every line is a JSON object
+    msgs = [r["msg"] for r in records]
+    for expected in (
+        "listening",
+        "connect",
+        "hello",
+        "seated",
+        "game started",
+        "game finished",
+        "disconnect",
+        "shutting down",
+    ):
+        assert expected in msgs, expected
+    assert all({"ts", "level", "logger", "msg"} <= r.keys() for r in records)
+    log_text = "".join(serve.lines)
+    assert token not in log_text
+
+
+async def test_connection_limit(make_server: MakeServer) -> None:
+    server = await make_server(max_connections=2)
+    a = await WsClient.open(server.port, "a")
+    b = await WsClient.open(server.port, "b")
+    c = await WsClient.open(server.port, None)
+    code, reason = await c.wait_closed()
+    assert code == 1013 and reason is not None and reason.startswith("server_full")
+    assert [x.reason for x in c.of_type("bye")] == ["server_full"]
+    await a.ping()
+    await b.close()
+    async with asyncio.timeout(5):
+        while len(server.sessions) > 1:
+            await asyncio.sleep(0.01)
+    again = await WsClient.open(server.port, "again")
+    await again.ping()
+    await again.close()
+    await a.close()
+
+
+async def test_table_limit(make_server: MakeServer) -> None:
+    server = await make_server(max_tables=1)
+    a = await WsClient.open(server.port, "a")
+    await create(a, player=None)
+    err = await a.request("create_table", name="second")
+    assert err.type == "error" and err.code == "server_full"
+    await a.close()
+
+
+async def test_version_unsupported_then_clean_close(server: Server) -> None:
+    c = await WsClient.open(server.port, None)
+    err = await c.request("hello", protocol=[2, 0], client="future")
+    assert err.type == "error" and err.code == "version_unsupported"
+    assert "1.x" in err.message and "2.0" in err.message and err.detail == "1"
+    bye = await c.wait_type("bye")
+    assert bye.reason == "version_unsupported"
+    code, _ = await c.wait_closed()
+    assert code == 1000
+
+
+async def test_newer_minor_version_is_welcome(server: Server) -> None:
+    c = await WsClient.open(server.port, None)
+    welcome = await c.request("hello", protocol=[1, 9], client="newer")
+    assert welcome.type == "welcome" and tuple(welcome.protocol) == (1, 0)
+    await c.close()
+
+
+@pytest.mark.parametrize("offered", [None, ["kupferkessel.v2"]])
+async def test_handshake_needs_the_subprotocol(server: Server, offered: list[str] | None) -> None:
+    with pytest.raises(InvalidStatus) as e:
+        await connect(f"ws://127.0.0.1:{server.port}/", subprotocols=offered)  # type: ignore[arg-type]
+    assert e.value.response.status_code == 400
+
+
+async def test_idle_connection_is_closed(make_server: MakeServer) -> None:
+    server = await make_server(limits=m.DEFAULT_LIMITS.model_copy(update={"idle_timeout": 1}))
+    c = await WsClient.open(server.port, "sleepy")
+    bye = await c.wait_type("bye", timeout=5)
+    assert bye.reason == "idle"
+    assert (await c.wait_closed())[0] == 1000
+
+
+async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
+    """A connection whose outgoing queue is full gets ``bye`` too_slow and 1013, and
+    nothing else breaks (a tiny ``max_queue`` stands in for a reader that stalls:
+    create_table with a player queues three messages at once)."""
+    server = await make_server(max_queue=2)
+    c = await WsClient.open(server.port, "slow")
+    await c.send("create_table", name="t", player="slow")
+    bye = await c.wait_type("bye")
+    assert bye.reason == "too_slow"
+    code, _ = await c.wait_closed()
+    assert code == 1013
+    other = await WsClient.open(server.port, "fine")
+    await other.ping()
+    await other.close()
