@@ -50,3 +50,78 @@ def quiet_logging() -> None:
 def fail(command: str, message: str) -> int:
     print(f"kupferkessel {command}: {message}", file=sys.stderr)
     return 1
+
+
+async def open_client_app(
+    *,
+    name: str,
+    url: str | None,
+    table: str | None = None,
+    invite: str | None = None,
+    watch: bool = False,
+    status: str = "",
+) -> int:
+    """Open the terminal application: on ``url`` (at ``table`` if given, joining or
+    watching it) or, without an address, in the lobby browsing the LAN."""
+    from ..discovery import Browser
+    from ..lib import Client
+    from ..ui.app import KupferApp
+
+    client: Client | None = None
+    browser: Browser | None = None
+    if url is not None:
+        client = Client(url, name=name)
+        await client.connect()
+        if table is not None and watch:
+            await client.watch(table, invite=invite)
+        elif table is not None:
+            if client.saved_table(table):
+                await client.resume(table)
+            else:
+                await client.join(table, name, invite=invite)
+                await client.ready()
+    else:
+        browser = Browser()
+        try:
+            await browser.start()
+        except OSError as e:
+            browser = None
+            status = f"! LAN discovery is not available here ({e}); type an address (a)"
+    app = KupferApp(name=name, client=client, browser=browser, address=url or "")
+    app.status = status
+    try:
+        return await app.run()
+    finally:
+        if browser is not None:
+            await browser.stop()
+        if app.client is not None:
+            await app.client.close()
+
+
+def add_table_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "url", nargs="?", type=url_argument, help="ws://HOST:PORT (default: browse the LAN)"
+    )
+    p.add_argument("--table", help="table id to go to directly")
+    p.add_argument("--invite", help="invite code of a private table")
+    add_name_argument(p)
+
+
+def run_client_app(command: str, args: argparse.Namespace, *, watch: bool) -> int:
+    import asyncio
+
+    from ..lib import ClientError
+
+    quiet_logging()
+    try:
+        return asyncio.run(
+            open_client_app(
+                name=args.name, url=args.url, table=args.table, invite=args.invite, watch=watch
+            )
+        )
+    except ClientError as e:
+        return fail(command, str(e))
+    except OSError as e:
+        return fail(command, f"cannot connect to {args.url}: {e.strerror or e}")
+    except KeyboardInterrupt:
+        return 130

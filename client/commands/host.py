@@ -1,0 +1,75 @@
+"""``kupferkessel host``: serve on the LAN, announce it with zeroconf, and open the client.
+
+The server listens on every interface (``0.0.0.0``) and keeps its games in SQLite (the
+``serve`` command's default database) so they survive a restart; friends find it with
+``kupferkessel join`` (LAN browsing) or connect to the address shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+
+from server.app import SERVER_VERSION, Server, ServerConfig
+from server.main import default_db_path
+from server.store import MemoryStore, SqliteStore, Store
+
+from ..discovery import Announcer, announce_server
+from ..lib import Client, ClientError
+from ..ui.app import KupferApp
+from .common import add_name_argument, default_name, fail, quiet_logging
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free)")
+    p.add_argument("--server-name", help="the name friends see on the LAN")
+    p.add_argument("--db", help=f"SQLite database (default {default_db_path()})")
+    p.add_argument("--no-persist", action="store_true", help="keep games in memory only")
+    p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+    add_name_argument(p)
+
+
+async def host(args: argparse.Namespace) -> int:
+    store: Store = MemoryStore() if args.no_persist else SqliteStore(args.db or default_db_path())
+    server_name = args.server_name or f"{args.name or default_name()}'s games"
+    server = Server(ServerConfig(host="0.0.0.0", port=args.port, name=server_name), store)
+    await server.start()
+    announcer = Announcer(server_name, server.port, SERVER_VERSION)
+    address = f"ws://{announcer.addresses[0]}:{server.port}"
+    status = f"hosting at {address}"
+    announcing: asyncio.Task[None] | None = None
+    if not args.no_announce:
+
+        def open_tables() -> int:
+            return sum(1 for t in server.lobby.listing() if t.state == "lobby")
+
+        announcing = asyncio.create_task(announce_server(announcer, open_tables))
+        status += " (announced on the LAN)"
+    client = Client(f"ws://127.0.0.1:{server.port}", name=args.name)
+    try:
+        await client.connect()
+        app = KupferApp(name=args.name, client=client, address=address)
+        app.status = status + "   n: new table"
+        return await app.run()
+    finally:
+        if announcing is not None:
+            announcing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await announcing
+        await client.close()
+        await server.stop()
+
+
+def run(args: argparse.Namespace) -> int:
+    quiet_logging()
+    try:
+        return asyncio.run(host(args))
+    except ClientError as e:
+        return fail("host", str(e))
+    except OSError as e:
+        return fail("host", f"cannot serve on port {args.port}: {e.strerror or e}")
+    except KeyboardInterrupt:
+        return 130
