@@ -241,6 +241,8 @@ class Session:
             raise TableError("bad_options", "bots: one bot per seat, at seats of this table")
         if msg.seat is not None and (msg.seat in seats or msg.seat >= o.players):
             raise TableError("bad_options", "your seat must be a free seat of this table")
+        if msg.player is not None and len(seats) >= o.players:
+            raise TableError("bad_options", "no seat left for you: every seat is a bot's")
         table, invite = await self.server.lobby.create(
             msg.name, options, private=msg.private, bots=[(b.seat, b.level) for b in msg.bots]
         )
@@ -278,6 +280,8 @@ class Session:
         table, _ = found
         if self.table is not None and self.table is not table:
             raise TableError("already_seated", "leave your current table first")
+        if table.seat_of(self) not in (None, found[1]):  # one connection, one seat
+            raise TableError("already_seated", "this connection already plays another seat")
         self.send(m.ResumedMsg(table=table.id, seat=found[1]), msg.id)
         self.table = table
         self.state = "seated"

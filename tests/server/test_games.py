@@ -100,3 +100,14 @@ async def test_bots_only_table_watched_to_the_end(server: Server) -> None:
     await c.wait_until(lambda: (v := c.latest_view()) is not None and v.view.game_over, timeout=60)
     check_final(c.latest_view(), 2, False)
     await c.close()
+
+
+async def test_create_with_player_needs_a_seat_left(server: Server) -> None:
+    """Sitting down at a table whose seats are all bots is refused before anything is
+    created (it used to create and start a bots-only game, then answer not_in_lobby)."""
+    c = await WsClient.open(server.port, "x")
+    bots = [{"seat": 0, "level": "easy"}, {"seat": 1, "level": "easy"}]
+    err = await c.request("create_table", name="t", player="me", bots=bots)
+    assert err.type == "error" and err.code == "bad_options"
+    assert server.lobby.counts()["tables"] == 0
+    await c.close()

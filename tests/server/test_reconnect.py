@@ -172,3 +172,18 @@ async def test_other_seats_and_spectators_cannot_act(server: Server) -> None:
     assert server.lobby.get(table).game.key() == key  # type: ignore[union-attr]
     for c in (a, b, watcher):
         await c.close()
+
+
+async def test_one_connection_cannot_take_a_second_seat(server: Server) -> None:
+    """Resuming another seat of one's own table is refused: a connection occupying two
+    seats could act only for the first, and the other seat's player was cut off."""
+    table, (a, b), tokens = await human_table(server.port)
+    err = await a.request("resume", token=tokens[1])
+    assert err.type == "error" and err.code == "already_seated"
+    seats = server.lobby.get(table).seats
+    assert seats[1].occupant is not None and seats[1].occupant is not seats[0].occupant
+    again = await a.request("resume", token=tokens[0])  # one's own seat: a fresh view
+    assert again.type == "resumed" and again.seat == 0
+    await b.ping()
+    await a.close()
+    await b.close()
