@@ -119,9 +119,9 @@ class Session:
         self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
 
     def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
-        """The game ended; with ``reason="game_over"`` the final view already says so."""
-        if reason != "game_over":
-            self.send(presence_message(table))
+        """The table is finished: presence says so (after a game over the final view,
+        with every kettle revealed, has already been sent)."""
+        self.send(presence_message(table))
 
     def replaced(self, table: Table, seat: int) -> None:
         self.table = None
@@ -334,7 +334,14 @@ def table_summary(table: Table) -> m.TableSummary:
 
 def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:
     return tuple(
-        m.SeatInfo(seat=s.index, name=s.name, connected=s.connected, bot=s.bot, ready=s.ready)
+        m.SeatInfo(
+            seat=s.index,
+            name=s.name,
+            connected=s.connected,
+            bot=s.bot,
+            ready=s.ready,
+            resigned=s.index == table.resigned,
+        )
         for s in table.seats
     )
 

@@ -121,6 +121,7 @@ class Table:
         self.version = 0
         self.finished_at: float | None = None
         self.finish_reason: str | None = None
+        self.resigned: int | None = None  # the seat that resigned, if the game ended so
         self.lock = asyncio.Lock()
         self.on_finish: Callable[[Table], None] | None = None
 
@@ -341,6 +342,8 @@ class Table:
         if seat is None:
             raise TableError("not_seated", "only a seated player can resign")
         async with self.lock:
+            if self.state == FINISHED:
+                raise TableError("game_over", "the game is over")
             if self.state != PLAYING:
                 raise TableError("not_started", "there is no game running to resign")
             await self._finish_locked("resigned", seat)
@@ -356,6 +359,8 @@ class Table:
         self.state = FINISHED
         self.finished_at = time.time()
         self.finish_reason = reason
+        if reason == "resigned":
+            self.resigned = seat
         log.info("game finished", extra={"table": self.id, "reason": reason})
         if self.on_finish is not None:
             self.on_finish(self)
