@@ -88,8 +88,8 @@ async def run_bot(args: argparse.Namespace) -> int:
             )
             invite = f" (invite {created.invite})" if created.invite else ""
             print(f"created table {created.table.id}{invite}; waiting for players")
-        elif client.saved_table(args.table):
-            await client.resume(args.table)
+        elif client.saved_table(args.table, args.name):
+            await client.resume(args.table, args.name)
         else:
             await client.join(args.table, args.name, invite=args.invite)
         print(f"playing seat {client.seat} of table {client.table} as {args.level}")

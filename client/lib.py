@@ -270,6 +270,7 @@ class Client:
         self.connected = False
         self.reconnections = 0  # how many times the connection was re-established
 
+        self._player = name  # the player name of our seat (saved with its token)
         self.__token: str | None = None  # name-mangled: never in a repr or a traceback
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
@@ -352,6 +353,8 @@ class Client:
     ) -> TableCreated:
         """Create a table with ``options``; ``bots`` lists (seat, level) pairs for
         server-side bots. With ``player`` you sit down too (``seat`` or the first free)."""
+        if player is not None:
+            self._player = player
         replies = await self._request(
             m.CreateTableMsg,
             terminal=frozenset({"joined"}) if player is not None else None,
@@ -378,8 +381,9 @@ class Client:
         seat: int | None = None,
     ) -> Seated:
         """Sit down at ``table`` (``seat``, or the first free one)."""
+        self._player = player or self.name
         (reply,) = await self._request(
-            m.JoinMsg, table=table, player=player or self.name, invite=invite, seat=seat
+            m.JoinMsg, table=table, player=self._player, invite=invite, seat=seat
         )
         assert isinstance(reply, m.JoinedMsg)
         self.invite = invite
@@ -392,19 +396,21 @@ class Client:
         self.invite = invite
         return reply.table
 
-    def saved_table(self, table: str) -> bool:
-        """Whether a seat token for ``table`` on this server is kept."""
-        return (self.tokens is not None and self.tokens.token(self.url, table) is not None) or (
-            self.table == table and self.__token is not None
-        )
+    def saved_table(self, table: str, player: str | None = None) -> bool:
+        """Whether a seat token for ``table`` on this server is kept (for ``player``,
+        if given)."""
+        if self.table == table and self.__token is not None:
+            return True
+        return self.tokens is not None and self.tokens.token(self.url, table, player) is not None
 
-    async def resume(self, table: str | None = None) -> Seated:
+    async def resume(self, table: str | None = None, player: str | None = None) -> Seated:
         """Take back the seat at ``table`` (default: the current one) with its kept
-        token. Raises ``BadToken`` (and forgets the token) if the server refuses it."""
+        token (the one saved for ``player``, if given). Raises ``BadToken`` (and forgets
+        the token) if the server refuses it."""
         table = table or self.table
         token = self.__token if table == self.table else None
         if token is None and table is not None and self.tokens is not None:
-            token = self.tokens.token(self.url, table)
+            token = self.tokens.token(self.url, table, player)
         if table is None or token is None:
             raise BadToken("bad_token", f"no seat token kept for table {table!r}")
         try:
@@ -550,7 +556,7 @@ class Client:
         self.__token = joined.token
         if self.tokens is not None:
             try:
-                self.tokens.save(self.url, joined.table, joined.seat, joined.token, self.name)
+                self.tokens.save(self.url, joined.table, joined.seat, joined.token, self._player)
             except OSError as e:
                 log.warning("cannot save the seat token: %s", type(e).__name__)
 

@@ -75,9 +75,13 @@ class TokenStore:
         data.setdefault(url, {})[table] = {"seat": seat, "token": token, "name": name}
         self._write(data)
 
-    def token(self, url: str, table: str) -> str | None:
+    def token(self, url: str, table: str, name: str | None = None) -> str | None:
+        """The token kept for ``table`` on ``url`` (only if saved for player ``name``,
+        when given: two players of one user at one table keep their own seats)."""
         entry = self._read().get(url, {}).get(table)
-        token = entry.get("token") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict) or (name is not None and entry.get("name") != name):
+            return None
+        token = entry.get("token")
         return token if isinstance(token, str) else None
 
     def forget(self, url: str, table: str) -> None:

@@ -75,8 +75,8 @@ async def open_client_app(
         if table is not None and watch:
             await client.watch(table, invite=invite)
         elif table is not None:
-            if client.saved_table(table):
-                await client.resume(table)
+            if client.saved_table(table, name):
+                await client.resume(table, name)
             else:
                 await client.join(table, name, invite=invite)
                 await client.ready()

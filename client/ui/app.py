@@ -403,8 +403,8 @@ class KupferApp:
         async def go() -> None:
             if watch:
                 await client.watch(table, invite=invite)
-            elif client.saved_table(table):
-                await client.resume(table)
+            elif client.saved_table(table, player or self.name):
+                await client.resume(table, player or self.name)
             else:
                 await client.join(table, player or self.name, invite=invite)
                 await client.ready()
@@ -574,7 +574,7 @@ class KupferApp:
             for i, tb in enumerate(self.tables):
                 sel = self.focus == "tables" and i == self.table_index
                 seats = ", ".join(s.name or "-" for s in tb.seats)
-                mine = " *" if self.client.saved_table(tb.id) else ""
+                mine = " *" if self.client.saved_table(tb.id, self.name) else ""
                 text = f"{'>' if sel else ' '} {tb.name[:16]:<16} {tb.state:<8} {seats}{mine}"
                 right.append([("reverse" if sel else "", text[: width - 36])])
         lines += side_by_side(left, right, 34)

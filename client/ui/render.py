@@ -473,13 +473,10 @@ def render_scores(
             for s in scores:
                 if i < len(s.recipes):
                     r = s.recipes[i]
+                    what = recipe_text(r.id, catalogue).rsplit(" (", 1)[0]
                     ok = f"+{r.bonus}" if r.met else "no"
-                    line.append(
-                        (
-                            "fg:#40c060" if r.met else "fg:#808080",
-                            f"{r.id} {ok}"[: col - 1].ljust(col),
-                        )
-                    )
+                    text = f"{what[: col - len(ok) - 3]}: {ok}"
+                    line.append(("fg:#40c060" if r.met else "fg:#808080", text.ljust(col)))
                 else:
                     line.append(("", " " * col))
             lines.append(line)

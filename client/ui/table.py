@@ -159,7 +159,10 @@ class TableModel:
             if d.kind == "special" and d.choice.symbol == "wand":
                 return "Wand: play another turn? [y]es / [n]o   (Esc: choose again)"
             if d.kind == "special":
-                return "Boom: blow up the top card of the other kettle? [y]es / [n]o   (Esc: back)"
+                kettles = "kettles" if v.players > 2 else "kettle"
+                return (
+                    f"Boom: blow up the top card of the other {kettles}? [y]es / [n]o  (Esc: back)"
+                )
             hit = ", ".join(
                 f"{s + 1}={v.colours[s]}{'*' if s in d.targets else ''}" for s in v.explodable
             )

@@ -208,3 +208,27 @@ def test_views_and_events_convert_back_to_the_engine_types() -> None:
     events: list[Event] = []
     Record.new(Options(seed=5)).start(events)
     assert events and all(event_from_model(event_model(e)) == e for e in events)
+
+
+async def test_bot_runner_creates_and_joins(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from client.bot_runner import run_bot
+
+    def args(table: str | None, name: str) -> argparse.Namespace:
+        return argparse.Namespace(
+            url=url, table=table, invite=None, level="easy", name=name, players=2
+        )
+
+    host = asyncio.create_task(run_bot(args(None, "A")))
+    async with Client(url, name="lister", persist_tokens=False) as c:
+        await wait_for(lambda: host.done() or bool(c.state_version >= 0))
+        tables: tuple[m.TableSummary, ...] = ()
+        async with asyncio.timeout(10):
+            while not tables:
+                tables = await c.list_tables()
+    # same user, same data dir: the second bot must take its own seat, not A's
+    assert await asyncio.wait_for(run_bot(args(tables[0].id, "B")), 60) == 0
+    assert await asyncio.wait_for(host, 10) == 0
+    out = capsys.readouterr().out
+    assert "playing seat 0" in out and "playing seat 1" in out and "(wins)" in out
