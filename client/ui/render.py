@@ -360,6 +360,9 @@ def render_side(
             top.append(("", "-"))
         top.append(("", f"  {k.count} card{'s' if k.count != 1 else ''}"))
         lines.append(top)
+        if k.cards is not None and seat == me and not view.game_over:  # memory: casual
+            inside = " ".join(cards.cell(c)[0][:4] + c[-1] for c in reversed(k.cards))
+            lines.append([("fg:#a0a0a0", f"  in it: {inside}")])
     if me is not None and me < len(view.recipes):
         hand = view.recipes[me]
         if hand:
@@ -396,7 +399,8 @@ def describe_event(
                 extra = ": the line is empty, the game ends"
             elif info is not None and info.symbol and not used:
                 extra = f" (declines the {SYMBOL_WORD[info.symbol]})"
-            return f"{who(seat)} takes {cards.name(card)} from {line[:3]} {line[3:]}{extra}"
+            where = line.replace("col", "column ").replace("row", "row ")
+            return f"{who(seat)} takes {cards.name(card)} from {where}{extra}"
         case m.ExplodedEvent(seat=seat, target=target, card=card, to=to):
             where = "under the deck" if to == "deck" else "out of the game"
             return f"Boom! {who(target)} loses {cards.name(card)} {where}"
