@@ -34,6 +34,7 @@ SOAK = os.environ.get("KK_SOAK") == "1"
 GAMES = 1000 if SOAK else 200
 CONCURRENT = 20
 
+WELCOME: dict[str, Any] = {}  # the first welcome seen: every other must equal it
 ZERO = types.SimpleNamespace(state_version=-1)
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
@@ -135,8 +136,10 @@ def check_game(played: Played) -> int:
             assert seed not in ints, f"seed leak: {where}"
             assert not any(str(seed) in s for s in strs), f"seed leak: {where}"
             kind = obj["type"]
-            if kind == "welcome":
-                continue  # the static catalogue: every card and recipe, no game facts
+            if kind == "welcome":  # the static catalogue: every card and recipe, no game facts
+                static = {k: v for k, v in obj.items() if k not in ("seq", "re")}
+                assert WELCOME.setdefault("first", static) == static
+                continue
             allowed_cards: set[str] = set()
             allowed_recipes: set[str] = set()
             if kind in ("view", "events"):
