@@ -93,6 +93,8 @@ class KupferApp:
         self.form: Form | None = None
         self.chat: str | None = None  # the chat line being typed
         self.confirm_quit = False
+        self.confirm_resign = False
+        self.ended: str | None = None  # why the game ended without a final score
         self.scroll = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
@@ -174,6 +176,11 @@ class KupferApp:
                     self.table.log.append(words)
         elif isinstance(u, m.PresenceMsg):
             self.seats = u.seats
+            v = self.table.view
+            if u.state == "finished" and v is not None and not v.game_over:
+                who = [s.name or f"seat {s.seat + 1}" for s in u.seats if s.resigned]
+                self.ended = f"The game ended: {', '.join(who) or 'a player'} resigned."
+                self.status = self.ended + "  q: quit"
         elif isinstance(u, m.ChatLineMsg):
             self.table.log.append(f"<{u.name}> {u.text}")
         elif isinstance(u, m.ErrorMsg):
@@ -224,6 +231,10 @@ class KupferApp:
             self.confirm_quit = False
             if key in ("y", "q"):
                 self.app.exit(result=0)
+        elif self.confirm_resign:
+            self.confirm_resign = False
+            if key == "y" and self.client is not None:
+                self._act(self.client.resign)
         elif self.show_help:
             self.show_help = False
         elif key == "?":
@@ -265,6 +276,13 @@ class KupferApp:
     def _table_key(self, key: str) -> None:
         t = self.table
         v = t.view
+        if self.ended is not None:
+            if key == "q":
+                self.app.exit(result=0)
+            elif key in ("l", "escape") and self.allow_lobby:
+                self.ended = None
+                self._back_to_lobby()
+            return
         if v is not None and v.game_over:
             if key == "q":
                 self.app.exit(result=0)
@@ -286,6 +304,8 @@ class KupferApp:
             self._send(t.select())
         elif key == "c":
             self.chat = ""
+        elif key == "R" and t.me is not None:
+            self.confirm_resign = True
         elif key == "q":
             self._quit()
 
@@ -469,6 +489,8 @@ class KupferApp:
     def status_line(self, width: int) -> Line:
         if self.confirm_quit:
             return [("bold reverse", "Leave? Your seat stays yours (resume later). y/n")]
+        if self.confirm_resign:
+            return [("bold reverse", "Resign? The game ends for everyone. y/n")]
         if self.chat is not None:
             return [("bold", "say: "), ("", self.chat + "_")]
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"

@@ -499,7 +499,7 @@ KEYS
   mouse click         take a card                             c      chat
   y / n               use or decline a card's symbol          ?      this help
   1 2 3, Enter        pick explosion targets (3 players)      q      quit
-  k / d               keep or discard the game-ending card
+  k / d               keep or discard the game-ending card    R      resign
 
 SCORING (per ingredient in your kettle)
   1 card   minus its value          3 cards  plus the sum of the values

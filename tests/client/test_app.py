@@ -162,3 +162,34 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
         assert await asyncio.wait_for(run, 5) == 0
         assert kapp.client is not None
         await kapp.client.close()
+
+
+async def test_resigning_asks_first_and_ends_the_game(url: str) -> None:
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", address=url, input=inp, output=DummyOutput())
+        run = asyncio.create_task(kapp.run())
+        await asyncio.sleep(0.2)
+        inp.send_text("a\r")
+        await until(lambda: kapp.client is not None and kapp.client.connected)
+        inp.send_text("n")
+        await until(lambda: kapp.form is not None)
+        keys = [f.key for f in kapp.form.fields()]  # type: ignore[union-attr]
+        inp.send_text("\x1b[B" * keys.index("bot1") + "\x1b[C")
+        await until(lambda: kapp.form is not None and kapp.form.values["bot1"] == "easy")
+        inp.send_text("\x1b[B\r")
+        await until(lambda: kapp.table.view is not None)
+        inp.send_text("R")
+        await until(lambda: kapp.confirm_resign)
+        assert "Resign?" in fragment_list_to_text(kapp.text())
+        inp.send_text("n")  # declined: nothing happens
+        await until(lambda: not kapp.confirm_resign)
+        await asyncio.sleep(0.2)
+        assert kapp.ended is None
+        inp.send_text("Ry")
+        await until(lambda: kapp.ended is not None)
+        screen = fragment_list_to_text(kapp.text())
+        assert "Ann resigned" in screen
+        inp.send_text("q")
+        assert await asyncio.wait_for(run, 5) == 0
+        assert kapp.client is not None
+        await kapp.client.close()
