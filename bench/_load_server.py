@@ -1,0 +1,53 @@
+"""Our server for ``bench/load.py``, as a process, with the ``websockets`` settings and
+the store under test. The per-connection rate limit is raised so that the benchmark
+measures the server, not the limiter (real clients move far slower)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from protocol.messages import DEFAULT_LIMITS
+from server.app import ServerConfig, run_server
+from server.logs import setup_logging
+from server.store import MemoryStore, SqliteStore, Store
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--db", help="SQLite database (default: no persistence)")
+    p.add_argument("--compression", choices=["none", "deflate"], default="none")
+    p.add_argument("--ws-max-queue", type=int, default=16)
+    p.add_argument("--max-queue", type=int, default=256)
+    p.add_argument("--finished-ttl", type=float, default=600.0)
+    p.add_argument("--profile", help="write cProfile stats of the server to this file")
+    args = p.parse_args()
+    setup_logging("warning")
+    limits = DEFAULT_LIMITS.model_copy(update={"rate_messages": 100_000, "rate_burst": 100_000})
+    config = ServerConfig(
+        port=args.port,
+        limits=limits,
+        max_connections=100_000,
+        max_tables=100_000,
+        compression=None if args.compression == "none" else "deflate",
+        ws_max_queue=args.ws_max_queue,
+        max_queue=args.max_queue,
+        finished_ttl=args.finished_ttl,
+        ping_interval=20.0,
+    )
+    store: Store = SqliteStore(args.db) if args.db else MemoryStore()
+    if args.profile:
+        import cProfile
+
+        cProfile.runctx("asyncio.run(run_server(config, store))", globals(), locals(), args.profile)
+    else:
+        asyncio.run(run_server(config, store))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,309 @@
+"""Load: our server against a bare relay on the same ``websockets`` library.
+
+Prints figures, never fails (a benchmark, not a timed test). Everything runs on
+loopback: the server (ours, or ``bench/relay.py``) is a child process, and the clients
+are ``--procs`` other processes, each running many asyncio clients
+(``bench/_load_client.py``) that play every seat of their tables.
+
+1. Throughput, flat out: ``--tables`` tables play game after game as fast as the clients
+   can; intents per second and the p50/p99 latency from a ``take`` sent to the ``view``
+   of the new state, for the relay, our server without persistence and with SQLite
+   (with its group-commit factor: writes per commit), and our rate over the relay's.
+2. Paced: ``--paced-tables`` tables each moving every ``--interval`` seconds, as people
+   do: the latency p50/p99 (SQLite store).
+3. Memory: the server's RSS per idle connection (before/after ``--idle`` connections
+   that only said hello) and per finished table kept in memory (``--finished`` games
+   played to the end and the connections closed, with the finished tables kept versus
+   swept at once: the difference divided by the count).
+
+The machine is shared: run it when it is quiet, and compare figures from one run.
+Usage: ``python bench/load.py [--tables 500] [--players 2] [--procs 3] [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._load_client import Plan, process_main
+
+BENCH = Path(__file__).resolve().parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Child:
+    """A server process (ours or the relay) on a free loopback port."""
+
+    def __init__(self, target: str, args: argparse.Namespace, **extra: Any) -> None:
+        self.port = free_port()
+        self.target = target
+        if target == "relay":
+            cmd = [sys.executable, str(BENCH / "relay.py"), "--port", str(self.port)]
+        else:
+            cmd = [sys.executable, str(BENCH / "_load_server.py"), "--port", str(self.port)]
+            cmd += ["--compression", args.compression, "--ws-max-queue", str(args.ws_max_queue)]
+            cmd += ["--max-queue", str(args.max_queue)]
+            if target == "sqlite":
+                self.tmp = tempfile.TemporaryDirectory()
+                cmd += ["--db", str(Path(self.tmp.name) / "load.db")]
+            for k, v in extra.items():
+                cmd += [f"--{k.replace('_', '-')}", str(v)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise TimeoutError(f"{target} server did not start")
+
+    def memory(self) -> dict[str, int]:
+        """VmRSS and VmHWM (peak) of the server process, in KiB."""
+        out = {}
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0])
+        return out
+
+    def health(self) -> dict[str, Any]:
+        if self.target == "relay":
+            return {}
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=10) as r:
+            data: dict[str, Any] = json.loads(r.read())
+            return data
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def drive(
+    child: Child, args: argparse.Namespace, tables: int, **plan: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run the client processes against ``child``; returns the merged stats and the
+    server's figures sampled at the window's start and end (health, memory)."""
+    ctx = mp.get_context("fork")
+    out, go, start = ctx.Queue(), ctx.Event(), ctx.Value("d", 0.0)
+    procs = []
+    share = [tables // args.procs + (i < tables % args.procs) for i in range(args.procs)]
+    for i, n in enumerate(share):
+        p = Plan(
+            port=child.port,
+            target="relay" if child.target == "relay" else "ours",
+            tables=n,
+            players=args.players,
+            prefix=f"p{i}",
+            seed=i,
+            **plan,
+        )
+        proc = ctx.Process(target=process_main, args=(p, out, go, start), daemon=True)
+        proc.start()
+        procs.append(proc)
+    results: list[dict[str, Any]] = []
+    ready = 0
+    deadline = time.monotonic() + 600
+    while ready < len(procs):
+        msg = out.get(timeout=max(1.0, deadline - time.monotonic()))
+        if "failed" in msg:
+            raise RuntimeError(msg["failed"])
+        ready += "ready" in msg
+    time.sleep(1.0)  # let the set-up settle (memory figures)
+    server: dict[str, Any] = {"ready_memory": child.memory(), "ready_health": child.health()}
+    start.value = time.monotonic() + 0.2
+    go.set()
+    warmup, seconds = plan.get("warmup", 2.0), plan.get("seconds", 10.0)
+    if plan.get("games") is None and not plan.get("idle"):
+        time.sleep(max(0.0, start.value + warmup - time.monotonic()))
+        server["health0"] = child.health()
+        time.sleep(max(0.0, start.value + warmup + seconds - time.monotonic()))
+        server["health1"] = child.health()
+    while len(results) < len(procs):
+        msg = out.get(timeout=600)
+        if "failed" in msg:
+            raise RuntimeError(msg["failed"])
+        if "ready" not in msg:
+            results.append(msg)
+    for proc in procs:
+        proc.join(30)
+    server["memory"] = child.memory()
+    merged: dict[str, Any] = {"intents": 0, "latencies": [], "errors": {}, "games": 0}
+    for r in results:
+        merged["intents"] += r["intents"]
+        merged["latencies"] += r["latencies"]
+        merged["games"] += r["games"]
+        for code, n in r["errors"].items():
+            merged["errors"][code] = merged["errors"].get(code, 0) + n
+    return merged, server
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.1f} ms"
+
+
+def throughput(args: argparse.Namespace) -> None:
+    print(
+        f"== throughput: {args.tables} tables of {args.players}, flat out, "
+        f"{args.procs} client processes, {args.seconds:g} s window after {args.warmup:g} s"
+    )
+    rates: dict[str, float] = {}
+    for target in args.targets.split(","):
+        child = Child(target, args)
+        try:
+            stats, server = drive(
+                child, args, args.tables, warmup=args.warmup, seconds=args.seconds
+            )
+        finally:
+            child.stop()
+        rate = stats["intents"] / args.seconds
+        rates[target] = rate
+        lat = stats["latencies"]
+        line = (
+            f"{target:>7}: {rate:8.0f} intents/s  p50 {ms(pct(lat, 0.5))}  "
+            f"p99 {ms(pct(lat, 0.99))}  peak RSS {server['memory']['VmHWM'] / 1024:.0f} MiB"
+            f"  games {stats['games']}"
+        )
+        if stats["errors"]:
+            line += f"  errors {stats['errors']}"
+        print(line)
+        h0, h1 = server.get("health0", {}), server.get("health1", {})
+        if "store_writes" in h1 and h1.get("store_commits", 0) > h0.get("store_commits", 0):
+            writes = h1["store_writes"] - h0["store_writes"]
+            commits = h1["store_commits"] - h0["store_commits"]
+            print(
+                f"         group commit: {writes} writes in {commits} commits "
+                f"({writes / commits:.1f} writes per commit, {commits / args.seconds:.0f} "
+                f"commits/s)"
+            )
+    if "relay" in rates:
+        for target in ("memory", "sqlite"):
+            if target in rates:
+                print(f"ours ({target}) / relay: {rates[target] / rates['relay']:.2f}")
+
+
+def paced(args: argparse.Namespace) -> None:
+    n = args.paced_tables
+    print(
+        f"== paced: {n} tables of {args.players}, one move per table every "
+        f"{args.interval:g} s, {args.paced_seconds:g} s window, store {args.paced_store}"
+    )
+    child = Child(args.paced_store, args)
+    try:
+        stats, server = drive(
+            child,
+            args,
+            n,
+            warmup=args.interval + 1,
+            seconds=args.paced_seconds,
+            paced=args.interval,
+        )
+    finally:
+        child.stop()
+    lat = stats["latencies"]
+    print(
+        f"  {len(lat)} moves ({len(lat) / args.paced_seconds:.0f}/s): p50 {ms(pct(lat, 0.5))}"
+        f"  p99 {ms(pct(lat, 0.99))}  max {ms(max(lat, default=0.0))}"
+        f"  peak RSS {server['memory']['VmHWM'] / 1024:.0f} MiB"
+        + (f"  errors {stats['errors']}" if stats["errors"] else "")
+    )
+
+
+def memory(args: argparse.Namespace) -> None:
+    n = args.idle
+    child = Child("memory", args)
+    try:
+        time.sleep(1.0)
+        before = child.memory()["VmRSS"]
+        _, server = drive(child, args, n // args.players, idle=True, seconds=0.0, warmup=0.0)
+        after = server["ready_memory"]["VmRSS"]
+    finally:
+        child.stop()
+    conns = n // args.players * args.players
+    print(
+        f"== memory: {conns} idle connections: RSS {before / 1024:.1f} -> "
+        f"{after / 1024:.1f} MiB, {(after - before) / conns:.1f} KiB per idle connection"
+    )
+    kept: dict[float, int] = {}
+    for ttl in (600.0, 0.0):
+        child = Child("memory", args, finished_ttl=ttl)
+        try:
+            drive(child, args, args.finished, games=1, seconds=600.0, warmup=0.0)
+            time.sleep(3.0)  # a ttl of 0 is swept within a second or two
+            kept[ttl] = child.memory()["VmRSS"]
+        finally:
+            child.stop()
+    per = (kept[600.0] - kept[0.0]) / args.finished
+    print(
+        f"   {args.finished} finished tables, connections closed: RSS kept "
+        f"{kept[600.0] / 1024:.1f} MiB vs swept {kept[0.0] / 1024:.1f} MiB: "
+        f"{per:.1f} KiB per finished table"
+    )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=500)
+    p.add_argument("--players", type=int, default=2, choices=[2, 3])
+    p.add_argument("--procs", type=int, default=3, help="client processes")
+    p.add_argument("--seconds", type=float, default=10.0, help="measured window")
+    p.add_argument("--warmup", type=float, default=3.0)
+    p.add_argument("--targets", default="relay,memory,sqlite")
+    p.add_argument("--paced-tables", type=int, default=1000)
+    p.add_argument("--paced-seconds", type=float, default=20.0)
+    p.add_argument("--paced-store", default="sqlite", choices=["sqlite", "memory"])
+    p.add_argument("--interval", type=float, default=2.0)
+    p.add_argument("--idle", type=int, default=1000, help="idle connections")
+    p.add_argument("--finished", type=int, default=500, help="finished tables")
+    p.add_argument("--compression", default="none", choices=["none", "deflate"])
+    p.add_argument("--ws-max-queue", type=int, default=16)
+    p.add_argument("--max-queue", type=int, default=256)
+    p.add_argument("--only", choices=["throughput", "paced", "memory"])
+    p.add_argument("--quick", action="store_true", help="a small run to check the bench")
+    args = p.parse_args()
+    if args.quick:
+        args.tables, args.paced_tables, args.idle, args.finished = 20, 40, 100, 20
+        args.seconds, args.warmup, args.paced_seconds = 3.0, 1.0, 5.0
+    print(
+        f"bench/load.py on {mp.cpu_count()} cores (shared machine: compare within a run); "
+        f"websockets compression={args.compression} max_queue={args.ws_max_queue}, "
+        f"server queue {args.max_queue}"
+    )
+    started = time.monotonic()
+    for name, fn in (("throughput", throughput), ("paced", paced), ("memory", memory)):
+        if args.only in (None, name):
+            fn(args)
+    print(f"(took {time.monotonic() - started:.0f} s; median of one run each)")
+
+
+if __name__ == "__main__":
+    main()
