@@ -39,6 +39,7 @@ class Plan:
     paced: float | None = None  # seconds between two moves of a table; None: flat out
     games: int | None = None  # games per table, then close (None: play until end_at)
     idle: bool = False  # only connect and say hello, then hold the connection
+    deflate: bool = False  # offer permessage-deflate (the server decides)
     seed: int = 0
     # set when the orchestrator says go (monotonic times, the same in every process)
     start_at: float = float("inf")  # no take before this
@@ -134,7 +135,7 @@ class Table:
             ws = await connect(
                 f"ws://127.0.0.1:{self.plan.port}/",
                 subprotocols=[SUBPROTOCOL],  # type: ignore[list-item]
-                compression=None,
+                compression="deflate" if self.plan.deflate else None,
                 max_size=None,
                 ping_interval=None,
                 open_timeout=60,

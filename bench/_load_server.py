@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from protocol.messages import DEFAULT_LIMITS
 from server.app import ServerConfig, run_server
 from server.logs import setup_logging
+from server.main import tune_gc
 from server.store import MemoryStore, SqliteStore, Store
 
 
@@ -25,6 +26,7 @@ def main() -> None:
     p.add_argument("--ws-max-queue", type=int, default=16)
     p.add_argument("--max-queue", type=int, default=256)
     p.add_argument("--finished-ttl", type=float, default=600.0)
+    p.add_argument("--default-gc", action="store_true", help="without server.main.tune_gc")
     p.add_argument("--profile", help="write cProfile stats of the server to this file")
     args = p.parse_args()
     setup_logging("warning")
@@ -41,6 +43,8 @@ def main() -> None:
         ping_interval=20.0,
     )
     store: Store = SqliteStore(args.db) if args.db else MemoryStore()
+    if not args.default_gc:
+        tune_gc()  # as ``kupferkessel serve`` does
     if args.profile:
         import cProfile
 

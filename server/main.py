@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 from pathlib import Path
@@ -19,7 +20,7 @@ from .app import ServerConfig, run_server
 from .logs import setup_logging
 from .store import MemoryStore, SqliteStore, Store
 
-__all__ = ["add_arguments", "default_db_path", "run"]
+__all__ = ["add_arguments", "default_db_path", "run", "tune_gc"]
 
 log = logging.getLogger("kupferkessel.server")
 
@@ -87,10 +88,20 @@ def store_from_args(args: argparse.Namespace) -> Store:
     return SqliteStore(args.db or default_db_path())
 
 
+def tune_gc() -> None:
+    """Fewer, later cyclic collections: with thousands of connections and games live,
+    the default thresholds make full collections that stall every table for tens of ms
+    (measured: paced p99 58 ms -> 15 ms at 1,000 tables, docs/OPERATIONS.md). What is
+    alive at start-up (modules, the card set) is frozen out of the collector."""
+    gc.freeze()
+    gc.set_threshold(50_000, 10, 10)
+
+
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
     config = config_from_args(args)
     store = store_from_args(args)
+    tune_gc()
     try:
         asyncio.run(run_server(config, store))
     except OSError as e:
