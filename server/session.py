@@ -22,7 +22,8 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client, encode
-from protocol.convert import events_message, options_from_shared, options_to_shared, view_message
+from protocol.convert import options_from_shared, options_to_shared
+from protocol.wire import encode_payload, encode_view, events_payload
 from shared.errors import RuleError
 from shared.events import Event
 from shared.game import Take
@@ -65,18 +66,24 @@ class Session:
 
     # ------------------------------------------------------------------ sending
     def send(self, msg: BaseModel, re: int | None = None) -> None:
-        if self.closing:
-            return
-        if self.out.qsize() >= self.server.config.max_queue:
-            log.warning("client too slow, closing", extra={"peer": self.peer})
-            while not self.out.empty():  # drop the backlog: bye and the close go out next
-                self.out.get_nowait()
-            self.close(CLOSE_TRY_AGAIN, "too_slow: outgoing queue full")
+        if not self._room():
             return
         self.seq += 1
         if re is not None:
             msg = msg.model_copy(update={"re": re})
         self.out.put_nowait(encode(msg, seq=self.seq))
+
+    def _room(self) -> bool:
+        """Whether another message may be queued; closes a client that reads too slowly."""
+        if self.closing:
+            return False
+        if self.out.qsize() >= self.server.config.max_queue:
+            log.warning("client too slow, closing", extra={"peer": self.peer})
+            while not self.out.empty():  # drop the backlog: bye and the close go out next
+                self.out.get_nowait()
+            self.close(CLOSE_TRY_AGAIN, "too_slow: outgoing queue full")
+            return False
+        return True
 
     def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
         self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
@@ -107,10 +114,14 @@ class Session:
 
     # ------------------------------------------------------------------ Occupant
     def deliver_view(self, table: Table, view: View, version: int) -> None:
-        self.send(view_message(view, version))
+        if self._room():
+            self.seq += 1
+            self.out.put_nowait(encode_view(view, version, self.seq))
 
     def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
-        self.send(events_message(events, version))
+        if self._room():
+            self.seq += 1
+            self.out.put_nowait(encode_payload(_events_payload(events, version), self.seq))
 
     def deliver_presence(self, table: Table) -> None:
         self.send(presence_message(table))
@@ -353,6 +364,17 @@ def presence_message(table: Table) -> m.PresenceMsg:
         seats=seat_infos(table),
         spectators=len(table.spectators),
     )
+
+
+_last_events: tuple[Sequence[Event], int, dict[str, Any]] | None = None
+
+
+def _events_payload(events: Sequence[Event], version: int) -> dict[str, Any]:
+    """The events of one broadcast go to every seat and spectator: build them once."""
+    global _last_events
+    if _last_events is None or _last_events[0] is not events or _last_events[1] != version:
+        _last_events = (events, version, events_payload(events, version))
+    return _last_events[2]
 
 
 def _peer(ws: ServerConnection) -> str:

@@ -1,0 +1,49 @@
+"""The server's fast wire path gives exactly the bytes of the model path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from protocol.codec import decode_server, encode
+from protocol.convert import events_message, view_message
+from protocol.wire import encode_events, encode_payload, encode_view, events_payload
+from shared.cards import THIRD_COLOURS
+from shared.events import Event
+from shared.game import Game
+from shared.options import Options
+from shared.view import view
+
+
+def _options(seed: int) -> Options:
+    return Options(
+        players=2 + seed % 2,
+        recipes=seed % 3 == 0,
+        memory="casual" if seed % 4 == 0 else "strict",
+        start_card=("no_player_colors", "not_own_color")[seed % 2],
+        third_colour=THIRD_COLOURS[seed % 4],
+        seed=seed,
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_path_bytes_equal_the_model_path(seed: int) -> None:
+    rng = random.Random(seed)
+    options = _options(seed)
+    events: list[Event] = []
+    game = Game.deal(options, events)
+    while True:
+        for seat in [None, *range(options.players)]:
+            v = view(game, seat)
+            fast = encode_view(v, game.ply, seq=seed + 1)
+            assert fast == encode(view_message(v, game.ply), seq=seed + 1)
+            assert decode_server(fast).type == "view"
+        if events:
+            fast = encode_events(events, game.ply, seq=3)
+            assert fast == encode(events_message(events, game.ply), seq=3)
+            assert encode_payload(events_payload(events, game.ply), 3) == fast
+        if game.over:
+            break
+        events = []
+        game.apply(rng.choice(game.legal_actions()), events=events)
