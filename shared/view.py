@@ -10,11 +10,13 @@ recipe is revealed with the score breakdown.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
 from .game import EMPTY, Game
 from .geometry import LINE_IDS
+from .options import Options
 from .scoring import score_game
 
 __all__ = ["KettleView", "TakeChoice", "View", "view"]
@@ -69,6 +71,16 @@ class View:
         return asdict(self)
 
 
+_NAME: tuple[str | None, ...] = (*CARD_IDS, None)
+"""Card ids by index, with ``_NAME[EMPTY]`` (index -1) = None for a gap."""
+assert EMPTY == -1
+
+
+@lru_cache(maxsize=64)
+def _public_options(options: Options) -> dict[str, Any]:
+    return options.to_dict(public=True)
+
+
 def view(game: Game, seat: int | None) -> View:
     """Project ``game`` for ``seat`` (0-based), or for a spectator when ``seat`` is None."""
     if seat is not None and not 0 <= seat < game.players:
@@ -118,12 +130,9 @@ def view(game: Game, seat: int | None) -> View:
     return View(
         seat=seat,
         players=game.players,
-        options=opts.to_dict(public=True),
+        options=dict(_public_options(opts)),
         colours=colours,
-        grid=tuple(
-            tuple(None if g[r * 6 + c] == EMPTY else CARD_IDS[g[r * 6 + c]] for c in range(6))
-            for r in range(6)
-        ),
+        grid=tuple(tuple(map(_NAME.__getitem__, g[i : i + 6])) for i in range(0, 36, 6)),
         pawns=tuple(game.pawns),
         deck_size=len(game.deck),
         kettles=tuple(kettles),
