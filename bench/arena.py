@@ -134,7 +134,7 @@ def match(args: argparse.Namespace, a: str, b: str, budget: float | None) -> Tal
     )
     for name, t in tally.items():
         lo, hi = wilson(t.wins, t.games)
-        side = "each B" if name == b and args.players == 3 else name
+        side = f"{b} x2" if name == b and args.players == 3 else name  # a B won
         print(
             f"  {side:>8}: wins {t.wins}/{t.games} = {t.wins / t.games:.1%} "
             f"(95% CI {lo:.1%}-{hi:.1%}), draws {t.draws}, mean score {t.score / t.games:.1f}"
