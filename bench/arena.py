@@ -126,7 +126,13 @@ def match(args: argparse.Namespace, a: str, b: str, budget: float | None) -> Tal
                 rate = tally[a].wins / done
                 print(f"  ... {done}/{len(tasks)} games, {a} wins {rate:.0%}", file=sys.stderr)
     wall = time.perf_counter() - start
-    budget_text = f"{budget} s/move" if args.iterations is None else f"{args.iterations} iter"
+    budget_text = (
+        f"{args.iterations} playouts/move"
+        if args.iterations is not None
+        else "level's time/move"
+        if budget is None
+        else f"{budget} s/move"
+    )
     print(
         f"{a} vs {'two ' if args.players == 3 else ''}{b}: {args.players} players, "
         f"{len(tasks)} games ({deals} deals x {len(seats)} seatings), search {budget_text}, "
