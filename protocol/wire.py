@@ -78,8 +78,9 @@ def _compile(model: type[BaseModel]) -> Dump:
 
     def dump(obj: Any) -> dict[str, Any]:
         out: dict[str, Any] = {tag[0]: tag[1]} if tag is not None else {}
+        get = obj.__getitem__ if isinstance(obj, dict) else obj.__getattribute__
         for name, default, conv in fields:
-            value = _get(obj, name)
+            value = get(name)
             if value is None or (default is not _MISSING and value == default):
                 continue
             out[name] = value if conv is None else conv(value)

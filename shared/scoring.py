@@ -7,7 +7,7 @@ The functions here work on card indices and plain sequences, so they score a fin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_IDS, CARD_INDEX, INGREDIENTS, IS_EXPLODE, IS_WAND, RECIPES, VALUE, Recipe
@@ -67,10 +67,29 @@ class Score:
     total: int
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        for ing, src in zip(d["ingredients"], self.ingredients, strict=True):
-            ing["total"] = src.total
-        return d
+        """Plain data, each ingredient with its ``total`` (built by hand: ``asdict``
+        deep-copies and was the slowest part of a game-over view)."""
+        return {
+            "seat": self.seat,
+            "colour": self.colour,
+            "kettle": self.kettle,
+            "ingredients": tuple(
+                {
+                    "ingredient": i.ingredient,
+                    "colour": i.colour,
+                    "cards": i.cards,
+                    "points": i.points,
+                    "doubled": i.doubled,
+                    "bonus": i.bonus,
+                    "total": i.total,
+                }
+                for i in self.ingredients
+            ),
+            "value_ones": self.value_ones,
+            "value_one_bonus": self.value_one_bonus,
+            "recipes": tuple({"id": r.id, "met": r.met, "bonus": r.bonus} for r in self.recipes),
+            "total": self.total,
+        }
 
 
 @dataclass(frozen=True, slots=True)

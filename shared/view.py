@@ -10,7 +10,6 @@ recipe is revealed with the score breakdown.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
@@ -76,9 +75,17 @@ _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
 assert EMPTY == -1
 
 
-@lru_cache(maxsize=64)
-def _public_options(options: Options) -> dict[str, Any]:
-    return options.to_dict(public=True)
+_PUBLIC_OPTIONS: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _public_options(o: Options) -> dict[str, Any]:
+    """The public options, built once per distinct set (keyed without the seed, which
+    every table has its own of)."""
+    key = (o.players, o.recipes, o.start_card, o.memory, o.third_colour)
+    found = _PUBLIC_OPTIONS.get(key)
+    if found is None:
+        found = _PUBLIC_OPTIONS[key] = o.to_dict(public=True)
+    return found
 
 
 def view(game: Game, seat: int | None) -> View:
