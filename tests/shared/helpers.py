@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,8 @@ from shared.game import Game
 from shared.options import Options
 from shared.record import Record
 
-RULES_MD = Path("/work/shared/RULES.md")
+RULES_EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules-example.json"
+"""The record printed in the canonical rules, section 11, as shipped in docs/examples."""
 
 # A full 6x6 grid for hand-made records: the 32 ingredient slots filled with cards that
 # carry no symbol and are not player-coloured unless a test puts something else there.
@@ -29,10 +29,7 @@ GRID = [
 
 def rules_example() -> dict[str, Any]:
     """The record printed in RULES.md section 11."""
-    text = RULES_MD.read_text(encoding="utf-8")
-    match = re.search(r"```json\n(.*?)```", text, re.S)
-    assert match is not None
-    raw: dict[str, Any] = json.loads(match.group(1))
+    raw: dict[str, Any] = json.loads(RULES_EXAMPLE.read_text(encoding="utf-8"))
     return raw
 
 
