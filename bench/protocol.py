@@ -31,6 +31,7 @@ from protocol import (
     events_message,
     view_message,
 )
+from protocol.wire import encode_view
 from shared.events import Event
 from shared.game import Game
 from shared.options import Options
@@ -113,9 +114,11 @@ def main() -> int:
             build = median_us(lambda v=v: view_message(v, 99), args.runs)
             enc = median_us(lambda msg=msg: encode(msg, seq=1), args.runs)
             dec = median_us(lambda data=data: decode_server(data), args.runs)
+            fast = median_us(lambda v=v: encode_view(v, 99, 1), args.runs)
             print(
                 f"  {players}p view {label:9}  build {build:6.1f}  encode {enc:6.1f}"
                 f"  decode+validate {dec:6.1f}  ({len(data)} bytes)"
+                f"  server fast path (build+encode) {fast:6.1f}"
             )
     tdata = encode(take)
     print(
