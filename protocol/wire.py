@@ -57,8 +57,27 @@ def _converter(annotation: Any) -> Dump | None:
         item = _converter(items[0]) if items else None
         if item is None:
             return None
-        return lambda v: [item(x) for x in v]
+
+        def dump_items(v: Any) -> list[Any]:
+            # Views of one take share their public tuples (``shared.view.views``):
+            # dump each shared tuple once.
+            hit = _SHARED.get(id(v))
+            if hit is not None and hit[0] is v:
+                return hit[1]
+            out = [item(x) for x in v]
+            if len(_SHARED) >= _SHARED_MAX:
+                _SHARED.clear()
+            _SHARED[id(v)] = (v, out)
+            return out
+
+        return dump_items
     return None
+
+
+_SHARED: dict[int, tuple[Any, list[Any]]] = {}
+"""Recently dumped tuples by identity (each entry holds the tuple, so an id cannot be
+reused while it is here); the dumped lists are never mutated, only packed."""
+_SHARED_MAX = 64
 
 
 @cache

@@ -25,7 +25,7 @@ from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
 from shared.scoring import score_game
-from shared.view import View, view
+from shared.view import View, view, views
 
 from .store import Store
 
@@ -145,15 +145,13 @@ class Table:
 
     # ------------------------------------------------------------- sending
     def _send_views(self) -> None:
+        """Every seat and spectator gets the view made for it (spectators share one)."""
         assert self.game is not None
-        spectator_view: View | None = None
-        for seat, occ in self.occupants():
-            if seat is None:
-                if spectator_view is None:
-                    spectator_view = view(self.game, None)
-                occ.deliver_view(self, spectator_view, self.version)
-            else:
-                occ.deliver_view(self, view(self.game, seat), self.version)
+        targets = self.occupants()
+        seats = sorted({seat for seat, _ in targets}, key=lambda s: -1 if s is None else s)
+        made = dict(zip(seats, views(self.game, seats), strict=True))
+        for seat, occ in targets:
+            occ.deliver_view(self, made[seat], self.version)
 
     def send_view_to(self, occupant: Occupant) -> None:
         """A fresh full view for one occupant (on join, watch or resume)."""

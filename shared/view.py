@@ -9,6 +9,7 @@ recipe is revealed with the score breakdown.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from .geometry import LINE_IDS
 from .options import Options
 from .scoring import score_game
 
-__all__ = ["KettleView", "TakeChoice", "View", "view"]
+__all__ = ["KettleView", "TakeChoice", "View", "view", "views"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,26 +91,29 @@ def _public_options(o: Options) -> dict[str, Any]:
 
 def view(game: Game, seat: int | None) -> View:
     """Project ``game`` for ``seat`` (0-based), or for a spectator when ``seat`` is None."""
-    if seat is not None and not 0 <= seat < game.players:
-        raise ValueError(f"no seat {seat}")
+    return views(game, (seat,))[0]
+
+
+def views(game: Game, seats: Sequence[int | None]) -> list[View]:
+    """``[view(game, s) for s in seats]``, with the parts every viewer may see built
+    once and shared (the views are immutable), for a server sending one take's views to
+    every seat and spectator of a table."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < game.players:
+            raise ValueError(f"no seat {seat}")
     opts = game.options
     over = game.over
     colours = opts.colours
     casual = opts.memory == "casual"
-    kettles = []
-    for s, k in enumerate(game.kettles):
-        show = over or (casual and s == seat)
-        kettles.append(
-            KettleView(
-                seat=s,
-                colour=colours[s],
-                count=len(k),
-                top=CARD_IDS[k[-1]] if k else None,
-                cards=tuple(CARD_IDS[c] for c in k) if show else None,
-            )
+    kettles = tuple(
+        KettleView(
+            seat=s,
+            colour=colours[s],
+            count=len(k),
+            top=_NAME[k[-1]] if k else None,
+            cards=tuple(CARD_IDS[c] for c in k) if over else None,
         )
-    recipes = tuple(
-        tuple(hand) if over or s == seat else None for s, hand in enumerate(game.recipes)
+        for s, k in enumerate(game.kettles)
     )
     choices: list[TakeChoice] = []
     line = None
@@ -134,26 +138,51 @@ def view(game: Game, seat: int | None) -> View:
         scores = tuple(s.to_dict() for s in result.scores)
         winners = result.winners
     g = game.grid
-    return View(
-        seat=seat,
-        players=game.players,
-        options=dict(_public_options(opts)),
-        colours=colours,
-        grid=tuple(tuple(map(_NAME.__getitem__, g[i : i + 6])) for i in range(0, 36, 6)),
-        pawns=tuple(game.pawns),
-        deck_size=len(game.deck),
-        kettles=tuple(kettles),
-        recipes=recipes,
-        recipe_counts=tuple(len(h) for h in game.recipes),
-        removed=tuple(CARD_IDS[c] for c in game.out),
-        ply=game.ply,
-        to_move=None if over else game.to_move,
-        turn_in_row=game.turn_in_row,
-        line=line,
-        choices=tuple(choices),
-        explodable=explodable,
-        game_over=over,
-        ended_by=game.ended_by if over else None,
-        winners=winners,
-        scores=scores,
+    grid = tuple(tuple(map(_NAME.__getitem__, g[i : i + 6])) for i in range(0, 36, 6))
+    pawns = tuple(game.pawns)
+    recipe_counts = tuple(len(h) for h in game.recipes)
+    removed = tuple(CARD_IDS[c] for c in game.out)
+    choices_t = tuple(choices)
+    public_recipes: tuple[tuple[str, ...] | None, ...] = tuple(
+        tuple(hand) if over else None for hand in game.recipes
     )
+    out = []
+    for seat in seats:
+        mine = kettles
+        recipes = public_recipes
+        if seat is not None and not over:
+            recipes = tuple(
+                tuple(hand) if s == seat else None for s, hand in enumerate(game.recipes)
+            )
+            if casual:  # section 10: each player may see their own kettle
+                k = kettles[seat]
+                own = KettleView(
+                    k.seat, k.colour, k.count, k.top, tuple(CARD_IDS[c] for c in game.kettles[seat])
+                )
+                mine = (*kettles[:seat], own, *kettles[seat + 1 :])
+        out.append(
+            View(
+                seat=seat,
+                players=game.players,
+                options=dict(_public_options(opts)),
+                colours=colours,
+                grid=grid,
+                pawns=pawns,
+                deck_size=len(game.deck),
+                kettles=mine,
+                recipes=recipes,
+                recipe_counts=recipe_counts,
+                removed=removed,
+                ply=game.ply,
+                to_move=None if over else game.to_move,
+                turn_in_row=game.turn_in_row,
+                line=line,
+                choices=choices_t,
+                explodable=explodable,
+                game_over=over,
+                ended_by=game.ended_by if over else None,
+                winners=winners,
+                scores=scores,
+            )
+        )
+    return out

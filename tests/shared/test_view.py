@@ -91,3 +91,28 @@ def test_view_of_a_fresh_deal_hides_the_deck() -> None:
     v = view(game, 2)
     assert v.deck_size == 24 - 3
     assert v.recipes[2] is not None and v.recipes[0] is None and v.recipes[1] is None
+
+
+def test_views_for_many_seats_equal_one_view_each() -> None:
+    """``views`` shares the public parts between viewers and changes nothing else."""
+    import random
+
+    from shared.game import Game
+    from shared.options import Options
+    from shared.view import view, views
+
+    for seed in range(30):
+        options = Options(
+            seed=seed,
+            players=2 + seed % 2,
+            recipes=seed % 3 == 0,
+            memory="casual" if seed % 2 else "strict",
+        )
+        game, rng = Game.deal(options), random.Random(seed)
+        while True:
+            seats: list[int | None] = [None, *range(options.players)]
+            made = views(game, seats)
+            assert made == [view(game, s) for s in seats]
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
