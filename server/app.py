@@ -48,6 +48,7 @@ class ServerConfig:
     max_connections: int = 5000
     max_tables: int = 10_000
     max_queue: int = 256  # outgoing messages queued for one connection before it is dropped
+    write_buffer: int = 65536  # bytes unsent to a connection before frames queue instead
     ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large
     ws_max_queue: int = 16  # incoming frames buffered per connection (websockets max_queue)
     compression: str | None = None  # measured: compression costs CPU and views are small

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client, encode
@@ -62,6 +63,7 @@ class Session:
         self.seq = 0
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.closing = False
+        self._writing = False  # the writer task holds frames: new ones queue behind them
         self.peer = _peer(ws)
 
     # ------------------------------------------------------------------ sending
@@ -71,7 +73,24 @@ class Session:
         self.seq += 1
         if re is not None:
             msg = msg.model_copy(update={"re": re})
-        self.out.put_nowait(encode(msg, seq=self.seq))
+        self._put(encode(msg, seq=self.seq))
+
+    def _put(self, data: bytes) -> None:
+        """Write a frame at once while the socket keeps up (no queue, no task switch);
+        otherwise queue it behind the others for the writer task, which waits for the
+        socket to drain. Frames always leave in order."""
+        ws = self.ws
+        if (
+            not self._writing
+            and self.out.empty()
+            and ws.protocol.state is State.OPEN
+            and ws.transport.get_write_buffer_size() < self.server.config.write_buffer
+        ):
+            ws.protocol.send_binary(data)
+            for chunk in ws.protocol.data_to_send():
+                ws.transport.write(chunk)
+            return
+        self.out.put_nowait(data)
 
     def _room(self) -> bool:
         """Whether another message may be queued; closes a client that reads too slowly."""
@@ -101,7 +120,9 @@ class Session:
 
     async def _writer(self) -> None:
         while True:
+            self._writing = not self.out.empty()
             data = await self.out.get()
+            self._writing = True
             if data is None:
                 code, reason = getattr(self, "_close_code", (1000, ""))
                 with contextlib.suppress(Exception):
@@ -116,12 +137,12 @@ class Session:
     def deliver_view(self, table: Table, view: View, version: int) -> None:
         if self._room():
             self.seq += 1
-            self.out.put_nowait(encode_view(view, version, self.seq))
+            self._put(encode_view(view, version, self.seq))
 
     def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
         if self._room():
             self.seq += 1
-            self.out.put_nowait(encode_payload(_events_payload(events, version), self.seq))
+            self._put(encode_payload(_events_payload(events, version), self.seq))
 
     def deliver_presence(self, table: Table) -> None:
         self.send(presence_message(table))

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -192,16 +193,32 @@ async def test_idle_connection_is_closed(make_server: MakeServer) -> None:
 
 
 async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
-    """A connection whose outgoing queue is full gets ``bye`` too_slow and 1013, and
-    nothing else breaks (a tiny ``max_queue`` stands in for a reader that stalls:
-    create_table with a player queues three messages at once)."""
-    server = await make_server(max_queue=2)
+    """A client that stops reading: frames first pile up in the socket, then in the
+    session's queue; past ``max_queue`` the server sends ``bye`` too_slow and closes with
+    1013, and nothing else breaks. Small socket buffers make the stall quick."""
+    limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 10_000, "rate_burst": 10_000})
+    server = await make_server(max_queue=8, write_buffer=2048, limits=limits)
+    maker = await WsClient.open(server.port, "maker")
+    for i in range(20):
+        await create(maker, player=None, name=f"table {i:02d} with a long enough name")
     c = await WsClient.open(server.port, "slow")
-    await c.send("create_table", name="t", player="slow")
-    bye = await c.wait_type("bye")
+    (session,) = [s for s in server.sessions if s.name == "slow"]
+    sock = session.ws.transport.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    c.ws.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    c.ws.transport.pause_reading()
+    for _ in range(400):  # each answer lists 20 tables: ~3 KB
+        await c.send("list_tables")
+        if session.closing:
+            break
+        await asyncio.sleep(0)
+    assert session.closing, "the stalled reader was never dropped"
+    c.ws.transport.resume_reading()
+    bye = await c.wait_type("bye", timeout=20)
     assert bye.reason == "too_slow"
-    code, _ = await c.wait_closed()
+    code, _ = await c.wait_closed(timeout=20)
     assert code == 1013
     other = await WsClient.open(server.port, "fine")
     await other.ping()
     await other.close()
+    await maker.close()
