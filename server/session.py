@@ -64,6 +64,7 @@ class Session:
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.closing = False
         self._writing = False  # the writer task holds frames: new ones queue behind them
+        self._flush_soon = False
         self.peer = _peer(ws)
 
     # ------------------------------------------------------------------ sending
@@ -87,10 +88,19 @@ class Session:
             and ws.transport.get_write_buffer_size() < self.server.config.write_buffer
         ):
             ws.protocol.send_binary(data)
-            for chunk in ws.protocol.data_to_send():
-                ws.transport.write(chunk)
+            if not self._flush_soon:  # one write for every frame of this loop turn
+                self._flush_soon = True
+                asyncio.get_running_loop().call_soon(self._flush)
             return
         self.out.put_nowait(data)
+
+    def _flush(self) -> None:
+        """Write out the frames made since the last flush in one system call (the
+        events, view and ack of a take leave together, each still its own frame)."""
+        self._flush_soon = False
+        chunks = self.ws.protocol.data_to_send()
+        if chunks and not self.ws.transport.is_closing():
+            self.ws.transport.write(b"".join(chunks))
 
     def _room(self) -> bool:
         """Whether another message may be queued; closes a client that reads too slowly."""
