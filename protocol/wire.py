@@ -26,7 +26,14 @@ from shared.view import View
 from .convert import options_from_shared
 from .messages import EVENT_MODELS, GameView, TableOptions
 
-__all__ = ["encode_events", "encode_view", "events_payload", "view_payload"]
+__all__ = [
+    "encode_ack",
+    "encode_events",
+    "encode_payload",
+    "encode_view",
+    "events_payload",
+    "view_payload",
+]
 
 _MISSING = object()
 Dump = Callable[[Any], Any]
@@ -159,3 +166,12 @@ def encode_events(events: Sequence[Event], state_version: int, seq: int) -> byte
 def encode_payload(payload: dict[str, Any], seq: int) -> bytes:
     """Pack a payload built once (e.g. events for every seat) with this connection's seq."""
     return _pack(payload, seq)
+
+
+def encode_ack(state_version: int, re: int, seq: int) -> bytes:
+    """Same bytes as ``encode(AckMsg(state_version=..., re=re), seq=seq)``: the answer to
+    every take, so it skips the model too."""
+    out: bytes = msgpack.packb(
+        {"type": "ack", "seq": seq, "re": re, "state_version": state_version}
+    )
+    return out

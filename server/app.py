@@ -82,6 +82,7 @@ class Server:
         )
         self._ws: WsServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
 
@@ -111,10 +112,8 @@ class Server:
             server_header=f"kupferkessel/{SERVER_VERSION}",
         )
         self._sweeper = asyncio.create_task(self._sweep())
-        log.info(
-            "listening",
-            extra={"host": self.config.host, "port": self.port, "pid_time": self.started},
-        )
+        self._watcher = asyncio.create_task(self._idle_watch())
+        log.info("listening", extra={"host": self.config.host, "port": self.port})
 
     async def stop(self) -> None:
         """Stop accepting, close every client with 1001, flush and close the store."""
@@ -128,6 +127,8 @@ class Server:
             await asyncio.wait_for(self._ws.wait_closed(), 5)
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._watcher is not None:
+            self._watcher.cancel()
         await self.store.close()
         self._ws = None
         self.stopped.set()
@@ -136,6 +137,19 @@ class Server:
         while True:
             await asyncio.sleep(min(60.0, max(1.0, self.config.finished_ttl / 4)))
             self.lobby.sweep()
+
+    async def _idle_watch(self) -> None:
+        """Close connections silent for ``limits.idle_timeout`` seconds (ping counts).
+        One task for all connections, checking a few times per timeout: cheaper than a
+        timer around every frame received."""
+        idle = self.config.limits.idle_timeout
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(max(0.2, min(5.0, idle / 4)))
+            now = loop.time()
+            for s in list(self.sessions):
+                if now - s.last_seen > idle:
+                    s.close(1000, f"idle: no message for {idle} s (send ping to stay)")
 
     def health(self) -> dict[str, int | float | str]:
         counts: dict[str, int | float | str] = {"status": "ok"}

@@ -24,7 +24,7 @@ from websockets.protocol import State
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client, encode
 from protocol.convert import options_from_shared, options_to_shared
-from protocol.wire import encode_payload, encode_view, events_payload
+from protocol.wire import encode_ack, encode_payload, encode_view, events_payload
 from shared.errors import RuleError
 from shared.events import Event
 from shared.game import Take
@@ -65,6 +65,7 @@ class Session:
         self.closing = False
         self._writing = False  # the writer task holds frames: new ones queue behind them
         self._flush_soon = False
+        self.last_seen = asyncio.get_running_loop().time()
         self.peer = _peer(ws)
 
     # ------------------------------------------------------------------ sending
@@ -173,15 +174,10 @@ class Session:
     # ------------------------------------------------------------------ reading
     async def run(self) -> None:
         writer = asyncio.create_task(self._writer())
-        idle = self.server.config.limits.idle_timeout
+        loop = asyncio.get_running_loop()
         try:
-            while True:
-                try:
-                    async with asyncio.timeout(idle):
-                        frame = await self.ws.recv()
-                except TimeoutError:
-                    self.close(1000, f"idle: no message for {idle} s (send ping to stay)")
-                    break
+            async for frame in self.ws:
+                self.last_seen = loop.time()  # the server's idle watch reads it
                 if self.closing:
                     break
                 verdict = self.limiter.check()
@@ -348,7 +344,9 @@ class Session:
     async def on_take(self, msg: m.TakeMsg) -> None:
         take = Take(msg.card, msg.special, msg.targets, msg.keep)
         version = await self._at_table().take(self, take, msg.state_version)
-        self.send(m.AckMsg(state_version=version), msg.id)
+        if self._room():
+            self.seq += 1
+            self._put(encode_ack(version, msg.id, self.seq))
 
     async def on_resign(self, msg: m.ResignMsg) -> None:
         await self._at_table().resign(self)

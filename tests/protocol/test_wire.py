@@ -6,9 +6,10 @@ import random
 
 import pytest
 
+from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.convert import events_message, view_message
-from protocol.wire import encode_events, encode_payload, encode_view, events_payload
+from protocol.wire import encode_ack, encode_events, encode_payload, encode_view, events_payload
 from shared.cards import THIRD_COLOURS
 from shared.events import Event
 from shared.game import Game
@@ -47,3 +48,9 @@ def test_fast_path_bytes_equal_the_model_path(seed: int) -> None:
             break
         events = []
         game.apply(rng.choice(game.legal_actions()), events=events)
+
+
+@pytest.mark.parametrize(("version", "re", "seq"), [(0, 0, 1), (41, 7, 300), (2**40, 2**53 - 1, 9)])
+def test_fast_ack_bytes_equal_the_model_path(version: int, re: int, seq: int) -> None:
+    model = encode(m.AckMsg(state_version=version, re=re), seq=seq)
+    assert encode_ack(version, re, seq) == model
