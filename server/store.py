@@ -23,7 +23,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,7 +177,8 @@ class MemoryStore(Store):
 
 
 _Op = tuple[str, tuple[Any, ...]]
-_Item = tuple[list[_Op], Future[None]]
+_Item = tuple[list[_Op], asyncio.Future[None], asyncio.AbstractEventLoop]
+"""A write: its statements, the caller's future, and the caller's event loop."""
 
 
 class SqliteStore(Store):
@@ -265,8 +265,8 @@ class SqliteStore(Store):
                         break
                     batch.append(nxt)
                 # A write whose caller was cancelled before it started is dropped (the
-                # caller knows it did not happen); once running it cannot be cancelled.
-                live = [it for it in batch if it[1].set_running_or_notify_cancel()]
+                # caller knows it did not happen).
+                live = [it for it in batch if not it[1].cancelled()]
                 if live:
                     self._commit_batch(con, live)
                 if stop:
@@ -281,13 +281,13 @@ class SqliteStore(Store):
             self._transaction(con, batch)
         except Exception as e:
             if len(batch) == 1:
-                self._fail(batch[0][1], e)
+                self._fail(batch[0], e)
                 return
             for item in batch:
                 try:
                     self._transaction(con, [item])
                 except Exception as e1:
-                    self._fail(item[1], e1)
+                    self._fail(item, e1)
                 else:
                     self._done([item])
             return
@@ -296,7 +296,7 @@ class SqliteStore(Store):
     def _transaction(self, con: sqlite3.Connection, batch: list[_Item]) -> None:
         try:
             con.execute("BEGIN IMMEDIATE")
-            for ops, _ in batch:
+            for ops, _, _ in batch:
                 for sql, params in ops:
                     con.execute(sql, params)
             con.execute("COMMIT")
@@ -308,20 +308,20 @@ class SqliteStore(Store):
     def _done(self, batch: list[_Item]) -> None:
         self.commits += 1
         self.writes += len(batch)
-        for _, fut in batch:
-            fut.set_result(None)
+        _settle(batch, None)
 
-    def _fail(self, fut: Future[None], e: Exception) -> None:
+    def _fail(self, item: _Item, e: Exception) -> None:
         self.failed += 1
         log.error("store write failed", extra={"error": repr(e)})
-        fut.set_exception(e)
+        _settle([item], e)
 
     async def _write(self, *ops: _Op) -> None:
         if self._thread is None:
             raise RuntimeError("store not started")
-        fut: Future[None] = Future()
-        self._queue.put((list(ops), fut))
-        await asyncio.wrap_future(fut)
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._queue.put((list(ops), fut, loop))
+        await fut
 
     def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         with self._read_lock:
@@ -471,3 +471,24 @@ class SqliteStore(Store):
             ]
         )
         return rows
+
+
+def _settle(items: list[_Item], exc: Exception | None) -> None:
+    """From the writer thread: wake each caller's loop once for the whole batch (one
+    ``call_soon_threadsafe`` per loop, not one per write)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for _, fut, loop in items:
+        by_loop.setdefault(loop, []).append(fut)
+    for loop, futs in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(_resolve, futs, exc)
+
+
+def _resolve(futs: list[asyncio.Future[None]], exc: Exception | None) -> None:
+    for fut in futs:
+        if fut.done():  # cancelled meanwhile
+            continue
+        if exc is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(exc)
