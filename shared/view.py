@@ -138,7 +138,8 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
         scores = tuple(s.to_dict() for s in result.scores)
         winners = result.winners
     g = game.grid
-    grid = tuple(tuple(map(_NAME.__getitem__, g[i : i + 6])) for i in range(0, 36, 6))
+    n = tuple(map(_NAME.__getitem__, g))
+    grid = (n[0:6], n[6:12], n[12:18], n[18:24], n[24:30], n[30:36])
     pawns = tuple(game.pawns)
     recipe_counts = tuple(len(h) for h in game.recipes)
     removed = tuple(CARD_IDS[c] for c in game.out)
