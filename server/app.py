@@ -27,7 +27,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
-from .botseat import BOT_LEVELS, attach_bot
+from .botseat import BOT_LEVELS, BotSeat, attach_bot
 from .lobby import Lobby
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .store import MemoryStore, Store
@@ -129,6 +129,14 @@ class Server:
             self._sweeper.cancel()
         if self._watcher is not None:
             self._watcher.cancel()
+        await asyncio.gather(
+            *(
+                seat.occupant.stop()
+                for table in self.lobby.tables.values()
+                for seat in table.seats
+                if isinstance(seat.occupant, BotSeat)
+            )
+        )
         await self.store.close()
         self._ws = None
         self.stopped.set()

@@ -10,6 +10,7 @@ the state version of that view, like any client.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ class BotSeat:
         self._pending: list[Event] = []
         self._task: asyncio.Task[None] | None = None
         self._thinking_on = -1
+        self._stopped = False
 
     # Occupant ----------------------------------------------------------------
     def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
@@ -45,7 +47,12 @@ class BotSeat:
         if self._pending:
             self.bot.observe(self._pending, view)
             self._pending = []
-        if view.game_over or view.to_move != self.seat or self._thinking_on == version:
+        if (
+            self._stopped
+            or view.game_over
+            or view.to_move != self.seat
+            or self._thinking_on == version
+        ):
             return
         self._thinking_on = version
         self._task = asyncio.get_running_loop().create_task(self._play(view, version))
@@ -62,6 +69,16 @@ class BotSeat:
 
     def replaced(self, table: Table, seat: int) -> None:
         pass
+
+    async def stop(self) -> None:
+        """The server is shutting down: no new move, and a move in progress is dropped
+        before the store closes (the game resumes from its record on restart)."""
+        self._stopped = True
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     # -------------------------------------------------------------------------
     async def _play(self, view: View, version: int) -> None:
