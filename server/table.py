@@ -364,9 +364,3 @@ class Table:
             self.on_finish(self)
         for _, occ in self.occupants():
             occ.deliver_finished(self, reason, seat)
-
-    async def abandon(self) -> None:
-        """Close a table that never started (e.g. everyone left)."""
-        async with self.lock:
-            if self.state == LOBBY:
-                await self._finish_locked("abandoned", None)

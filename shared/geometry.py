@@ -18,7 +18,6 @@ __all__ = [
     "SPACES",
     "SPACE_LINE",
     "SPACE_SLOT",
-    "slot_of",
 ]
 
 SIZE = 6
@@ -61,7 +60,3 @@ def _space_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 SPACE_SLOT, SPACE_LINE = _space_table()
 """``SPACE_SLOT[p]``: the slot next to space p; ``SPACE_LINE[p]``: its line index, -1 at corners."""
-
-
-def slot_of(row: int, col: int) -> int:
-    return row * SIZE + col
