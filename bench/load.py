@@ -26,6 +26,7 @@ import argparse
 import itertools
 import json
 import multiprocessing as mp
+import os
 import socket
 import subprocess
 import sys
@@ -88,6 +89,11 @@ class Child:
                 out[key] = int(value.split()[0])
         return out
 
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the server process has used so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def health(self) -> dict[str, Any]:
         if self.target == "relay":
             return {}
@@ -142,9 +148,9 @@ def drive(
     warmup, seconds = plan.get("warmup", 2.0), plan.get("seconds", 10.0)
     if plan.get("games") is None and not plan.get("idle"):
         time.sleep(max(0.0, start.value + warmup - time.monotonic()))
-        server["health0"] = child.health()
+        server["health0"], server["cpu0"] = child.health(), child.cpu()
         time.sleep(max(0.0, start.value + warmup + seconds - time.monotonic()))
-        server["health1"] = child.health()
+        server["health1"], server["cpu1"] = child.health(), child.cpu()
     while len(results) < len(procs):
         msg = out.get(timeout=600)
         if "failed" in msg:
@@ -197,6 +203,9 @@ def throughput(args: argparse.Namespace) -> None:
             f"p99 {ms(pct(lat, 0.99))}  peak RSS {server['memory']['VmHWM'] / 1024:.0f} MiB"
             f"  games {stats['games']}"
         )
+        if stats["intents"] and "cpu1" in server:
+            cpu = (server["cpu1"] - server["cpu0"]) / stats["intents"]
+            line += f"  server CPU {cpu * 1e6:.0f} us/intent"
         if stats["errors"]:
             line += f"  errors {stats['errors']}"
         print(line)

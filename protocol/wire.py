@@ -10,6 +10,7 @@ stay the single definition of the wire format.
 
 from __future__ import annotations
 
+import operator
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -24,7 +25,8 @@ from shared.options import Options
 from shared.view import View
 
 from .convert import options_from_shared
-from .messages import EVENT_MODELS, GameView, TableOptions
+from .messages import EVENT_MODELS, GameView, KettleState, TableOptions
+from .messages import TakeChoice as TakeChoiceModel
 
 __all__ = [
     "encode_ack",
@@ -86,14 +88,19 @@ _SHARED: dict[int, tuple[Any, list[Any]]] = {}
 reused while it is here); the dumped lists are never mutated, only packed."""
 _SHARED_MAX = 64
 
+_INTERNED = (KettleState, TakeChoiceModel)
+"""Models whose source objects the engine interns (``shared.view``); their dumps are
+kept by identity. The dumped dicts are never mutated, only packed."""
+
+
+Field = tuple[str, Any, "Dump | None"]
+
 
 @cache
-def _compile(model: type[BaseModel]) -> Dump:
-    """A dumper equal to ``model_dump(mode="json", exclude_defaults=True,
-    exclude_none=True)`` of the model built from the same source object."""
-    if model is TableOptions:
-        return _options
-    fields: list[tuple[str, Any, Dump | None]] = []
+def _fields(model: type[BaseModel]) -> tuple[tuple[str, Any] | None, tuple[Field, ...]]:
+    """The model's tag (name, value) if it has one, and its other fields in wire order:
+    (name, default or ``_MISSING`` if required, how to dump the value)."""
+    fields: list[Field] = []
     tag = None
     for name, info in model.model_fields.items():
         if name in ("type", "kind"):
@@ -101,6 +108,17 @@ def _compile(model: type[BaseModel]) -> Dump:
             continue
         default = _MISSING if info.is_required() else info.default
         fields.append((name, default, _converter(info.annotation)))
+    return tag, tuple(fields)
+
+
+@cache
+def _compile(model: type[BaseModel]) -> Dump:
+    """A dumper equal to ``model_dump(mode="json", exclude_defaults=True,
+    exclude_none=True)`` of the model built from the same source object."""
+    if model is TableOptions:
+        return _options
+    tag, fields = _fields(model)
+    memo: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     def dump(obj: Any) -> dict[str, Any]:
         out: dict[str, Any] = {tag[0]: tag[1]} if tag is not None else {}
@@ -112,7 +130,19 @@ def _compile(model: type[BaseModel]) -> Dump:
             out[name] = value if conv is None else conv(value)
         return out
 
-    return dump
+    def dump_shared(obj: Any) -> dict[str, Any]:
+        # The engine shares small immutable parts of its views (``shared.view``): a
+        # kettle's public face or a choice is dumped once while it lives.
+        hit = memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        out = dump(obj)
+        if len(memo) >= _SHARED_MAX * 64:
+            memo.clear()
+        memo[id(obj)] = (obj, out)
+        return out
+
+    return dump_shared if model in _INTERNED else dump
 
 
 @lru_cache(maxsize=256)
@@ -125,7 +155,17 @@ def _options_dump(items: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
 def _options(value: Any) -> dict[str, Any]:
     if isinstance(value, Options):
         value = value.to_dict(public=True)
-    return dict(_options_dump(tuple(sorted(value.items()))))
+    key = tuple(value.items())
+    found = _OPTIONS.get(key)
+    if found is None:
+        if len(_OPTIONS) >= 256:
+            _OPTIONS.clear()
+        found = _OPTIONS[key] = _options_dump(tuple(sorted(key)))
+    return found
+
+
+_OPTIONS: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+"""Dumped options by their items in order (the dicts are never mutated, only packed)."""
 
 
 _VIEW = _compile(GameView)
@@ -146,16 +186,231 @@ def events_payload(events: Iterable[Event], state_version: int) -> dict[str, Any
     }
 
 
+# ---------------------------------------------------------------- msgpack by pieces
+# A msgpack map is a header followed by its keys and values, each packed on its own;
+# packing ``[k1, v1, k2, v2]`` and cutting off the array's header gives exactly those
+# bytes. So a message can be put together from pieces packed once and shared: the
+# parts of a take's views that every seat sees, or an events payload sent to everyone.
+
+
+def _body(flat: list[Any]) -> bytes:
+    """The packed items of ``flat`` without the array header."""
+    packed: bytes = msgpack.packb(flat)
+    n = len(flat)
+    return packed[1 if n < 16 else 3 if n < 0x10000 else 5 :]
+
+
+def _header(fix: int, n: int) -> bytes:
+    """A msgpack map (``fix`` 0x80) or array (0x90) header for ``n`` entries."""
+    if n < 16:
+        return bytes((fix | n,))
+    code = 0xDE if fix == 0x80 else 0xDC  # 16-bit count; the 32-bit code is one more
+    if n < 0x10000:
+        return bytes((code,)) + n.to_bytes(2, "big")
+    return bytes((code + 1,)) + n.to_bytes(4, "big")
+
+
+def _map_header(n: int) -> bytes:
+    return _header(0x80, n)
+
+
+def _array_header(n: int) -> bytes:
+    return _header(0x90, n)
+
+
+def _int(n: int) -> bytes:
+    """A non-negative int as msgpack packs it."""
+    if n < 0x80:
+        return _SMALL[n]
+    packed: bytes = msgpack.packb(n)
+    return packed
+
+
+_SMALL = tuple(bytes((i,)) for i in range(0x80))
+
+
+Enc = Callable[[Any], bytes]
+_CACHE_MAX = 4096
+
+
+def _by_value(key: bytes) -> Enc:
+    """Key and value packed, kept by value (for values that recur: numbers, short
+    tuples, a seat's recipes). One cache per field, so True and 1 never meet."""
+    cache: dict[Any, bytes] = {}
+
+    def enc(value: Any) -> bytes:
+        found = cache.get(value)
+        if found is None:
+            if len(cache) >= _CACHE_MAX:
+                cache.clear()
+            found = cache[value] = key + msgpack.packb(value)
+        return found
+
+    return enc
+
+
+def _by_item(key: bytes, dump: Dump) -> Enc:
+    """A tuple of engine objects that ``shared.view`` interns (kettles, choices): each
+    object packed once while it lives, kept by identity (with the object, so an id is
+    never reused while it is here)."""
+    cache: dict[int, tuple[Any, bytes]] = {}
+
+    def item(x: Any) -> bytes:
+        hit = cache.get(id(x))
+        if hit is not None and hit[0] is x:
+            return hit[1]
+        packed: bytes = msgpack.packb(dump(x))
+        if len(cache) >= _CACHE_MAX * 4:
+            cache.clear()
+        cache[id(x)] = (x, packed)
+        return packed
+
+    def enc(value: Any) -> bytes:
+        return key + _array_header(len(value)) + b"".join(map(item, value))
+
+    return enc
+
+
+def _generic(key: bytes, conv: Dump | None) -> Enc:
+    def enc(value: Any) -> bytes:
+        packed: bytes = msgpack.packb(value if conv is None else conv(value))
+        return key + packed
+
+    return enc
+
+
+def _field_encoder(field: Field) -> Enc:
+    """Bytes of ``key, value`` for one ``GameView`` field."""
+    name, _, conv = field
+    key = _body([name])
+    annotation = GameView.model_fields[name].annotation
+    if name in ("grid", "removed"):  # too many different values to keep
+        return _generic(key, conv)
+    if name == "options":
+        return lambda value: key + _options_packed(value)
+    if name == "scores":  # once per game, and made of dicts
+        return _generic(key, conv)
+    if typing.get_origin(annotation) is tuple:
+        model = typing.get_args(annotation)[0]
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            return _by_item(key, _compile(model))
+    return _by_value(key)
+
+
+def _options_packed(value: Any) -> bytes:
+    items = tuple(value.items())
+    found = _OPTIONS_PACKED.get(items)
+    if found is None:
+        if len(_OPTIONS_PACKED) >= 256:
+            _OPTIONS_PACKED.clear()
+        found = _OPTIONS_PACKED[items] = msgpack.packb(_options(value))
+    return found
+
+
+_OPTIONS_PACKED: dict[tuple[tuple[str, Any], ...], bytes] = {}
+
+
+class _Run:
+    """A run of consecutive ``GameView`` fields that every view of one take shares. The
+    last run packed is kept with the values it was packed from; a view whose values are
+    the very same objects reuses the bytes (the check is by identity, so it can never
+    be wrong, only miss)."""
+
+    __slots__ = ("get", "last", "parts")
+
+    def __init__(self, fields: Sequence[Field]) -> None:
+        names = [f[0] for f in fields]
+        self.get = operator.attrgetter(*names) if len(names) > 1 else _one(names[0])
+        self.parts = _compile_parts(fields)
+        self.last: tuple[tuple[Any, ...], int, bytes] | None = None
+
+    def pack(self, view: View) -> tuple[int, bytes]:
+        values = self.get(view)
+        last = self.last
+        if last is not None and all(map(operator.is_, values, last[0])):
+            return last[1], last[2]
+        parts = self.parts(values)
+        body = b"".join(parts)
+        self.last = (values, len(parts), body)
+        return len(parts), body
+
+
+def _compile_parts(fields: Sequence[Field]) -> Callable[[tuple[Any, ...]], list[bytes]]:
+    """``values -> [key and value bytes of each field that goes on the wire]``, the loop
+    over the fields unrolled into straight code (generated once per run at import)."""
+    env: dict[str, Any] = {}
+    lines = ["def parts(values):", "    out = []"]
+    names = ", ".join(f"v{i}" for i in range(len(fields)))
+    lines.append(f"    {names}{',' if len(fields) == 1 else ''} = values")
+    for i, (_, default, _) in enumerate(fields):
+        env[f"e{i}"] = _field_encoder(fields[i])
+        test = f"v{i} is not None"
+        if default is not _MISSING:
+            env[f"d{i}"] = default
+            test += f" and v{i} != d{i}"
+        lines.append(f"    if {test}:")
+        lines.append(f"        out.append(e{i}(v{i}))")
+    lines.append("    return out")
+    exec("\n".join(lines), env)  # our own code, generated from the model
+    parts: Callable[[tuple[Any, ...]], list[bytes]] = env["parts"]
+    return parts
+
+
+def _one(name: str) -> Callable[[Any], tuple[Any]]:
+    get = operator.attrgetter(name)
+    return lambda v: (get(v),)
+
+
+_PER_SEAT = frozenset({"seat", "recipes"})
+"""``GameView`` fields that differ between the seats of one take (``kettles`` too under
+casual memory: it is a run of its own, so the seat's own kettle just misses)."""
+
+
+def _view_plan() -> tuple[_Run, ...]:
+    """The view's fields in wire order, cut into runs: the shared ones between the
+    per-seat ones (each of those a run of one, packed by value)."""
+    plan: list[_Run] = []
+    run: list[Field] = []
+    for f in _fields(GameView)[1]:
+        if f[0] in _PER_SEAT or f[0] == "kettles":
+            if run:
+                plan.append(_Run(run))
+                run = []
+            plan.append(_Run([f]))
+        else:
+            run.append(f)
+    if run:
+        plan.append(_Run(run))
+    return tuple(plan)
+
+
+_VIEW_PLAN = _view_plan()
+_VIEW_HEAD = b"\x84" + _body(["type", "view", "seq"])
+_K_STATE_VERSION = _body(["state_version"])
+_K_VIEW = _body(["view"])
+
+
+def encode_view(view: View, state_version: int, seq: int) -> bytes:
+    """Same bytes as ``encode(view_message(view, state_version), seq=seq)``. The views
+    of one take (``shared.view.views``) share their public parts, which are packed once
+    for all of them when they are encoded one after the other."""
+    if state_version < 0 or seq < 0:
+        return _pack(view_payload(view, state_version), seq)
+    parts = [_VIEW_HEAD, _int(seq), _K_STATE_VERSION, _int(state_version), _K_VIEW, b""]
+    count = 0
+    for run in _VIEW_PLAN:
+        n, body = run.pack(view)
+        count += n
+        parts.append(body)
+    parts[5] = _map_header(count)
+    return b"".join(parts)
+
+
 def _pack(payload: dict[str, Any], seq: int) -> bytes:
     data = {"type": payload["type"], "seq": seq}
     data.update(payload)
     out: bytes = msgpack.packb(data)
     return out
-
-
-def encode_view(view: View, state_version: int, seq: int) -> bytes:
-    """Same bytes as ``encode(view_message(view, state_version), seq=seq)``."""
-    return _pack(view_payload(view, state_version), seq)
 
 
 def encode_events(events: Sequence[Event], state_version: int, seq: int) -> bytes:
@@ -164,8 +419,24 @@ def encode_events(events: Sequence[Event], state_version: int, seq: int) -> byte
 
 
 def encode_payload(payload: dict[str, Any], seq: int) -> bytes:
-    """Pack a payload built once (e.g. events for every seat) with this connection's seq."""
-    return _pack(payload, seq)
+    """Pack a payload built once (e.g. the events of a take, for every seat) with this
+    connection's seq. The payload is packed once for all the connections it goes to
+    one after the other: it must not change after its first encoding."""
+    global _last_payload
+    memo = _last_payload
+    if memo is None or memo[0] is not payload:
+        flat: list[Any] = []
+        for key, value in payload.items():
+            if key != "type":
+                flat += (key, value)
+        head = _map_header(len(flat) // 2 + 2) + _body(["type", payload["type"], "seq"])
+        memo = _last_payload = (payload, head, _body(flat))
+    if seq < 0:
+        return _pack(payload, seq)
+    return b"".join((memo[1], _int(seq), memo[2]))
+
+
+_last_payload: tuple[dict[str, Any], bytes, bytes] | None = None
 
 
 def encode_ack(state_version: int, re: int, seq: int) -> bytes:

@@ -37,6 +37,7 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.attach_bot: BotFactory | None = None
         self.games_finished = 0
+        self.finished_here = 0  # finished tables still in ``tables`` (until swept)
 
     # ------------------------------------------------------------- queries
     def get(self, table_id: str) -> Table:
@@ -77,8 +78,7 @@ class Lobby:
     ) -> tuple[Table, str | None]:
         """Create a table; returns it and, for a private table, its invite code.
         ``bots`` lists (seat, level) pairs to fill with server-side bots."""
-        live = sum(1 for t in self.tables.values() if t.state != FINISHED)
-        if live >= self.max_tables:
+        if len(self.tables) - self.finished_here >= self.max_tables:
             raise TableError("server_full", "this server has reached its table limit")
         bots = bots or []
         for _, level in bots:
@@ -115,7 +115,8 @@ class Lobby:
                 log.error("could not restore table", extra={"table": st.id, "error": str(e)})
                 continue
             n += 1
-            if table.game is not None and table.game.over:  # crashed before marking it
+            if table.state != FINISHED and table.game is not None and table.game.over:
+                # it crashed after the last take but before marking the game finished
                 async with table.lock:
                     await table._finish_locked("game_over", None)
         return n
@@ -142,6 +143,7 @@ class Lobby:
             if st.state == FINISHED:
                 table.state, table.finished_at = FINISHED, st.finished
                 table.finish_reason = "game_over" if table.game.over else "resigned"
+                self.finished_here += 1
         table.on_finish = self._finished
         self.tables[st.id] = table
         for seat in table.seats:
@@ -151,6 +153,7 @@ class Lobby:
 
     def _finished(self, table: Table) -> None:
         self.games_finished += table.finish_reason != "abandoned"
+        self.finished_here += 1
 
     def sweep(self, now: float | None = None) -> int:
         """Forget finished tables older than ``finished_ttl`` (their records stay stored)."""
@@ -164,4 +167,5 @@ class Lobby:
         ]
         for tid in gone:
             del self.tables[tid]
+        self.finished_here -= len(gone)
         return len(gone)

@@ -94,6 +94,34 @@ def view(game: Game, seat: int | None) -> View:
     return views(game, (seat,))[0]
 
 
+_KETTLES: dict[tuple[int, str, int, int], KettleView] = {}
+_CHOICES: dict[tuple[int, int, str | None, bool], TakeChoice] = {}
+_INTERN_MAX = 1 << 16
+"""Views are immutable, so the small parts that recur from take to take (a kettle's
+public face, a choice) are made once and shared: cheaper to build, and the server's
+encoder dumps a shared object once. Bounded: cleared when full."""
+
+
+def _kettle(seat: int, colour: str, k: list[int]) -> KettleView:
+    key = (seat, colour, len(k), k[-1] if k else EMPTY)
+    found = _KETTLES.get(key)
+    if found is None:
+        if len(_KETTLES) >= _INTERN_MAX:
+            _KETTLES.clear()
+        found = _KETTLES[key] = KettleView(seat, colour, len(k), _NAME[key[3]], None)
+    return found
+
+
+def _choice(card: int, slot: int, symbol: str | None, ends: bool) -> TakeChoice:
+    key = (card, slot, symbol, ends)
+    found = _CHOICES.get(key)
+    if found is None:
+        if len(_CHOICES) >= _INTERN_MAX:
+            _CHOICES.clear()
+        found = _CHOICES[key] = TakeChoice(CARD_IDS[card], slot // 6, slot % 6, symbol, ends)
+    return found
+
+
 def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     """``[view(game, s) for s in seats]``, with the parts every viewer may see built
     once and shared (the views are immutable), for a server sending one take's views to
@@ -105,85 +133,89 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     over = game.over
     colours = opts.colours
     casual = opts.memory == "casual"
-    kettles = tuple(
-        KettleView(
-            seat=s,
-            colour=colours[s],
-            count=len(k),
-            top=_NAME[k[-1]] if k else None,
-            cards=tuple(CARD_IDS[c] for c in k) if over else None,
+    if over:
+        kettles = tuple(
+            KettleView(s, colours[s], len(k), _NAME[k[-1]] if k else None, _names(k))
+            for s, k in enumerate(game.kettles)
         )
-        for s, k in enumerate(game.kettles)
-    )
-    choices: list[TakeChoice] = []
+    else:
+        kettles = tuple(_kettle(s, colours[s], k) for s, k in enumerate(game.kettles))
+    choices: tuple[TakeChoice, ...] = ()
     line = None
     explodable: tuple[int, ...] = ()
     if not over:
         line = LINE_IDS[game.line()]
         explodable = tuple(game.explodable())
+        grid = game.grid
+        wand_acts = game.turn_in_row == 1
+        made = []
         for slot in game.line_slots():
-            c = game.grid[slot]
+            c = grid[slot]
             ends = game.ends_game(slot)
             symbol = None
             if not ends:
                 if IS_EXPLODE[c]:
                     symbol = "explode"
-                elif IS_WAND[c] and game.turn_in_row == 1:
+                elif wand_acts and IS_WAND[c]:
                     symbol = "wand"
-            choices.append(TakeChoice(CARD_IDS[c], slot // 6, slot % 6, symbol, ends))
+            made.append(_choice(c, slot, symbol, ends))
+        choices = tuple(made)
     scores = None
     winners: tuple[int, ...] = ()
     if over:
         result = score_game(game)
         scores = tuple(s.to_dict() for s in result.scores)
         winners = result.winners
-    g = game.grid
-    n = tuple(map(_NAME.__getitem__, g))
-    grid = (n[0:6], n[6:12], n[12:18], n[18:24], n[24:30], n[30:36])
+    n = tuple(map(_NAME.__getitem__, game.grid))
+    grid_rows = (n[0:6], n[6:12], n[12:18], n[18:24], n[24:30], n[30:36])
     pawns = tuple(game.pawns)
-    recipe_counts = tuple(len(h) for h in game.recipes)
-    removed = tuple(CARD_IDS[c] for c in game.out)
-    choices_t = tuple(choices)
-    public_recipes: tuple[tuple[str, ...] | None, ...] = tuple(
-        tuple(hand) if over else None for hand in game.recipes
+    recipe_counts = tuple(map(len, game.recipes))
+    removed = _names(game.out)
+    public_recipes: tuple[tuple[str, ...] | None, ...] = (
+        tuple(map(tuple, game.recipes)) if over else (None,) * game.players
     )
+    options = dict(_public_options(opts))  # one copy, shared by this call's views
+    to_move = None if over else game.to_move
+    ended_by = game.ended_by if over else None
     out = []
     for seat in seats:
         mine = kettles
         recipes = public_recipes
         if seat is not None and not over:
-            recipes = tuple(
-                tuple(hand) if s == seat else None for s, hand in enumerate(game.recipes)
-            )
+            hidden = list(public_recipes)
+            hidden[seat] = tuple(game.recipes[seat])
+            recipes = tuple(hidden)
             if casual:  # section 10: each player may see their own kettle
                 k = kettles[seat]
-                own = KettleView(
-                    k.seat, k.colour, k.count, k.top, tuple(CARD_IDS[c] for c in game.kettles[seat])
-                )
+                own = KettleView(k.seat, k.colour, k.count, k.top, _names(game.kettles[seat]))
                 mine = (*kettles[:seat], own, *kettles[seat + 1 :])
         out.append(
             View(
-                seat=seat,
-                players=game.players,
-                options=dict(_public_options(opts)),
-                colours=colours,
-                grid=grid,
-                pawns=pawns,
-                deck_size=len(game.deck),
-                kettles=mine,
-                recipes=recipes,
-                recipe_counts=recipe_counts,
-                removed=removed,
-                ply=game.ply,
-                to_move=None if over else game.to_move,
-                turn_in_row=game.turn_in_row,
-                line=line,
-                choices=choices_t,
-                explodable=explodable,
-                game_over=over,
-                ended_by=game.ended_by if over else None,
-                winners=winners,
-                scores=scores,
+                seat,
+                game.players,
+                options,
+                colours,
+                grid_rows,
+                pawns,
+                len(game.deck),
+                mine,
+                recipes,
+                recipe_counts,
+                removed,
+                game.ply,
+                to_move,
+                game.turn_in_row,
+                line,
+                choices,
+                explodable,
+                over,
+                ended_by,
+                winners,
+                scores,
             )
         )
     return out
+
+
+def _names(cards: Sequence[int]) -> tuple[str, ...]:
+    return tuple(map(CARD_IDS.__getitem__, cards))

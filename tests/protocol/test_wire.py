@@ -14,7 +14,7 @@ from shared.cards import THIRD_COLOURS
 from shared.events import Event
 from shared.game import Game
 from shared.options import Options
-from shared.view import view
+from shared.view import view, views
 
 
 def _options(seed: int) -> Options:
@@ -54,3 +54,36 @@ def test_fast_path_bytes_equal_the_model_path(seed: int) -> None:
 def test_fast_ack_bytes_equal_the_model_path(version: int, re: int, seq: int) -> None:
     model = encode(m.AckMsg(state_version=version, re=re), seq=seq)
     assert encode_ack(version, re, seq) == model
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_views_of_one_take_share_packing_and_stay_exact(seed: int) -> None:
+    """The server encodes a take's views one after another (their public parts packed
+    once), and takes of other tables come in between: every frame still equals the
+    model path, whatever the seq and state version (one byte, two, four, eight)."""
+    rng = random.Random(seed)
+    games = [Game.deal(_options(seed * 2 + i)) for i in range(2)]
+    big = [0, 5, 127, 128, 255, 256, 65535, 65536, 2**32, 2**40]
+    while not all(g.over for g in games):
+        for game in games:
+            if game.over:
+                continue
+            seats: list[int | None] = [*range(game.options.players), None]
+            made = views(game, seats)
+            for v in made + made[::-1]:  # the same views again, in the other order
+                seq, version = rng.choice(big), rng.choice(big)
+                fast = encode_view(v, version, seq=seq)
+                assert fast == encode(view_message(v, version), seq=seq)
+            game.apply(rng.choice(game.legal_actions()))
+
+
+def test_payload_packed_once_is_exact_for_each_seq() -> None:
+    game = Game.deal(Options(seed=4))
+    events: list[Event] = []
+    game.apply(game.legal_actions()[0], events=events)
+    payload = events_payload(events, game.ply)
+    for seq in (1, 127, 128, 70000, 2**33):
+        assert encode_payload(payload, seq) == encode(events_message(events, game.ply), seq=seq)
+    other = events_payload(events[:1], game.ply)
+    assert encode_payload(other, 9) == encode(events_message(events[:1], game.ply), seq=9)
+    assert encode_payload(payload, 9) == encode(events_message(events, game.ply), seq=9)

@@ -168,10 +168,10 @@ async def join(client: WsClient, table: str, player: str, **fields: Any) -> tupl
 
 
 async def human_table(
-    port: int, players: int = 2, **options: Any
+    port: int, players: int = 2, compression: str | None = None, **options: Any
 ) -> tuple[str, list[WsClient], list[str]]:
     """A table of ``players`` connected humans, all ready: the game has started."""
-    clients = [await WsClient.open(port, f"p{i}") for i in range(players)]
+    clients = [await WsClient.open(port, f"p{i}", compression=compression) for i in range(players)]
     table, _, token = await create(clients[0], options={"players": players, **options})
     assert token is not None
     tokens = [token]
