@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -24,7 +24,13 @@ from websockets.protocol import State
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client, encode
 from protocol.convert import options_from_shared, options_to_shared
-from protocol.wire import encode_ack, encode_payload, encode_view, events_payload
+from protocol.wire import (
+    encode_ack,
+    encode_payload,
+    encode_view,
+    events_payload,
+    message_payload,
+)
 from shared.errors import RuleError
 from shared.events import Event
 from shared.game import Take
@@ -67,6 +73,7 @@ class Session:
         self._flush_soon = False
         self._pending: list[bytes] = []  # framed by _put, written by _flush
         self._raw: bool | None = None  # frame messages ourselves (no extension)
+        self._write_buffer = cfg.write_buffer
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = _peer(ws)
 
@@ -94,7 +101,7 @@ class Session:
             not self._writing
             and self.out.empty()
             and ws.protocol.state is State.OPEN
-            and ws.transport.get_write_buffer_size() < self.server.config.write_buffer
+            and ws.transport.get_write_buffer_size() < self._write_buffer
         ):
             if self._raw is None:
                 self._raw = not ws.protocol.extensions
@@ -117,7 +124,7 @@ class Session:
         self._flush_soon = False
         pending, self._pending = self._pending, []
         ws = self.ws
-        chunks = ws.protocol.data_to_send()
+        chunks = [] if self._raw else ws.protocol.data_to_send()  # raw: nothing there
         if pending and ws.protocol.state is State.OPEN:
             chunks += pending
         if chunks and not ws.transport.is_closing():
@@ -258,10 +265,10 @@ class Session:
                 raise TableError("hello_required", "send hello first")
             await self.on_hello(msg)
             return
-        handler = getattr(self, f"on_{kind}", None)
+        handler = _HANDLERS.get(kind)
         if handler is None or kind == "hello":
             raise TableError("not_allowed", f"{kind} is not allowed now")
-        await handler(msg)
+        await handler(self, msg)
 
     # ------------------------------------------------------------------ handlers
     async def on_hello(self, msg: m.HelloMsg) -> None:
@@ -382,6 +389,14 @@ class Session:
         table.chat(self, self.name, msg.text)
 
 
+_HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
+    name.removeprefix("on_"): handler
+    for name, handler in vars(Session).items()
+    if name.startswith("on_")
+}
+"""Message type -> its handler, found once rather than by name on every message."""
+
+
 def table_summary(table: Table) -> m.TableSummary:
     """A table as the lobby shows it (public facts only: never a token or the seed)."""
     return m.TableSummary(
@@ -395,18 +410,23 @@ def table_summary(table: Table) -> m.TableSummary:
     )
 
 
-def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:
-    return tuple(
-        m.SeatInfo(
-            seat=s.index,
-            name=s.name,
-            connected=s.connected,
-            bot=s.bot,
-            ready=s.ready,
-            resigned=s.index == table.resigned,
-        )
+def _seat_facts(table: Table) -> list[dict[str, Any]]:
+    """Each seat as ``SeatInfo`` shows it (public facts only)."""
+    return [
+        {
+            "seat": s.index,
+            "name": s.name,
+            "connected": s.occupant is not None,
+            "bot": s.bot,
+            "ready": s.ready,
+            "resigned": s.index == table.resigned,
+        }
         for s in table.seats
-    )
+    ]
+
+
+def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:
+    return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table))
 
 
 def presence_message(table: Table) -> m.PresenceMsg:
@@ -433,10 +453,15 @@ def _presence_payload(table: Table) -> dict[str, Any]:
         tuple((s.name, s.occupant is not None, s.bot, s.ready) for s in table.seats),
     )
     if _last_presence is None or _last_presence[0] != key:
-        data = presence_message(table).model_dump(
-            mode="json", exclude_defaults=True, exclude_none=True
-        )
-        _last_presence = (key, data)
+        source = {
+            "table": table.id,
+            "state": table.state,
+            "seats": _seat_facts(table),
+            "spectators": len(table.spectators),
+            "seq": 0,
+            "re": None,
+        }
+        _last_presence = (key, message_payload(m.PresenceMsg, source))
     return _last_presence[1]
 
 

@@ -144,10 +144,14 @@ class Table:
             raise TableError("bad_invite", "this table is private: a valid invite code is needed")
 
     # ------------------------------------------------------------- sending
-    def _send_views(self) -> None:
-        """Every seat and spectator gets the view made for it (spectators share one)."""
+    def _send_update(self, events: Sequence[Event]) -> None:
+        """A new state: its public events to everyone, then to every seat and spectator
+        the view made for it (spectators share one)."""
         assert self.game is not None
         targets = self.occupants()
+        if events:
+            for _, occ in targets:
+                occ.deliver_events(self, events, self.version)
         seats = sorted({seat for seat, _ in targets}, key=lambda s: -1 if s is None else s)
         made = dict(zip(seats, views(self.game, seats), strict=True))
         for seat, occ in targets:
@@ -157,11 +161,6 @@ class Table:
         """A fresh full view for one occupant (on join, watch or resume)."""
         if self.game is not None:
             occupant.deliver_view(self, view(self.game, self.seat_of(occupant)), self.version)
-
-    def _send_events(self, events: Sequence[Event]) -> None:
-        if events:
-            for _, occ in self.occupants():
-                occ.deliver_events(self, events, self.version)
 
     def broadcast_presence(self) -> None:
         for _, occ in self.occupants():
@@ -284,15 +283,13 @@ class Table:
             options = self.options
             if options.seed is None:
                 options = options.replace(seed=secrets.randbits(63))
-            record = Record.new(options)
             events: list[Event] = []
-            game = record.start(events)
+            record, game = Record.deal(options, events)
             await self.store.start_game(self.id, record)
             self.record, self.game, self.version = record, game, 0
             self.state = PLAYING
             log.info("game started", extra={"table": self.id})
-            self._send_events(events)
-            self._send_views()
+            self._send_update(events)
         self.broadcast_presence()
 
     # ------------------------------------------------------------- play
@@ -329,8 +326,7 @@ class Table:
             self.record.actions.append(take)
             self.game = trial
             self.version += 1
-            self._send_events(events)
-            self._send_views()
+            self._send_update(events)
             if trial.over:
                 await self._finish_locked("game_over", None)
             return self.version

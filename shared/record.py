@@ -110,6 +110,15 @@ class Record:
         """An empty record of the deal ``options.seed`` gives, with its explicit set-up."""
         return cls(options, Game.deal_setup(options), [])
 
+    @classmethod
+    def deal(cls, options: Options, events: list[Event] | None = None) -> tuple[Record, Game]:
+        """``Record.new(options)`` and its started game, dealt once (a server starting
+        a game needs both): the game equals ``record.start(events)``."""
+        game = Game._dealt(options)
+        record = cls(options, game.position(), [])
+        game._advance(events)
+        return record, game
+
     def start(self, events: list[Event] | None = None) -> Game:
         """The game at its start (forced first moves made)."""
         try:

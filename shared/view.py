@@ -9,8 +9,8 @@ recipe is revealed with the score breakdown.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
@@ -70,6 +70,24 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+
+def _maker(cls: type[Any]) -> Callable[..., Any]:
+    """``cls(*fields)`` for a frozen slots dataclass without its ``__init__``, which
+    goes through ``object.__setattr__`` for every field: each slot is set through its
+    descriptor directly (a view is made for every seat on every take)."""
+    names = [f.name for f in fields(cls)]
+    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    obj = new(cls)"]
+    for i, name in enumerate(names):
+        env[f"set{i}"] = cls.__dict__[name].__set__
+        lines.append(f"    set{i}(obj, {name})")
+    lines.append("    return obj")
+    exec("\n".join(lines), env)  # our own code, generated from the fields
+    make: Callable[..., Any] = env["make"]
+    return make
+
+
+_view = _maker(View)
 
 _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
 """Card ids by index, with ``_NAME[EMPTY]`` (index -1) = None for a gap."""
@@ -190,7 +208,7 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
                 own = KettleView(k.seat, k.colour, k.count, k.top, _names(game.kettles[seat]))
                 mine = (*kettles[:seat], own, *kettles[seat + 1 :])
         out.append(
-            View(
+            _view(
                 seat,
                 game.players,
                 options,

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.errors import RecordError
+from shared.events import Event
 from shared.game import Game
 from shared.options import Options
 from shared.record import Record
@@ -187,3 +188,18 @@ def test_record_round_trip_equals_original() -> None:
     rec = Record.new(options)
     again = Record.loads(json.dumps(rec.to_dict())).replay()
     assert again == game
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_record_deal_equals_new_then_start(seed: int) -> None:
+    """The server's one-pass deal gives the record and the game of ``Record.new`` and
+    ``start``, events included."""
+    options = Options(seed=seed, players=2 + seed % 2, recipes=seed % 3 == 0)
+    events: list[Event] = []
+    record, game = Record.deal(options, events)
+    expected_events: list[Event] = []
+    expected = Record.new(options)
+    assert record == expected
+    assert game == expected.start(expected_events)
+    assert events == expected_events
+    assert record.replay() == game

@@ -1,0 +1,50 @@
+"""Presence is built once per broadcast without the model: its bytes equal the model
+path's (``encode(presence_message(table))``) in every state a table goes through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.codec import encode
+from protocol.wire import encode_payload
+from server.session import _presence_payload, presence_message
+from server.store import MemoryStore
+from server.table import Table
+from shared.options import Options
+
+
+class _Occupant:
+    def __getattr__(self, name: str) -> Any:
+        return lambda *a, **k: None
+
+
+def _same(table: Table, seq: int) -> None:
+    assert encode_payload(_presence_payload(table), seq) == encode(
+        presence_message(table), seq=seq
+    )
+
+
+async def test_presence_bytes_equal_the_model_path() -> None:
+    table = Table("t1", "a table", Options(players=3, seed=4), MemoryStore())
+    seq = 1
+    _same(table, seq)
+    people = [_Occupant() for _ in range(3)]
+    await table.join("ann", people[0])  # type: ignore[arg-type]
+    _same(table, seq := seq + 1)
+    await table.add_bot("easy")
+    _same(table, seq := seq + 1)
+    watcher = _Occupant()
+    table.watch(watcher)  # type: ignore[arg-type]
+    _same(table, seq := seq + 200)
+    await table.join("bob ünïcode", people[1])  # type: ignore[arg-type]
+    table.detach(people[1])  # type: ignore[arg-type]
+    _same(table, seq := seq + 70000)
+    await table.set_ready(people[0])  # type: ignore[arg-type]
+    _same(table, seq)
+    table.resume(table.seats[2].token_hash or "", people[2])  # type: ignore[arg-type]
+    await table.set_ready(people[2])  # type: ignore[arg-type]
+    _same(table, seq)
+    assert table.state == "playing"
+    await table.resign(people[0])  # type: ignore[arg-type]
+    assert table.resigned == 0 and table.state == "finished"
+    _same(table, seq := seq + 1)
