@@ -440,8 +440,49 @@ def _pack(payload: dict[str, Any], seq: int) -> bytes:
 
 
 def encode_events(events: Sequence[Event], state_version: int, seq: int) -> bytes:
-    """Same bytes as ``encode(events_message(events, state_version), seq=seq)``."""
-    return _pack(events_payload(events, state_version), seq)
+    """Same bytes as ``encode(events_message(events, state_version), seq=seq)``. The
+    events of one update go to every seat and spectator one after the other: they are
+    packed once (kept with the very list and version; the list must not change), and
+    each event's bytes are kept by value, as the same moves recur game after game."""
+    global _last_events
+    memo = _last_events
+    if memo is None or memo[0] is not events or memo[1] != state_version or seq < 0:
+        if seq < 0 or state_version < 0:
+            return _pack(events_payload(events, state_version), seq)
+        body = b"".join(
+            (
+                _K_STATE_VERSION,
+                _int(state_version),
+                _K_EVENTS,
+                _array_header(len(events)),
+                *map(_event_bytes, events),
+            )
+        )
+        memo = _last_events = (events, state_version, body)
+    return b"".join((_EVENTS_HEAD, _int(seq), memo[2]))
+
+
+_last_events: tuple[Sequence[Event], int, bytes] | None = None
+_EVENTS_HEAD = b"\x84" + _body(["type", "events", "seq"])
+_K_EVENTS = _body(["events"])
+_EVENT_BYTES: dict[Event, bytes] = {}
+
+
+def _event_bytes(event: Event) -> bytes:
+    try:
+        found = _EVENT_BYTES.get(event)
+    except TypeError:  # holds something unhashable (the scores of game_over)
+        return _pack_one(_EVENTS[event.kind](event))
+    if found is None:
+        if len(_EVENT_BYTES) >= _CACHE_MAX * 4:
+            _EVENT_BYTES.clear()
+        found = _EVENT_BYTES[event] = _pack_one(_EVENTS[event.kind](event))
+    return found
+
+
+def _pack_one(value: Any) -> bytes:
+    packed: bytes = msgpack.packb(value)
+    return packed
 
 
 def encode_payload(payload: dict[str, Any], seq: int) -> bytes:

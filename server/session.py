@@ -26,9 +26,9 @@ from protocol.codec import ProtocolError, check_version, decode_client, encode
 from protocol.convert import options_from_shared, options_to_shared
 from protocol.wire import (
     encode_ack,
+    encode_events,
     encode_payload,
     encode_view,
-    events_payload,
     message_payload,
 )
 from shared.errors import RuleError
@@ -181,7 +181,7 @@ class Session:
     def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
         if self._room():
             self.seq += 1
-            self._put(encode_payload(_events_payload(events, version), self.seq))
+            self._put(encode_events(events, version, self.seq))
 
     def deliver_presence(self, table: Table) -> None:
         if self._room():
@@ -463,17 +463,6 @@ def _presence_payload(table: Table) -> dict[str, Any]:
         }
         _last_presence = (key, message_payload(m.PresenceMsg, source))
     return _last_presence[1]
-
-
-_last_events: tuple[Sequence[Event], int, dict[str, Any]] | None = None
-
-
-def _events_payload(events: Sequence[Event], version: int) -> dict[str, Any]:
-    """The events of one broadcast go to every seat and spectator: build them once."""
-    global _last_events
-    if _last_events is None or _last_events[0] is not events or _last_events[1] != version:
-        _last_events = (events, version, events_payload(events, version))
-    return _last_events[2]
 
 
 def frame_head(n: int) -> bytes:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -191,7 +192,7 @@ class SqliteStore(Store):
         self.path = str(path)
         self.max_batch = max_batch
         self.readonly = readonly
-        self._queue: queue.Queue[_Item | None] = queue.Queue()
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()  # C, lock-free put
         self._thread: threading.Thread | None = None
         self._read_lock = threading.Lock()
         self._reader: sqlite3.Connection | None = None
@@ -393,7 +394,7 @@ class SqliteStore(Store):
         await self._write(
             (
                 "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
-                (table_id, index, json.dumps(action_to_dict(take))),
+                (table_id, index, _action_json(take)),
             )
         )
 
@@ -482,6 +483,20 @@ class SqliteStore(Store):
             ]
         )
         return rows
+
+
+def _action_json(take: Take) -> str:
+    """An action as stored (its record form in JSON); the same few hundred takes recur
+    in every game, so their text is kept (unless a take holds a list: not hashable)."""
+    try:
+        return _action_json_kept(take)
+    except TypeError:
+        return json.dumps(action_to_dict(take))
+
+
+@functools.lru_cache(maxsize=4096)
+def _action_json_kept(take: Take) -> str:
+    return json.dumps(action_to_dict(take))
 
 
 def _settle(items: list[_Item], exc: Exception | None) -> None:
