@@ -17,7 +17,13 @@ are ``--procs`` other processes, each running many asyncio clients
    swept at once: the difference divided by the count).
 
 The machine is shared: run it when it is quiet, and compare figures from one run.
-Usage: ``python bench/load.py [--tables 500] [--players 2] [--procs 3] [--quick]``.
+Throughput runs every target ``--repeat`` times (default 3), in rounds (relay, memory,
+sqlite, then again), and reports medians: the machine is shared and one run of ten
+seconds can be off by ten per cent. It also reports the server's CPU time per intent
+(user + system, over the measured window), which noise moves far less than the rate.
+
+Usage: ``python bench/load.py [--tables 500] [--players 2] [--procs 3] [--repeat 3]
+[--quick]``.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import json
 import multiprocessing as mp
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -184,44 +191,63 @@ def ms(x: float) -> str:
 def throughput(args: argparse.Namespace) -> None:
     print(
         f"== throughput: {args.tables} tables of {args.players}, flat out, "
-        f"{args.procs} client processes, {args.seconds:g} s window after {args.warmup:g} s"
+        f"{args.procs} client processes, {args.seconds:g} s window after {args.warmup:g} s, "
+        f"{args.repeat} round(s) of every target (each ratio within its round)"
     )
-    rates: dict[str, float] = {}
-    for target in args.targets.split(","):
-        child = Child(target, args)
-        try:
-            stats, server = drive(
-                child, args, args.tables, warmup=args.warmup, seconds=args.seconds
-            )
-        finally:
-            child.stop()
-        rate = stats["intents"] / args.seconds
-        rates[target] = rate
-        lat = stats["latencies"]
-        line = (
-            f"{target:>7}: {rate:8.0f} intents/s  p50 {ms(pct(lat, 0.5))}  "
-            f"p99 {ms(pct(lat, 0.99))}  peak RSS {server['memory']['VmHWM'] / 1024:.0f} MiB"
-            f"  games {stats['games']}"
-        )
-        if stats["intents"] and "cpu1" in server:
-            cpu = (server["cpu1"] - server["cpu0"]) / stats["intents"]
-            line += f"  server CPU {cpu * 1e6:.0f} us/intent"
-        if stats["errors"]:
-            line += f"  errors {stats['errors']}"
-        print(line)
-        h0, h1 = server.get("health0", {}), server.get("health1", {})
-        if "store_writes" in h1 and h1.get("store_commits", 0) > h0.get("store_commits", 0):
-            writes = h1["store_writes"] - h0["store_writes"]
-            commits = h1["store_commits"] - h0["store_commits"]
+    targets = args.targets.split(",")
+    rates: dict[str, list[float]] = {t: [] for t in targets}
+    ratios: dict[str, list[float]] = {t: [] for t in targets if t != "relay"}
+    for round_no in range(1, args.repeat + 1):
+        if args.repeat > 1:
+            print(f"-- round {round_no}")
+        for target in targets:
+            rates[target].append(_throughput_one(args, target))
+        if "relay" in rates:
+            for target in ratios:
+                ratios[target].append(rates[target][-1] / rates["relay"][-1])
+    if args.repeat > 1:
+        print(f"medians of {args.repeat} rounds:")
+        for target in targets:
+            print(f"{target:>7}: {statistics.median(rates[target]):8.0f} intents/s")
+    for target, values in ratios.items():
+        if "relay" in rates and values:
+            each = ", ".join(f"{v:.2f}" for v in values)
             print(
-                f"         group commit: {writes} writes in {commits} commits "
-                f"({writes / commits:.1f} writes per commit, {commits / args.seconds:.0f} "
-                f"commits/s)"
+                f"ours ({target}) / relay: {statistics.median(values):.2f}"
+                + (f"  (rounds: {each})" if len(values) > 1 else "")
             )
-    if "relay" in rates:
-        for target in ("memory", "sqlite"):
-            if target in rates:
-                print(f"ours ({target}) / relay: {rates[target] / rates['relay']:.2f}")
+
+
+def _throughput_one(args: argparse.Namespace, target: str) -> float:
+    """One flat-out run against ``target``; prints its line, returns intents/s."""
+    child = Child(target, args)
+    try:
+        stats, server = drive(child, args, args.tables, warmup=args.warmup, seconds=args.seconds)
+    finally:
+        child.stop()
+    rate: float = stats["intents"] / args.seconds
+    lat = stats["latencies"]
+    line = (
+        f"{target:>7}: {rate:8.0f} intents/s  p50 {ms(pct(lat, 0.5))}  "
+        f"p99 {ms(pct(lat, 0.99))}  peak RSS {server['memory']['VmHWM'] / 1024:.0f} MiB"
+        f"  games {stats['games']}"
+    )
+    if stats["intents"] and "cpu1" in server:
+        cpu = (server["cpu1"] - server["cpu0"]) / stats["intents"]
+        line += f"  server CPU {cpu * 1e6:.0f} us/intent"
+    if stats["errors"]:
+        line += f"  errors {stats['errors']}"
+    print(line, flush=True)
+    h0, h1 = server.get("health0", {}), server.get("health1", {})
+    if "store_writes" in h1 and h1.get("store_commits", 0) > h0.get("store_commits", 0):
+        writes = h1["store_writes"] - h0["store_writes"]
+        commits = h1["store_commits"] - h0["store_commits"]
+        print(
+            f"         group commit: {writes} writes in {commits} commits "
+            f"({writes / commits:.1f} writes per commit, {commits / args.seconds:.0f} "
+            f"commits/s)"
+        )
+    return rate
 
 
 def paced(args: argparse.Namespace) -> None:
@@ -295,6 +321,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=10.0, help="measured window")
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--targets", default="relay,memory,sqlite")
+    p.add_argument("--repeat", type=int, default=3, help="rounds of the throughput runs")
     p.add_argument("--paced-tables", type=int, default=1000)
     p.add_argument("--paced-seconds", type=float, default=20.0)
     p.add_argument("--paced-store", default="sqlite", choices=["sqlite", "memory", "relay"])
@@ -310,7 +337,7 @@ def main() -> None:
     args = p.parse_args()
     if args.quick:
         args.tables, args.paced_tables, args.idle, args.finished = 20, 40, 100, 20
-        args.seconds, args.warmup, args.paced_seconds = 3.0, 1.0, 5.0
+        args.seconds, args.warmup, args.paced_seconds, args.repeat = 3.0, 1.0, 5.0, 1
     print(
         f"bench/load.py on {mp.cpu_count()} cores (shared machine: compare within a run); "
         f"websockets compression={args.compression} max_queue={args.ws_max_queue}, "
@@ -320,7 +347,7 @@ def main() -> None:
     for name, fn in (("throughput", throughput), ("paced", paced), ("memory", memory)):
         if args.only in (None, name):
             fn(args)
-    print(f"(took {time.monotonic() - started:.0f} s; median of one run each)")
+    print(f"(took {time.monotonic() - started:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from .messages import TakeChoice as TakeChoiceModel
 __all__ = [
     "encode_ack",
     "encode_events",
+    "encode_message",
     "encode_payload",
     "encode_view",
     "events_payload",
@@ -104,8 +105,8 @@ def _fields(model: type[BaseModel]) -> tuple[tuple[str, Any] | None, tuple[Field
     fields: list[Field] = []
     tag = None
     for name, info in model.model_fields.items():
-        if name in ("type", "kind"):
-            tag = (name, info.default)
+        if name in ("type", "kind") and typing.get_origin(info.annotation) is typing.Literal:
+            tag = (name, info.default)  # a message's or event's tag: always sent
             continue
         default = _MISSING if info.is_required() else info.default
         fields.append((name, default, _converter(info.annotation)))
@@ -173,6 +174,8 @@ def _options_dump(items: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
 def _options(value: Any) -> dict[str, Any]:
     if isinstance(value, Options):
         value = value.to_dict(public=True)
+    elif isinstance(value, BaseModel):  # a TableOptions in a message being sent
+        return _model_options(value)
     key = tuple(value.items())
     found = _OPTIONS.get(key)
     if found is None:
@@ -183,6 +186,24 @@ def _options(value: Any) -> dict[str, Any]:
 
 
 _OPTIONS: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+
+
+@lru_cache(maxsize=256)
+def _model_options(value: BaseModel) -> dict[str, Any]:  # frozen models hash by value
+    dumped: dict[str, Any] = value.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
+    return dumped
+
+
+def encode_message(msg: BaseModel, seq: int, re: int | None = None) -> bytes:
+    """Same bytes as ``encode(msg.model_copy(update={"re": re}), seq=seq)`` (``re`` only
+    if given), through the dumper compiled from the message's model: for the replies a
+    server sends (a test compares every server message type with the model path)."""
+    payload = _compile(type(msg))(msg)
+    payload.pop("seq", None)
+    if re is not None:  # ``re`` comes first after the tag (and seq), as in the model
+        payload.pop("re", None)
+        payload = {"type": payload.pop("type"), "re": re, **payload}
+    return _pack(payload, seq)
 """Dumped options by their items in order (the dicts are never mutated, only packed)."""
 
 
@@ -392,17 +413,35 @@ _PER_SEAT = frozenset({"seat", "recipes"})
 casual memory: it is a run of its own, so the seat's own kettle just misses)."""
 
 
-def _view_plan() -> tuple[_Run, ...]:
+class _Single:
+    """A field that differs between the seats of one take (the seat, its recipes): few
+    values, each packed once (``_by_value``)."""
+
+    __slots__ = ("default", "enc", "get")
+
+    def __init__(self, field: Field) -> None:
+        self.get = operator.attrgetter(field[0])
+        self.default = field[1]
+        self.enc = _field_encoder(field)
+
+    def pack(self, view: View) -> tuple[int, bytes]:
+        value = self.get(view)
+        if value is None or (self.default is not _MISSING and value == self.default):
+            return 0, b""
+        return 1, self.enc(value)
+
+
+def _view_plan() -> tuple[_Run | _Single, ...]:
     """The view's fields in wire order, cut into runs: the shared ones between the
-    per-seat ones (each of those a run of one, packed by value)."""
-    plan: list[_Run] = []
+    per-seat ones; ``kettles`` is a run of its own (per seat under casual memory)."""
+    plan: list[_Run | _Single] = []
     run: list[Field] = []
     for f in _fields(GameView)[1]:
         if f[0] in _PER_SEAT or f[0] == "kettles":
             if run:
                 plan.append(_Run(run))
                 run = []
-            plan.append(_Run([f]))
+            plan.append(_Single(f) if f[0] in _PER_SEAT else _Run([f]))
         else:
             run.append(f)
     if run:

@@ -27,6 +27,7 @@ from protocol.convert import options_from_shared, options_to_shared
 from protocol.wire import (
     encode_ack,
     encode_events,
+    encode_message,
     encode_payload,
     encode_view,
     message_payload,
@@ -82,9 +83,7 @@ class Session:
         if not self._room():
             return
         self.seq += 1
-        if re is not None:
-            msg = msg.model_copy(update={"re": re})
-        self._put(encode(msg, seq=self.seq))
+        self._put(encode_message(msg, self.seq, re))
 
     def _put(self, data: bytes) -> None:
         """Send a frame at once while the socket keeps up (no queue, no task switch);

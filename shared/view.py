@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
 from .game import EMPTY, Game
-from .geometry import LINE_IDS
+from .geometry import LINE_IDS, LINE_SLOTS
 from .options import Options
 from .scoring import score_game
 
@@ -140,6 +140,40 @@ def _choice(card: int, slot: int, symbol: str | None, ends: bool) -> TakeChoice:
     return found
 
 
+def _choices(game: Game, li: int) -> tuple[TakeChoice, ...]:
+    """The choices of the player to move, taking from line ``li``. While the deck is not
+    empty no take ends the game, so they depend only on the cards in the line and the
+    turn in a row: kept by those (bounded), as lines stay put for several takes."""
+    grid = game.grid
+    key = None
+    if game.deck:
+        key = (li, game.turn_in_row, *[grid[s] for s in LINE_SLOTS[li]])
+        found = _CHOICE_SETS.get(key)
+        if found is not None:
+            return found
+    wand_acts = game.turn_in_row == 1
+    made = []
+    for slot in game.line_slots():
+        c = grid[slot]
+        ends = game.ends_game(slot)
+        symbol = None
+        if not ends:
+            if IS_EXPLODE[c]:
+                symbol = "explode"
+            elif wand_acts and IS_WAND[c]:
+                symbol = "wand"
+        made.append(_choice(c, slot, symbol, ends))
+    choices = tuple(made)
+    if key is not None:
+        if len(_CHOICE_SETS) >= _INTERN_MAX:
+            _CHOICE_SETS.clear()
+        _CHOICE_SETS[key] = choices
+    return choices
+
+
+_CHOICE_SETS: dict[tuple[int, ...], tuple[TakeChoice, ...]] = {}
+
+
 def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     """``[view(game, s) for s in seats]``, with the parts every viewer may see built
     once and shared (the views are immutable), for a server sending one take's views to
@@ -157,27 +191,15 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
             for s, k in enumerate(game.kettles)
         )
     else:
-        kettles = tuple(_kettle(s, colours[s], k) for s, k in enumerate(game.kettles))
+        kettles = tuple([_kettle(s, colours[s], k) for s, k in enumerate(game.kettles)])
     choices: tuple[TakeChoice, ...] = ()
     line = None
     explodable: tuple[int, ...] = ()
     if not over:
-        line = LINE_IDS[game.line()]
+        li = game.line()
+        line = LINE_IDS[li]
         explodable = tuple(game.explodable())
-        grid = game.grid
-        wand_acts = game.turn_in_row == 1
-        made = []
-        for slot in game.line_slots():
-            c = grid[slot]
-            ends = game.ends_game(slot)
-            symbol = None
-            if not ends:
-                if IS_EXPLODE[c]:
-                    symbol = "explode"
-                elif wand_acts and IS_WAND[c]:
-                    symbol = "wand"
-            made.append(_choice(c, slot, symbol, ends))
-        choices = tuple(made)
+        choices = _choices(game, li)
     scores = None
     winners: tuple[int, ...] = ()
     if over:

@@ -5,16 +5,28 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from protocol import SERVER_MESSAGES
 from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.convert import events_message, view_message
-from protocol.wire import encode_ack, encode_events, encode_payload, encode_view, events_payload
+from protocol.wire import (
+    encode_ack,
+    encode_events,
+    encode_message,
+    encode_payload,
+    encode_view,
+    events_payload,
+)
 from shared.cards import THIRD_COLOURS
 from shared.events import Event
 from shared.game import Game
 from shared.options import Options
 from shared.view import view, views
+
+from .strategies import for_model
 
 
 def _options(seed: int) -> Options:
@@ -87,3 +99,14 @@ def test_payload_packed_once_is_exact_for_each_seq() -> None:
     other = events_payload(events[:1], game.ply)
     assert encode_payload(other, 9) == encode(events_message(events[:1], game.ply), seq=9)
     assert encode_payload(payload, 9) == encode(events_message(events, game.ply), seq=9)
+
+
+@pytest.mark.parametrize("kind", sorted(SERVER_MESSAGES))
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), seq=st.integers(1, 2**53), re=st.none() | st.integers(0, 2**53))
+def test_any_server_message_fast_equals_the_model_path(
+    kind: str, data: st.DataObject, seq: int, re: int | None
+) -> None:
+    msg = data.draw(for_model(SERVER_MESSAGES[kind]))
+    expected = msg if re is None else msg.model_copy(update={"re": re})
+    assert encode_message(msg, seq, re) == encode(expected, seq=seq)
