@@ -55,6 +55,7 @@ class ServerConfig:
     ping_interval: float | None = 20.0
     allow_seeds: bool = True
     finished_ttl: float = 600.0  # seconds a finished table stays in memory
+    lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
     bot_think: float | None = None  # seconds per move for search bots (None: per level)
 
 
@@ -66,6 +67,7 @@ class Server:
             self.store,
             max_tables=config.max_tables,
             finished_ttl=config.finished_ttl,
+            lobby_ttl=config.lobby_ttl,
             bot_levels=BOT_LEVELS,
         )
         self.lobby.attach_bot = lambda table, seat, level: attach_bot(
@@ -142,9 +144,15 @@ class Server:
         self.stopped.set()
 
     async def _sweep(self) -> None:
+        every = min(60.0, max(1.0, self.config.finished_ttl / 4))
+        if self.config.lobby_ttl > 0:
+            every = min(every, max(1.0, self.config.lobby_ttl / 4))
         while True:
-            await asyncio.sleep(min(60.0, max(1.0, self.config.finished_ttl / 4)))
-            self.lobby.sweep()
+            await asyncio.sleep(every)
+            try:
+                await self.lobby.sweep_all()
+            except Exception:  # a failed round must not end the sweeping
+                log.exception("sweep failed")
 
     async def _idle_watch(self) -> None:
         """Close connections silent for ``limits.idle_timeout`` seconds (ping counts).

@@ -28,16 +28,19 @@ class Lobby:
         *,
         max_tables: int = 10_000,
         finished_ttl: float = 600.0,
+        lobby_ttl: float = 1800.0,
         bot_levels: tuple[str, ...] = (),
     ) -> None:
         self.store = store
         self.max_tables = max_tables
         self.finished_ttl = finished_ttl
+        self.lobby_ttl = lobby_ttl  # <= 0: tables waiting in the lobby never expire
         self.bot_levels = bot_levels
         self.tables: dict[str, Table] = {}
         self.attach_bot: BotFactory | None = None
         self.games_finished = 0
         self.finished_here = 0  # finished tables still in ``tables`` (until swept)
+        self.tables_abandoned = 0
 
     # ------------------------------------------------------------- queries
     def get(self, table_id: str) -> Table:
@@ -57,6 +60,7 @@ class Lobby:
             "games_running": states.count(PLAYING),
             "tables_waiting": states.count(LOBBY),
             "games_finished": self.games_finished,
+            "tables_abandoned": self.tables_abandoned,
         }
 
     def find_seat(self, token: str) -> tuple[Table, int] | None:
@@ -106,9 +110,13 @@ class Lobby:
     async def restore(self) -> int:
         """Bring back every unfinished table from the store by replaying its record, and
         the games finished less than ``finished_ttl`` ago (so that players reconnecting
-        after a restart still see how their game ended; ``sweep`` drops them later)."""
+        after a restart still see how their game ended; ``sweep`` drops them later).
+        A table back in the lobby counts as unattended from now on: it expires
+        ``lobby_ttl`` after the restart unless someone sits or watches there."""
         n = 0
         for st in self.store.load_open_tables(finished_since=time.time() - self.finished_ttl):
+            if st.state == FINISHED and st.record is None:
+                continue  # abandoned before its game started: nothing to see
             try:
                 table = self._restore_one(st)
             except (RuleError, ValueError) as e:
@@ -153,10 +161,51 @@ class Lobby:
 
     def _finished(self, table: Table) -> None:
         self.games_finished += table.finish_reason != "abandoned"
+        self.tables_abandoned += table.finish_reason == "abandoned"
         self.finished_here += 1
 
+    async def sweep_all(self, now: float | None = None) -> int:
+        """The periodic clean-up: expire abandoned lobby tables (``expire_lobbies``),
+        then forget old finished ones (``sweep``). Returns how many left memory."""
+        now = time.time() if now is None else now
+        return await self.expire_lobbies(now) + self.sweep(now)
+
+    def _abandoned(self, table: Table, now: float) -> bool:
+        return (
+            table.state == LOBBY
+            and table.idle_since is not None
+            and now - table.idle_since >= self.lobby_ttl
+        )
+
+    async def expire_lobbies(self, now: float | None = None) -> int:
+        """Finish, as ``abandoned``, every table still in the lobby that nobody has sat
+        at or watched for ``lobby_ttl`` seconds (server-side bots do not count), and
+        forget it at once: its seat tokens stop working, the store marks it finished
+        and a restart does not bring it back. Returns how many left memory."""
+        if self.lobby_ttl <= 0:
+            return 0
+        now = time.time() if now is None else now
+        gone = 0
+        for table in [t for t in self.tables.values() if self._abandoned(t, now)]:
+            try:
+                async with table.lock:
+                    if not self._abandoned(table, now):  # someone came meanwhile
+                        continue
+                    await table._finish_locked("abandoned", None)
+            except Exception:
+                log.exception("could not expire table", extra={"table": table.id})
+                continue
+            # someone who watched or resumed while the store wrote stays able to see
+            # the end; the table then leaves with the finished ones (``sweep``)
+            if not table.attended and self.tables.get(table.id) is table:
+                del self.tables[table.id]
+                self.finished_here -= 1
+                gone += 1
+        return gone
+
     def sweep(self, now: float | None = None) -> int:
-        """Forget finished tables older than ``finished_ttl`` (their records stay stored)."""
+        """Forget finished tables older than ``finished_ttl`` (their records stay stored;
+        see ``sweep_all`` for the whole periodic clean-up)."""
         now = time.time() if now is None else now
         gone = [
             tid

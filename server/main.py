@@ -1,8 +1,9 @@
 """``kupferkessel serve``: run a dedicated server.
 
-Flags win over environment variables (``KK_HOST``, ``KK_PORT``, ``KK_DB``, ``KK_NAME``),
-which win over the defaults. The default host is loopback: listening on every interface
-is an explicit choice (``--host 0.0.0.0`` or ``--public``).
+Flags win over environment variables (``KK_HOST``, ``KK_PORT``, ``KK_DB``, ``KK_NAME``,
+``KK_FINISHED_TTL``, ``KK_LOBBY_TTL``), which win over the defaults. The default host is
+loopback: listening on every interface is an explicit choice (``--host 0.0.0.0`` or
+``--public``).
 """
 
 from __future__ import annotations
@@ -64,10 +65,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bot-think", type=float, default=0.2, help="seconds per move for server-side search bots"
     )
+    _seconds(
+        p,
+        "--finished-ttl",
+        "KK_FINISHED_TTL",
+        600,
+        "a finished table leaves memory this long after its game ended; its record stays"
+        " in the database",
+    )
+    _seconds(
+        p,
+        "--lobby-ttl",
+        "KK_LOBBY_TTL",
+        1800,
+        "a table nobody has sat at or watched for this long before its game started is"
+        " closed as abandoned (0 keeps it forever)",
+    )
     p.add_argument(
         "--no-seeds", action="store_true", help="refuse seeds chosen by clients in create_table"
     )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def _seconds(p: argparse.ArgumentParser, flag: str, env: str, default: int, what: str) -> None:
+    p.add_argument(
+        flag,
+        type=float,
+        default=float(os.environ.get(env, str(default))),
+        metavar="SECONDS",
+        help=f"{what} (default {default}, env {env})",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -78,6 +105,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         max_tables=args.max_tables,
         bot_think=args.bot_think,
+        lobby_ttl=args.lobby_ttl,
+        finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
     )
 

@@ -124,6 +124,10 @@ class Table:
         self.resigned: int | None = None  # the seat that resigned, if the game ended so
         self.lock = asyncio.Lock()
         self.on_finish: Callable[[Table], None] | None = None
+        # since when no person has sat or watched here (None while someone does); set
+        # at creation and restore, kept by ``_note_presence``; the lobby expires tables
+        # left unattended before their game started (``Lobby.expire_lobbies``)
+        self.idle_since: float | None = time.time()
 
     # ------------------------------------------------------------- queries
     def occupants(self) -> list[tuple[int | None, Occupant]]:
@@ -132,6 +136,20 @@ class Table:
         ]
         out.extend((None, o) for o in self.spectators)
         return out
+
+    @property
+    def attended(self) -> bool:
+        """A person sits or watches here (a server-side bot does not count)."""
+        return bool(self.spectators) or any(
+            s.occupant is not None and s.bot is None for s in self.seats
+        )
+
+    def _note_presence(self) -> None:
+        """Keep ``idle_since`` after someone came or went."""
+        if self.attended:
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = time.time()
 
     def seat_of(self, occupant: Occupant) -> int | None:
         for s in self.seats:
@@ -198,6 +216,7 @@ class Table:
                 False,
             )
             self.spectators.discard(occupant)
+            self._note_presence()
         self.broadcast_presence()
         return chosen.index, token
 
@@ -221,6 +240,7 @@ class Table:
 
     def watch(self, occupant: Occupant) -> None:
         self.spectators.add(occupant)
+        self._note_presence()
         self.send_view_to(occupant)
         self.broadcast_presence()
 
@@ -229,6 +249,7 @@ class Table:
         the player's (resume with the token) and only the connection detaches."""
         if occupant in self.spectators:
             self.spectators.discard(occupant)
+            self._note_presence()
             self.broadcast_presence()
             return
         seat = self.seat_of(occupant)
@@ -237,6 +258,7 @@ class Table:
         async with self.lock:
             s = self.seats[seat]
             s.occupant = None
+            self._note_presence()
             if self.state == LOBBY:
                 await self.store.clear_seat(self.id, seat)
                 s.name = s.token_hash = None
@@ -249,6 +271,7 @@ class Table:
         for s in self.seats:
             if s.occupant is occupant:
                 s.occupant = None
+        self._note_presence()
         self.broadcast_presence()
 
     def resume(self, token_hash: str, occupant: Occupant) -> int:
@@ -258,6 +281,7 @@ class Table:
                 old = s.occupant
                 s.occupant = occupant
                 self.spectators.discard(occupant)
+                self._note_presence()
                 if old is not None and old is not occupant:
                     old.replaced(self, s.index)
                 self.send_view_to(occupant)

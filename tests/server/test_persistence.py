@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client.cli import main as cli_main
-from server.app import Server, ServerConfig
+from server.app import Server
 from server.export import PUBLIC_FORMAT, export_game, public_record
 from server.main import add_arguments, store_from_args
 from server.store import MemoryStore, SqliteStore
@@ -29,17 +27,7 @@ from shared.options import Options
 from shared.record import Record
 from shared.scoring import score_game
 
-from .wsclient import WsClient, create, human_table, play_seat, random_take
-
-
-@contextlib.asynccontextmanager
-async def serving(db: Path, **config: Any) -> AsyncIterator[Server]:
-    server = Server(ServerConfig(port=0, ping_interval=None, **config), SqliteStore(db))
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
+from .wsclient import WsClient, create, human_table, play_seat, random_take, serving
 
 
 def stored(db: Path, table: str) -> tuple[Record, bool]:

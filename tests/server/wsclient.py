@@ -12,7 +12,8 @@ import asyncio
 import contextlib
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -21,6 +22,8 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as m
 from protocol.codec import decode_server
+from server.app import Server, ServerConfig
+from server.store import SqliteStore
 
 ERROR_CODES = {c.value for c in m.ErrorCode}
 Pred = Callable[[Any], bool]
@@ -267,3 +270,14 @@ async def advance(clients: list[WsClient], rng: random.Random, takes: int) -> in
         assert ack.type == "ack", ack
         version = ack.state_version
     return version
+
+
+@contextlib.asynccontextmanager
+async def serving(db: Path, **config: Any) -> AsyncIterator[Server]:
+    """A started server (port 0) on the SQLite database ``db``, stopped on exit."""
+    server = Server(ServerConfig(port=0, ping_interval=None, **config), SqliteStore(db))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
