@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
 from .game import EMPTY, Game
-from .geometry import LINE_IDS, LINE_SLOTS
+from .geometry import LINE_IDS
 from .options import Options
 from .scoring import score_game
 
@@ -140,22 +140,15 @@ def _choice(card: int, slot: int, symbol: str | None, ends: bool) -> TakeChoice:
     return found
 
 
-def _choices(game: Game, li: int) -> tuple[TakeChoice, ...]:
-    """The choices of the player to move, taking from line ``li``. While the deck is not
-    empty no take ends the game, so they depend only on the cards in the line and the
-    turn in a row: kept by those (bounded), as lines stay put for several takes."""
+def _choices(game: Game) -> tuple[TakeChoice, ...]:
+    """The cards the player to move may take, and what taking each would involve."""
     grid = game.grid
-    key = None
-    if game.deck:
-        key = (li, game.turn_in_row, *[grid[s] for s in LINE_SLOTS[li]])
-        found = _CHOICE_SETS.get(key)
-        if found is not None:
-            return found
+    last_cards = not game.deck  # only then can a take end the game
     wand_acts = game.turn_in_row == 1
     made = []
     for slot in game.line_slots():
         c = grid[slot]
-        ends = game.ends_game(slot)
+        ends = last_cards and game.ends_game(slot)
         symbol = None
         if not ends:
             if IS_EXPLODE[c]:
@@ -163,15 +156,7 @@ def _choices(game: Game, li: int) -> tuple[TakeChoice, ...]:
             elif wand_acts and IS_WAND[c]:
                 symbol = "wand"
         made.append(_choice(c, slot, symbol, ends))
-    choices = tuple(made)
-    if key is not None:
-        if len(_CHOICE_SETS) >= _INTERN_MAX:
-            _CHOICE_SETS.clear()
-        _CHOICE_SETS[key] = choices
-    return choices
-
-
-_CHOICE_SETS: dict[tuple[int, ...], tuple[TakeChoice, ...]] = {}
+    return tuple(made)
 
 
 def views(game: Game, seats: Sequence[int | None]) -> list[View]:
@@ -196,10 +181,9 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     line = None
     explodable: tuple[int, ...] = ()
     if not over:
-        li = game.line()
-        line = LINE_IDS[li]
+        line = LINE_IDS[game.line()]
         explodable = tuple(game.explodable())
-        choices = _choices(game, li)
+        choices = _choices(game)
     scores = None
     winners: tuple[int, ...] = ()
     if over:
