@@ -9,11 +9,12 @@ recipe is revealed with the score breakdown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
+from .frozen import fast_init
 from .game import EMPTY, Game
 from .geometry import LINE_IDS
 from .options import Options
@@ -22,6 +23,7 @@ from .scoring import score_game
 __all__ = ["KettleView", "TakeChoice", "View", "view", "views"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KettleView:
     seat: int
@@ -31,6 +33,7 @@ class KettleView:
     cards: tuple[str, ...] | None  # bottom first; only when this viewer may see them
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TakeChoice:
     """A card the player to move may take, and what taking it would involve (public:
@@ -43,6 +46,7 @@ class TakeChoice:
     ends_game: bool  # taking it ends the game: keep or discard
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class View:
     seat: int | None  # None for a spectator
@@ -70,24 +74,6 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-
-def _maker(cls: type[Any]) -> Callable[..., Any]:
-    """``cls(*fields)`` for a frozen slots dataclass without its ``__init__``, which
-    goes through ``object.__setattr__`` for every field: each slot is set through its
-    descriptor directly (a view is made for every seat on every take)."""
-    names = [f.name for f in fields(cls)]
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    lines = [f"def make({', '.join(names)}):", "    obj = new(cls)"]
-    for i, name in enumerate(names):
-        env[f"set{i}"] = cls.__dict__[name].__set__
-        lines.append(f"    set{i}(obj, {name})")
-    lines.append("    return obj")
-    exec("\n".join(lines), env)  # our own code, generated from the fields
-    make: Callable[..., Any] = env["make"]
-    return make
-
-
-_view = _maker(View)
 
 _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
 """Card ids by index, with ``_NAME[EMPTY]`` (index -1) = None for a gap."""
@@ -214,7 +200,7 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
                 own = KettleView(k.seat, k.colour, k.count, k.top, _names(game.kettles[seat]))
                 mine = (*kettles[:seat], own, *kettles[seat + 1 :])
         out.append(
-            _view(
+            View(
                 seat,
                 game.players,
                 options,
