@@ -204,8 +204,10 @@ class Session:
     async def run(self) -> None:
         writer = asyncio.create_task(self._writer())
         loop = asyncio.get_running_loop()
+        recv = self.ws.recv
         try:
-            async for frame in self.ws:
+            while True:  # ``async for`` over the connection, minus its generator
+                frame = await recv()
                 self.last_seen = loop.time()  # the server's idle watch reads it
                 if self.closing:
                     break

@@ -170,7 +170,9 @@ class Table:
         if events:
             for _, occ in targets:
                 occ.deliver_events(self, events, self.version)
-        seats = sorted({seat for seat, _ in targets}, key=lambda s: -1 if s is None else s)
+        seats: list[int | None] = [seat for seat, _ in targets if seat is not None]
+        if self.spectators:
+            seats.append(None)  # one view for every spectator
         made = dict(zip(seats, views(self.game, seats), strict=True))
         for seat, occ in targets:
             occ.deliver_view(self, made[seat], self.version)
