@@ -74,6 +74,7 @@ class Server:
             table, seat, level, think=config.bot_think
         )
         self.sessions: set[Session] = set()
+        self._to_flush: list[Session] = []  # sessions with frames made this loop turn
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
             server=config.name,
@@ -166,6 +167,21 @@ class Server:
             for s in list(self.sessions):
                 if now - s.last_seen > idle:
                     s.close(1000, f"idle: no message for {idle} s (send ping to stay)")
+
+    def flush_soon(self, session: Session) -> None:
+        """Have ``session._flush`` run at the end of this loop turn: one callback for
+        every session that has frames to write, not one per session."""
+        if not self._to_flush:
+            asyncio.get_running_loop().call_soon(self._flush_all)
+        self._to_flush.append(session)
+
+    def _flush_all(self) -> None:
+        sessions, self._to_flush = self._to_flush, []
+        for session in sessions:
+            try:
+                session._flush()
+            except Exception:  # one broken transport must not stop the others
+                log.exception("flush failed", extra={"peer": session.peer})
 
     def health(self) -> dict[str, int | float | str]:
         counts: dict[str, int | float | str] = {"status": "ok"}

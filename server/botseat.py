@@ -40,8 +40,11 @@ class BotSeat:
         self._stopped = False
 
     # Occupant ----------------------------------------------------------------
-    def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
+    def deliver_update(
+        self, table: Table, events: Sequence[Event], view: View, version: int
+    ) -> None:
         self._pending.extend(events)
+        self.deliver_view(table, view, version)
 
     def deliver_view(self, table: Table, view: View, version: int) -> None:
         if self._pending:

@@ -85,7 +85,7 @@ class Session:
         self.seq += 1
         self._put(encode_message(msg, self.seq, re))
 
-    def _put(self, data: bytes) -> None:
+    def _put(self, *frames: bytes) -> None:
         """Send a frame at once while the socket keeps up (no queue, no task switch);
         otherwise queue it behind the others for the writer task, which waits for the
         socket to drain. Frames always leave in order.
@@ -104,16 +104,19 @@ class Session:
         ):
             if self._raw is None:
                 self._raw = not ws.protocol.extensions
-            if self._raw:
-                self._pending += (frame_head(len(data)), data)
-            else:
-                ws.protocol.send_binary(data)
+            pending = self._pending
+            for data in frames:
+                if self._raw:
+                    pending += (frame_head(len(data)), data)
+                else:
+                    ws.protocol.send_binary(data)
             if not self._flush_soon:  # one write for every frame of this loop turn
                 self._flush_soon = True
-                asyncio.get_running_loop().call_soon(self._flush)
+                self.server.flush_soon(self)
             return
         self._flush()  # what is pending goes first
-        self.out.put_nowait(data)
+        for data in frames:
+            self.out.put_nowait(data)
 
     def _flush(self) -> None:
         """Write out the frames made since the last flush in one system call (the
@@ -177,10 +180,18 @@ class Session:
             self.seq += 1
             self._put(encode_view(view, version, self.seq))
 
-    def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None:
-        if self._room():
+    def deliver_update(
+        self, table: Table, events: Sequence[Event], view: View, version: int
+    ) -> None:
+        if not self._room():
+            return
+        if events:
+            self.seq += 2
+            first = encode_events(events, version, self.seq - 1)
+            self._put(first, encode_view(view, version, self.seq))
+        else:
             self.seq += 1
-            self._put(encode_events(events, version, self.seq))
+            self._put(encode_view(view, version, self.seq))
 
     def deliver_presence(self, table: Table) -> None:
         if self._room():

@@ -61,9 +61,16 @@ class Occupant(Protocol):
     """Who receives a seat's or a spectator's traffic: a network session or a bot seat.
     Every call carries only a view made for this occupant or public facts."""
 
-    def deliver_view(self, table: Table, view: View, version: int) -> None: ...
+    def deliver_view(self, table: Table, view: View, version: int) -> None:
+        """A fresh view (on joining, watching or resuming)."""
+        ...
 
-    def deliver_events(self, table: Table, events: Sequence[Event], version: int) -> None: ...
+    def deliver_update(
+        self, table: Table, events: Sequence[Event], view: View, version: int
+    ) -> None:
+        """A new state: its public events (possibly none), then the view made for
+        this occupant."""
+        ...
 
     def deliver_presence(self, table: Table) -> None: ...
 
@@ -163,19 +170,16 @@ class Table:
 
     # ------------------------------------------------------------- sending
     def _send_update(self, events: Sequence[Event]) -> None:
-        """A new state: its public events to everyone, then to every seat and spectator
-        the view made for it (spectators share one)."""
+        """A new state: to every seat and spectator its public events and the view made
+        for it (spectators share one)."""
         assert self.game is not None
         targets = self.occupants()
-        if events:
-            for _, occ in targets:
-                occ.deliver_events(self, events, self.version)
         seats: list[int | None] = [seat for seat, _ in targets if seat is not None]
         if self.spectators:
             seats.append(None)  # one view for every spectator
         made = dict(zip(seats, views(self.game, seats), strict=True))
         for seat, occ in targets:
-            occ.deliver_view(self, made[seat], self.version)
+            occ.deliver_update(self, events, made[seat], self.version)
 
     def send_view_to(self, occupant: Occupant) -> None:
         """A fresh full view for one occupant (on join, watch or resume)."""
