@@ -9,7 +9,6 @@ message) and treats anything else as a broken server.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -27,7 +26,6 @@ from .messages import (
     ErrorMsg,
     HelloMsg,
     ServerMessage,
-    TakeMsg,
 )
 
 __all__ = [
@@ -133,12 +131,7 @@ def _fields(e: ValidationError, kind: str, limit: int = 3) -> str:
 def _decode(
     data: bytes, limit: int, adapter: TypeAdapter[Any], known: dict[str, type[BaseModel]]
 ) -> Any:
-    return _validate(_unpack(data, limit), adapter, known)
-
-
-def _validate(
-    obj: dict[str, Any], adapter: TypeAdapter[Any], known: dict[str, type[BaseModel]]
-) -> Any:
+    obj = _unpack(data, limit)
     raw_id = obj.get("id")
     msg_id = raw_id if type(raw_id) is int and 0 <= raw_id <= MAX_ID else None
     kind = obj.get("type")
@@ -156,46 +149,8 @@ def _validate(
 
 def decode_client(data: bytes, *, max_frame: int = MAX_CLIENT_FRAME) -> ClientMessage:
     """A client frame as a validated message; raises ``ProtocolError`` only."""
-    obj = _unpack(data, max_frame)
-    if obj.get("type") == "take":
-        take = _plain_take(obj)  # the message of every turn: checked by hand
-        if take is not None:
-            return take
-    msg: ClientMessage = _validate(obj, CLIENT_ADAPTER, CLIENT_MESSAGES)
+    msg: ClientMessage = _decode(data, max_frame, CLIENT_ADAPTER, CLIENT_MESSAGES)
     return msg
-
-
-_CARD = re.compile(r"[a-z_]+-[1-4]")  # CardId's pattern, matched whole
-_TAKE_OPTIONAL = ("special", "targets", "keep")
-
-
-def _plain_take(obj: dict[str, Any]) -> TakeMsg | None:
-    """A ``take`` whose every field is exactly what ``TakeMsg`` accepts, built without
-    the validator; None for anything else (which then goes through the validator and
-    gets its precise error). A test checks that both ways agree."""
-    msg_id, version, card = obj.get("id"), obj.get("state_version"), obj.get("card")
-    if type(msg_id) is not int or not 0 <= msg_id <= MAX_ID:
-        return None
-    if type(version) is not int or not 0 <= version <= MAX_ID:
-        return None
-    if type(card) is not str or len(card) > 40 or _CARD.fullmatch(card) is None:
-        return None
-    fields: dict[str, Any] = {"type": "take", "id": msg_id, "state_version": version, "card": card}
-    for name in _TAKE_OPTIONAL:
-        if name not in obj:
-            continue
-        value = obj[name]
-        if name == "targets":
-            if value is not None and (
-                type(value) is not tuple
-                or len(value) > 2
-                or any(type(t) is not int or not 0 <= t <= 2 for t in value)
-            ):
-                return None
-        elif type(value) is not bool:
-            return None
-        fields[name] = value
-    return TakeMsg.model_construct(**fields)
 
 
 def decode_server(data: bytes, *, max_frame: int = MAX_SERVER_FRAME) -> ServerMessage:
