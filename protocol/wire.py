@@ -481,8 +481,7 @@ def _pack(payload: dict[str, Any], seq: int) -> bytes:
 def encode_events(events: Sequence[Event], state_version: int, seq: int) -> bytes:
     """Same bytes as ``encode(events_message(events, state_version), seq=seq)``. The
     events of one update go to every seat and spectator one after the other: they are
-    packed once (kept with the very list and version; the list must not change), and
-    each event's bytes are kept by value, as the same moves recur game after game."""
+    packed once (kept with the very list and version; the list must not change)."""
     global _last_events
     memo = _last_events
     if memo is None or memo[0] is not events or memo[1] != state_version or seq < 0:
@@ -493,8 +492,7 @@ def encode_events(events: Sequence[Event], state_version: int, seq: int) -> byte
                 _K_STATE_VERSION,
                 _int(state_version),
                 _K_EVENTS,
-                _array_header(len(events)),
-                *map(_event_bytes, events),
+                _pack_one([_EVENTS[e.kind](e) for e in events]),
             )
         )
         memo = _last_events = (events, state_version, body)
@@ -504,21 +502,6 @@ def encode_events(events: Sequence[Event], state_version: int, seq: int) -> byte
 _last_events: tuple[Sequence[Event], int, bytes] | None = None
 _EVENTS_HEAD = b"\x84" + _body(["type", "events", "seq"])
 _K_EVENTS = _body(["events"])
-_EVENT_BYTES: dict[Event, bytes] = {}
-
-
-def _event_bytes(event: Event) -> bytes:
-    try:
-        found = _EVENT_BYTES.get(event)
-    except TypeError:  # holds something unhashable (the scores of game_over)
-        return _pack_one(_EVENTS[event.kind](event))
-    if found is None:
-        if len(_EVENT_BYTES) >= _CACHE_MAX * 4:
-            _EVENT_BYTES.clear()
-        found = _EVENT_BYTES[event] = _pack_one(_EVENTS[event.kind](event))
-    return found
-
-
 def _pack_one(value: Any) -> bytes:
     packed: bytes = msgpack.packb(value)
     return packed
