@@ -15,8 +15,8 @@ import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
-from zeroconf._utils.net import get_all_addresses
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 __all__ = ["SERVICE_TYPE", "Announcer", "Browser", "FoundServer", "browse"]
@@ -198,7 +198,14 @@ async def browse(timeout: float = 2.0, *, interfaces: Interfaces = None) -> list
 
 def _lan_addresses() -> list[str]:
     """This machine's IPv4 addresses, LAN ones first (loopback last)."""
-    addrs = sorted(set(get_all_addresses()))
+    addrs = sorted(
+        {
+            ip.ip
+            for adapter in ifaddr.get_adapters()
+            for ip in adapter.ips
+            if ip.is_IPv4 and isinstance(ip.ip, str)
+        }
+    )
     lan = [a for a in addrs if not a.startswith("127.")]
     return lan or addrs or ["127.0.0.1"]
 
