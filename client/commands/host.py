@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import socket
 
 from server.app import SERVER_VERSION, Server, ServerConfig
 from server.main import default_db_path
@@ -20,11 +21,18 @@ from ..lib import Client, ClientError
 from ..ui.app import KupferApp
 from .common import add_name_argument, default_name, fail, quiet_logging
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["DEFAULT_PORT", "add_arguments", "run"]
+
+DEFAULT_PORT = 8765
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"port (default {DEFAULT_PORT}, or any free one if that is taken; 0: any free)",
+    )
     p.add_argument("--server-name", help="the name friends see on the LAN")
     p.add_argument("--db", help=f"SQLite database (default {default_db_path()})")
     p.add_argument("--no-persist", action="store_true", help="keep games in memory only")
@@ -35,8 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 async def host(args: argparse.Namespace) -> int:
     store: Store = MemoryStore() if args.no_persist else SqliteStore(args.db or default_db_path())
     server_name = args.server_name or f"{args.name or default_name()}'s games"
-    server = Server(ServerConfig(host="0.0.0.0", port=args.port, name=server_name), store)
-    await server.start()
+    server = await _start(store, server_name, args.port)
     announcer = Announcer(server_name, server.port, SERVER_VERSION)
     address = f"ws://{announcer.addresses[0]}:{server.port}"
     status = f"hosting at {address}"
@@ -63,6 +70,28 @@ async def host(args: argparse.Namespace) -> int:
         await server.stop()
 
 
+async def _start(store: Store, name: str, port: int | None) -> Server:
+    """Start serving on ``port``; with no port asked for, on the usual one, or on any
+    free one when something else (a ``serve``, another host) holds it: the LAN
+    announcement carries the port, so friends find it all the same. (The port is tried
+    before the server starts, which restores games and their bots from the store.)"""
+    if port is None:
+        port = DEFAULT_PORT if _can_bind(DEFAULT_PORT) else 0
+    server = Server(ServerConfig(host="0.0.0.0", port=port, name=name), store)
+    await server.start()
+    return server
+
+
+def _can_bind(port: int) -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server does
+        try:
+            s.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     quiet_logging()
     try:
@@ -70,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     except ClientError as e:
         return fail("host", str(e))
     except OSError as e:
-        return fail("host", f"cannot serve on port {args.port}: {e.strerror or e}")
+        port = DEFAULT_PORT if args.port is None else args.port
+        return fail("host", f"cannot serve on port {port}: {e.strerror or e}")
     except KeyboardInterrupt:
         return 130
