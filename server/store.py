@@ -26,16 +26,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from shared.game import Take
 from shared.options import Options
 from shared.record import Record, action_to_dict
 
+try:
+    import fcntl
+except ImportError:  # on Windows: there, nothing stops a second server
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "MemoryStore",
     "SqliteStore",
     "Store",
+    "StoreInUse",
     "StoredGame",
     "StoredSeat",
     "StoredTable",
@@ -182,6 +188,10 @@ _Item = tuple[list[_Op], asyncio.Future[None], asyncio.AbstractEventLoop]
 """A write: its statements, the caller's future, and the caller's event loop."""
 
 
+class StoreInUse(OSError):
+    """Another server holds this database."""
+
+
 class SqliteStore(Store):
     """SQLite with a single writer thread and group commit (see the module docstring).
 
@@ -199,6 +209,7 @@ class SqliteStore(Store):
         self.commits = 0  # transactions committed (for the group-commit figures)
         self.writes = 0  # writes committed
         self.failed = 0  # writes refused (their callers got the exception)
+        self._lock: IO[str] | None = None  # the held PATH.lock (see _lock_database)
 
     # ---------------------------------------------------------------- lifecycle
     def open_sync(self) -> None:
@@ -207,6 +218,7 @@ class SqliteStore(Store):
             raise RuntimeError("a read-only store is not started")
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._lock_database()
         con = self._connect()
         con.executescript(SCHEMA)
         con.commit()
@@ -226,6 +238,30 @@ class SqliteStore(Store):
             self._thread = None
             log.info("store closed", extra=self.stats())
         self.close_reader()
+        self._unlock_database()
+
+    def _lock_database(self) -> None:
+        """One server per database: two would each restore the same games and play
+        them on (their bots too), each writing its own moves. An exclusive lock on
+        ``PATH.lock`` (released by the system when the process dies, however it dies)
+        makes the second one refuse to start. Readers (``export``) take no lock."""
+        if fcntl is None or self._lock is not None:
+            return
+        lock = open(f"{self.path}.lock", "a+")  # noqa: SIM115 - held until close()
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            lock.close()
+            raise StoreInUse(
+                f"the database {self.path} is in use by another server on this machine"
+                " (stop it, or give this one its own --db)"
+            ) from e
+        self._lock = lock
+
+    def _unlock_database(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
 
     def close_reader(self) -> None:
         if self._reader is not None:

@@ -14,7 +14,7 @@ import socket
 
 from server.app import SERVER_VERSION, Server, ServerConfig
 from server.main import default_db_path
-from server.store import MemoryStore, SqliteStore, Store
+from server.store import MemoryStore, SqliteStore, Store, StoreInUse
 
 from ..discovery import Announcer, announce_server
 from ..lib import Client, ClientError
@@ -98,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(host(args))
     except ClientError as e:
         return fail("host", str(e))
+    except StoreInUse as e:
+        return fail("host", f"{e}; or host with --no-persist")
     except OSError as e:
         port = DEFAULT_PORT if args.port is None else args.port
         return fail("host", f"cannot serve on port {port}: {e.strerror or e}")
