@@ -2,10 +2,20 @@
 
 ``encode(view_message(view, n), seq=s)`` builds pydantic models and dumps them again: about
 45 microseconds for a view, paid for every seat on every take. The dumpers here are
-compiled once from the same models (their fields, order, defaults and nesting) and
-walk the engine's dataclasses directly, giving the same bytes several times faster. A
-test checks byte equality with the model path over many random games, so the models
-stay the single definition of the wire format.
+compiled once from the same models (their fields, order, defaults and nesting; generated
+as straight code) and walk the engine's dataclasses directly. On top of them:
+
+- ``encode_view`` puts a view message together from msgpack pieces: the runs of fields
+  every seat of a take shares are packed once for all of them, and recurring values and
+  the engine's interned parts (a kettle's public face, a choice) keep their packed bytes;
+- ``encode_events`` and ``encode_payload`` pack a message once for every connection it
+  goes to, adding only each connection's ``seq``;
+- ``encode_message`` sends any server message through its compiled dumper.
+
+Every cache is bounded and checked by identity or by value: a miss costs time, never
+wrong bytes. Tests check byte equality with the model path over many random games and
+for every server message type, so the models stay the single definition of the wire
+format.
 """
 
 from __future__ import annotations
@@ -186,25 +196,13 @@ def _options(value: Any) -> dict[str, Any]:
 
 
 _OPTIONS: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+"""Dumped options by their items in order (the dicts are never mutated, only packed)."""
 
 
 @lru_cache(maxsize=256)
 def _model_options(value: BaseModel) -> dict[str, Any]:  # frozen models hash by value
     dumped: dict[str, Any] = value.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
     return dumped
-
-
-def encode_message(msg: BaseModel, seq: int, re: int | None = None) -> bytes:
-    """Same bytes as ``encode(msg.model_copy(update={"re": re}), seq=seq)`` (``re`` only
-    if given), through the dumper compiled from the message's model: for the replies a
-    server sends (a test compares every server message type with the model path)."""
-    payload = _compile(type(msg))(msg)
-    payload.pop("seq", None)
-    if re is not None:  # ``re`` comes first after the tag (and seq), as in the model
-        payload.pop("re", None)
-        payload = {"type": payload.pop("type"), "re": re, **payload}
-    return _pack(payload, seq)
-"""Dumped options by their items in order (the dicts are never mutated, only packed)."""
 
 
 _VIEW = _compile(GameView)
@@ -526,6 +524,18 @@ def encode_payload(payload: dict[str, Any], seq: int) -> bytes:
 
 
 _last_payload: tuple[dict[str, Any], bytes, bytes] | None = None
+
+
+def encode_message(msg: BaseModel, seq: int, re: int | None = None) -> bytes:
+    """Same bytes as ``encode(msg.model_copy(update={"re": re}), seq=seq)`` (``re`` only
+    if given), through the dumper compiled from the message's model: for the replies a
+    server sends (a test compares every server message type with the model path)."""
+    payload = _compile(type(msg))(msg)
+    payload.pop("seq", None)
+    if re is not None:  # ``re`` comes first after the tag (and seq), as in the model
+        payload.pop("re", None)
+        payload = {"type": payload.pop("type"), "re": re, **payload}
+    return _pack(payload, seq)
 
 
 def encode_ack(state_version: int, re: int, seq: int) -> bytes:
