@@ -35,8 +35,7 @@ from shared.options import Options
 from shared.view import View
 
 from .convert import options_from_shared
-from .messages import EVENT_MODELS, GameView, KettleState, TableOptions
-from .messages import TakeChoice as TakeChoiceModel
+from .messages import EVENT_MODELS, GameView, TableOptions
 
 __all__ = [
     "encode_ack",
@@ -79,30 +78,8 @@ def _converter(annotation: Any) -> Dump | None:
         if item is None:
             return None
 
-        def dump_items(v: Any) -> list[Any]:
-            # Views of one take share their public tuples (``shared.view.views``):
-            # dump each shared tuple once.
-            hit = _SHARED.get(id(v))
-            if hit is not None and hit[0] is v:
-                return hit[1]
-            out = [item(x) for x in v]
-            if len(_SHARED) >= _SHARED_MAX:
-                _SHARED.clear()
-            _SHARED[id(v)] = (v, out)
-            return out
-
-        return dump_items
+        return lambda v: [item(x) for x in v]
     return None
-
-
-_SHARED: dict[int, tuple[Any, list[Any]]] = {}
-"""Recently dumped tuples by identity (each entry holds the tuple, so an id cannot be
-reused while it is here); the dumped lists are never mutated, only packed."""
-_SHARED_MAX = 64
-
-_INTERNED = (KettleState, TakeChoiceModel)
-"""Models whose source objects the engine interns (``shared.view``); their dumps are
-kept by identity. The dumped dicts are never mutated, only packed."""
 
 
 Field = tuple[str, Any, "Dump | None"]
@@ -130,7 +107,6 @@ def _compile(model: type[BaseModel]) -> Dump:
     if model is TableOptions:
         return _options
     tag, fields = _fields(model)
-    memo: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     def dump_dict(obj: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {tag[0]: tag[1]} if tag is not None else {}
@@ -159,19 +135,7 @@ def _compile(model: type[BaseModel]) -> Dump:
     exec("\n".join(lines), env)  # our own code, generated from the model
     dump: Dump = env["dump"]
 
-    def dump_shared(obj: Any) -> dict[str, Any]:
-        # The engine shares small immutable parts of its views (``shared.view``): a
-        # kettle's public face or a choice is dumped once while it lives.
-        hit = memo.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        out: dict[str, Any] = dump(obj)
-        if len(memo) >= _SHARED_MAX * 64:
-            memo.clear()
-        memo[id(obj)] = (obj, out)
-        return out
-
-    return dump_shared if model in _INTERNED else dump
+    return dump
 
 
 @lru_cache(maxsize=256)
