@@ -156,8 +156,10 @@ def drive(
     if plan.get("games") is None and not plan.get("idle"):
         time.sleep(max(0.0, start.value + warmup - time.monotonic()))
         server["health0"], server["cpu0"] = child.health(), child.cpu()
+        server["busy0"] = machine_busy()
         time.sleep(max(0.0, start.value + warmup + seconds - time.monotonic()))
         server["health1"], server["cpu1"] = child.health(), child.cpu()
+        server["busy1"] = machine_busy()
     while len(results) < len(procs):
         msg = out.get(timeout=600)
         if "failed" in msg:
@@ -175,6 +177,13 @@ def drive(
         for code, n in r["errors"].items():
             merged["errors"][code] = merged["errors"].get(code, 0) + n
     return merged, server
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy so far (every core: user, nice,
+    system, interrupts; not idle or waiting for I/O), from ``/proc/stat``."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -235,6 +244,8 @@ def _throughput_one(args: argparse.Namespace, target: str) -> float:
     if stats["intents"] and "cpu1" in server:
         cpu = (server["cpu1"] - server["cpu0"]) / stats["intents"]
         line += f"  server CPU {cpu * 1e6:.0f} us/intent"
+        rest = (server["busy1"] - server["busy0"]) / stats["intents"] - cpu
+        line += f", rest of the machine (the clients) {rest * 1e6:.0f} us/intent"
     if stats["errors"]:
         line += f"  errors {stats['errors']}"
     print(line, flush=True)

@@ -1,11 +1,19 @@
 """A bare relay server on the same ``websockets`` library: the transport's limit.
 
 No rules and no validation: a ``join`` names a table and a seat; once every seat of a
-table has joined, each ``take`` frame is relayed as the traffic our server sends for a
-take (an ``events`` frame and a ``view`` frame to every seat, an ``ack`` to the sender),
-padded to the sizes our server's frames have (measured from a real game at start-up),
-with the same msgpack fields the load clients read (``state_version``, ``view.to_move``,
-``view.choices``, ``view.game_over``). A game ends after ``TAKES`` takes.
+table has joined, each ``take`` frame is answered with the traffic our server sends for
+a take: an ``events`` frame and a ``view`` frame to every seat, an ``ack`` to the sender.
+Those frames are real: at start-up the relay plays a few games at random with the engine
+and encodes, exactly as our server does, each position's events and every seat's view
+(``Replays``). A table replays one of those games whatever its clients take; its game
+ends where the recorded game ended.
+
+So the load clients get the very frames they get from our server, with the same sizes
+and the same msgpack structure: they spend the same CPU decoding them (an earlier relay
+padded small frames with opaque bytes to the same sizes, which the clients decoded for
+~60 us less per intent, so that relay measured the clients' savings as well as the
+transport). The relay's own work per take stays what a relay does: it reads one frame
+and writes frames it already has.
 
 Run: ``python bench/relay.py --port 8790`` (``bench/load.py`` starts it itself).
 """
@@ -17,8 +25,8 @@ import asyncio
 import random
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 from websockets.asyncio.server import ServerConnection, serve
@@ -26,50 +34,60 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-TAKES = 42  # takes per game, as in a real two-player game (bench/engine.py)
+from protocol.wire import encode_events, encode_view
+from shared.events import Event
+from shared.options import Options
+from shared.record import Record
+from shared.view import views
+
+GAMES = 8  # recorded games per player count; tables take them in turn
 
 
-def frame_sizes() -> tuple[int, int]:
-    """Median sizes of our server's ``view`` and ``events`` frames in a random game."""
-    from protocol.codec import encode
-    from protocol.convert import events_message, view_message
-    from shared.events import Event
-    from shared.game import Game
-    from shared.options import Options
-    from shared.view import view
+@dataclass(frozen=True)
+class Replay:
+    """One recorded game as our server's frames: ``events[v]`` is the ``events``
+    message that leads to state ``v`` (``v`` = 0 is the deal) and ``views[v][seat]``
+    that seat's ``view`` message of state ``v``."""
 
-    game, rng = Game.deal(Options(seed=1)), random.Random(1)
-    views, events = [], []
+    events: tuple[bytes, ...]
+    views: tuple[tuple[bytes, ...], ...]
+
+    @property
+    def last(self) -> int:
+        """The state version at which the game is over."""
+        return len(self.views) - 1
+
+
+def record(players: int, seed: int) -> Replay:
+    """Play a game at random and encode its frames as our server would (``seq`` is
+    fixed: the clients do not read it)."""
+    rng = random.Random(seed)
+    deal: list[Event] = []
+    _, game = Record.deal(Options(players=players, seed=seed), deal)
+    seats = list(range(players))
+    events = [encode_events(deal, 0, 1)]
+    frames = [tuple(encode_view(v, 0, 1) for v in views(game, seats))]
     while not game.over:
-        evs: list[Event] = []
-        game.apply(rng.choice(game.legal_actions()), events=evs)
-        views.append(len(encode(view_message(view(game, 0), game.ply), seq=9)))
-        events.append(len(encode(events_message(evs, game.ply), seq=9)))
-    return sorted(views)[len(views) // 2], sorted(events)[len(events) // 2]
+        took: list[Event] = []
+        game.apply(rng.choice(game.legal_actions()), events=took)
+        version = len(frames)
+        events.append(encode_events(took, version, 1))
+        frames.append(tuple(encode_view(v, version, 1) for v in views(game, seats)))
+    return Replay(tuple(events), tuple(frames))
 
 
 class Relay:
     def __init__(self) -> None:
-        self.view_size, self.events_size = frame_sizes()
+        self.replays = {n: [record(n, seed) for seed in range(1, GAMES + 1)] for n in (2, 3)}
         self.tables: dict[str, dict[int, ServerConnection]] = {}
-        self.players: dict[str, int] = {}
+        self.games: dict[str, Replay] = {}
         self.versions: dict[str, int] = {}
-        self.seq = 0
+        self.started = 0
 
-    def _frame(self, data: dict[str, Any], size: int) -> bytes:
-        self.seq += 1
-        data["seq"] = self.seq
-        base = len(msgpack.packb(data))
-        data["pad"] = b"x" * max(0, size - base - 3)
-        out: bytes = msgpack.packb(data)
-        return out
-
-    def _view(self, table: str, version: int) -> bytes:
-        players = self.players[table]
-        over = version >= TAKES
-        view: dict[str, Any] = {"to_move": version % players, "game_over": over}
-        view["choices"] = [] if over else [{"card": f"card-{version % 4 + 1}"}]
-        return self._frame({"type": "view", "state_version": version, "view": view}, self.view_size)
+    def replay_for(self, players: int) -> Replay:
+        """The next recorded game for a table of ``players``."""
+        self.started += 1
+        return self.replays[players][self.started % GAMES]
 
     async def handle(self, ws: ServerConnection) -> None:
         table, seat = "", -1
@@ -81,27 +99,26 @@ class Relay:
                     table, seat = msg["table"], msg["seat"]
                     seats = self.tables.setdefault(table, {})
                     seats[seat] = ws
-                    self.players[table] = msg["players"]
                     await ws.send(msgpack.packb({"type": "joined", "re": msg["id"]}))
                     if len(seats) == msg["players"]:
+                        replay = self.games[table] = self.replay_for(msg["players"])
                         self.versions[table] = 0
-                        frame = self._view(table, 0)
-                        for other in seats.values():
-                            await other.send(frame)
+                        for index, other in list(seats.items()):
+                            await other.send(replay.events[0])
+                            await other.send(replay.views[0][index])
                 elif kind == "take":
+                    replay = self.games[table]
                     version = self.versions[table] + 1
                     self.versions[table] = version
-                    events = self._frame(
-                        {"type": "events", "state_version": version}, self.events_size
-                    )
-                    view = self._view(table, version)
-                    for other in list(self.tables[table].values()):
+                    events = replay.events[version]
+                    views = replay.views[version]
+                    for index, other in list(self.tables[table].items()):
                         await other.send(events)
-                        await other.send(view)
+                        await other.send(views[index])
                     await ws.send(
                         msgpack.packb({"type": "ack", "re": msg["id"], "state_version": version})
                     )
-                    if version >= TAKES:
+                    if version >= replay.last:
                         self._drop(table)
                 elif kind == "ping":
                     await ws.send(msgpack.packb({"type": "pong", "re": msg["id"]}))
@@ -113,7 +130,7 @@ class Relay:
 
     def _drop(self, table: str) -> None:
         self.tables.pop(table, None)
-        self.players.pop(table, None)
+        self.games.pop(table, None)
         self.versions.pop(table, None)
 
 
