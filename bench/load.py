@@ -19,8 +19,12 @@ are ``--procs`` other processes, each running many asyncio clients
 The machine is shared: run it when it is quiet, and compare figures from one run.
 Throughput runs every target ``--repeat`` times (default 3), in rounds (relay, memory,
 sqlite, then again), and reports medians: the machine is shared and one run of ten
-seconds can be off by ten per cent. It also reports the server's CPU time per intent
-(user + system, over the measured window), which noise moves far less than the rate.
+seconds can be off by ten per cent. It also reports, per intent over the measured
+window, the server's CPU time (user + system) and the CPU the rest of the machine spent
+(the clients, and the kernel's work for them): noise moves both far less than the rate,
+and the second shows what the clients spend against each server (the relay sends them
+the frames our server would, see ``bench/relay.py``: only our per-game lobby traffic
+differs).
 
 Usage: ``python bench/load.py [--tables 500] [--players 2] [--procs 3] [--repeat 3]
 [--quick]``.
