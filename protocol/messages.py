@@ -630,7 +630,9 @@ class ResumeMsg(_ClientMsg):
 
 class ReadyMsg(_ClientMsg):
     """Ready (or not) to start. The game starts when every seat is filled and every
-    human seated is ready (a table of bots only starts at once)."""
+    human seated is ready (a table of bots only starts at once). No answer on success:
+    ``presence`` shows your ``ready`` to everyone at the table, you included; a refusal
+    is an ``error`` with ``re``."""
 
     type: Literal["ready"] = "ready"
     ready: bool = True
@@ -661,7 +663,9 @@ class ResignMsg(_ClientMsg):
 
 
 class ChatMsg(_ClientMsg):
-    """Say something to everyone at your table (seats and spectators)."""
+    """Say something to everyone at your table (seats and spectators). No answer on
+    success: your line comes back to you as ``chat`` like everyone else's (without
+    ``re``); a refusal is an ``error`` with ``re``."""
 
     type: Literal["chat"] = "chat"
     text: ChatText

@@ -111,3 +111,31 @@ async def test_create_with_player_needs_a_seat_left(server: Server) -> None:
     assert err.type == "error" and err.code == "bad_options"
     assert server.lobby.counts()["tables"] == 0
     await c.close()
+
+
+async def test_ready_and_chat_are_unanswered_on_success(server: Server) -> None:
+    """As PROTOCOL.md says: ``ready`` and ``chat`` get no message with their ``re`` when
+    they succeed (``presence`` and the ``chat`` line show them), an ``error`` with ``re``
+    when refused, and a ``ping`` after them is answered after either."""
+    a = await WsClient.open(server.port, "a")
+    await create(a)
+    start = len(a.msgs)
+    ready_id = await a.send("ready")
+    chat_id = await a.send("chat", text="hello")
+    await a.ping()
+    answered = {getattr(x, "re", None) for x in a.msgs[start:]}
+    assert ready_id not in answered and chat_id not in answered
+    presence = [x for x in a.msgs[start:] if x.type == "presence"][-1]
+    assert presence.seats[0].ready
+    line = next(x for x in a.msgs[start:] if x.type == "chat")
+    assert (line.text, line.seat) == ("hello", 0)
+
+    b = await WsClient.open(server.port, "b")  # not seated: both are refused
+    start = len(b.msgs)
+    ready_id = await b.send("ready")
+    chat_id = await b.send("chat", text="hi")
+    await b.ping()
+    errors = {x.re: x.code for x in b.msgs[start:] if x.type == "error"}
+    assert errors == {ready_id: "not_seated", chat_id: "not_seated"}
+    await a.close()
+    await b.close()
