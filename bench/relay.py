@@ -5,7 +5,7 @@ table has joined, each ``take`` frame is answered with the traffic our server se
 a take: an ``events`` frame and a ``view`` frame to every seat, an ``ack`` to the sender.
 Those frames are real: at start-up the relay plays a few games at random with the engine
 and encodes, exactly as our server does, each position's events and every seat's view
-(``Replays``). A table replays one of those games whatever its clients take; its game
+(``Replay``). A table replays one of those games whatever its clients take; its game
 ends where the recorded game ended.
 
 So the load clients get the very frames they get from our server, with the same sizes
