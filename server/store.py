@@ -157,7 +157,8 @@ class Store:
         """Append action ``index`` (0-based) to the table's record."""
 
     async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
-        """The table is over (game finished, or abandoned in the lobby when result is None)."""
+        """The table is over: its game ended with ``result`` (``GameResult.to_dict``;
+        the record carries it from then on), or it was abandoned in the lobby (None)."""
 
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
         """Every table not finished, with its record, for restoring at start-up; with
@@ -451,11 +452,14 @@ class SqliteStore(Store):
     # ---------------------------------------------------------------- reads
     def _record(self, con: sqlite3.Connection, table_id: str) -> tuple[Record, bool] | None:
         row = con.execute(
-            "SELECT record, finished FROM games WHERE table_id = ?", (table_id,)
+            "SELECT record, finished, result FROM games WHERE table_id = ?", (table_id,)
         ).fetchone()
         if row is None:
             return None
         raw = json.loads(row[0])
+        stored = json.loads(row[2]) if row[2] else None
+        if isinstance(stored, dict) and "ending" in stored:  # older servers kept less
+            raw["result"] = stored
         raw["actions"] = [
             json.loads(a)
             for (a,) in con.execute(

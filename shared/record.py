@@ -16,6 +16,7 @@ from .errors import RecordError, RuleError
 from .events import Event
 from .game import Game, Setup, Take
 from .options import Options
+from .result import GameResult, judge
 from .scoring import score_game
 
 __all__ = [
@@ -104,6 +105,8 @@ class Record:
     options: Options
     setup: Setup | None
     actions: list[Take] = field(default_factory=list)
+    result: GameResult | None = None
+    """How the game ended (section 12); None while it runs, and in older records."""
 
     @classmethod
     def new(cls, options: Options) -> Record:
@@ -148,7 +151,31 @@ class Record:
         else:
             d["setup"] = {"seed": self.options.seed}
         d["actions"] = [action_to_dict(a) for a in self.actions]
+        if self.result is not None:
+            d["result"] = self.result.to_dict()
         return d
+
+    def check_result(self, game: Game) -> None:
+        """``RecordError`` unless the stored result is what ``judge`` makes of ``game``
+        (the whole record replayed) with the result's own facts."""
+        r = self.result
+        if r is None:
+            return
+        try:
+            again = judge(
+                game,
+                r.ending,
+                resigned=r.resigned,
+                replaced=r.replaced,
+                timed_out=r.timed_out,
+                claimed_by=r.claimed_by,
+            )
+        except ValueError as e:
+            raise RecordError(str(e), "result", "bad_result") from e
+        if again != r:
+            raise RecordError(
+                f"the actions give {again.to_dict()}, not the stored result", "result", "bad_result"
+            )
 
     def start_setup(self) -> Setup:
         """The explicit set-up of this record's deal."""
@@ -163,7 +190,7 @@ class Record:
     def from_dict(cls, raw: Any) -> Record:
         if not isinstance(raw, dict):
             raise RecordError("a record must be a JSON object", "record", "malformed")
-        unknown = set(raw) - {"format", "options", "setup", "actions"}
+        unknown = set(raw) - {"format", "options", "setup", "actions", "result"}
         if unknown:
             raise RecordError(f"unknown field(s) {sorted(unknown)}", "record", "malformed")
         if raw.get("format") != FORMAT:
@@ -188,7 +215,10 @@ class Record:
         if not isinstance(actions_raw, list):
             raise RecordError("must be a list", "actions", "malformed")
         actions = [action_from_dict(a, f"actions[{i}]") for i, a in enumerate(actions_raw)]
-        return cls(options, setup, actions)
+        result = None
+        if raw.get("result") is not None:
+            result = GameResult.from_dict(raw["result"], options.players)
+        return cls(options, setup, actions, result)
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -201,10 +231,11 @@ class Record:
         return cls.from_dict(raw)
 
 
-def position(game: Game) -> dict[str, Any]:
+def position(game: Game, result: GameResult | None = None) -> dict[str, Any]:
     """The whole position (full knowledge, as for a replay): grid, deck top first,
     kettles bottom first, pawns, player to move or game over, cards out of the game,
-    and once over the scores with their breakdowns."""
+    and once over the scores with their breakdowns. With a ``result`` (a game that
+    ended, perhaps early) the scores of the position as it stands and the result."""
     d: dict[str, Any] = {
         "ply": game.ply,
         "grid": game.grid_ids(),
@@ -218,8 +249,13 @@ def position(game: Game) -> dict[str, Any]:
         "removed": [CARD_IDS[c] for c in game.out],
     }
     if game.over:
-        result = score_game(game)
+        scored = score_game(game)
         d["ended_by"] = game.ended_by
+        d["winners"] = list(scored.winners)
+        d["scores"] = [s.to_dict() for s in scored.scores]
+    if result is not None:
+        d["result"] = result.to_dict()
+        if not game.over:
+            d["scores"] = [s.to_dict() for s in score_game(game).scores]
         d["winners"] = list(result.winners)
-        d["scores"] = [s.to_dict() for s in result.scores]
     return d

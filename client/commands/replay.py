@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from shared.errors import RecordError
@@ -53,10 +54,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = Record.loads(text)
         game = record.replay(args.upto)
+        whole = args.upto is None or args.upto >= len(record.actions)
+        if whole:
+            record.check_result(game)
     except RecordError as e:
         print(f"kupferkessel replay: {args.file}: {e.where}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    pos = position(game)
+    pos = position(game, record.result if whole else None)
     pos["colours"] = list(game.options.colours)
     if args.json:
         json.dump(pos, sys.stdout, indent=1)
@@ -77,8 +81,11 @@ def write_text(pos: dict[str, Any], out: TextIO) -> None:
     """The position as readable text: grid, pawns, kettles, deck, removed, scores."""
     w = out.write
     w(f"After {pos['ply']} takes: ")
+    result = pos.get("result")
     if pos["game_over"]:
         w(f"game over, ended by {_name(pos, pos['ended_by'])}\n\n")
+    elif result is not None:
+        w(f"game ended early ({ENDING_TEXT[result['ending']]})\n\n")
     else:
         turn = " (extra turn)" if pos["turn_in_row"] == 2 else ""
         w(f"{_name(pos, pos['to_move'])} to move{turn}\n\n")
@@ -103,11 +110,42 @@ def write_text(pos: dict[str, Any], out: TextIO) -> None:
             w(f"  {_name(pos, seat)}: {', '.join(hand) or '-'}\n")
     w(f"Deck ({len(pos['deck'])}, top first): {', '.join(pos['deck']) or '-'}\n")
     w(f"Removed ({len(pos['removed'])}): {', '.join(pos['removed']) or '-'}\n")
-    if pos["game_over"]:
+    if pos["game_over"] or result is not None:
         for score in pos["scores"]:
             _write_score(pos, score, out)
-        winners = " and ".join(_name(pos, s) for s in pos["winners"])
+        if result is not None:
+            w(f"\n{result_text(result, lambda s: _name(pos, s))}\n")
+        winners = " and ".join(_name(pos, s) for s in pos["winners"]) or "nobody"
         w(f"\nWinner{'s' if len(pos['winners']) > 1 else ''}: {winners}\n")
+
+
+ENDING_TEXT = {
+    "played_out": "played out",
+    "resigned": "by resignation",
+    "claimed": "claimed by the opponent of an absent player",
+    "timed_out": "every person timed out",
+    "abandoned": "abandoned: nobody was connected",
+}
+"""How each ending of ``shared.result.ENDINGS`` reads in text."""
+
+
+def result_text(result: dict[str, Any], name: Callable[[int], str]) -> str:
+    """A result (``GameResult.to_dict``) in a few plain lines."""
+    lines = [f"Result: {ENDING_TEXT[result['ending']]}"]
+    for label, key in (("resigned", "resigned"), ("timed out", "timed_out")):
+        if result[key]:
+            lines.append(f"  {label}: {', '.join(name(s) for s in result[key])}")
+    if result["replaced"]:
+        seats = ", ".join(name(s) for s in result["replaced"])
+        lines.append(f"  played by the computer for a while: {seats}")
+    if result["claimed_by"] is not None:
+        lines.append(f"  claimed by: {name(result['claimed_by'])}")
+    order = sorted(range(len(result["places"])), key=lambda s: result["places"][s])
+    lines.append(
+        "  places: "
+        + ", ".join(f"{result['places'][s]}. {name(s)} ({result['totals'][s]})" for s in order)
+    )
+    return "\n".join(lines)
 
 
 def _write_score(pos: dict[str, Any], score: dict[str, Any], out: TextIO) -> None:

@@ -118,3 +118,28 @@ def test_negative_upto_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFi
         main(["replay", _write(tmp_path, rules_example()), "--upto", "-1"])
     assert exc.value.code == 2
     assert "--upto" in capsys.readouterr().err
+
+
+def test_a_game_that_ended_early_shows_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from shared.record import Record
+    from shared.result import judge
+
+    record = Record.loads(json.dumps(rules_example()))
+    record.result = judge(record.replay(), "resigned", resigned=[0])
+    path = _write(tmp_path, record.to_dict())
+    code, out, err = _run(capsys, path)
+    assert code == 0 and err == ""
+    assert "game ended early (by resignation)" in out
+    assert "resigned: White (seat 0)" in out
+    assert "Winner: Black (seat 1)" in out
+    code, out, _ = _run(capsys, path, "--json")
+    pos = json.loads(out)
+    assert pos["result"]["ending"] == "resigned" and pos["winners"] == [1]
+    assert len(pos["scores"]) == 2  # the position scored as it stands
+    # a result the record's actions do not give is refused, naming the field
+    raw = record.to_dict()
+    raw["result"]["winners"] = [0]
+    code, _, err = _run(capsys, _write(tmp_path, raw, "bad.json"))
+    assert code == 2 and ": result:" in err
