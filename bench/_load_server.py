@@ -24,7 +24,7 @@ def main() -> None:
     p.add_argument("--db", help="SQLite database (default: no persistence)")
     p.add_argument("--compression", choices=["none", "deflate"], default="none")
     p.add_argument("--ws-max-queue", type=int, default=16)
-    p.add_argument("--max-queue", type=int, default=256)
+    p.add_argument("--max-output", type=int, default=256 * 1024)
     p.add_argument("--finished-ttl", type=float, default=600.0)
     p.add_argument("--default-gc", action="store_true", help="without server.main.tune_gc")
     p.add_argument("--profile", help="write cProfile stats of the server to this file")
@@ -38,7 +38,7 @@ def main() -> None:
         max_tables=100_000,
         compression=None if args.compression == "none" else "deflate",
         ws_max_queue=args.ws_max_queue,
-        max_queue=args.max_queue,
+        max_output=args.max_output,
         finished_ttl=args.finished_ttl,
         ping_interval=20.0,
     )

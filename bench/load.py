@@ -72,7 +72,7 @@ class Child:
         else:
             cmd = [sys.executable, str(BENCH / "_load_server.py"), "--port", str(self.port)]
             cmd += ["--compression", args.compression, "--ws-max-queue", str(args.ws_max_queue)]
-            cmd += ["--max-queue", str(args.max_queue)]
+            cmd += ["--max-output", str(args.max_output)]
             if args.default_gc:
                 cmd += ["--default-gc"]
             if target == "sqlite":
@@ -345,7 +345,7 @@ def main() -> None:
     p.add_argument("--finished", type=int, default=500, help="finished tables")
     p.add_argument("--compression", default="none", choices=["none", "deflate"])
     p.add_argument("--ws-max-queue", type=int, default=16)
-    p.add_argument("--max-queue", type=int, default=256)
+    p.add_argument("--max-output", type=int, default=256 * 1024)
     p.add_argument("--default-gc", action="store_true", help="server without tune_gc()")
     p.add_argument("--only", choices=["throughput", "paced", "memory"])
     p.add_argument("--quick", action="store_true", help="a small run to check the bench")
@@ -356,7 +356,7 @@ def main() -> None:
     print(
         f"bench/load.py on {mp.cpu_count()} cores (shared machine: compare within a run); "
         f"websockets compression={args.compression} max_queue={args.ws_max_queue}, "
-        f"server queue {args.max_queue}"
+        f"server output limit {args.max_output} bytes"
     )
     started = time.monotonic()
     for name, fn in (("throughput", throughput), ("paced", paced), ("memory", memory)):

@@ -47,8 +47,8 @@ class ServerConfig:
     limits: m.Limits = m.DEFAULT_LIMITS
     max_connections: int = 5000
     max_tables: int = 10_000
-    max_queue: int = 256  # outgoing messages queued for one connection before it is dropped
-    write_buffer: int = 65536  # bytes unsent to a connection before frames queue instead
+    max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped
+    write_limit: int = 32768  # bytes in a connection's socket buffer before sends wait
     ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large
     ws_max_queue: int = 16  # incoming frames buffered per connection (websockets max_queue)
     compression: str | None = None  # measured: compression costs CPU and views are small
@@ -74,7 +74,6 @@ class Server:
             table, seat, level, think=config.bot_think
         )
         self.sessions: set[Session] = set()
-        self._to_flush: list[Session] = []  # sessions with frames made this loop turn
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
             server=config.name,
@@ -112,6 +111,7 @@ class Server:
             max_queue=self.config.ws_max_queue,
             compression=self.config.compression,
             ping_interval=self.config.ping_interval,
+            write_limit=self.config.write_limit,
             server_header=f"kupferkessel/{SERVER_VERSION}",
         )
         self._sweeper = asyncio.create_task(self._sweep())
@@ -167,21 +167,6 @@ class Server:
             for s in list(self.sessions):
                 if now - s.last_seen > idle:
                     s.close(1000, f"idle: no message for {idle} s (send ping to stay)")
-
-    def flush_soon(self, session: Session) -> None:
-        """Have ``session._flush`` run at the end of this loop turn: one callback for
-        every session that has frames to write, not one per session."""
-        if not self._to_flush:
-            asyncio.get_running_loop().call_soon(self._flush_all)
-        self._to_flush.append(session)
-
-    def _flush_all(self) -> None:
-        sessions, self._to_flush = self._to_flush, []
-        for session in sessions:
-            try:
-                session._flush()
-            except Exception:  # one broken transport must not stop the others
-                log.exception("flush failed", extra={"peer": session.peer})
 
     def health(self) -> dict[str, int | float | str]:
         counts: dict[str, int | float | str] = {"status": "ok"}

@@ -1,28 +1,36 @@
 """One WebSocket connection: the handshake, the session's states, and the translation
 between protocol messages and the lobby and tables.
 
-States: ``new`` (only ``hello`` allowed) -> ``lobby`` (list, create, join, watch,
-resume) -> at a table as a seat or a spectator (ready, take, resign, chat, leave).
-Every frame is decoded by ``protocol``; every refusal is a typed ``error`` answering
-the message's id, after which the connection carries on. Outgoing messages are queued
-and written by one task per connection, so a slow reader never blocks a table.
+The session's states and what each accepts are one table, ``ACCEPTS`` (in the manner of
+h11): for every client message type, per state, either ``OK`` or the error code that
+refuses it. A handler runs only for a message its state accepts, and the state changes
+only in ``_enter``. Refusals the table's own state decides (``not_in_lobby``,
+``not_started``, ``game_over``) come from ``Table``. Every refusal is a typed ``error``
+answering the message's id, after which the connection carries on.
+
+Everything the session sends goes through ``send``: it numbers the message (``seq``)
+and queues its frame for one writer task per connection, which hands frames to
+``ServerConnection.send`` in order. The queue is bounded in bytes: a client whose unread
+output passes ``ServerConfig.max_output`` is dropped at once (``bye`` ``too_slow``,
+close 1013), so a slow reader never blocks a table or holds unbounded memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
 from protocol import messages as m
-from protocol.codec import ProtocolError, check_version, decode_client, encode
+from protocol.codec import ProtocolError, check_version, decode_client
 from protocol.convert import options_from_shared, options_to_shared
 from protocol.wire import (
     encode_ack,
@@ -43,14 +51,58 @@ from .table import Table, TableError
 if TYPE_CHECKING:
     from .app import Server
 
-__all__ = ["Session"]
+__all__ = ["ACCEPTS", "OK", "Phase", "Session"]
 
 log = logging.getLogger("kupferkessel.session")
 
+CLOSE_NORMAL = 1000
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_TRY_AGAIN = 1013
 CLOSE_REPLACED = 4001  # application code: the seat was resumed on another connection
+
+
+class Phase(enum.Enum):
+    """Where a connection is (docs/PROTOCOL.md, "Connection states")."""
+
+    CONNECTED = "connected"  # the WebSocket is open; only hello
+    LOBBY = "lobby"  # after welcome, or after left
+    SEATED = "seated"  # joined or resumed: playing a seat of ``Session.table``
+    WATCHING = "watching"  # watching ``Session.table``
+
+
+OK = "ok"
+"""In ``ACCEPTS``: the message is handled in that phase."""
+
+_C, _L, _S, _W = Phase.CONNECTED, Phase.LOBBY, Phase.SEATED, Phase.WATCHING
+_HELLO_FIRST = "hello_required"
+ACCEPTS: dict[str, dict[Phase, str]] = {
+    # message type     connected           lobby              seated                watching
+    "hello": {_C: OK, _L: "not_allowed", _S: "not_allowed", _W: "not_allowed"},
+    "ping": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: OK},
+    "list_tables": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: OK},
+    "create_table": {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"},
+    "join": {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"},
+    "watch": {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"},
+    "resume": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: "already_seated"},
+    "ready": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
+    "take": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
+    "resign": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
+    "chat": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: OK},
+    "leave": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: OK},
+}
+"""Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
+while seated is refused by its handler unless it names this connection's own table."""
+
+_REFUSALS = {
+    "hello_required": "send hello first",
+    "not_allowed": "{} is not allowed now",
+    "already_seated": "leave your current table first",
+    "not_seated": "you are not at a table",
+}
+
+Frame = Callable[[int], bytes]
+"""A message to send, as the function making its frame from the connection's ``seq``."""
 
 
 class Session:
@@ -64,139 +116,106 @@ class Session:
             cfg.limits.rate_messages / cfg.limits.rate_window, cfg.limits.rate_burst
         )
         self.chat_bucket = TokenBucket(cfg.limits.chat_per_minute / 60, 5)
-        self.state = "new"
+        self.phase = Phase.CONNECTED
         self.table: Table | None = None
         self.name = "?"
-        self.seq = 0
-        self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.closing = False
-        self._writing = False  # the writer task holds frames: new ones queue behind them
-        self._flush_soon = False
-        self._pending: list[bytes] = []  # framed by _put, written by _flush
-        self._raw: bool | None = None  # frame messages ourselves (no extension)
-        self._write_buffer = cfg.write_buffer
+        self.seq = 0  # the last message's number; only ``send`` moves it
+        self.closing = False  # ``close`` was called (or the connection ended)
+        self._out: deque[bytes] = deque()  # frames for the writer task, in order
+        self._out_bytes = 0  # their total size
+        self._max_output = cfg.max_output
+        self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
+        self._close_code = (CLOSE_NORMAL, "")
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = _peer(ws)
 
     # ------------------------------------------------------------------ sending
-    def send(self, msg: BaseModel, re: int | None = None) -> None:
-        if not self._room():
+    def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
+        """Send one message: a server message model (answering client message ``re``
+        if given), or a function making the frame from its ``seq``. The message gets the
+        next ``seq`` and its frame joins the outgoing queue. Nothing is sent once the
+        session is closing. If the queue would pass ``max_output`` bytes the client
+        reads too slowly: the backlog is dropped and the connection closed (1013)."""
+        if self.closing:
             return
         self.seq += 1
-        self._put(encode_message(msg, self.seq, re))
-
-    def _put(self, *frames: bytes) -> None:
-        """Send a frame at once while the socket keeps up (no queue, no task switch);
-        otherwise queue it behind the others for the writer task, which waits for the
-        socket to drain. Frames always leave in order.
-
-        The fast path frames the message itself: an unmasked, unfragmented binary frame
-        (RFC 6455 section 5.2), exactly what ``websockets`` writes for it, built in a
-        fraction of the time. The frames of one loop turn leave in one write. It is
-        used only with no extension negotiated (no compression); with one, frames go
-        through the library's protocol object."""
-        ws = self.ws
-        if (
-            not self._writing
-            and self.out.empty()
-            and ws.protocol.state is State.OPEN
-            and ws.transport.get_write_buffer_size() < self._write_buffer
-        ):
-            if self._raw is None:
-                self._raw = not ws.protocol.extensions
-            pending = self._pending
-            for data in frames:
-                if self._raw:
-                    pending += (frame_head(len(data)), data)
-                else:
-                    ws.protocol.send_binary(data)
-            if not self._flush_soon:  # one write for every frame of this loop turn
-                self._flush_soon = True
-                self.server.flush_soon(self)
-            return
-        self._flush()  # what is pending goes first
-        for data in frames:
-            self.out.put_nowait(data)
-
-    def _flush(self) -> None:
-        """Write out the frames made since the last flush in one system call (the
-        events, view and ack of a take leave together, each still its own frame). If
-        the connection stopped being open meanwhile (a close frame went out), frames
-        are dropped: nothing may follow a close frame."""
-        self._flush_soon = False
-        pending, self._pending = self._pending, []
-        ws = self.ws
-        chunks = [] if self._raw else ws.protocol.data_to_send()  # raw: nothing there
-        if pending and ws.protocol.state is State.OPEN:
-            chunks += pending
-        if chunks and not ws.transport.is_closing():
-            ws.transport.write(b"".join(chunks))
-
-    def _room(self) -> bool:
-        """Whether another message may be queued; closes a client that reads too slowly."""
-        if self.closing:
-            return False
-        if self.out.qsize() >= self.server.config.max_queue:
+        if isinstance(message, BaseModel):
+            frame = encode_message(message, self.seq, re)
+        else:
+            frame = message(self.seq)
+        if self._out_bytes + len(frame) > self._max_output:
             log.warning("client too slow, closing", extra={"peer": self.peer})
-            while not self.out.empty():  # drop the backlog: bye and the close go out next
-                self.out.get_nowait()
-            self.close(CLOSE_TRY_AGAIN, "too_slow: outgoing queue full")
-            return False
-        return True
+            self._out.clear()
+            self._out_bytes = 0
+            self.close(CLOSE_TRY_AGAIN, "too_slow: unread output over the limit")
+            return
+        self._queue(frame)
+
+    def _queue(self, frame: bytes) -> None:
+        self._out.append(frame)
+        self._out_bytes += len(frame)
+        self._wake()
+
+    def _wake(self) -> None:
+        wakeup = self._wakeup
+        if wakeup is not None:
+            self._wakeup = None
+            wakeup.set_result(None)
 
     def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
         self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
 
     def close(self, code: int, reason: str) -> None:
-        """Send ``bye`` (for our own reasons) then close with ``code``."""
+        """Send ``bye`` (for our own reasons) after what is queued, then close with
+        ``code``. The bye always fits: a queue over its limit was dropped first."""
         if self.closing:
             return
+        self.seq += 1
+        self._queue(encode_message(m.ByeMsg(reason=reason.split(":")[0], message=reason), self.seq))
         self.closing = True
-        self._flush()  # frames already made leave before the bye
-        self.seq += 1  # not through send(): past max_queue it would call close() again
-        bye = m.ByeMsg(reason=reason.split(":")[0], message=reason)
-        self.out.put_nowait(encode(bye, seq=self.seq))
-        self.out.put_nowait(None)
-        self._close_code = (code, reason)
+        self._close_code = (code, reason[:120])
 
     async def _writer(self) -> None:
-        while True:
-            self._writing = not self.out.empty()
-            data = await self.out.get()
-            self._writing = True
-            if data is None:
-                code, reason = getattr(self, "_close_code", (1000, ""))
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code, reason[:120])
-                return
-            try:
-                await self.ws.send(data)
-            except ConnectionClosed:
-                return
+        """Hand queued frames to the library one by one (``ServerConnection.send``
+        waits while the socket's buffer is over ``write_limit``); once the session is
+        closing and the queue is empty, close the WebSocket."""
+        out = self._out
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                if not out:
+                    if self.closing:
+                        code, reason = self._close_code
+                        with contextlib.suppress(Exception):
+                            await self.ws.close(code, reason)
+                        return
+                    self._wakeup = loop.create_future()
+                    await self._wakeup
+                    continue
+                frame = out.popleft()
+                self._out_bytes -= len(frame)
+                await self.ws.send(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closing = True
+            out.clear()
+            self._out_bytes = 0
 
     # ------------------------------------------------------------------ Occupant
     def deliver_view(self, table: Table, view: View, version: int) -> None:
-        if self._room():
-            self.seq += 1
-            self._put(encode_view(view, version, self.seq))
+        self.send(lambda seq: encode_view(view, version, seq))
 
     def deliver_update(
         self, table: Table, events: Sequence[Event], view: View, version: int
     ) -> None:
-        if not self._room():
-            return
         if events:
-            self.seq += 2
-            first = encode_events(events, version, self.seq - 1)
-            self._put(first, encode_view(view, version, self.seq))
-        else:
-            self.seq += 1
-            self._put(encode_view(view, version, self.seq))
+            self.send(lambda seq: encode_events(events, version, seq))
+        self.send(lambda seq: encode_view(view, version, seq))
 
     def deliver_presence(self, table: Table) -> None:
-        if self._room():
-            self.seq += 1
-            self._put(encode_payload(_presence_payload(table), self.seq))
+        payload = _presence_payload(table)
+        self.send(lambda seq: encode_payload(payload, seq))
 
     def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
         self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
@@ -207,8 +226,7 @@ class Session:
         self.deliver_presence(table)
 
     def replaced(self, table: Table, seat: int) -> None:
-        self.table = None
-        self.state = "lobby"
+        self._enter(Phase.LOBBY, None)
         self.close(CLOSE_REPLACED, "replaced: this seat was resumed on another connection")
 
     # ------------------------------------------------------------------ reading
@@ -237,9 +255,8 @@ class Session:
             if self.table is not None:
                 self.table.detach(self)
                 self.table = None
-            if not self.closing:
-                self.closing = True
-                self.out.put_nowait(None)
+            self.closing = True  # nothing more is queued; the writer closes after the rest
+            self._wake()
             # Keep reading (and discarding) while the writer closes: a flooding client
             # fills the incoming buffer, reading pauses, and the closing handshake would
             # otherwise hang until websockets' close_timeout.
@@ -271,25 +288,26 @@ class Session:
             self.error("internal", "the server failed to handle this message", msg.id)
 
     async def dispatch(self, msg: Any) -> None:
+        """Run the handler of ``msg`` if this phase accepts it (``ACCEPTS``)."""
         kind = msg.type
-        if self.state == "new":
-            if kind != "hello":
-                raise TableError("hello_required", "send hello first")
-            await self.on_hello(msg)
-            return
-        handler = _HANDLERS.get(kind)
-        if handler is None or kind == "hello":
-            raise TableError("not_allowed", f"{kind} is not allowed now")
-        await handler(self, msg)
+        verdict = ACCEPTS[kind][self.phase]
+        if verdict != OK:
+            raise TableError(verdict, _REFUSALS[verdict].format(kind))
+        await _HANDLERS[kind](self, msg)
+
+    def _enter(self, phase: Phase, table: Table | None) -> None:
+        """The one place the session's phase (and its table) change."""
+        self.phase = phase
+        self.table = table
 
     # ------------------------------------------------------------------ handlers
     async def on_hello(self, msg: m.HelloMsg) -> None:
         refusal = check_version(msg)
         if refusal is not None:
             self.send(refusal)
-            self.close(1000, "version_unsupported: " + refusal.message)
+            self.close(CLOSE_NORMAL, "version_unsupported: " + refusal.message)
             return
-        self.state = "lobby"
+        self._enter(Phase.LOBBY, None)
         self.name = msg.client
         self.send(self.server.welcome, re=msg.id)
         log.info("hello", extra={"peer": self.peer, "client": msg.client[:32]})
@@ -303,12 +321,7 @@ class Session:
             tables.append(self.table)
         self.send(m.TablesMsg(tables=tuple(table_summary(t) for t in tables)), msg.id)
 
-    def _need_free(self) -> None:
-        if self.table is not None:
-            raise TableError("already_seated", "leave your current table first")
-
     async def on_create_table(self, msg: m.CreateTableMsg) -> None:
-        self._need_free()
         o = msg.options
         try:
             options = options_to_shared(o)
@@ -332,24 +345,20 @@ class Session:
 
     async def _sit(self, table: Table, player: str, seat: int | None, re: int) -> None:
         index, token = await table.join(player, self, seat)
-        self.table = table
-        self.state = "seated"
+        self._enter(Phase.SEATED, table)
         self.name = player
         self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)
         log.info("seated", extra={"peer": self.peer, "table": table.id, "seat": index})
 
     async def on_join(self, msg: m.JoinMsg) -> None:
-        self._need_free()
         table = self.server.lobby.get(msg.table)
         table.check_invite(msg.invite)
         await self._sit(table, msg.player, msg.seat, msg.id)
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
-        self._need_free()
         table = self.server.lobby.get(msg.table)
         table.check_invite(msg.invite)
-        self.table = table
-        self.state = "watching"
+        self._enter(Phase.WATCHING, table)
         self.send(m.WatchingMsg(table=table.id), msg.id)
         table.watch(self)
 
@@ -357,27 +366,24 @@ class Session:
         found = self.server.lobby.find_seat(msg.token)
         if found is None:
             raise TableError("bad_token", "that seat token is not valid on this server")
-        table, _ = found
+        table, seat = found
         if self.table is not None and self.table is not table:
             raise TableError("already_seated", "leave your current table first")
-        if table.seat_of(self) not in (None, found[1]):  # one connection, one seat
+        if table.seat_of(self) not in (None, seat):  # one connection, one seat
             raise TableError("already_seated", "this connection already plays another seat")
-        self.send(m.ResumedMsg(table=table.id, seat=found[1]), msg.id)
-        self.table = table
-        self.state = "seated"
-        seat = table.resume(table.seats[found[1]].token_hash or "", self)
+        self.send(m.ResumedMsg(table=table.id, seat=seat), msg.id)
+        self._enter(Phase.SEATED, table)
+        table.resume(table.seats[seat].token_hash or "", self)
         self.name = table.seats[seat].name or self.name
 
     async def on_leave(self, msg: m.LeaveMsg) -> None:
         table = self._at_table()
         await table.leave(self)
-        self.table = None
-        self.state = "lobby"
+        self._enter(Phase.LOBBY, None)
         self.send(m.LeftMsg(table=table.id), msg.id)
 
     def _at_table(self) -> Table:
-        if self.table is None:
-            raise TableError("not_seated", "you are not at a table")
+        assert self.table is not None, "ACCEPTS lets only seated or watching sessions here"
         return self.table
 
     async def on_ready(self, msg: m.ReadyMsg) -> None:
@@ -386,9 +392,7 @@ class Session:
     async def on_take(self, msg: m.TakeMsg) -> None:
         take = Take(msg.card, msg.special, msg.targets, msg.keep)
         version = await self._at_table().take(self, take, msg.state_version)
-        if self._room():
-            self.seq += 1
-            self._put(encode_ack(version, msg.id, self.seq))
+        self.send(lambda seq: encode_ack(version, msg.id, seq))
 
     async def on_resign(self, msg: m.ResignMsg) -> None:
         await self._at_table().resign(self)
@@ -402,11 +406,9 @@ class Session:
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
-    name.removeprefix("on_"): handler
-    for name, handler in vars(Session).items()
-    if name.startswith("on_")
+    kind: getattr(Session, f"on_{kind}") for kind in ACCEPTS
 }
-"""Message type -> its handler, found once rather than by name on every message."""
+"""Message type -> its handler (one for every row of ``ACCEPTS``)."""
 
 
 def table_summary(table: Table) -> m.TableSummary:
@@ -475,16 +477,6 @@ def _presence_payload(table: Table) -> dict[str, Any]:
         }
         _last_presence = (key, message_payload(m.PresenceMsg, source))
     return _last_presence[1]
-
-
-def frame_head(n: int) -> bytes:
-    """The header of a final, unmasked binary frame of ``n`` payload bytes (a server's
-    frames are never masked), as RFC 6455 section 5.2 lays it out."""
-    if n < 126:
-        return bytes((0x82, n))
-    if n < 0x10000:
-        return b"\x82\x7e" + n.to_bytes(2, "big")
-    return b"\x82\x7f" + n.to_bytes(8, "big")
 
 
 def _peer(ws: ServerConnection) -> str:

@@ -4,6 +4,7 @@ close codes, JSON logs without tokens), connection and table limits, versions.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -12,11 +13,13 @@ import socket
 import sys
 from pathlib import Path
 
+import msgpack  # type: ignore[import-untyped]
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import messages as m
+from protocol.codec import decode_server
 from server.app import Server
 
 from .conftest import MakeServer
@@ -193,31 +196,46 @@ async def test_idle_connection_is_closed(make_server: MakeServer) -> None:
 
 
 async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
-    """A client that stops reading: frames first pile up in the socket, then in the
-    session's queue; past ``max_queue`` the server sends ``bye`` too_slow and closes with
-    1013, and nothing else breaks. Small socket buffers make the stall quick."""
+    """A client that stops reading: frames first pile up in the sockets, then in the
+    session's outgoing queue; once that passes ``max_output`` bytes the server drops the
+    backlog, sends ``bye`` too_slow and closes with 1013, and nothing else breaks. The
+    client reads nothing (``max_queue=1`` stops its library reading the socket) and has
+    a small receive buffer, so the stall comes quickly."""
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 10_000, "rate_burst": 10_000})
-    server = await make_server(max_queue=8, write_buffer=2048, limits=limits)
+    server = await make_server(max_output=16_384, write_limit=4096, limits=limits)
     maker = await WsClient.open(server.port, "maker")
     for i in range(20):
         await create(maker, player=None, name=f"table {i:02d} with a long enough name")
-    c = await WsClient.open(server.port, "slow")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    ws = await connect(
+        f"ws://127.0.0.1:{server.port}/",
+        sock=sock,
+        subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
+        max_queue=1,
+        max_size=None,
+    )
+    await ws.send(msgpack.packb({"type": "hello", "id": 1, "protocol": [1, 0], "client": "slow"}))
+    async with asyncio.timeout(20):
+        while not any(s.name == "slow" for s in server.sessions):
+            await asyncio.sleep(0.01)
     (session,) = [s for s in server.sessions if s.name == "slow"]
-    sock = session.ws.transport.get_extra_info("socket")
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-    c.ws.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    c.ws.transport.pause_reading()
-    for _ in range(400):  # each answer lists 20 tables: ~3 KB
-        await c.send("list_tables")
-        if session.closing:
-            break
+    sent = 0
+    while not session.closing and sent < 3000:  # each answer lists 20 tables: ~3 KB
+        await ws.send(msgpack.packb({"type": "list_tables", "id": 2 + sent}))
+        sent += 1
         await asyncio.sleep(0)
     assert session.closing, "the stalled reader was never dropped"
-    c.ws.transport.resume_reading()
-    bye = await c.wait_type("bye", timeout=20)
-    assert bye.reason == "too_slow"
-    code, _ = await c.wait_closed(timeout=20)
-    assert code == 1013
+    frames = []
+    with contextlib.suppress(ConnectionClosed):
+        async with asyncio.timeout(20):
+            async for frame in ws:
+                frames.append(decode_server(frame))  # type: ignore[arg-type]
+    assert frames[0].type == "welcome" and frames[-1].type == "bye", frames[-3:]
+    assert frames[-1].reason == "too_slow"
+    assert len(frames) < sent, "the backlog was not dropped"
+    assert ws.close_code == 1013
     other = await WsClient.open(server.port, "fine")
     await other.ping()
     await other.close()
