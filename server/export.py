@@ -3,26 +3,29 @@
 A finished game is written as its whole record (RULES.md section 11, readable by
 ``kupferkessel replay``). A running game still has secrets (the deck order, the seed, the
 recipe cards), so by default only its public record is written (``public_record``); the
-operator asks for the full record with ``--full``. The database is opened read-only, so
-exporting is safe while a server is running on it.
+operator asks for the full record with ``--full``. The store (``--store``: a SQLite file
+or a PostgreSQL URL, as for ``serve``) is opened read-only, so exporting is safe while
+servers are running on it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from shared.events import Event
 from shared.record import Record, action_to_dict
 from shared.view import view
 
-from .store import SqliteStore, StoredGame
+from .main import add_store_argument, store_url
+from .store import SqlStore, StoredGame, open_store
 
 __all__ = ["PUBLIC_FORMAT", "add_arguments", "export_game", "public_record", "run"]
 
@@ -52,7 +55,7 @@ def public_record(record: Record) -> dict[str, Any]:
     }
 
 
-def export_game(store: SqliteStore, game_id: str, *, full: bool = False) -> dict[str, Any]:
+def export_game(store: SqlStore, game_id: str, *, full: bool = False) -> dict[str, Any]:
     """The JSON document ``export`` writes for ``game_id``: the whole record of a finished
     game (or with ``full``), else the public record. ``KeyError`` if there is no such game."""
     found = store.load_record(game_id)
@@ -66,11 +69,7 @@ def export_game(store: SqliteStore, game_id: str, *, full: bool = False) -> dict
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", metavar="GAME_ID", help="the table id of the game")
-    p.add_argument(
-        "--db",
-        default=os.environ.get("KK_DB"),
-        help="the server's SQLite database (default as for serve, env KK_DB)",
-    )
+    add_store_argument(p)
     p.add_argument(
         "--full",
         action="store_true",
@@ -95,22 +94,21 @@ def _listing(games: list[StoredGame]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .main import default_db_path  # the same default as ``serve``
 
     if not args.list and not args.game:
         print("export: give a GAME_ID, or --list", file=sys.stderr)
         return 2
-    store = SqliteStore(args.db or default_db_path(), readonly=True)
+    store = open_store(store_url(args), readonly=True)
     try:
         if args.list:
             text = _listing(store.list_games())
         else:
             text = json.dumps(export_game(store, args.game, full=args.full), indent=1) + "\n"
-    except (FileNotFoundError, sqlite3.Error) as e:
-        print(f"export: {e}", file=sys.stderr)
+    except (FileNotFoundError, sqlite3.Error, psycopg.Error) as e:
+        print(f"export: {str(e).strip()}", file=sys.stderr)
         return 1
     except KeyError:
-        print(f"export: no game {args.game!r} in {store.path}", file=sys.stderr)
+        print(f"export: no game {args.game!r} in {store.url}", file=sys.stderr)
         return 1
     finally:
         store.close_reader()

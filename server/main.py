@@ -1,9 +1,9 @@
 """``kupferkessel serve``: run a dedicated server.
 
-Flags win over environment variables (``KK_HOST``, ``KK_PORT``, ``KK_DB``, ``KK_NAME``,
-``KK_FINISHED_TTL``, ``KK_LOBBY_TTL``), which win over the defaults. The default host is
-loopback: listening on every interface is an explicit choice (``--host 0.0.0.0`` or
-``--public``).
+Flags win over environment variables (``KK_HOST``, ``KK_PORT``, ``KK_STORE``, ``KK_DB``,
+``KK_NAME``, ``KK_FINISHED_TTL``, ``KK_LOBBY_TTL``), which win over the defaults. The
+default host is loopback: listening on every interface is an explicit choice
+(``--host 0.0.0.0`` or ``--public``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,16 @@ import platformdirs
 
 from .app import ServerConfig, run_server
 from .logs import setup_logging
-from .store import MemoryStore, SqliteStore, Store
+from .store import MemoryStore, Store, open_store
 
-__all__ = ["add_arguments", "default_db_path", "run", "tune_gc"]
+__all__ = [
+    "add_arguments",
+    "add_store_argument",
+    "default_db_path",
+    "run",
+    "store_url",
+    "tune_gc",
+]
 
 log = logging.getLogger("kupferkessel.server")
 
@@ -50,11 +57,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=os.environ.get("KK_NAME", "Kupferkessel server"),
         help="server name shown to clients",
     )
-    p.add_argument(
-        "--db",
-        default=os.environ.get("KK_DB"),
-        help=f"SQLite database (default {default_db_path()}, env KK_DB)",
-    )
+    add_store_argument(p)
     p.add_argument(
         "--no-persist",
         action="store_true",
@@ -87,6 +90,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
+def add_store_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--store",
+        metavar="URL",
+        default=os.environ.get("KK_STORE"),
+        help="where games are stored: a SQLite database file, or postgresql://user@host/db"
+        f" (default {default_db_path()}, env KK_STORE)",
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        default=os.environ.get("KK_DB"),
+        help="a SQLite database file (the same as --store PATH; env KK_DB)",
+    )
+
+
+def store_url(args: argparse.Namespace) -> str:
+    """The store the flags name: --store, else --db, else the default SQLite file."""
+    return str(args.store or args.db or default_db_path())
+
+
 def _seconds(p: argparse.ArgumentParser, flag: str, env: str, default: int, what: str) -> None:
     p.add_argument(
         flag,
@@ -114,7 +138,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 def store_from_args(args: argparse.Namespace) -> Store:
     if args.no_persist:
         return MemoryStore()
-    return SqliteStore(args.db or default_db_path())
+    return open_store(store_url(args))
 
 
 def tune_gc() -> None:

@@ -1,15 +1,31 @@
-"""Durable storage of tables, seats and game records in SQLite (standard library).
+"""Durable storage of tables, seats and game records, in SQLite or PostgreSQL.
 
-Theory of operation. Every write goes through one writer thread that owns the SQLite
+Theory of operation. ``Store`` is the one interface the server writes through; two SQL
+backends implement it with the same semantics (``SqlStore`` holds all they share):
+``SqliteStore`` (standard library; the default, one server per database file) and
+``PostgresStore`` (``server.store_pg``; what the nodes of a cluster share). ``open_store``
+picks one from a URL. Every write goes through one writer thread that owns a
 connection. Callers on the event loop ``await`` a write; the writer drains everything
 queued, runs it in ONE transaction and commits once (group commit: under load many
-intents share one fsync), then resolves each caller's future. So the event loop never
+intents share one commit), then resolves each caller's future. So the event loop never
 blocks on disk, and an intent is acknowledged only after its action is committed.
 
-The database runs in WAL mode with ``synchronous=FULL``: a committed transaction survives
-a crash of the process and of the machine. Seat tokens are never stored, only their
-SHA-256 hash. A game is stored as a record (RULES.md section 11): its set-up (options with
-the seed, and the explicit deal) plus an append-only list of actions.
+A committed transaction survives a crash of the process and of the machine (SQLite: WAL
+with ``synchronous=FULL``; PostgreSQL: its WAL with ``synchronous_commit=on``). Seat
+tokens are never stored, only their SHA-256 hash. A game is stored as a record (RULES.md
+section 11): its set-up (options with the seed, and the explicit deal) plus an
+append-only list of actions; restoring a table replays them.
+
+The schema is created and migrated by the server itself: ``schema_version`` holds how
+many of the backend's ``MIGRATIONS`` ran; a server never runs on a newer schema.
+
+Fencing. A node of a cluster ``claim``s a table before it serves it: the table's
+``epoch`` in the database goes up by one and the store remembers the epoch it got.
+Every later write of that table carries it, and the writer checks it, in the write's own
+transaction, against the row (locked until the commit): a write carrying an older epoch
+is refused with ``StaleOwner`` and nothing of it is stored. So a node that lost its
+table (paused past its lease, cut off) can never write into a game another node took
+over. A table never claimed (a single server) is written unfenced.
 """
 
 from __future__ import annotations
@@ -39,50 +55,18 @@ except ImportError:  # on Windows: there, nothing stops a second server
 
 __all__ = [
     "MemoryStore",
+    "SqlStore",
     "SqliteStore",
+    "StaleOwner",
     "Store",
     "StoreInUse",
     "StoredGame",
     "StoredSeat",
     "StoredTable",
+    "open_store",
 ]
 
 log = logging.getLogger("kupferkessel.store")
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    options TEXT NOT NULL,
-    private INTEGER NOT NULL,
-    invite_hash TEXT,
-    created REAL NOT NULL,
-    state TEXT NOT NULL,
-    finished REAL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    bot TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    table_id TEXT PRIMARY KEY REFERENCES tables(id),
-    record TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    result TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES games(table_id),
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-CREATE INDEX IF NOT EXISTS tables_state ON tables(state);
-"""
 
 
 @dataclass
@@ -174,6 +158,26 @@ class Store:
         """Every stored game, oldest first."""
         return []
 
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its record (a node taking it over restores it so)."""
+        return None
+
+    def find_token(self, token_hash: str) -> tuple[str, int] | None:
+        """The (table id, seat) of an unfinished table a seat token hash belongs to."""
+        return None
+
+    async def claim(self, table_id: str, owner: str) -> int:
+        """Become the owner of a table: its epoch goes up by one (durably) and every
+        later write of it through this store is fenced by the new epoch. Returns it."""
+        return 0
+
+    def release(self, table_id: str) -> None:
+        """Stop fencing the table's writes (it is no longer served here)."""
+
+    def owner(self, table_id: str) -> tuple[str | None, int] | None:
+        """The (owner, epoch) the database holds for a table; None if unknown."""
+        return None
+
     def stats(self) -> dict[str, int]:
         """Counters for operators and benchmarks: ``writes`` and ``commits`` (their ratio
         is the group-commit factor), ``failed`` writes."""
@@ -184,49 +188,153 @@ class MemoryStore(Store):
     """No persistence at all: every write is accepted at once."""
 
 
+def open_store(url: str | Path, *, readonly: bool = False, exclusive: bool = True) -> SqlStore:
+    """The store a ``--store`` URL names: ``postgresql://...`` (or ``postgres://``) for
+    PostgreSQL, anything else is the path of a SQLite database. ``exclusive`` (the
+    default) makes the store refuse to start while another server uses the database;
+    the nodes of a cluster share theirs (fencing keeps them apart)."""
+    text = str(url)
+    if text.startswith(("postgresql://", "postgres://")):
+        from .store_pg import PostgresStore
+
+        return PostgresStore(text, readonly=readonly, exclusive=exclusive)
+    if not exclusive:
+        raise ValueError("a SQLite database serves one server: a cluster needs PostgreSQL")
+    return SqliteStore(text, readonly=readonly)
+
+
 _Op = tuple[str, tuple[Any, ...]]
-_Item = tuple[list[_Op], asyncio.Future[None], asyncio.AbstractEventLoop]
-"""A write: its statements, the caller's future, and the caller's event loop."""
+_Fence = tuple[str, int] | None
+"""A table-scoped write's fence: (table id, the epoch this store claimed), or None."""
+_Item = tuple[list[_Op], asyncio.Future[None], asyncio.AbstractEventLoop, _Fence]
+"""A write: its statements, the caller's future, the caller's event loop, its fence."""
 
 
 class StoreInUse(OSError):
     """Another server holds this database."""
 
 
-class SqliteStore(Store):
-    """SQLite with a single writer thread and group commit (see the module docstring).
+class StaleOwner(Exception):
+    """A write for a table this store no longer owns: another node claimed it (a
+    higher epoch) since this one did. Nothing of the write was stored."""
+
+    def __init__(self, table_id: str, epoch: int) -> None:
+        super().__init__(f"table {table_id}: epoch {epoch} is stale, another node owns it")
+        self.table_id = table_id
+        self.epoch = epoch
+
+
+class SqlStore(Store):
+    """What both SQL backends share (see the module docstring): one writer thread with
+    group commit, fenced writes, reads on a second connection, and the schema
+    migrations. A backend says how to connect, how to lock the database for one server,
+    and how its dialect differs (``_sql``, ``_epochs_sql``, ``BEGIN``).
 
     ``readonly`` opens an existing database for reading only (``kupferkessel export``,
-    safe while a server writes to it: WAL readers never block the writer)."""
+    safe while a server writes to it)."""
 
-    def __init__(self, path: str | Path, *, max_batch: int = 1000, readonly: bool = False) -> None:
-        self.path = str(path)
+    BEGIN = "BEGIN"
+    MIGRATIONS: tuple[str, ...] = ()
+    """The schema, one script per version (``schema_version`` holds how many ran)."""
+
+    def __init__(self, *, max_batch: int = 1000, readonly: bool = False) -> None:
         self.max_batch = max_batch
         self.readonly = readonly
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()  # C, lock-free put
         self._thread: threading.Thread | None = None
         self._read_lock = threading.Lock()
-        self._reader: sqlite3.Connection | None = None
+        self._reader: Any = None
         self.commits = 0  # transactions committed (for the group-commit figures)
         self.writes = 0  # writes committed
         self.failed = 0  # writes refused (their callers got the exception)
-        self._lock: IO[str] | None = None  # the held PATH.lock (see _lock_database)
+        self.fences: dict[str, int] = {}  # table id -> the epoch this store claimed
+
+    # ---------------------------------------------------------------- backend
+    @property
+    def url(self) -> str:
+        """Where the database is, for messages (never with a password)."""
+        raise NotImplementedError
+
+    def _connect(self) -> Any:
+        """A new DB-API connection in autocommit mode (transactions are explicit)."""
+        raise NotImplementedError
+
+    def _lock_database(self) -> None:
+        """One server per database (see each backend)."""
+
+    def _unlock_database(self) -> None:
+        pass
+
+    def _sql(self, sql: str) -> str:
+        """A statement in this backend's dialect (written with ``?`` placeholders)."""
+        return sql
+
+    def _epochs_sql(self, n: int) -> str:
+        """Select (id, epoch) of ``n`` tables, locking them against a claim until commit."""
+        raise NotImplementedError
 
     # ---------------------------------------------------------------- lifecycle
     def open_sync(self) -> None:
-        """Create the schema (synchronously; done before the event loop serves)."""
+        """Lock the database, create or migrate the schema, start the writer thread
+        (synchronously; done before the event loop serves)."""
         if self.readonly:
             raise RuntimeError("a read-only store is not started")
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._lock_database()
-        con = self._connect()
-        con.executescript(SCHEMA)
-        con.commit()
-        con.close()
-        self._reader = self._connect()
+        self._lock_database()
+        try:
+            con = self._connect()
+            try:
+                self._migrate(con)
+            finally:
+                con.close()
+            self._reader = self._connect()
+        except BaseException:
+            self._unlock_database()
+            raise
         self._thread = threading.Thread(target=self._writer, name="kk-store", daemon=True)
         self._thread.start()
+
+    def _migrate(self, con: Any) -> None:
+        """Bring the schema to the newest version, in one transaction: each migration
+        not yet run, in order, then the version. Several servers starting at once on
+        one database take turns (the backend's ``BEGIN`` serializes them)."""
+        cur = con.cursor()
+        cur.execute(self.BEGIN)
+        try:
+            self._serialize_migrations(cur)
+            cur.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            cur.execute("SELECT version FROM schema_version")
+            row = cur.fetchone()
+            version = 0 if row is None else int(row[0])
+            if version > len(self.MIGRATIONS):
+                raise RuntimeError(
+                    f"the database has schema version {version}, newer than this server's"
+                    f" {len(self.MIGRATIONS)}: upgrade the server"
+                )
+            for script in self.MIGRATIONS[version:]:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        cur.execute(statement)
+            newest = (len(self.MIGRATIONS),)
+            if row is None:
+                cur.execute(self._sql("INSERT INTO schema_version VALUES (?)"), newest)
+            elif version != newest[0]:
+                cur.execute(self._sql("UPDATE schema_version SET version = ?"), newest)
+            cur.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                cur.execute("ROLLBACK")
+            raise
+        if version != len(self.MIGRATIONS):
+            log.info("schema migrated", extra={"from": version, "to": len(self.MIGRATIONS)})
+
+    def _serialize_migrations(self, cur: Any) -> None:
+        """Hold other servers' migrations off until this transaction ends."""
+
+    def schema_version(self) -> int:
+        version: int = self._read(
+            lambda con: con.execute("SELECT version FROM schema_version").fetchone()[0]
+        )
+        return version
 
     async def start(self) -> None:
         if self._thread is None:
@@ -241,48 +349,14 @@ class SqliteStore(Store):
         self.close_reader()
         self._unlock_database()
 
-    def _lock_database(self) -> None:
-        """One server per database: two would each restore the same games and play
-        them on (their bots too), each writing its own moves. An exclusive lock on
-        ``PATH.lock`` (released by the system when the process dies, however it dies)
-        makes the second one refuse to start. Readers (``export``) take no lock."""
-        if fcntl is None or self._lock is not None:
-            return
-        lock = open(f"{self.path}.lock", "a+")  # noqa: SIM115 - held until close()
-        try:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            lock.close()
-            raise StoreInUse(
-                f"the database {self.path} is in use by another server on this machine"
-                " (stop it, or give this one its own --db)"
-            ) from e
-        self._lock = lock
-
-    def _unlock_database(self) -> None:
-        if self._lock is not None:
-            self._lock.close()  # closing the file releases the lock
-            self._lock = None
-
     def close_reader(self) -> None:
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
+        with self._read_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
 
     def stats(self) -> dict[str, int]:
         return {"writes": self.writes, "commits": self.commits, "failed": self.failed}
-
-    def _connect(self) -> sqlite3.Connection:
-        if self.readonly:
-            if not Path(self.path).is_file():
-                raise FileNotFoundError(f"no database at {self.path}")
-            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
-            return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
-        con = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        con.execute("PRAGMA journal_mode=WAL")
-        con.execute("PRAGMA synchronous=FULL")
-        con.execute("PRAGMA foreign_keys=ON")
-        return con
 
     def _writer(self) -> None:
         con = self._connect()
@@ -312,47 +386,73 @@ class SqliteStore(Store):
         finally:
             con.close()
 
-    def _commit_batch(self, con: sqlite3.Connection, batch: list[_Item]) -> None:
+    def _commit_batch(self, con: Any, batch: list[_Item]) -> None:
         """Commit the batch in one transaction; if that fails, commit each write in its
         own, so one bad write fails only its own caller."""
         try:
-            self._transaction(con, batch)
+            stale = self._transaction(con, batch)
         except Exception as e:
             if len(batch) == 1:
                 self._fail(batch[0], e)
                 return
             for item in batch:
                 try:
-                    self._transaction(con, [item])
+                    stale = self._transaction(con, [item])
                 except Exception as e1:
                     self._fail(item, e1)
                 else:
-                    self._done([item])
+                    self._finish_batch([item], stale)
             return
-        self._done(batch)
+        self._finish_batch(batch, stale)
 
-    def _transaction(self, con: sqlite3.Connection, batch: list[_Item]) -> None:
+    def _finish_batch(self, batch: list[_Item], stale: list[_Item]) -> None:
+        for item in stale:
+            fence = item[3]
+            assert fence is not None
+            self._fail(item, StaleOwner(*fence))
+        if len(stale) < len(batch):
+            self._done([it for it in batch if it not in stale])
+
+    def _transaction(self, con: Any, batch: list[_Item]) -> list[_Item]:
+        """Run the batch in one transaction; returns the writes refused by their fence
+        (a newer epoch holds their table: they are left out, the others commit)."""
+        cur = con.cursor()
         try:
-            con.execute("BEGIN IMMEDIATE")
+            cur.execute(self.BEGIN)
+            stale = self._stale(cur, batch)
+            if stale:
+                batch = [it for it in batch if it not in stale]
             # Consecutive writes of the same statement (under load: the actions of many
             # games) run as one ``executemany``, in order: far less Python, and far
             # fewer hand-overs of the GIL between this thread and the event loop.
             sql = None
             rows: list[tuple[Any, ...]] = []
-            for ops, _, _ in batch:
+            for ops, _, _, _ in batch:
                 for op_sql, params in ops:
                     if op_sql != sql:
                         if rows:
-                            con.executemany(sql, rows)  # type: ignore[arg-type]
+                            cur.executemany(self._sql(sql), rows)  # type: ignore[arg-type]
                         sql, rows = op_sql, []
                     rows.append(params)
             if rows:
-                con.executemany(sql, rows)  # type: ignore[arg-type]
-            con.execute("COMMIT")
+                cur.executemany(self._sql(sql), rows)  # type: ignore[arg-type]
+            cur.execute("COMMIT")
         except Exception:
-            with contextlib.suppress(sqlite3.Error):
-                con.execute("ROLLBACK")
+            with contextlib.suppress(Exception):
+                cur.execute("ROLLBACK")
             raise
+        return stale
+
+    def _stale(self, cur: Any, batch: list[_Item]) -> list[_Item]:
+        """The fenced writes whose table's epoch is no longer the one they carry. The
+        tables' rows stay locked until the commit, so a claim cannot slip in between."""
+        fenced = {f[0] for _, _, _, f in batch if f is not None}
+        if not fenced:
+            return []
+        ids = sorted(fenced)
+        cur.execute(self._epochs_sql(len(ids)), ids)
+        epochs = dict(cur.fetchall())
+        return [it for it in batch if it[3] is not None and epochs.get(it[3][0]) != it[3][1]]
 
     def _done(self, batch: list[_Item]) -> None:
         self.commits += 1
@@ -364,19 +464,58 @@ class SqliteStore(Store):
         log.error("store write failed", extra={"error": repr(e)})
         _settle([item], e)
 
-    async def _write(self, *ops: _Op) -> None:
+    async def _write(self, table_id: str, *ops: _Op) -> None:
         if self._thread is None:
             raise RuntimeError("store not started")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._queue.put((list(ops), fut, loop))
+        epoch = self.fences.get(table_id)
+        fence = None if epoch is None else (table_id, epoch)
+        self._queue.put((list(ops), fut, loop, fence))
         await fut
 
-    def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _read(self, fn: Callable[[Any], Any]) -> Any:
         with self._read_lock:
             if self._reader is None:
                 self._reader = self._connect()
-            return fn(self._reader)
+            return fn(_Dialect(self._reader, self._sql))
+
+    # ---------------------------------------------------------------- ownership
+    async def claim(self, table_id: str, owner: str) -> int:
+        epoch = await asyncio.to_thread(self._claim_sync, table_id, owner)
+        self.fences[table_id] = epoch
+        return epoch
+
+    def _claim_sync(self, table_id: str, owner: str) -> int:
+        def claim(con: _Dialect) -> int:
+            con.execute(self.BEGIN)
+            try:
+                row = con.execute(
+                    "UPDATE tables SET epoch = epoch + 1, owner = ? WHERE id = ? RETURNING epoch",
+                    (owner, table_id),
+                ).fetchone()
+                con.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    con.execute("ROLLBACK")
+                raise
+            if row is None:
+                raise KeyError(table_id)
+            return int(row[0])
+
+        epoch: int = self._read(claim)
+        return epoch
+
+    def release(self, table_id: str) -> None:
+        self.fences.pop(table_id, None)
+
+    def owner(self, table_id: str) -> tuple[str | None, int] | None:
+        row = self._read(
+            lambda con: con.execute(
+                "SELECT owner, epoch FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        )
+        return None if row is None else (row[0], int(row[1]))
 
     # ---------------------------------------------------------------- writes
     async def create_table(
@@ -388,6 +527,7 @@ class SqliteStore(Store):
         invite_hash: str | None,
     ) -> None:
         await self._write(
+            table_id,
             (
                 "INSERT INTO tables (id, name, options, private, invite_hash, created, state)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'lobby')",
@@ -399,27 +539,32 @@ class SqliteStore(Store):
                     invite_hash,
                     time.time(),
                 ),
-            )
+            ),
         )
 
     async def set_seat(
         self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
     ) -> None:
         await self._write(
+            table_id,
             (
-                "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seats (table_id, seat, name, token_hash, bot)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+                " name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
                 (table_id, seat, name, token_hash, bot),
-            )
+            ),
         )
 
     async def clear_seat(self, table_id: str, seat: int) -> None:
-        await self._write(("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)))
+        await self._write(
+            table_id, ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        )
 
     async def start_game(self, table_id: str, record: Record) -> None:
         raw = record.to_dict()
         raw["options"] = record.options.to_dict()  # keep the seed: this is the full record
         await self._write(
+            table_id,
             (
                 "INSERT INTO games (table_id, record, started) VALUES (?, ?, ?)",
                 (table_id, json.dumps(raw), time.time()),
@@ -429,10 +574,11 @@ class SqliteStore(Store):
 
     async def append_action(self, table_id: str, index: int, take: Take) -> None:
         await self._write(
+            table_id,
             (
                 "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
                 (table_id, index, _action_json(take)),
-            )
+            ),
         )
 
     async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
@@ -447,10 +593,10 @@ class SqliteStore(Store):
                     (now, json.dumps(result), table_id),
                 )
             )
-        await self._write(*ops)
+        await self._write(table_id, *ops)
 
     # ---------------------------------------------------------------- reads
-    def _record(self, con: sqlite3.Connection, table_id: str) -> tuple[Record, bool] | None:
+    def _record(self, con: _Dialect, table_id: str) -> tuple[Record, bool] | None:
         row = con.execute(
             "SELECT record, finished, result FROM games WHERE table_id = ?", (table_id,)
         ).fetchone()
@@ -464,7 +610,7 @@ class SqliteStore(Store):
             json.loads(a)
             for (a,) in con.execute(
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
-            )
+            ).fetchall()
         ]
         return Record.from_dict(raw), row[1] is not None
 
@@ -472,44 +618,65 @@ class SqliteStore(Store):
         result: tuple[Record, bool] | None = self._read(lambda con: self._record(con, table_id))
         return result
 
+    _TABLE_COLUMNS = "id, name, options, private, invite_hash, created, state, finished"
+
+    def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:
+        tid, name, opts, private, invite, created, state, finished = row
+        t = StoredTable(
+            tid,
+            name,
+            Options.from_dict(json.loads(opts)),
+            bool(private),
+            invite,
+            created,
+            state,
+            finished,
+        )
+        t.seats = [
+            StoredSeat(*r)
+            for r in con.execute(
+                "SELECT seat, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
+                (tid,),
+            ).fetchall()
+        ]
+        rec = self._record(con, tid)
+        t.record = rec[0] if rec else None
+        return t
+
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
         since = float("inf") if finished_since is None else finished_since
 
-        def read(con: sqlite3.Connection) -> list[StoredTable]:
-            out = []
+        def read(con: _Dialect) -> list[StoredTable]:
             rows = con.execute(
-                "SELECT id, name, options, private, invite_hash, created, state, finished"
-                " FROM tables WHERE state != 'finished'"
+                f"SELECT {self._TABLE_COLUMNS} FROM tables WHERE state != 'finished'"
                 " OR (finished >= ? AND id IN (SELECT table_id FROM games))"
                 " ORDER BY created",
                 (since,),
             ).fetchall()
-            for tid, name, opts, private, invite, created, state, finished in rows:
-                t = StoredTable(
-                    tid,
-                    name,
-                    Options.from_dict(json.loads(opts)),
-                    bool(private),
-                    invite,
-                    created,
-                    state,
-                    finished,
-                )
-                t.seats = [
-                    StoredSeat(*r)
-                    for r in con.execute(
-                        "SELECT seat, name, token_hash, bot FROM seats WHERE table_id = ?"
-                        " ORDER BY seat",
-                        (tid,),
-                    )
-                ]
-                rec = self._record(con, tid)
-                t.record = rec[0] if rec else None
-                out.append(t)
-            return out
+            return [self._table(con, row) for row in rows]
 
         tables: list[StoredTable] = self._read(read)
         return tables
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        def read(con: _Dialect) -> StoredTable | None:
+            row = con.execute(
+                f"SELECT {self._TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            return None if row is None else self._table(con, row)
+
+        table: StoredTable | None = self._read(read)
+        return table
+
+    def find_token(self, token_hash: str) -> tuple[str, int] | None:
+        row = self._read(
+            lambda con: con.execute(
+                "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
+                " WHERE s.token_hash = ? AND t.state != 'finished'",
+                (token_hash,),
+            ).fetchone()
+        )
+        return None if row is None else (row[0], int(row[1]))
 
     def list_games(self) -> list[StoredGame]:
         rows: list[StoredGame] = self._read(
@@ -519,10 +686,126 @@ class SqliteStore(Store):
                     "SELECT g.table_id, t.name, g.started, g.finished,"
                     " (SELECT COUNT(*) FROM actions a WHERE a.table_id = g.table_id), g.result"
                     " FROM games g JOIN tables t ON t.id = g.table_id ORDER BY g.started"
-                )
+                ).fetchall()
             ]
         )
         return rows
+
+
+class _Dialect:
+    """A read connection whose ``execute`` takes statements written with ``?``."""
+
+    def __init__(self, con: Any, sql: Callable[[str], str]) -> None:
+        self.con = con
+        self.sql = sql
+
+    def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+        cur = self.con.cursor()
+        cur.execute(self.sql(sql), params)
+        return cur
+
+
+SQLITE_MIGRATIONS = (
+    # 1: tables, seats, games (set-up) and their append-only actions
+    """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    options TEXT NOT NULL,
+    private INTEGER NOT NULL,
+    invite_hash TEXT,
+    created REAL NOT NULL,
+    state TEXT NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT,
+    bot TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    record TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES games(table_id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+);
+CREATE INDEX IF NOT EXISTS tables_state ON tables(state)
+""",
+    # 2: ownership (fencing: the store refuses a stale owner's writes) and token look-up
+    """
+ALTER TABLE tables ADD COLUMN owner TEXT;
+ALTER TABLE tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash)
+""",
+)
+
+
+class SqliteStore(SqlStore):
+    """SQLite (standard library) in WAL mode with ``synchronous=FULL``."""
+
+    BEGIN = "BEGIN IMMEDIATE"
+    MIGRATIONS = SQLITE_MIGRATIONS
+
+    def __init__(self, path: str | Path, *, max_batch: int = 1000, readonly: bool = False) -> None:
+        super().__init__(max_batch=max_batch, readonly=readonly)
+        self.path = str(path)
+        self._lock: IO[str] | None = None  # the held PATH.lock (see _lock_database)
+
+    @property
+    def url(self) -> str:
+        return self.path
+
+    def _lock_database(self) -> None:
+        """One server per database: two would each restore the same games and play
+        them on (their bots too), each writing its own moves. An exclusive lock on
+        ``PATH.lock`` (released by the system when the process dies, however it dies)
+        makes the second one refuse to start. Readers (``export``) take no lock."""
+        if self.path == ":memory:":
+            return
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if fcntl is None or self._lock is not None:
+            return
+        lock = open(f"{self.path}.lock", "a+")  # noqa: SIM115 - held until close()
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            lock.close()
+            raise StoreInUse(
+                f"the database {self.path} is in use by another server on this machine"
+                " (stop it, or give this one its own --store)"
+            ) from e
+        self._lock = lock
+
+    def _unlock_database(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
+
+    def _epochs_sql(self, n: int) -> str:
+        # BEGIN IMMEDIATE already holds the database's write lock: no claim can interleave
+        return f"SELECT id, epoch FROM tables WHERE id IN ({', '.join('?' * n)})"
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            if not Path(self.path).is_file():
+                raise FileNotFoundError(f"no database at {self.path}")
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        con = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+        con.execute("PRAGMA foreign_keys=ON")
+        return con
 
 
 def _action_json(take: Take) -> str:
@@ -543,7 +826,7 @@ def _settle(items: list[_Item], exc: Exception | None) -> None:
     """From the writer thread: wake each caller's loop once for the whole batch (one
     ``call_soon_threadsafe`` per loop, not one per write)."""
     by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-    for _, fut, loop in items:
+    for _, fut, loop, _ in items:
         by_loop.setdefault(loop, []).append(fut)
     for loop, futs in by_loop.items():
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits

@@ -1,6 +1,7 @@
-"""Persistence: the SQLite store, restart and restore, bot seats after a restart, the
-sweep of finished tables, and ``kupferkessel export``. Real servers in this process on
-loopback, real websockets clients (``wsclient``), a real database in a temp dir."""
+"""Persistence: the store, restart and restore, bot seats after a restart, the sweep of
+finished tables, and ``kupferkessel export``. Real servers in this process on loopback,
+real websockets clients (``wsclient``), a real database: the tests taking ``store_url``
+run once on a SQLite file in a temp dir and once on a fresh PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from client.cli import main as cli_main
 from server.app import Server
 from server.export import PUBLIC_FORMAT, export_game, public_record
 from server.main import add_arguments, store_from_args
-from server.store import MemoryStore, SqliteStore
+from server.store import MemoryStore, SqliteStore, SqlStore, open_store
+from server.store_pg import PostgresStore
 from server.table import hash_token
 from shared.cards import CARD_IDS, RECIPES
 from shared.errors import RecordError
@@ -30,8 +33,8 @@ from shared.scoring import score_game
 from .wsclient import WsClient, create, human_table, play_seat, random_take, serving
 
 
-def stored(db: Path, table: str) -> tuple[Record, bool]:
-    store = SqliteStore(db, readonly=True)
+def stored(db: str | Path, table: str) -> tuple[Record, bool]:
+    store = open_store(db, readonly=True)
     try:
         found = store.load_record(table)
     finally:
@@ -73,18 +76,18 @@ def replay_facts(record: Record) -> tuple[list[int], list[list[str]]]:
 
 
 # ---------------------------------------------------------------------- the store
-async def store_with_game(db: Path, record: Record, table: str = "t1") -> SqliteStore:
+async def store_with_game(db: str | Path, record: Record, table: str = "t1") -> SqlStore:
     """A started store holding table ``table`` whose game has begun (no actions yet)."""
-    store = SqliteStore(db)
+    store = open_store(db)
     await store.start()
     await store.create_table(table, "export me", record.options, False, None)
     await store.start_game(table, Record(record.options, record.setup, []))
     return store
 
 
-async def test_group_commit_shares_commits_and_keeps_order(tmp_path: Path) -> None:
+async def test_group_commit_shares_commits_and_keeps_order(store_url: str) -> None:
     record = Record.new(Options(seed=7))
-    store = await store_with_game(tmp_path / "kk.db", record)
+    store = await store_with_game(store_url, record)
     game = record.start()
     takes = []
     while not game.over:
@@ -100,13 +103,13 @@ async def test_group_commit_shares_commits_and_keeps_order(tmp_path: Path) -> No
     commits = after["commits"] - before["commits"]
     assert writes == len(takes)
     assert commits < writes
-    back, finished = stored(tmp_path / "kk.db", "t1")
+    back, finished = stored(store_url, "t1")
     assert back.actions == takes and not finished
     assert back.replay().over
 
 
-async def test_a_bad_write_fails_only_its_own_caller(tmp_path: Path) -> None:
-    store = await store_with_game(tmp_path / "kk.db", Record.new(Options(seed=3)))
+async def test_a_bad_write_fails_only_its_own_caller(store_url: str) -> None:
+    store = await store_with_game(store_url, Record.new(Options(seed=3)))
     await store.append_action("t1", 0, Take("x-1"))
     results = await asyncio.gather(
         store.append_action("t1", 1, Take("x-2")),
@@ -116,16 +119,14 @@ async def test_a_bad_write_fails_only_its_own_caller(tmp_path: Path) -> None:
     )
     await store.close()
     assert results[0] is None and results[2] is None
-    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert isinstance(results[1], sqlite3.IntegrityError | psycopg.errors.UniqueViolation)
     assert store.stats()["failed"] == 1
-    con = sqlite3.connect(tmp_path / "kk.db")
-    rows = con.execute("SELECT idx, action FROM actions ORDER BY idx").fetchall()
-    con.close()
-    assert [(i, json.loads(a)["take"]) for i, a in rows] == [(0, "x-1"), (1, "x-2"), (2, "x-3")]
+    back, _ = stored(store_url, "t1")
+    assert [a.card for a in back.actions] == ["x-1", "x-2", "x-3"]
 
 
-async def test_a_write_cancelled_before_it_runs_does_not_kill_the_writer(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "kk.db")
+async def test_a_write_cancelled_before_it_runs_does_not_kill_the_writer(store_url: str) -> None:
+    store = open_store(store_url)
     await store.start()
     await store.create_table("t1", "t", Options(), False, None)
     tasks = [asyncio.create_task(store.set_seat("t1", 0, f"n{i}", None, None)) for i in range(50)]
@@ -134,7 +135,9 @@ async def test_a_write_cancelled_before_it_runs_does_not_kill_the_writer(tmp_pat
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await store.set_seat("t1", 1, "after", None, None)  # the writer thread still works
+    seats = store.load_open_tables()[0].seats
     await store.close()
+    assert [(s.seat, s.name) for s in seats][1] == (1, "after")
 
 
 def test_serve_flags_choose_the_store(tmp_path: Path) -> None:
@@ -145,27 +148,42 @@ def test_serve_flags_choose_the_store(tmp_path: Path) -> None:
     assert isinstance(chosen, SqliteStore) and chosen.path == str(tmp_path / "x.db")
     default = store_from_args(p.parse_args([]))
     assert isinstance(default, SqliteStore) and default.path.endswith("server.db")
+    url = "postgresql://kk@127.0.0.1:5999/games"
+    pg = store_from_args(p.parse_args(["--store", url, "--db", str(tmp_path / "x.db")]))
+    assert isinstance(pg, PostgresStore) and pg.dsn == url  # --store wins over --db
+    path = store_from_args(p.parse_args(["--store", str(tmp_path / "y.db")]))
+    assert isinstance(path, SqliteStore) and path.path == str(tmp_path / "y.db")
 
 
 # ---------------------------------------------------------------------- restart
-async def test_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
-    db = tmp_path / "kk.db"
-    async with serving(db) as server:
+async def test_tokens_are_stored_only_as_hashes(store_url: str, tmp_path: Path) -> None:
+    async with serving(store_url) as server:
         table, clients, tokens = await human_table(server.port)
         for c in clients:
             await c.close()
-    con = sqlite3.connect(db)
-    hashes = {
-        h for (h,) in con.execute("SELECT token_hash FROM seats WHERE table_id = ?", (table,))
-    }
-    con.close()
-    assert hashes == {hash_token(t) for t in tokens}
-    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
-    assert not any(t.encode() in raw for t in tokens)
+    store = open_store(store_url, readonly=True)
+    try:
+        (stored_table,) = store.load_open_tables()
+        everything = store._read(
+            lambda con: [
+                row
+                for name in ("tables", "seats", "games", "actions")
+                for row in con.execute(f"SELECT * FROM {name}").fetchall()
+            ]
+        )
+    finally:
+        store.close_reader()
+    assert stored_table.id == table
+    assert {s.token_hash for s in stored_table.seats} == {hash_token(t) for t in tokens}
+    text = repr(everything)
+    assert not any(t in text for t in tokens)
+    if not store_url.startswith("postgresql"):  # nor anywhere in the files
+        raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.is_file())
+        assert not any(t.encode() in raw for t in tokens)
 
 
-async def test_players_resume_after_a_restart_and_finish(tmp_path: Path) -> None:
-    db = tmp_path / "kk.db"
+async def test_players_resume_after_a_restart_and_finish(store_url: str) -> None:
+    db = store_url
     rng = random.Random(11)
     async with serving(db) as server:
         table, clients, tokens = await human_table(server.port, recipes=True)
@@ -189,8 +207,8 @@ async def test_players_resume_after_a_restart_and_finish(tmp_path: Path) -> None
     assert final_facts(finals[0].view) == replay_facts(record)
 
 
-async def test_bot_seats_keep_playing_after_a_restart(tmp_path: Path) -> None:
-    db = tmp_path / "kk.db"
+async def test_bot_seats_keep_playing_after_a_restart(store_url: str) -> None:
+    db = store_url
     rng = random.Random(5)
     async with serving(db, bot_think=0.01) as server:
         c = await WsClient.open(server.port, "human")
@@ -241,8 +259,8 @@ async def test_finished_tables_are_swept_but_stay_queryable(tmp_path: Path) -> N
         assert finished and record is not None and record.replay().over
 
 
-async def test_a_restart_brings_back_recently_finished_games_only(tmp_path: Path) -> None:
-    db = tmp_path / "kk.db"
+async def test_a_restart_brings_back_recently_finished_games_only(store_url: str) -> None:
+    db = store_url
     async with serving(db, bot_think=0.01) as server:
         table = await _bots_game(server)
     async with serving(db, bot_think=0.01) as server:
@@ -291,8 +309,7 @@ def test_the_public_record_of_a_running_game_has_no_secret() -> None:
         Record.from_dict(pub)  # clearly not a replayable record
 
 
-async def _game_db(tmp_path: Path, *, finish: bool) -> tuple[Path, str, Record]:
-    db = tmp_path / "kk.db"
+async def _game_db(db: str, *, finish: bool) -> tuple[str, str, Record]:
     record = _running_record()
     game = record.replay()
     if finish:
@@ -310,27 +327,31 @@ async def _game_db(tmp_path: Path, *, finish: bool) -> tuple[Path, str, Record]:
 
 
 async def test_export_cli_finished_running_full_and_list(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db, gid, record = await _game_db(tmp_path, finish=False)
+    db, gid, record = await _game_db(store_url, finish=False)
     out = tmp_path / "out.json"
-    assert cli_main(["export", gid, "--db", str(db), "-o", str(out)]) == 0
+    assert cli_main(["export", gid, "--store", db, "-o", str(out)]) == 0
     pub = json.loads(out.read_text())
     assert pub["format"] == PUBLIC_FORMAT and "setup" not in pub
-    assert cli_main(["export", gid, "--db", str(db), "--full", "-o", str(out)]) == 0
+    assert cli_main(["export", gid, "--store", db, "--full", "-o", str(out)]) == 0
     full = Record.loads(out.read_text())
     assert full.replay() == record.replay() and not full.replay().over
-    assert cli_main(["export", "--list", "--db", str(db)]) == 0
+    assert cli_main(["export", "--list", "--store", db]) == 0
     listing = capsys.readouterr().out.splitlines()
     assert listing[1].split("\t")[:3] == [gid, "running", str(len(record.actions))]
-    assert cli_main(["export", "nope", "--db", str(db)]) == 1
+    assert cli_main(["export", "nope", "--store", db]) == 1
     assert cli_main(["export", gid, "--db", str(tmp_path / "missing.db")]) == 1
-    assert cli_main(["export", "--db", str(db)]) == 2
+    assert cli_main(["export", gid, "--store", "postgresql://kk@127.0.0.1:1/none"]) == 1
+    assert cli_main(["export", "--store", db]) == 2
+    if not db.startswith("postgresql"):  # --db is the same as --store for a file
+        assert cli_main(["export", gid, "--db", db, "-o", str(out)]) == 0
+        assert json.loads(out.read_text()) == pub
 
 
-async def test_export_of_a_finished_game_is_the_whole_replayable_record(tmp_path: Path) -> None:
-    db, gid, record = await _game_db(tmp_path, finish=True)
-    store = SqliteStore(db, readonly=True)
+async def test_export_of_a_finished_game_is_the_whole_replayable_record(store_url: str) -> None:
+    db, gid, record = await _game_db(store_url, finish=True)
+    store = open_store(db, readonly=True)
     doc = export_game(store, gid)
     store.close_reader()
     back = Record.from_dict(doc)
@@ -339,13 +360,13 @@ async def test_export_of_a_finished_game_is_the_whole_replayable_record(tmp_path
     assert "seed" not in doc["options"]
 
 
-async def test_export_reads_while_a_server_writes(tmp_path: Path) -> None:
-    db = tmp_path / "kk.db"
+async def test_export_reads_while_a_server_writes(store_url: str) -> None:
+    db = store_url
     rng = random.Random(2)
     async with serving(db) as server:
         table, clients, _ = await human_table(server.port)
         await play_takes(clients, 5, rng)
-        store = SqliteStore(db, readonly=True)
+        store = open_store(db, readonly=True)
         doc = export_game(store, table)
         games = store.list_games()
         store.close_reader()

@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import Server, ServerConfig
-from server.store import SqliteStore
+from server.store import open_store
 
 ERROR_CODES = {c.value for c in m.ErrorCode}
 Pred = Callable[[Any], bool]
@@ -273,9 +273,10 @@ async def advance(clients: list[WsClient], rng: random.Random, takes: int) -> in
 
 
 @contextlib.asynccontextmanager
-async def serving(db: Path, **config: Any) -> AsyncIterator[Server]:
-    """A started server (port 0) on the SQLite database ``db``, stopped on exit."""
-    server = Server(ServerConfig(port=0, ping_interval=None, **config), SqliteStore(db))
+async def serving(db: str | Path, **config: Any) -> AsyncIterator[Server]:
+    """A started server (port 0) on the store ``db`` (a SQLite file or a PostgreSQL
+    URL, see ``server.store.open_store``), stopped on exit."""
+    server = Server(ServerConfig(port=0, ping_interval=None, **config), open_store(db))
     await server.start()
     try:
         yield server

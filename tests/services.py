@@ -1,0 +1,146 @@
+"""Real PostgreSQL and Redis servers for the tests, each in a temporary directory on a
+free loopback port (no mocks: Debian's own ``postgresql`` and ``redis-server``; CI
+installs them, see ``.ci/run``).
+
+PostgreSQL refuses to run as root: as root, its commands run as the ``postgres`` user
+(``runuser``) in a directory owned by it. It runs with ``fsync=off`` (the tests kill
+processes, not machines; durability across a power loss is PostgreSQL's own promise).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+__all__ = ["Postgres", "Redis", "free_port"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _pg_bin() -> Path:
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4])
+    )
+    if found:
+        return Path(found[-1]).parent
+    which = shutil.which("pg_ctl")
+    if which:
+        return Path(which).parent
+    raise RuntimeError(
+        "PostgreSQL server binaries not found (apt-get install postgresql; .ci/run does)"
+    )
+
+
+class Postgres:
+    """A throw-away PostgreSQL cluster; ``database()`` makes a fresh database."""
+
+    def __init__(self) -> None:
+        self.bin = _pg_bin()
+        self.dir = Path(tempfile.mkdtemp(prefix="kk-pg-"))
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+
+    def _run(self, *argv: str) -> None:
+        cmd = [str(self.bin / argv[0]), *argv[1:]]
+        if self.as_root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, cwd=self.dir)
+
+    def start(self) -> Postgres:
+        data = self.dir / "data"
+        self._run("initdb", "-D", str(data), "-U", "kk", "--auth=trust", "-E", "UTF8", "--no-sync")
+        opts = (
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+            " -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB"
+        )
+        self._run("pg_ctl", "-D", str(data), "-l", str(self.dir / "log"), "-w", "-o", opts, "start")
+        return self
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://kk@127.0.0.1:{self.port}/{database}"
+
+    def database(self) -> str:
+        """A new empty database; its URL."""
+        import psycopg
+
+        name = "t_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(self.url(), autocommit=True) as con:
+            con.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Redis:
+    """A throw-away redis-server with no persistence; ``restart()`` empties it."""
+
+    def __init__(self) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise RuntimeError("redis-server not found (apt-get install redis-server, as .ci/run)")
+        self.exe = exe
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> Redis:
+        self.proc = subprocess.Popen(
+            [
+                self.exe,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--protected-mode",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), 0.2) as s,
+            ):
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return self
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def restart(self) -> None:
+        """Kill it and start it again on the same port, empty (nothing was saved)."""
+        self.stop()
+        self.start()
