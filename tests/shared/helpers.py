@@ -13,7 +13,7 @@ from shared.options import Options
 from shared.record import Record
 
 RULES_EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules-example.json"
-"""The record printed in the canonical rules, section 11, as shipped in docs/examples."""
+"""The record printed in RULES.md section 11.4, as shipped in docs/examples."""
 
 # A full 6x6 grid for hand-made records: the 32 ingredient slots filled with cards that
 # carry no symbol and are not player-coloured unless a test puts something else there.
@@ -28,7 +28,7 @@ GRID = [
 
 
 def rules_example() -> dict[str, Any]:
-    """The record printed in RULES.md section 11."""
+    """The record printed in RULES.md section 11.4."""
     raw: dict[str, Any] = json.loads(RULES_EXAMPLE.read_text(encoding="utf-8"))
     return raw
 
