@@ -2,7 +2,7 @@
 
 Theory of operation. A ``Game`` is always at rest *waiting for a take*: the pawn of the
 player to move has already made its forced move, and turns that ended next to a corner
-have already been passed (section 11: movement and corner landings are not actions). The
+have already been passed (section 4.6: movement and corner landings are not actions). The
 only decision in the game is therefore a ``Take``: which card of the pawn's line, whether
 to use its symbol (and, with three players, whom to explode), and, for the card that ends
 the game, whether to keep it. ``apply`` validates a take completely before it changes
@@ -79,7 +79,7 @@ class Take(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """An explicit position to start from (section 11): card ids; deck top first,
+    """An explicit position to start from (section 11.2): card ids; deck top first,
     kettles bottom first; ``None`` marks an empty slot (and the corners)."""
 
     grid: tuple[tuple[str | None, ...], ...]
@@ -197,7 +197,7 @@ class Game:
         moved: bool = False,
         turn_in_row: int = 1,
     ) -> Game:
-        """Start from an explicit position; set-up steps are skipped (section 11).
+        """Start from an explicit position; set-up steps are skipped (section 11.2).
         Raises ``SetupError`` naming the problem for a position play can never reach.
 
         ``moved=True`` continues a game mid-turn (as bots do with a sampled position):
@@ -533,7 +533,7 @@ class Game:
 
     def _advance(self, events: list[Event] | None) -> None:
         """Forced movement of the player to move (section 4.1), passing corner turns
-        (4.2) until a pawn stops next to a line. Terminates: see docs/RULES.md."""
+        (4.2) until a pawn stops next to a line. Terminates: see RULES.md section 4.7."""
         pawns = self.pawns
         while True:
             me = self.to_move

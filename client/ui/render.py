@@ -196,7 +196,7 @@ def _click(on_click: OnClick, row: int, col: int) -> Callable[[MouseEvent], obje
 
 # ----------------------------------------------------------------------------- grid
 def _space_side(space: int) -> tuple[str, int]:
-    """Where perimeter space ``space`` is drawn: (side, column or row) (RULES.md 2)."""
+    """Where perimeter space ``space`` is drawn: (side, column or row) (RULES.md section 2.2)."""
     if space <= 5:
         return "top", space
     if space < 10:

@@ -1,4 +1,4 @@
-"""The belief tracker: what a seat can know from views and public events (RULES.md s. 9)."""
+"""The belief tracker: what a seat can know from views and public events (RULES.md section 9)."""
 
 from __future__ import annotations
 
