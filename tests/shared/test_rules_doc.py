@@ -3,6 +3,7 @@ against the engine here, so the page cannot drift from what the game does."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from shared.game import Game, Take
 from shared.geometry import LINE_IDS, SPACE_LINE, SPACE_SLOT
 from shared.options import Options
 from shared.record import Record
+from shared.result import ENDINGS, GameResult, judge
 from shared.scoring import score_kettles
 from tests.shared.helpers import record, replay, rules_example, with_cards
 
@@ -27,9 +29,12 @@ def section(number: str) -> str:
     return DOC[start : start + 1 + following.start()] if following else DOC[start:]
 
 
-def test_sections_1_to_11_exist_in_order() -> None:
+def test_sections_are_numbered_in_order() -> None:
     found = [int(n) for n in re.findall(r"^## (\d+)\. ", DOC, re.M)]
-    assert found == list(range(1, 12))
+    assert found == list(range(1, len(found) + 1)) and len(found) >= 12
+    for n in found:
+        subs = [int(m) for m in re.findall(rf"^### {n}\.(\d+) ", DOC, re.M)]
+        assert subs == list(range(1, len(subs) + 1)), f"section {n}"
 
 
 def test_the_card_table_is_the_card_set() -> None:
@@ -218,3 +223,23 @@ def test_a_seeded_deal_follows_section_3_6() -> None:
     assert [game.grid[s] for s in slots] == numbers[:32]
     assert list(reversed(game.deck)) == deck and game.kettles == kettles
     assert game.recipes == [tuple(pool[0:2]), tuple(pool[2:4])]
+
+
+def test_section_12_lists_every_ending_and_result_field() -> None:
+    endings = re.findall(r"^\| `(\w+)` \| ", section("12.1"), re.M)
+    assert tuple(endings) == ENDINGS
+    fields = re.findall(r"^\| `(\w+)` \| ", section("12.4"), re.M)
+    shown = re.search(r"```json\n(.*?)```", section("12.4"), re.S)
+    assert shown is not None
+    example = json.loads(shown.group(1))
+    assert fields == list(example) == list(GameResult.from_dict(example, 2).to_dict())
+    assert GameResult.from_dict(example, 2).to_dict() == example
+
+
+def test_the_resignation_example_of_section_12_4() -> None:
+    """Two players, White resigns behind: Black wins and White takes place 2; the same
+    holds ahead, since the result, not the score, decides (section 12.2)."""
+    for seed in range(20):
+        game = Game.deal(Options(seed=seed))
+        result = judge(game, "resigned", resigned=[0])
+        assert (result.winners, result.places) == ((1,), (2, 1))
