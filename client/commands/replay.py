@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         if whole:
             record.check_result(game)
     except RecordError as e:
-        print(f"kupferkessel replay: {args.file}: {e.where}: {e.message}", file=sys.stderr)
+        # e.message starts with e.where: "actions[3]: moss-2 is not in col1"
+        print(f"kupferkessel replay: {args.file}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     pos = position(game, record.result if whole else None)
     pos["colours"] = list(game.options.colours)

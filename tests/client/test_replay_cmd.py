@@ -94,6 +94,7 @@ def test_bad_record_exits_2_naming_the_place(
     code, out, err = _run(capsys, _write(tmp_path, raw))
     assert code == 2 and out == ""
     assert f": {where}: " in err and "Traceback" not in err
+    assert err.count(where) == 1, err  # the place is named once (RULES.md section 11.6)
 
 
 def test_not_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
