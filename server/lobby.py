@@ -125,8 +125,7 @@ class Lobby:
             n += 1
             if table.state != FINISHED and table.game is not None and table.game.over:
                 # it crashed after the last take but before marking the game finished
-                async with table.lock:
-                    await table._finish_locked("game_over", None)
+                await table.finish("game_over")
         return n
 
     def _restore_one(self, st: StoredTable) -> Table:
@@ -188,10 +187,9 @@ class Lobby:
         gone = 0
         for table in [t for t in self.tables.values() if self._abandoned(t, now)]:
             try:
-                async with table.lock:
-                    if not self._abandoned(table, now):  # someone came meanwhile
-                        continue
-                    await table._finish_locked("abandoned", None)
+                # unless someone came meanwhile
+                if not await table.finish("abandoned", only_if=lambda t: self._abandoned(t, now)):
+                    continue
             except Exception:
                 log.exception("could not expire table", extra={"table": table.id})
                 continue

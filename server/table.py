@@ -5,7 +5,8 @@ it calls its occupants (network sessions or server-side bots, see ``Occupant``) 
 views built by ``shared.view.view`` and with public events, and nothing else. Intents to
 one table are applied one at a time under its lock; each is validated against the
 state version it was decided on, applied to a copy of the game, made durable in the
-store, and only then acknowledged and broadcast.
+store, and only then acknowledged and broadcast. Likewise a game's end (the last take,
+a resignation, an abandoned table) is stored before anyone hears of it.
 """
 
 from __future__ import annotations
@@ -356,9 +357,11 @@ class Table:
             self.record.actions.append(take)
             self.game = trial
             self.version += 1
+            if trial.over:  # the end is stored before anyone hears of it
+                await self._store_finish("game_over", None)
             self._send_update(events)
             if trial.over:
-                await self._finish_locked("game_over", None)
+                self._announce_finish("game_over", None)
             return self.version
 
     async def resign(self, occupant: Occupant) -> None:
@@ -370,9 +373,24 @@ class Table:
                 raise TableError("game_over", "the game is over")
             if self.state != PLAYING:
                 raise TableError("not_started", "there is no game running to resign")
-            await self._finish_locked("resigned", seat)
+            await self._store_finish("resigned", seat)
+            self._announce_finish("resigned", seat)
 
-    async def _finish_locked(self, reason: str, seat: int | None) -> None:
+    async def finish(
+        self, reason: str, *, only_if: Callable[[Table], bool] | None = None
+    ) -> bool:
+        """End the table (``game_over`` for a game played out, ``abandoned``): stored
+        first, then announced to everyone at the table. Runs under the table's lock,
+        where ``only_if`` (if given) must still hold; returns whether the table ended."""
+        async with self.lock:
+            if self.state == FINISHED or (only_if is not None and not only_if(self)):
+                return False
+            await self._store_finish(reason, None)
+            self._announce_finish(reason, None)
+        return True
+
+    async def _store_finish(self, reason: str, seat: int | None) -> None:
+        """Store the end (with the lock held), then mark the table finished."""
         result: dict[str, Any] | None = None
         if self.game is not None and self.game.over:
             res = score_game(self.game)
@@ -388,5 +406,7 @@ class Table:
         log.info("game finished", extra={"table": self.id, "reason": reason})
         if self.on_finish is not None:
             self.on_finish(self)
+
+    def _announce_finish(self, reason: str, seat: int | None) -> None:
         for _, occ in self.occupants():
             occ.deliver_finished(self, reason, seat)
