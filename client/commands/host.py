@@ -33,6 +33,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help=f"port (default {DEFAULT_PORT}, or any free one if that is taken; 0: any free)",
     )
+    p.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        help="the address to listen on (default 0.0.0.0: every interface; 127.0.0.1: "
+        "this machine only)",
+    )
     p.add_argument("--server-name", help="the name friends see on the LAN")
     p.add_argument("--db", help=f"SQLite database (default {default_db_path()})")
     p.add_argument("--no-persist", action="store_true", help="keep games in memory only")
@@ -43,8 +49,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 async def host(args: argparse.Namespace) -> int:
     store: Store = MemoryStore() if args.no_persist else SqliteStore(args.db or default_db_path())
     server_name = args.server_name or f"{args.name or default_name()}'s games"
-    server = await _start(store, server_name, args.port)
-    announcer = Announcer(server_name, server.port, SERVER_VERSION)
+    server = await _start(store, server_name, args.port, args.bind)
+    lan = args.bind in ("0.0.0.0", "::")
+    announcer = Announcer(
+        server_name, server.port, SERVER_VERSION, addresses=None if lan else [args.bind]
+    )
     address = f"ws://{announcer.addresses[0]}:{server.port}"
     status = f"hosting at {address}"
     announcing: asyncio.Task[None] | None = None
@@ -70,23 +79,23 @@ async def host(args: argparse.Namespace) -> int:
         await server.stop()
 
 
-async def _start(store: Store, name: str, port: int | None) -> Server:
+async def _start(store: Store, name: str, port: int | None, bind: str = "0.0.0.0") -> Server:
     """Start serving on ``port``; with no port asked for, on the usual one, or on any
     free one when something else (a ``serve``, another host) holds it: the LAN
     announcement carries the port, so friends find it all the same. (The port is tried
     before the server starts, which restores games and their bots from the store.)"""
     if port is None:
-        port = DEFAULT_PORT if _can_bind(DEFAULT_PORT) else 0
-    server = Server(ServerConfig(host="0.0.0.0", port=port, name=name), store)
+        port = DEFAULT_PORT if _can_bind(DEFAULT_PORT, bind) else 0
+    server = Server(ServerConfig(host=bind, port=port, name=name), store)
     await server.start()
     return server
 
 
-def _can_bind(port: int) -> bool:
+def _can_bind(port: int, bind: str = "0.0.0.0") -> bool:
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server does
         try:
-            s.bind(("0.0.0.0", port))
+            s.bind((bind, port))
         except OSError:
             return False
     return True

@@ -331,6 +331,22 @@ class KupferApp:
 
         self._act(take)
 
+    def _sit(self, client: Client) -> None:
+        """Show the table ``client`` now sits at or watches, from what the client already
+        knows. The game may have started (a view arrived) while the request that seated
+        us was still being answered, whatever the order people sat down in: that view is
+        kept, never replaced by an empty waiting screen. The log so far is kept too."""
+        log = self.table.log
+        if self.table.me != client.seat or self.screen != "table":
+            self.table = TableModel(client.seat)
+            self.table.log.extend(log)
+        t = self.table
+        if client.view is not None and (t.view is None or client.state_version > t.state_version):
+            t.set_view(client.view, client.state_version)
+        if client.presence is not None:
+            self.seats = client.presence.seats
+        self.screen = "table"
+
     def _back_to_lobby(self) -> None:
         client = self.client
         self.screen = "lobby"
@@ -427,9 +443,9 @@ class KupferApp:
                 await client.resume(table, player or self.name)
             else:
                 await client.join(table, player or self.name, invite=invite)
+                self._sit(client)
                 await client.ready()
-            self.table = TableModel(client.seat)
-            self.screen = "table"
+            self._sit(client)
             self.status = ""
 
         self._act(go)
@@ -453,8 +469,7 @@ class KupferApp:
                 created = await client.create_table(
                     name, options, private=private, bots=bots, player=player, seat=seat
                 )
-                self.table = TableModel(client.seat)
-                self.screen = "table"
+                self._sit(client)
                 self.status = f"invite code: {created.invite}" if created.invite else ""
                 await client.ready()
 

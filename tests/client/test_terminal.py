@@ -4,56 +4,17 @@ computer is played to the final score table."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-import pytest
+from .tmux import KK, Tmux, needs_tmux
 
-ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)"
-)
-
-
-class Tmux:
-    def __init__(self, data_dir: Path) -> None:
-        self.socket = f"kk-test-{os.getpid()}"
-        self.data_dir = data_dir
-
-    def tmux(self, *args: str) -> str:
-        out = subprocess.run(
-            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
-        )
-        return out.stdout
-
-    def start(self, command: str) -> None:
-        env = f"KUPFERKESSEL_DATA_DIR={self.data_dir} LANG=C.UTF-8 TERM=xterm-256color"
-        self.tmux(
-            "new-session", "-d", "-s", "kk", "-x", "80", "-y", "24", "-c", str(ROOT),
-            f"env {env} {command}",
-        )  # fmt: skip
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "kk")
-
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "kk", *keys)
-
-    def alive(self) -> bool:
-        return "kk" in self.tmux("list-sessions", "-F", "#{session_name}")
-
-    def kill(self) -> None:
-        self.tmux("kill-server")
+pytestmark = needs_tmux
 
 
 def test_play_a_whole_game_in_tmux(tmp_path: Path) -> None:
     t = Tmux(tmp_path)
-    t.start(f"{sys.executable} -m client.cli play --level easy --name Ann")
+    t.start(f"{KK} play --level easy --name Ann")
     try:
         deadline = time.monotonic() + 80
         screen = ""

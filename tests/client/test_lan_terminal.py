@@ -1,0 +1,98 @@
+"""A LAN game as people play it: real terminals in tmux for the host, a player who
+joins from the lobby, and a spectator, all played to the score table from what the
+screens show. The one who sits down last must see the board at once whatever seat
+they take (White, who moves first, or Black)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from .tmux import KK, Tmux, answer, form_set, free_port, needs_tmux, table_id
+
+pytestmark = needs_tmux
+
+
+def host_table(t: Tmux, port: int, *, players: int = 2, seat: str = "1 (white)") -> str:
+    """Start ``host`` as Hanna and create a table sitting at ``seat``; its id."""
+    t.start(
+        f"{KK} host --port {port} --bind 127.0.0.1 --no-persist --no-announce --name Hanna",
+        name="host",
+    )
+    t.wait("n: new table", name="host")
+    t.keys("n", name="host")
+    t.wait("New table", name="host")
+    if players == 3:
+        form_set(t, "host", "Players", "3")
+    form_set(t, "host", "Your seat", seat)
+    form_set(t, "host", "Create table")
+    return table_id(t.wait("Waiting for players", name="host"))
+
+
+def join_from_lobby(t: Tmux, name: str, player: str, port: int) -> None:
+    t.start(f"{KK} join ws://127.0.0.1:{port} --name {player}", name=name)
+    t.wait("Hanna's table", name=name)
+    t.keys("Enter", name=name)
+
+
+def play_out(t: Tmux, players: list[str], watchers: list[str], timeout: float = 150) -> None:
+    """Answer every question on the players' screens until every screen shows the
+    final score; nobody may sit on a waiting screen once the game is on."""
+    deadline = time.monotonic() + timeout
+    done: set[str] = set()
+    while time.monotonic() < deadline and len(done) < len(players) + len(watchers):
+        for name in players + watchers:
+            screen = t.screen(name)
+            if "Final score" in screen:
+                done.add(name)
+            elif name in players:
+                answer(t, name, screen)
+        time.sleep(0.05)
+    missing = [n for n in players + watchers if n not in done]
+    assert not missing, "\n\n".join(f"{n}:\n{t.screen(n)}" for n in missing)
+
+
+@pytest.mark.parametrize("joiner_colour", ["white", "black"])
+def test_lan_game_with_host_joiner_and_watcher(tmp_path: Path, joiner_colour: str) -> None:
+    t = Tmux(tmp_path)  # one data dir for all: one user, several terminals
+    port = free_port()
+    try:
+        host_seat = "2 (black)" if joiner_colour == "white" else "1 (white)"
+        table = host_table(t, port, seat=host_seat)
+        join_from_lobby(t, "jo", "Jo", port)
+        t.start(f"{KK} watch ws://127.0.0.1:{port} --table {table} --name Eve", name="eve")
+        # the one who sat down last sees the board at once, not a waiting screen
+        jo = t.wait("Deck", name="jo", timeout=10)
+        assert "Waiting for players" not in jo
+        host = t.wait("Deck", name="host", timeout=10)
+        if joiner_colour == "white":
+            assert "Your turn" in t.wait("Your turn", name="jo", timeout=5)
+            assert "Waiting for White (Jo)" in host
+        else:
+            assert "Your turn" in t.wait("Your turn", name="host", timeout=5)
+            assert "Waiting for White (Hanna)" in jo
+        t.wait("watching", name="eve")
+        play_out(t, ["host", "jo"], ["eve"])
+        for name in ("host", "jo", "eve"):
+            screen = t.screen(name)
+            assert "TOTAL" in screen and "Jo" in screen and "Hanna" in screen, screen
+    finally:
+        t.kill()
+
+
+def test_three_player_lan_game(tmp_path: Path) -> None:
+    t = Tmux(tmp_path)
+    port = free_port()
+    try:
+        host_table(t, port, players=3, seat="3 (lilac)")
+        join_from_lobby(t, "jo", "Jo", port)
+        t.wait("Waiting for players", name="jo")
+        join_from_lobby(t, "kim", "Kim", port)
+        for name in ("host", "jo", "kim"):
+            screen = t.wait("Deck", name=name, timeout=10)
+            assert "Lilac Hanna" in screen and "White Jo" in screen and "Black Kim" in screen
+        play_out(t, ["host", "jo", "kim"], [])
+    finally:
+        t.kill()

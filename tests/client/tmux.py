@@ -1,0 +1,149 @@
+"""Real terminals for end-to-end tests: one private tmux server per test, one session
+per terminal (a player, a host, a spectator), keys in with send-keys and the screen
+back with capture-pane, exactly what a person at that terminal sees."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+KK = f"{sys.executable} -m client.cli"
+
+needs_tmux = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (CI installs it)"
+)
+
+_count = itertools.count()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Tmux:
+    """A private tmux server; ``start`` opens a named terminal of a given size."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.socket = f"kk-test-{os.getpid()}-{next(_count)}"
+        self.data_dir = data_dir
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
+        )
+        return out.stdout
+
+    def start(
+        self,
+        command: str,
+        *,
+        name: str = "kk",
+        size: tuple[int, int] = (80, 24),
+        data_dir: Path | None = None,
+        env: str = "",
+    ) -> None:
+        data = data_dir or self.data_dir
+        env = f"KUPFERKESSEL_DATA_DIR={data} LANG=C.UTF-8 TERM=xterm-256color {env}"
+        self.tmux(
+            "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+            "-c", str(ROOT), f"env {env} {command}",
+        )  # fmt: skip
+
+    def screen(self, name: str = "kk") -> str:
+        return self.tmux("capture-pane", "-p", "-t", name)
+
+    def keys(self, *keys: str, name: str = "kk") -> None:
+        self.tmux("send-keys", "-t", name, *keys)
+
+    def resize(self, width: int, height: int, name: str = "kk") -> None:
+        self.tmux("resize-window", "-t", name, "-x", str(width), "-y", str(height))
+
+    def alive(self, name: str = "kk") -> bool:
+        return name in self.tmux("list-sessions", "-F", "#{session_name}").split()
+
+    def wait(
+        self,
+        what: str | Callable[[str], bool],
+        *,
+        name: str = "kk",
+        timeout: float = 20.0,
+    ) -> str:
+        """The screen once it shows ``what`` (a text or a test); fails with the screen."""
+        test = what if callable(what) else (lambda s: what in s)
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen(name)
+            if test(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{name}: timed out waiting for {what!r}; the screen:\n{screen}")
+
+    def wait_gone(self, name: str = "kk", timeout: float = 5.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.alive(name):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def kill(self) -> None:
+        self.tmux("kill-server")
+
+
+def table_id(screen: str) -> str:
+    """The table id in a table screen's header."""
+    found = re.search(r"table (\S+) \((?:seat \d|watching)", screen)
+    assert found, screen
+    return found.group(1)
+
+
+def answer(t: Tmux, name: str, screen: str) -> bool:
+    """Play one step for the terminal ``name`` if its screen asks something: take the
+    card under the cursor, use every symbol, keep the last card. True if a key went."""
+    if "Your turn" in screen or "[y]es" in screen or "[k]eep" in screen:
+        t.keys("Enter", name=name)
+        return True
+    if "Targets (" in screen:
+        t.keys("Enter", name=name)
+        return True
+    return False
+
+
+def focused_line(screen: str) -> str:
+    return next((ln for ln in screen.splitlines() if ln.startswith("> ")), "")
+
+
+def form_set(t: Tmux, name: str, label: str, value: str | None = None) -> None:
+    """In a form: move to the field ``label`` and turn it to ``value`` (Right until the
+    field shows it); with no value, press the button ``label``."""
+    for _ in range(30):
+        if label in focused_line(t.screen(name)):
+            break
+        t.keys("Down", name=name)
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"no field {label!r}:\n{t.screen(name)}")
+    if value is None:
+        t.keys("Enter", name=name)
+        return
+    for _ in range(10):
+        if f"< {value}" in focused_line(t.screen(name)):
+            return
+        t.keys("Right", name=name)
+        time.sleep(0.05)
+    raise AssertionError(f"no value {value!r} for {label!r}:\n{t.screen(name)}")
