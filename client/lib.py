@@ -403,21 +403,33 @@ class Client:
             return True
         return self.tokens is not None and self.tokens.token(self.url, table, player) is not None
 
-    async def resume(self, table: str | None = None, player: str | None = None) -> Seated:
+    def saved_seats(self, table: str, player: str | None = None) -> list[int]:
+        """The seats at ``table`` whose tokens are kept on disk (for ``player``)."""
+        if self.tokens is None:
+            return []
+        return [
+            s.seat
+            for s in self.tokens.seats(self.url, table)
+            if player is None or s.name == player
+        ]
+
+    async def resume(
+        self, table: str | None = None, player: str | None = None, seat: int | None = None
+    ) -> Seated:
         """Take back the seat at ``table`` (default: the current one) with its kept
-        token (the one saved for ``player``, if given). Raises ``BadToken`` (and forgets
-        the token) if the server refuses it."""
+        token (the one saved for ``player`` and ``seat``, if given). Raises ``BadToken``
+        (and forgets the token) if the server refuses it."""
         table = table or self.table
-        token = self.__token if table == self.table else None
+        token = self.__token if table == self.table and seat in (None, self.seat) else None
         if token is None and table is not None and self.tokens is not None:
-            token = self.tokens.token(self.url, table, player)
+            token = self.tokens.token(self.url, table, player, seat)
         if table is None or token is None:
             raise BadToken("bad_token", f"no seat token kept for table {table!r}")
         try:
             (reply,) = await self._request(m.ResumeMsg, token=token)
         except BadToken:
             if self.tokens is not None:
-                self.tokens.forget(self.url, table)
+                self.tokens.forget_token(self.url, table, token)
             if self.table == table:
                 self.__token = None
             raise
@@ -573,9 +585,10 @@ class Client:
             self.table, self.seat, self.view, self.presence = None, None, None, None
         elif isinstance(msg, m.ViewMsg):
             self.view, self.state_version = msg.view, msg.state_version
-            if msg.view.game_over and self.tokens is not None and self.table is not None:
+            table, seat = self.table, self.seat
+            if msg.view.game_over and self.tokens and table is not None and seat is not None:
                 with contextlib.suppress(OSError):
-                    self.tokens.forget(self.url, self.table)
+                    self.tokens.forget(self.url, table, seat)
         elif isinstance(msg, m.PresenceMsg):
             self.presence = msg
         elif isinstance(msg, m.ByeMsg):

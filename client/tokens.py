@@ -3,8 +3,10 @@
 A seat token is a secret: anyone holding it can play the seat. Tokens live in one JSON
 file, ``tokens.json`` in the user's data directory (``platformdirs.user_data_dir
 ("kupferkessel")``, or ``$KUPFERKESSEL_DATA_DIR`` when set), readable by the user only
-(mode 0600, directory 0700), keyed by server URL and table id. Nothing here prints or
-logs a token.
+(mode 0600, directory 0700), keyed by server URL, table id and seat, so two clients of
+one user (say a host and a player in two terminals) keep their own seats. ``--data-dir``
+on the terminal commands sets ``$KUPFERKESSEL_DATA_DIR``. Nothing here prints or logs a
+token.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["DATA_DIR_ENV", "SavedSeat", "TokenStore", "data_dir"]
+__all__ = ["DATA_DIR_ENV", "SavedSeat", "TokenStore", "data_dir", "use_data_dir"]
 
 DATA_DIR_ENV = "KUPFERKESSEL_DATA_DIR"
 
@@ -27,6 +29,12 @@ def data_dir() -> Path:
     """The client's data directory (``$KUPFERKESSEL_DATA_DIR`` wins)."""
     env = os.environ.get(DATA_DIR_ENV)
     return Path(env) if env else Path(platformdirs.user_data_dir("kupferkessel"))
+
+
+def use_data_dir(directory: str | Path | None) -> None:
+    """Make ``directory`` the data directory of this process (``--data-dir``)."""
+    if directory is not None:
+        os.environ[DATA_DIR_ENV] = str(Path(directory).expanduser().resolve())
 
 
 @dataclass(frozen=True)
@@ -39,9 +47,15 @@ class SavedSeat:
     name: str
 
 
+Entry = dict[str, str]  # {"token": ..., "name": ...}
+Data = dict[str, dict[str, dict[str, Entry]]]  # url -> table -> seat -> entry
+
+
 class TokenStore:
     """The token file. Every method re-reads the file, so several clients (say, two
-    terminals) can share it; writes replace it atomically."""
+    terminals of one user, at one table or not) share it: each seat has its own entry,
+    keyed by server, table and seat, so one never replaces another. Writes replace the
+    file atomically."""
 
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else data_dir()
@@ -50,14 +64,32 @@ class TokenStore:
     def __repr__(self) -> str:
         return f"TokenStore({str(self.path)!r})"
 
-    def _read(self) -> dict[str, dict[str, dict[str, object]]]:
+    def _read(self) -> Data:
         try:
-            data = json.loads(self.path.read_text("utf-8"))
+            raw = json.loads(self.path.read_text("utf-8"))
         except (OSError, ValueError):
             return {}
-        return data if isinstance(data, dict) else {}
+        data: Data = {}
+        if not isinstance(raw, dict):
+            return data
+        for url, tables in raw.items():
+            if not isinstance(tables, dict):
+                continue
+            for table, entry in tables.items():
+                if not isinstance(entry, dict):
+                    continue
+                if "token" in entry:  # the file of an older client: one seat per table
+                    entry = {str(entry.get("seat")): entry}
+                for seat, e in entry.items():
+                    if isinstance(e, dict) and isinstance(e.get("token"), str) and seat.isdigit():
+                        name = e.get("name")
+                        data.setdefault(url, {}).setdefault(table, {})[seat] = {
+                            "token": e["token"],
+                            "name": name if isinstance(name, str) else "",
+                        }
+        return data
 
-    def _write(self, data: dict[str, dict[str, dict[str, object]]]) -> None:
+    def _write(self, data: Data) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tokens-", suffix=".tmp")
         try:
@@ -72,29 +104,47 @@ class TokenStore:
 
     def save(self, url: str, table: str, seat: int, token: str, name: str = "") -> None:
         data = self._read()
-        data.setdefault(url, {})[table] = {"seat": seat, "token": token, "name": name}
+        data.setdefault(url, {}).setdefault(table, {})[str(seat)] = {"token": token, "name": name}
         self._write(data)
 
-    def token(self, url: str, table: str, name: str | None = None) -> str | None:
-        """The token kept for ``table`` on ``url`` (only if saved for player ``name``,
-        when given: two players of one user at one table keep their own seats)."""
-        entry = self._read().get(url, {}).get(table)
-        if not isinstance(entry, dict) or (name is not None and entry.get("name") != name):
-            return None
-        token = entry.get("token")
-        return token if isinstance(token, str) else None
+    def token(
+        self, url: str, table: str, name: str | None = None, seat: int | None = None
+    ) -> str | None:
+        """The token kept for ``table`` on ``url``: for ``seat`` and for player
+        ``name`` when given (the lowest such seat otherwise)."""
+        entries = self._read().get(url, {}).get(table, {})
+        for s, e in sorted(entries.items(), key=lambda item: int(item[0])):
+            if (name is None or e["name"] == name) and (seat is None or int(s) == seat):
+                return e["token"]
+        return None
 
-    def forget(self, url: str, table: str) -> None:
+    def forget(self, url: str, table: str, seat: int | None = None) -> None:
+        """Drop the token of ``seat`` at ``table`` (every seat's, without ``seat``)."""
         data = self._read()
-        if data.get(url, {}).pop(table, None) is not None:
-            if not data[url]:
-                del data[url]
-            self._write(data)
+        seats = data.get(url, {}).get(table)
+        if not seats:
+            return
+        if seat is None:
+            seats.clear()
+        elif seats.pop(str(seat), None) is None:
+            return
+        if not seats:
+            del data[url][table]
+        if not data[url]:
+            del data[url]
+        self._write(data)
 
-    def seats(self, url: str) -> list[SavedSeat]:
-        """The seats saved for ``url`` (without their tokens)."""
+    def forget_token(self, url: str, table: str, token: str) -> None:
+        """Drop ``token`` (the server refused it), whatever seat it was kept for."""
+        entries = self._read().get(url, {}).get(table, {})
+        for seat, e in entries.items():
+            if e["token"] == token:
+                self.forget(url, table, int(seat))
+
+    def seats(self, url: str, table: str | None = None) -> list[SavedSeat]:
+        """The seats saved for ``url`` (at ``table``, if given), without their tokens."""
         out = []
-        for table, entry in self._read().get(url, {}).items():
-            if isinstance(entry, dict) and isinstance(entry.get("seat"), int):
-                out.append(SavedSeat(url, table, int(entry["seat"]), str(entry.get("name", ""))))  # type: ignore[call-overload]
-        return out
+        for t, entries in self._read().get(url, {}).items():
+            if table is None or t == table:
+                out += [SavedSeat(url, t, int(s), e["name"]) for s, e in entries.items()]
+        return sorted(out, key=lambda s: (s.table, s.seat))

@@ -9,7 +9,7 @@ import logging
 import sys
 
 from ..lib import normalize_url
-from ..tokens import data_dir
+from ..tokens import DATA_DIR_ENV, data_dir, use_data_dir
 
 __all__ = ["add_name_argument", "default_name", "quiet_logging", "url_argument"]
 
@@ -24,15 +24,24 @@ def default_name() -> str:
 
 
 def add_name_argument(p: argparse.ArgumentParser) -> None:
+    """``--name`` and ``--data-dir``, which every terminal command takes."""
     p.add_argument("--name", default=default_name(), help="your name at the table")
+    p.add_argument(
+        "--data-dir",
+        help=f"where seat tokens and client.log are kept (default: ${DATA_DIR_ENV} or "
+        f"{data_dir()})",
+    )
 
 
 def url_argument(value: str) -> str:
     return normalize_url(value)
 
 
-def quiet_logging() -> None:
-    """Send log records to a file in the data directory instead of the screen."""
+def quiet_logging(args: argparse.Namespace | None = None) -> None:
+    """Use the ``--data-dir`` of ``args`` (if any), and send log records to a file in
+    the data directory instead of the screen."""
+    if args is not None:
+        use_data_dir(getattr(args, "data_dir", None))
     root = logging.getLogger()
     for h in list(root.handlers):
         root.removeHandler(h)
@@ -112,7 +121,7 @@ def run_client_app(command: str, args: argparse.Namespace, *, watch: bool) -> in
 
     from ..lib import ClientError
 
-    quiet_logging()
+    quiet_logging(args)
     try:
         return asyncio.run(
             open_client_app(

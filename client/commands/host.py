@@ -102,7 +102,7 @@ def _can_bind(port: int, bind: str = "0.0.0.0") -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    quiet_logging()
+    quiet_logging(args)
     try:
         return asyncio.run(host(args))
     except ClientError as e:

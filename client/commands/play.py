@@ -68,7 +68,7 @@ async def play(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    quiet_logging()
+    quiet_logging(args)
     try:
         return asyncio.run(play(args))
     except (ClientError, OSError) as e:

@@ -440,7 +440,7 @@ class KupferApp:
             if watch:
                 await client.watch(table, invite=invite)
             elif client.saved_table(table, player or self.name):
-                await client.resume(table, player or self.name)
+                await client.resume(table, player or self.name, self._seat_to_resume(table))
             else:
                 await client.join(table, player or self.name, invite=invite)
                 self._sit(client)
@@ -449,6 +449,17 @@ class KupferApp:
             self.status = ""
 
         self._act(go)
+
+    def _seat_to_resume(self, table: str) -> int | None:
+        """Of the seats at ``table`` kept for our name, one nobody is connected to (two
+        terminals of one user must not take each other's seat); None: any."""
+        saved = self.client.saved_seats(table, self.name) if self.client else []
+        listed = next((tb for tb in self.tables if tb.id == table), None)
+        for seat in saved:
+            info = listed.seats[seat] if listed and seat < len(listed.seats) else None
+            if info is None or not info.connected:
+                return seat
+        return saved[0] if saved else None
 
     def _form_key(self, key: str) -> None:
         form = self.form

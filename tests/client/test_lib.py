@@ -232,3 +232,60 @@ async def test_bot_runner_creates_and_joins(url: str, capsys: pytest.CaptureFixt
     assert await asyncio.wait_for(host, 10) == 0
     out = capsys.readouterr().out
     assert "playing seat 0" in out and "playing seat 1" in out and "(wins)" in out
+
+
+def test_token_store_keeps_every_seat_of_a_table(data_dir: Path) -> None:
+    """Two clients of one user at one table (a host and a player in two terminals)
+    keep their own tokens: saving one never replaces the other."""
+    store = TokenStore(data_dir)
+    url = "ws://127.0.0.1:1"
+    store.save(url, "t1", 1, "tok-b", "Hanna")
+    store.save(url, "t1", 0, "tok-a", "Jo")
+    store.save(url, "t2", 0, "tok-c", "Jo")
+    assert store.token(url, "t1", "Hanna") == "tok-b"
+    assert store.token(url, "t1", "Jo") == "tok-a"
+    assert store.token(url, "t1") == "tok-a"  # the lowest seat
+    assert store.token(url, "t1", seat=1) == "tok-b"
+    assert store.token(url, "t1", "Jo", seat=1) is None
+    assert [(s.table, s.seat, s.name) for s in store.seats(url)] == [
+        ("t1", 0, "Jo"),
+        ("t1", 1, "Hanna"),
+        ("t2", 0, "Jo"),
+    ]
+    store.forget(url, "t1", 0)
+    assert store.token(url, "t1", "Hanna") == "tok-b" and store.token(url, "t1", "Jo") is None
+    store.forget_token(url, "t1", "tok-b")
+    assert [s.table for s in store.seats(url)] == ["t2"]
+    store.forget(url, "t2")
+    assert store.seats(url) == [] and store.token(url, "t2") is None
+
+
+def test_token_store_reads_the_older_one_seat_per_table_file(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "tokens.json").write_text(
+        '{"ws://h:1": {"t1": {"seat": 2, "token": "old", "name": "Ann"}, "t2": 5}}'
+    )
+    store = TokenStore(data_dir)
+    assert store.token("ws://h:1", "t1", "Ann", seat=2) == "old"
+    store.save("ws://h:1", "t1", 0, "new", "Bob")
+    assert store.token("ws://h:1", "t1", "Ann") == "old"
+
+
+async def test_two_clients_of_one_user_keep_their_seats(url: str, data_dir: Path) -> None:
+    """Host and joiner share a data dir; both can come back to their own seat."""
+    host = Client(url, name="Hanna", max_attempts=0)
+    jo = Client(url, name="Jo", max_attempts=0)
+    await host.connect()
+    await jo.connect()
+    created = await host.create_table("t", player="Hanna", seat=1)
+    table = created.table.id
+    await host.ready()
+    await jo.join(table, "Jo")
+    await jo.ready()
+    await host.close()
+    await jo.close()
+    for name, seat in (("Hanna", 1), ("Jo", 0)):
+        async with Client(url, name=name) as again:
+            assert again.saved_seats(table, name) == [seat]
+            seated = await again.resume(table, name)
+            assert seated.seat == seat
