@@ -408,9 +408,7 @@ class Client:
         if self.tokens is None:
             return []
         return [
-            s.seat
-            for s in self.tokens.seats(self.url, table)
-            if player is None or s.name == player
+            s.seat for s in self.tokens.seats(self.url, table) if player is None or s.name == player
         ]
 
     async def resume(

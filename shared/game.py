@@ -51,6 +51,7 @@ from .geometry import (
     SLOT_LINES,
     SPACE_LINE,
     SPACES,
+    walk,
 )
 from .options import Options
 from .scoring import score_game
@@ -537,20 +538,12 @@ class Game:
         pawns = self.pawns
         while True:
             me = self.to_move
-            pos = start = pawns[me]
-            steps = VALUE[self.kettles[me][-1]]
-            skipped: list[int] = []
-            while steps:
-                pos += 1
-                if pos == SPACES:
-                    pos = 0
-                if pos in pawns:  # only other pawns can be there: ours has left
-                    skipped.append(pos)
-                else:
-                    steps -= 1
+            start = pawns[me]
+            others = [p for seat, p in enumerate(pawns) if seat != me]
+            pos, skipped = walk(start, VALUE[self.kettles[me][-1]], others)
             pawns[me] = pos
             if events is not None:
-                events.append(Moved(me, start, pos, tuple(skipped)))
+                events.append(Moved(me, start, pos, skipped))
             if SPACE_LINE[pos] >= 0:
                 return
             if events is not None:

@@ -7,6 +7,8 @@ line index 0..3 are columns 1..4 and 4..7 are rows 1..4.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 __all__ = [
     "CORNER_SLOTS",
     "CORNER_SPACES",
@@ -18,6 +20,7 @@ __all__ = [
     "SPACES",
     "SPACE_LINE",
     "SPACE_SLOT",
+    "walk",
 ]
 
 SIZE = 6
@@ -60,3 +63,18 @@ def _space_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 SPACE_SLOT, SPACE_LINE = _space_table()
 """``SPACE_SLOT[p]``: the slot next to space p; ``SPACE_LINE[p]``: its line index, -1 at corners."""
+
+
+def walk(start: int, steps: int, others: Collection[int]) -> tuple[int, tuple[int, ...]]:
+    """Where a pawn on space ``start`` stops after ``steps`` spaces clockwise, jumping
+    the spaces of the ``others`` pawns without counting them (RULES.md 4.1): the space
+    and the spaces jumped."""
+    pos = start
+    skipped: list[int] = []
+    while steps:
+        pos = (pos + 1) % SPACES
+        if pos in others:
+            skipped.append(pos)
+        else:
+            steps -= 1
+    return pos, tuple(skipped)

@@ -96,7 +96,7 @@ async def open_client_app(
         except OSError as e:
             browser = None
             status = f"! LAN discovery is not available here ({e}); type an address (a)"
-    app = KupferApp(name=name, client=client, browser=browser, address=url or "")
+    app = KupferApp(name=name, client=client, browser=browser, address=url or "", watch_only=watch)
     app.status = status
     try:
         return await app.run()

@@ -68,6 +68,7 @@ async def host(args: argparse.Namespace) -> int:
     try:
         await client.connect()
         app = KupferApp(name=args.name, client=client, address=address)
+        app.hosting = True  # quitting stops the server: the app says so before it does
         app.status = status + "   n: new table"
         return await app.run()
     finally:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import re
 from collections.abc import Awaitable, Callable
 
 from prompt_toolkit.application import Application
@@ -25,9 +27,9 @@ from ..discovery import Browser, FoundServer
 from ..lib import Client, ClientError, Status, normalize_url
 from .forms import Form, create_form, join_form, table_request
 from .render import (
-    GRID_WIDTH,
     Cards,
     Line,
+    Size,
     describe_event,
     help_lines,
     join_lines,
@@ -35,11 +37,18 @@ from .render import (
     render_grid,
     render_scores,
     render_side,
+    seat_label,
+    seat_status,
     side_by_side,
+    too_small_lines,
+    wrap,
+    wrap_items,
 )
-from .table import Intent, TableModel
+from .table import Intent, LogEntry, TableModel, line_words
 
 __all__ = ["KupferApp"]
+
+_CONNECTION_TROUBLE = ("! not connected", "! the connection closed")
 
 KEY_NAMES = {
     Keys.Up: "up",
@@ -58,6 +67,11 @@ KEY_NAMES = {
 }
 
 
+def _no_colour(style: str) -> str:
+    """A style without its colours (bold, reverse, underline stay)."""
+    return " ".join(w for w in style.split() if not re.match(r"(fg|bg):", w))
+
+
 class KupferApp:
     """One terminal session. Give it a connected ``client`` (already at a table, or in
     its lobby), or nothing and let the player pick a server (``browser`` lists LAN
@@ -71,6 +85,7 @@ class KupferApp:
         browser: Browser | None = None,
         address: str = "",
         allow_lobby: bool = True,
+        watch_only: bool = False,
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
@@ -79,6 +94,7 @@ class KupferApp:
         self.browser = browser
         self.address = address
         self.allow_lobby = allow_lobby
+        self.watch_only = watch_only  # ``kupferkessel watch``: Enter watches a table
         self.screen = "table" if client is not None and client.table else "lobby"
         self.show_help = False
         self.show_board = False  # at the end: the final grid instead of the score table
@@ -95,7 +111,12 @@ class KupferApp:
         self.confirm_quit = False
         self.confirm_resign = False
         self.ended: str | None = None  # why the game ended without a final score
-        self.scroll = 0
+        self.scroll = 0  # the score table's first line
+        self.log_scroll = 0  # log lines hidden below (PgUp pages back)
+        self.help_scroll = 0
+        self.side_scroll = 0  # the side panel's first line, when it pages
+        self.hosting = False  # this process runs the server: quitting stops it
+        self.no_colour = bool(os.environ.get("NO_COLOR"))
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
             layout=Layout(
@@ -168,21 +189,17 @@ class KupferApp:
             if self.screen != "table":
                 self.screen = "table"
         elif isinstance(u, m.EventsMsg):
-            v = self.table.view
-            colours = v.colours if v else ("white", "black", "lilac")
-            for e in u.events:
-                words = describe_event(e, colours, self.names(), self.cards())
-                if words:
-                    self.table.log.append(words)
+            self.log_events(u.events)
         elif isinstance(u, m.PresenceMsg):
             self.seats = u.seats
             v = self.table.view
             if u.state == "finished" and v is not None and not v.game_over:
                 who = [s.name or f"seat {s.seat + 1}" for s in u.seats if s.resigned]
                 self.ended = f"The game ended: {', '.join(who) or 'a player'} resigned."
-                self.status = self.ended + "  q: quit"
+                self.table.finished = True
+                self.status = ""
         elif isinstance(u, m.ChatLineMsg):
-            self.table.log.append(f"<{u.name}> {u.text}")
+            self.table.log.append(LogEntry(f"<{u.name}> {u.text}"))
         elif isinstance(u, m.ErrorMsg):
             self.status = f"! {u.message}"
             self.table.failed()
@@ -195,6 +212,29 @@ class KupferApp:
                 "reconnecting": f"reconnecting (try {u.attempt})",
                 "closed": f"disconnected ({u.detail})",
             }.get(u.state, u.state)
+            if u.state in ("connected", "resumed") and self.status in _CONNECTION_TROUBLE:
+                self.status = ""  # "! not connected" and the like are over
+
+    def log_events(self, events: tuple[m.GameEvent, ...]) -> None:
+        """A batch of public events into the log, in words. The view still is the one
+        the take was decided on: it says whether a symbol could act at all."""
+        v = self.table.view
+        colours = v.colours if v else ("white", "black", "lilac")
+        names, cards = self.names(), self.cards()
+        discarded = any(isinstance(e, m.DiscardedEvent) for e in events)
+        for e in events:
+            could_act = True
+            if isinstance(e, m.TookEvent) and v is not None:
+                symbol = cards.by_id[e.card].symbol if e.card in cards.by_id else None
+                could_act = (v.turn_in_row < 2) if symbol == "wand" else bool(v.explodable)
+            words = describe_event(e, colours, names, cards, could_act=could_act)
+            if words:
+                turn = e.seat if isinstance(e, m.MovedEvent | m.PassedCornerEvent) else None
+                self.table.log.append(LogEntry(words, turn))
+            if isinstance(e, m.TookEvent) and e.ends_game and not discarded:
+                who = seat_label(colours, e.seat, names)
+                self.table.log.append(LogEntry(f"{who} keeps {cards.name(e.card)}"))
+        self.log_scroll = 0
 
     def cards(self) -> Cards:
         assert self.client is not None and self.client.welcome is not None
@@ -236,9 +276,15 @@ class KupferApp:
             if key == "y" and self.client is not None:
                 self._act(self.client.resign)
         elif self.show_help:
-            self.show_help = False
+            if key in ("down", "j", "pagedown", " "):
+                self.help_scroll += 1 if key in ("down", "j") else 10
+            elif key in ("up", "k", "pageup"):
+                self.help_scroll = max(0, self.help_scroll - (1 if key in ("up", "k") else 10))
+            else:
+                self.show_help = False
         elif key == "?":
             self.show_help = True
+            self.help_scroll = 0
         elif self.form is not None:
             self._form_key(key)
         elif self.screen == "table":
@@ -248,13 +294,10 @@ class KupferApp:
         self.app.invalidate()
 
     def _quit(self) -> None:
+        """q during a game: ask first, and say what really happens."""
         v = self.table.view
-        if (
-            self.screen == "table"
-            and v is not None
-            and not v.game_over
-            and self.table.me is not None
-        ):
+        playing = self.screen == "table" and v is not None and not v.game_over
+        if self.hosting or (playing and self.table.me is not None):
             self.confirm_quit = True
         else:
             self.app.exit(result=0)
@@ -273,33 +316,41 @@ class KupferApp:
         elif len(key) == 1 and key.isprintable() and len(text) < 200:
             self.chat = text + key
 
+    def _leave_finished(self) -> None:
+        """Enter or q once the game is over: back to the lobby (``play`` has none:
+        quit)."""
+        if self.allow_lobby:
+            self._back_to_lobby()
+        else:
+            self._quit()
+
     def _table_key(self, key: str) -> None:
         t = self.table
         v = t.view
-        if self.ended is not None:
-            if key == "q":
-                self.app.exit(result=0)
-            elif key in ("l", "escape") and self.allow_lobby:
-                self.ended = None
-                self._back_to_lobby()
+        if key in ("pageup", "pagedown"):
+            up = key == "pageup"
+            self.side_scroll = max(0, self.side_scroll + (-3 if up else 3))
+            self.log_scroll = max(0, self.log_scroll + (5 if up else -5))
             return
-        if v is not None and v.game_over:
-            if key == "q":
-                self.app.exit(result=0)
-            elif key in ("l", "escape") and self.allow_lobby:
-                self._back_to_lobby()
+        if self.ended is not None or (v is not None and v.game_over):
+            if key in ("q", "l", "escape", "enter"):
+                self._leave_finished()
             elif key == "g":
                 self.show_board = not self.show_board
-            elif key in ("up", "down"):
-                self.scroll = max(0, self.scroll + (1 if key == "down" else -1))
+            elif key in ("up", "down", "k", "j"):
+                self.scroll = max(0, self.scroll + (1 if key in ("down", "j") else -1))
+            elif key == "c":
+                self.chat = ""
             return
         if t.decision is not None:
             self._send(t.answer(key))
             return
-        if key in ("left", "up"):
+        if key in ("left", "up", "h", "k"):
             t.move(-1)
-        elif key in ("right", "down"):
+        elif key in ("right", "down", "l", "j"):
             t.move(1)
+        elif key.isdigit() and len(key) == 1:
+            t.jump(int(key))
         elif key in ("enter", " "):
             self._send(t.select())
         elif key == "c":
@@ -308,6 +359,8 @@ class KupferApp:
             self.confirm_resign = True
         elif key == "q":
             self._quit()
+        elif key == "escape" and t.view is None and self.allow_lobby:
+            self._back_to_lobby()
 
     def click(self, row: int, col: int) -> None:
         if self.table.decision is None:
@@ -353,6 +406,9 @@ class KupferApp:
         self.focus = "tables"
         self.table = TableModel()
         self.seats = ()
+        self.ended = None
+        self.show_board = False
+        self.scroll = self.log_scroll = 0
         if client is not None and client.table is not None:
             self._act(client.leave)
 
@@ -402,7 +458,11 @@ class KupferApp:
             self._act(self._reload)
         elif key in ("enter", "w") and self.focus == "tables" and self.tables:
             table = self.tables[min(self.table_index, len(self.tables) - 1)]
-            self._enter_table(table.id, None, watch=key == "w")
+            mine = self.client.saved_table(table.id, self.name)
+            # Enter on a table whose game runs without us: watch it (``watch`` opens
+            # the lobby with Enter meaning watch)
+            watch = key == "w" or self.watch_only or (table.state != "lobby" and not mine)
+            self._enter_table(table.id, None, watch=watch)
 
     async def _reload(self) -> None:
         if self.client is not None:
@@ -495,30 +555,50 @@ class KupferApp:
     # ------------------------------------------------------------------ drawing
     def size(self) -> tuple[int, int]:
         s = self.app.output.get_size()
-        return max(40, s.columns), max(10, s.rows)
+        return max(1, s.columns), max(1, s.rows)
 
     def text(self) -> StyleAndTextTuples:
         width, height = self.size()
-        if self.show_help:
-            lines = help_lines()
-        elif self.form is not None:
-            lines = self.form.render(width)
-        elif self.screen == "table" and self.client is not None and self.client.welcome:
-            lines = self.table_lines(width, height)
+        if Size(width, height).too_small:
+            lines = too_small_lines(width, height)
+            lines += [[] for _ in range(height - len(lines))]
         else:
-            lines = self.lobby_lines(width, height)
-        lines = lines[: height - 1]
-        lines += [[] for _ in range(height - 1 - len(lines))]
-        lines.append(self.status_line(width))
-        return join_lines([pad(line, width) for line in lines])
+            if self.show_help:
+                lines = self.help_page(width, height - 1)
+            elif self.form is not None:
+                lines = self.form.render(width)
+            elif self.screen == "table" and self.client is not None and self.client.welcome:
+                lines = self.table_lines(width, height)
+            else:
+                lines = self.lobby_lines(width, height)
+            lines = lines[: height - 1]
+            lines += [[] for _ in range(height - 1 - len(lines))]
+            lines.append(self.status_line(width))
+        lines = [pad(line, width) for line in lines[:height]]
+        if self.no_colour:  # NO_COLOR: marks and words only, no colours at all
+            lines = [[(_no_colour(f[0]), *f[1:]) for f in line] for line in lines]
+        return join_lines(lines)
+
+    def help_page(self, width: int, rows: int) -> list[Line]:
+        catalogue = self.client.catalogue if self.client and self.client.welcome else None
+        lines = help_lines(width, catalogue)
+        foot = wrap_items(["Up/Down, PgUp/PgDn: scroll", "any other key: back"], width)
+        room = rows - len(foot)
+        self.help_scroll = max(0, min(self.help_scroll, len(lines) - room))
+        shown = lines[self.help_scroll : self.help_scroll + room]
+        return shown + [[] for _ in range(room - len(shown))] + foot
 
     def status_line(self, width: int) -> Line:
         if self.confirm_quit:
-            return [("bold reverse", "Leave? Your seat stays yours (resume later). y/n")]
+            if self.hosting:
+                text = "Quit? This stops the server: the game ends for everyone connected. y/n"
+            else:
+                text = "Leave? Your seat stays yours: come back with join to resume. y/n"
+            return [("bold reverse", text)]
         if self.confirm_resign:
             return [("bold reverse", "Resign? The game ends for everyone. y/n")]
         if self.chat is not None:
-            return [("bold", "say: "), ("", self.chat + "_")]
+            return [("bold", "say: "), ("", self.chat[-(width - 6) :] + "_")]
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"
         return [(style, self.status)]
 
@@ -544,28 +624,18 @@ class KupferApp:
         who = "watching" if t.me is None else f"seat {t.me + 1}"
         lines: list[Line] = [self.header(f"table {table_id} ({who})", width)]
         if v is None:
-            lines.append([])
-            lines.append([("bold", "Waiting for players to sit down...")])
-            for s in self.seats:
-                state = "bot" if s.bot else "ready" if s.ready else "joined" if s.name else "free"
-                lines.append([("", f"  seat {s.seat + 1}: {s.name or '-'} ({state})")])
-            lines.append([])
-            lines.append([("", f"Others join from their lobby, or with the table id {table_id}.")])
-            return lines
+            return lines + self.waiting_lines(table_id, width)
         if v.game_over and not self.show_board:
-            body = render_scores(v, cards, client.catalogue, self.names())
-            body = body[self.scroll :]
-            lines += body
-            lines.append([])
-            keys = "q quit   g show the board   Up/Down scroll"
-            lines.append([("fg:#808080", keys + ("   l lobby" if self.allow_lobby else ""))])
-            return lines
+            return lines + self.score_lines(width, height - 2)
+        if self.ended is not None and not self.show_board:
+            return lines + self.ended_lines(width, height - 2)
+        size = Size(width, height)
         cursor = (
             t.cursor_cell()
             if t.decision is None
             else (t.decision.choice.row, t.decision.choice.col)
         )
-        grid = render_grid(v, cards, cursor, self.click)
+        grid = render_grid(v, cards, cursor, self.click, size)
         side = render_side(
             v,
             cards,
@@ -573,21 +643,149 @@ class KupferApp:
             self.names(),
             self.seats,
             t.me,
-            max(20, width - GRID_WIDTH - 1),
+            size.side_width,
+            compact=not size.side_right,
         )
-        lines += side_by_side(grid, side, GRID_WIDTH)
-        log_rows = max(1, height - len(lines) - 3)
-        recent = list(t.log)[-log_rows:]
-        lines += [[("fg:#c0c0c0", entry)] for entry in recent]
-        lines += [[] for _ in range(log_rows - len(recent))]
-        lines.append([("bold", t.prompt(self.names()))])
-        if v.game_over:
-            lines.append([("fg:#808080", "g: back to the score table   q: quit")])
+        bottom = self.prompt_lines(width) + wrap_items(self.key_items(), width)
+        room = height - 1 - len(lines) - len(bottom)  # the status line is the last
+        if size.side_right:
+            left = list(grid)
+            right = self.pane(side, size.side_width, room, with_log=size.log_right)
+            if not size.log_right:
+                left += self.log_lines(size.grid_width, room - len(left))
+            lines += side_by_side(left, right, size.grid_width)
         else:
-            lines.append(
-                [("fg:#808080", "arrows+Enter: take   c: chat   ?: help & scoring   q: quit")]
-            )
+            lines += grid + self.pane(side, width, room - len(grid), with_log=True)
+        return lines[: height - 1 - len(bottom)] + bottom
+
+    def pane(self, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
+        """The side panel in ``rows`` lines, followed by the log ``with_log`` (under the
+        grid on a small terminal, in the right column on a big one); when the panel
+        alone does not fit it pages (PgUp/PgDn) instead of being cut."""
+        if len(side) < rows or (len(side) == rows and not with_log):
+            self.side_scroll = 0
+            if not with_log:
+                return side
+            return side + self.log_lines(width, rows - len(side))
+        page = max(1, rows - 1)
+        self.side_scroll = max(0, min(self.side_scroll, len(side) - page))
+        shown = side[self.side_scroll : self.side_scroll + page]
+        rest = len(side) - self.side_scroll - len(shown)
+        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "top: PgUp"
+        return [*shown, [("fg:#808080 italic", more)]]
+
+    def waiting_lines(self, table_id: str, width: int) -> list[Line]:
+        state = self.client.presence.state if self.client and self.client.presence else ""
+        title = (
+            "The game has started; the board is on its way..."
+            if state == "playing"
+            else "Waiting for players to sit down..."
+        )
+        lines: list[Line] = [[], [("bold", title)]]
+        for s in self.seats:
+            how = "bot" if s.bot else "ready" if s.ready else "joined" if s.name else "free"
+            lines.append([("", f"  seat {s.seat + 1}: {s.name or '-'} ({how})")])
+        lines.append([])
+        lines.append([("", f"Others join from their lobby, or with the table id {table_id}.")])
+        invite = self.client.invite if self.client else None
+        if invite:
+            lines.append([("", "Invite code (private table): "), ("bold", invite)])
+        keys = ["?: help", "c: chat", *(["Esc: lobby"] if self.allow_lobby else []), "q: quit"]
+        lines += [[], *wrap_items(keys, width)]
+        return [piece for line in lines for piece in wrap(line, width)]
+
+    def ended_lines(self, width: int, rows: int) -> list[Line]:
+        """The result of a game that ended before its last card (a resignation): who
+        ended it, who sat where, and the way out."""
+        v = self.table.view
+        assert v is not None and self.ended is not None
+        lines: list[Line] = [[], [("bold", self.ended)]]
+        if v.players == 2:
+            still = [s for s in self.seats if not s.resigned]
+            if len(still) == 1:
+                lines.append(
+                    [("bold", f"Winner: {seat_label(v.colours, still[0].seat, self.names())}")]
+                )
+        lines.append([])
+        for s in self.seats:
+            how = seat_status(s)[1]
+            lines.append([("", f"  {seat_label(v.colours, s.seat, self.names())}: {how}")])
+        lines.append([("fg:#808080", "  (no score: the game was not played to its end)")])
+        keys = ["g: the board as it was", "c: chat", "?: help"]
+        keys += ["Enter/q: back to the lobby"] if self.allow_lobby else ["Enter/q: quit"]
+        body = [piece for line in lines for piece in wrap(line, width)]
+        foot = [[], *wrap_items(keys, width)]
+        return body[: rows - len(foot)] + [[] for _ in range(rows - len(foot) - len(body))] + foot
+
+    def prompt_lines(self, width: int) -> list[Line]:
+        t = self.table
+        if self.ended is not None:
+            return wrap([("bold", self.ended)], width)
+        lines = wrap([("bold", t.prompt(self.names()))], width)
+        land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
+        if land is not None:
+            where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
+            style = "fg:#ff8700" if land.line is None else "fg:#87afd7"
+            text = f"This card on top: next turn you move {land.value}, land {where}"
+            lines += wrap([(style, text)], width)
         return lines
+
+    def key_items(self) -> list[str]:
+        t = self.table
+        v = t.view
+        lobby = ["Esc: lobby"] if self.allow_lobby else []
+        if self.ended is not None or (v is not None and v.game_over):
+            back = "g: result" if self.ended else "g: score table"
+            out = ["Enter/q: lobby"] if self.allow_lobby else ["q: quit"]
+            return [back, "PgUp/PgDn: log", "?: help", *out]
+        common = ["PgUp/PgDn: log", "c: chat", "?: help & colours"]
+        if t.me is None:
+            return [*common, *lobby, "q: quit"]
+        return ["arrows/hjkl, 0-5: choose", "Enter: take", *common, "R: resign", "q: quit"]
+
+    def log_lines(self, width: int, rows: int) -> list[Line]:
+        """The log in ``rows`` lines: the entries the rules allow, wrapped, the newest
+        at the bottom; PgUp/PgDn page through what does not fit."""
+        if rows <= 0:
+            return []
+        wrapped = [
+            piece
+            for e in self.table.visible_log()
+            for piece in wrap([("fg:#c0c0c0", e.text)], width)
+        ]
+        if len(wrapped) <= rows:
+            self.log_scroll = 0
+            return wrapped + [[] for _ in range(rows - len(wrapped))]
+        page = rows - 1
+        self.log_scroll = max(0, min(self.log_scroll, len(wrapped) - page))
+        end = len(wrapped) - self.log_scroll
+        shown = wrapped[max(0, end - page) : end]
+        above, below = end - len(shown), self.log_scroll
+        more = f"log: {above} more line{'s' if above != 1 else ''} above (PgUp)"
+        if below:
+            more += f", {below} below (PgDn)"
+        return [[("fg:#808080 italic", more[:width])], *shown]
+
+    def score_lines(self, width: int, rows: int) -> list[Line]:
+        client = self.client
+        assert client is not None and self.table.view is not None
+        v = self.table.view
+        body = render_scores(v, self.cards(), client.catalogue, self.names(), width)
+        keys = ["g: show the board", "Up/Down: scroll", "?: help"]
+        keys += ["l: lobby", "q: quit"] if self.allow_lobby else ["q: quit"]
+        foot = wrap_items(keys, width)
+        room = rows - len(foot)
+        if len(body) > room:
+            self.scroll = max(0, min(self.scroll, len(body) - room + 1))
+            end = self.scroll + room - 1
+            rest = len(body) - end
+            more: Line = [
+                ("fg:#808080 italic", f"{rest} more line{'s' if rest != 1 else ''} (Down)")
+            ]
+            body = [*body[self.scroll : end], more]
+        else:
+            self.scroll = 0
+        return body + [[] for _ in range(room - len(body))] + foot
 
     def lobby_lines(self, width: int, height: int) -> list[Line]:
         lines: list[Line] = [self.header("lobby", width), []]
@@ -599,19 +797,14 @@ class KupferApp:
             left.append([("fg:#808080", "  searching...")])
         for i, s in enumerate(found):
             sel = self.focus == "servers" and i == self.server_index
-            text = f"{'>' if sel else ' '} {s.name[:20]} ({s.tables} open)"
-            left.append([("reverse" if sel else "", text)])
+            text = f"{'>' if sel else ' '} {s.name} ({s.tables} open)"
+            left += wrap([("reverse" if sel else "", text)], 33, 4)
         left.append([])
         left.append([("bold", "Direct address")])
         focused = self.focus == "address"
-        left.append(
-            [
-                (
-                    "reverse" if focused else "underline",
-                    (self.address + ("_" if focused else "")).ljust(30)[:30],
-                )
-            ]
-        )
+        shown = (self.address + ("_" if focused else ""))[-30:]
+        left.append([("reverse" if focused else "underline", shown.ljust(30))])
+        room = width - 35
         right: list[Line] = []
         if self.client is None:
             right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
@@ -623,12 +816,14 @@ class KupferApp:
                 sel = self.focus == "tables" and i == self.table_index
                 seats = ", ".join(s.name or "-" for s in tb.seats)
                 mine = " *" if self.client.saved_table(tb.id, self.name) else ""
-                text = f"{'>' if sel else ' '} {tb.name[:16]:<16} {tb.state:<8} {seats}{mine}"
-                right.append([("reverse" if sel else "", text[: width - 36])])
+                text = f"{'>' if sel else ' '} {tb.name} ({tb.state}): {seats}{mine}"
+                right += wrap([("reverse" if sel else "", text)], room, 4)
+        right = [piece for line in right for piece in wrap(line, room)]
         lines += side_by_side(left, right, 34)
         lines.append([])
-        keys = "Tab: pane  Enter: connect/join  w: watch  n: new table  p: join by id  q: quit"
-        lines.append([("fg:#808080", keys)])
+        enter = "Enter: connect/watch" if self.watch_only else "Enter: connect/join"
+        keys = ["Tab: pane", enter, "w: watch", "n: new table", "p: join by id", "q: quit"]
+        lines += wrap_items(keys, width)
         if self.client is not None:
-            lines.append([("fg:#808080", "* your seat: Enter takes it back")])
+            lines += wrap_items(["* your seat: Enter takes it back"], width)
         return lines

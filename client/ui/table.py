@@ -7,11 +7,33 @@ made; the server still checks every take.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import messages as m
+from shared.geometry import LINE_IDS, SPACE_LINE, walk
 
-__all__ = ["Decision", "Intent", "TableModel"]
+__all__ = ["Decision", "Intent", "Landing", "LogEntry", "TableModel"]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A line of the log; ``turn`` is the seat whose turn starts with it (its move, or
+    its stop at a corner), None inside a turn."""
+
+    text: str
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where our pawn would stop next turn with a card of ``value`` on top of our
+    kettle, the other pawns staying where they are: ``line`` (``col3``), or None at a
+    corner (a lost turn)."""
+
+    value: int
+    space: int
+    line: str | None
 
 
 @dataclass(frozen=True)
@@ -35,14 +57,15 @@ class Decision:
 
 
 class TableModel:
-    def __init__(self, me: int | None = None, log_size: int = 50) -> None:
+    def __init__(self, me: int | None = None, log_size: int = 1000) -> None:
         self.me = me  # our seat; None for a spectator
         self.view: m.GameView | None = None
         self.state_version = 0
         self.cursor = 0
         self.decision: Decision | None = None
-        self.log: deque[str] = deque(maxlen=log_size)
+        self.log: deque[LogEntry] = deque(maxlen=log_size)
         self.busy = False  # a take is on its way
+        self.finished = False  # the table says the game ended (a resignation, ...)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -54,7 +77,8 @@ class TableModel:
     @property
     def my_turn(self) -> bool:
         v = self.view
-        return v is not None and self.me is not None and v.to_move == self.me and not v.game_over
+        over = self.finished or (v is not None and v.game_over)
+        return v is not None and self.me is not None and v.to_move == self.me and not over
 
     def cursor_cell(self) -> tuple[int, int] | None:
         ch = self.choices
@@ -62,6 +86,41 @@ class TableModel:
             return None
         c = ch[min(self.cursor, len(ch) - 1)]
         return c.row, c.col
+
+    def landing(self, value_of: Callable[[str], int]) -> Landing | None:
+        """For the card under the cursor: where our pawn lands next turn with it on
+        top (``shared.geometry.walk``, the engine's own movement)."""
+        v = self.view
+        cell = self.cursor_cell()
+        if v is None or self.me is None or cell is None:
+            return None
+        card = self.choices[min(self.cursor, len(self.choices) - 1)].card
+        value = value_of(card)
+        others = [p for seat, p in enumerate(v.pawns) if seat != self.me]
+        space, _ = walk(v.pawns[self.me], value, others)
+        line = SPACE_LINE[space]
+        return Landing(value, space, LINE_IDS[line] if line >= 0 else None)
+
+    def visible_log(self) -> list[LogEntry]:
+        """The log as the rules allow: with casual memory the whole history; with
+        strict memory everything since our previous turn began, a whole round, and no
+        more (a spectator sees the last round of the player to move)."""
+        entries = list(self.log)
+        v = self.view
+        if v is None or v.options.memory == "casual" or v.game_over:
+            return entries
+        me = self.me if self.me is not None else v.to_move
+        # the turns, merging a seat's consecutive turns (a wand's extra turn)
+        starts: list[tuple[int, int]] = []
+        for i, e in enumerate(entries):
+            if e.turn is not None and (not starts or starts[-1][1] != e.turn):
+                starts.append((i, e.turn))
+        mine = [i for i, seat in starts if seat == me]
+        if not mine:
+            return entries
+        current = starts[-1][1] == me and v.to_move == me
+        cut = mine[-2] if current and len(mine) > 1 else (mine[-1] if not current else 0)
+        return entries[cut:]
 
     # ------------------------------------------------------------------ changes
     def set_view(self, view: m.GameView, state_version: int) -> None:
@@ -71,12 +130,33 @@ class TableModel:
         self.decision = None
         self.busy = False
         cards = [c.card for c in self.choices]
-        self.cursor = cards.index(current) if current in cards else 0
+        self.cursor = cards.index(current) if current in cards else self._by_the_pawn()
+
+    def _by_the_pawn(self) -> int:
+        """The choice nearest our pawn: the top of a column when the pawn stands above
+        it, the bottom from below, the left or right end of a row likewise."""
+        ch = self.choices
+        v = self.view
+        if not ch or v is None or self.me is None:
+            return 0
+        space = v.pawns[self.me]
+        return len(ch) - 1 if 6 <= space <= 14 else 0  # right side and bottom: the far end
 
     def move(self, delta: int) -> None:
         n = len(self.choices)
         if n and self.decision is None:
             self.cursor = (self.cursor + delta) % n
+
+    def jump(self, index: int) -> bool:
+        """The number keys: the card in row ``index`` of the column (or column
+        ``index`` of the row) to take from, as labelled; False if none is there."""
+        v = self.view
+        for i, c in enumerate(self.choices):
+            at = c.row if v is not None and (v.line or "").startswith("col") else c.col
+            if at == index and self.decision is None:
+                self.cursor = i
+                return True
+        return False
 
     def select(self, cell: tuple[int, int] | None = None) -> Intent | None:
         """Choose the card under the cursor (or at ``cell``): a take, or a question."""
@@ -150,7 +230,7 @@ class TableModel:
         v = self.view
         if v is None:
             return "Waiting for the game to start..."
-        if v.game_over:
+        if v.game_over or self.finished:
             return "The game is over."
         d = self.decision
         if d is not None:
@@ -170,10 +250,14 @@ class TableModel:
         if self.busy:
             return "..."
         if self.my_turn:
-            line = (v.line or "").replace("col", "column ").replace("row", "row ")
-            return f"Your turn: take a card from {line} (arrows + Enter, or click)"
+            return f"Your turn: take a card from {line_words(v.line or '')}"
         if v.to_move is not None:
             name = names[v.to_move] if v.to_move < len(names) else None
             who = v.colours[v.to_move].capitalize() + (f" ({name})" if name else "")
             return f"Waiting for {who}..."
         return ""
+
+
+def line_words(line: str) -> str:
+    """``col3`` as ``column 3``, ``row2`` as ``row 2``: the grid's labels."""
+    return line.replace("col", "column ").replace("row", "row ")

@@ -158,7 +158,9 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
         await asyncio.sleep(0.2)
         screen = fragment_list_to_text(kapp.text())
         assert "Final score" in screen and "TOTAL" in screen
-        inp.send_text("q")
+        inp.send_text("q")  # at the end, q goes back to the lobby
+        await until(lambda: kapp.screen == "lobby")
+        inp.send_text("q")  # and there it quits
         assert await asyncio.wait_for(run, 5) == 0
         assert kapp.client is not None
         await kapp.client.close()
@@ -188,7 +190,14 @@ async def test_resigning_asks_first_and_ends_the_game(url: str) -> None:
         inp.send_text("Ry")
         await until(lambda: kapp.ended is not None)
         screen = fragment_list_to_text(kapp.text())
-        assert "Ann resigned" in screen
+        assert "Ann resigned" in screen and "Winner: Black (easy bot)" in screen
+        assert "Your turn" not in screen and "Enter/q: back to the lobby" in screen
+        inp.send_text("g")  # the board as it was, under the ending, never "Your turn"
+        await asyncio.sleep(0.1)
+        screen = fragment_list_to_text(kapp.text())
+        assert "Ann resigned" in screen and "Your turn" not in screen and "Deck" in screen
+        inp.send_text("\r")  # Enter: back to the lobby
+        await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")
         assert await asyncio.wait_for(run, 5) == 0
         assert kapp.client is not None

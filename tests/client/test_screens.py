@@ -1,0 +1,198 @@
+"""Screens at 60x20, 80x24 and 120x40 as the application draws them: nothing may be cut.
+Every prompt, key, help line, side-panel fact and score-table entry must appear whole
+(wrapped or paged, never clipped), and below the minimum size the screen says how big
+the window must be."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+from prompt_toolkit.data_structures import Size as PtSize
+from prompt_toolkit.formatted_text import fragment_list_to_text
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.lib import Client
+from client.ui.app import KupferApp
+from client.ui.render import (
+    HELP,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Cards,
+    Size,
+    colour_table,
+    recipe_text,
+    text_of,
+)
+from client.ui.table import LogEntry
+from protocol import messages as m
+from protocol.convert import view_model
+from shared.bots import make_bot, play
+from shared.options import Options
+from shared.view import view
+
+SIZES = [(60, 20), (80, 24), (120, 40)]
+
+
+class SizedOutput(DummyOutput):
+    def __init__(self) -> None:
+        self.size = PtSize(rows=24, columns=80)
+
+    def get_size(self) -> PtSize:
+        return self.size
+
+
+def flat(text: str) -> str:
+    """The screen as one line of words: wrapped text reads on across lines."""
+    return re.sub(r"\s+", " ", text)
+
+
+def draw(kapp: KupferApp, width: int, height: int) -> str:
+    """The screen; with the side panel beside the grid, each column read on its own
+    (after the whole screen), so that text wrapped within a column reads on."""
+    out = kapp.app.output
+    assert isinstance(out, SizedOutput)
+    out.size = PtSize(rows=height, columns=width)
+    text = fragment_list_to_text(kapp.text())
+    lines = text.split("\n")
+    assert len(lines) == height, text
+    assert all(len(line) == width for line in lines), text
+    size = Size(width, height)
+    if kapp.screen == "table" and size.side_right and not kapp.show_help:
+        split = size.grid_width + 1
+        text += "\n" + "\n".join(ln[:split] for ln in lines)
+        text += "\n" + "\n".join(ln[split:] for ln in lines)
+    return text
+
+
+def whole(needle: str, screen: str) -> None:
+    assert flat(needle) in flat(screen), f"{needle!r} is cut or missing:\n{screen}"
+
+
+@pytest.fixture
+async def seated(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
+    """An app at a three-player recipe table against two bots that never move first."""
+    client = Client(url, name="Annabelle-Marie", persist_tokens=False)
+    await client.connect()
+    options = m.TableOptions(players=3, recipes=True, memory="casual", seed=5)
+    await client.create_table("t", options, bots=[(1, "easy"), (2, "easy")], player="Ann", seat=0)
+    await client.ready()
+    async with asyncio.timeout(10):
+        while client.view is None:
+            await asyncio.sleep(0.02)
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", client=client, input=inp, output=SizedOutput())
+        kapp._sit(client)
+        yield kapp, client
+    await client.close()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_table_screen_cuts_nothing(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    kapp, client = seated
+    t = kapp.table
+    v = t.view
+    assert v is not None
+    screen = draw(kapp, width, height)
+    for _ in range(5):  # what pages on a small terminal
+        kapp.key("pagedown")
+        screen += "\n" + draw(kapp, width, height)
+    whole(t.prompt(kapp.names()), screen)
+    lines = screen.split("\n")
+    for item in kapp.key_items():
+        assert any(item in line for line in lines), f"key {item!r} cut:\n{screen}"
+    cards = Cards.of(client.catalogue)
+    for k in v.kettles:
+        if k.top:
+            whole(cards.marked(k.top), screen)
+        whole(f"{k.count} card", screen)
+    for r in v.recipes[0] or ():
+        whole(recipe_text(r, client.catalogue), screen)
+    whole("Ann", screen)
+    for label in ("col", "row", "0", "5"):
+        assert label in lines[1] + lines[2], screen
+    if t.my_turn:
+        assert "This card on top: next turn you move" in flat(screen)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_help_pages_cut_nothing(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    kapp, client = seated
+    kapp.key("?")
+    seen = ""
+    for _ in range(40):
+        seen += draw(kapp, width, height) + "\n"
+        kapp.key("pagedown")
+    for paragraph in HELP:
+        if paragraph.strip():
+            whole(paragraph, seen)
+    for line in colour_table(client.catalogue):
+        whole(text_of(line), seen)
+    kapp.key("x")
+    assert not kapp.show_help
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("players", [2, 3])
+async def test_score_table_cuts_nothing(
+    seated: tuple[KupferApp, Client], width: int, height: int, players: int
+) -> None:
+    kapp, client = seated
+    game = play(
+        Options(seed=11, players=players, recipes=True),
+        [make_bot("greedy", s, seed=s) for s in range(players)],
+    )
+    final = view_model(view(game, None))
+    kapp.table.set_view(final, 999)
+    seen = ""
+    for _ in range(30):
+        seen += draw(kapp, width, height) + "\n"
+        kapp.key("down")
+    assert "Final score" in seen and "TOTAL" in seen
+    for s in final.scores or ():
+        for r in s.recipes:
+            whole(recipe_text(r.id, client.catalogue).rsplit(" (", 1)[0], seen)
+        for ing in s.ingredients:
+            whole(f"{ing.total:+d}", seen)
+    screen = draw(kapp, width, height)
+    for item in ("g: show the board", "q: quit"):
+        assert item in screen or "l: lobby" in screen
+
+
+@pytest.mark.parametrize(("width", "height"), [(40, 12), (59, 30), (100, 19)])
+async def test_below_the_minimum_the_screen_says_so(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    kapp, _ = seated
+    screen = draw(kapp, width, height)
+    whole(f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT}", screen)
+    whole(f"(it is {width} x {height})", screen)
+
+
+async def test_big_terminals_use_the_space(seated: tuple[KupferApp, Client]) -> None:
+    """Three-line cards (symbol words, colour words) and a log as tall as the screen."""
+    kapp, _ = seated
+    small = draw(kapp, 80, 24).split("\n")[:24]
+    big = draw(kapp, 120, 40).split("\n")[:40]
+    row = next(i for i, ln in enumerate(big) if ln.lstrip().startswith("row0"))
+    assert big[row + 3].lstrip().startswith("1 ")  # row 1 starts three lines below row 0
+    assert any(" boom " in ln or " wand " in ln for ln in big)
+    assert not any(" boom " in ln[:58] or " wand " in ln[:58] for ln in small[1:16])
+    for n in range(40):
+        kapp.table.log.append(LogEntry(f"entry {n}"))
+    kapp.table.view = kapp.table.view.model_copy(  # type: ignore[union-attr]
+        update={"options": m.TableOptions(memory="casual")}
+    )
+
+    def shown(screen: str) -> int:
+        return sum(1 for n in range(40) if f"entry {n} " in screen.replace("\n", " \n"))
+
+    assert shown(draw(kapp, 120, 40)) >= 15
+    assert shown(draw(kapp, 120, 40)) > shown(draw(kapp, 80, 24)) + 8

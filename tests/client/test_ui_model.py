@@ -1,0 +1,140 @@
+"""The table screen's decisions without a terminal: the log the rules allow, where a
+card sends the pawn, the cursor by the pawn, number keys, words for events."""
+
+from __future__ import annotations
+
+from prompt_toolkit.formatted_text import fragment_list_to_text
+
+from client.lib import Status
+from client.ui.app import KupferApp, _no_colour
+from client.ui.render import Cards, describe_event, join_lines, render_scores
+from client.ui.table import LogEntry, TableModel
+from protocol import messages as m
+from protocol.convert import catalogue, view_model
+from shared.bots import make_bot, play
+from shared.geometry import walk
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
+
+CARDS = Cards.of(catalogue())
+
+
+def a_view(memory: str = "strict", to_move: int = 0, pawns: tuple[int, ...] = (1, 3)) -> m.GameView:
+    game = Record.new(Options(seed=3, players=len(pawns), memory=memory)).start([])  # type: ignore[arg-type]
+    v = view_model(view(game, 0))
+    return v.model_copy(update={"to_move": to_move, "pawns": pawns})
+
+
+def entries(*items: tuple[str, int | None]) -> list[LogEntry]:
+    return [LogEntry(text, turn) for text, turn in items]
+
+
+ROUND = entries(
+    ("W moves", 0), ("W takes", None), ("B moves", 1), ("B takes", None), ("W moves", 0)
+)
+
+
+def test_strict_memory_shows_one_round_since_our_previous_turn() -> None:
+    t = TableModel(me=0)
+    t.set_view(a_view(to_move=0), 1)
+    t.log.extend(entries(("old", 0), ("old take", None), ("B old", 1)) + ROUND)
+    assert [e.text for e in t.visible_log()] == [e.text for e in ROUND]
+    t.set_view(a_view(to_move=1), 2)  # now Black plays: from our last turn on
+    t.log.extend(entries(("W takes 2", None), ("B moves 2", 1)))
+    assert t.visible_log()[0].text == "W moves"
+    assert len(t.visible_log()) == 3
+
+
+def test_a_wand_turn_is_one_turn_of_the_round() -> None:
+    t = TableModel(me=1)
+    t.set_view(a_view(to_move=1), 1)
+    log = entries(
+        ("B moves", 1), ("B takes wand", None), ("W moves", 0), ("W wand", None),
+        ("W moves again", 0), ("W takes", None), ("B moves", 1),
+    )  # fmt: skip
+    t.log.extend(log)
+    assert [e.text for e in t.visible_log()] == [e.text for e in log]
+
+
+def test_casual_memory_keeps_the_whole_history() -> None:
+    t = TableModel(me=0)
+    t.set_view(a_view("casual"), 1)
+    t.log.extend(entries(("old", 0), ("B old", 1)) + ROUND)
+    assert len(t.visible_log()) == 7
+
+
+def test_landing_is_the_engines_walk() -> None:
+    t = TableModel(me=0)
+    v = a_view(pawns=(1, 3))
+    choice = v.choices[0]
+    t.set_view(v, 1)
+    t.cursor = 0
+    land = t.landing(lambda card: 2)
+    assert land is not None and land.value == 2
+    assert land.space == walk(1, 2, [3])[0] == 4 and land.line == "col4"
+    t.set_view(v.model_copy(update={"pawns": (3, 8)}), 2)
+    land = t.landing(lambda card: 2)
+    assert land is not None and land.space == 5 and land.line is None  # a corner
+    assert choice.card
+
+
+def test_cursor_starts_by_the_pawn_and_number_keys_pick_the_row() -> None:
+    v = a_view(pawns=(11, 3))  # our pawn below column 4: the bottom card first
+    t = TableModel(me=0)
+    line = "col4"
+    ch = tuple(m.TakeChoice(card=f"moss-{r}", row=r, col=4) for r in range(1, 5))
+    t.set_view(v.model_copy(update={"line": line, "choices": ch}), 1)
+    assert t.cursor_cell() == (4, 4)
+    assert t.jump(2) and t.cursor_cell() == (2, 4)
+    assert not t.jump(0)  # nothing to take in row 0 of this column
+    t.set_view(v.model_copy(update={"line": line, "choices": ch, "pawns": (4, 3)}), 2)
+    assert t.cursor_cell() == (2, 4)  # the same card stays under the cursor
+
+
+def test_a_symbol_that_could_not_act_is_not_declined() -> None:
+    took = m.TookEvent(
+        seat=0, card="root-2", line="col2", row=1, col=2, special=False, ends_game=False
+    )
+    names = ["Ann", "Bob"]
+    colours = ("white", "black")
+    assert "declines the wand" in (describe_event(took, colours, names, CARDS) or "")
+    words = describe_event(took, colours, names, CARDS, could_act=False) or ""
+    assert "declines" not in words and "no third turn" in words
+
+
+def test_score_table_says_a_value_one_tie_gives_nobody_the_bonus() -> None:
+    for seed in range(40):
+        game = play(Options(seed=seed), [make_bot("greedy", s, seed=s) for s in (0, 1)])
+        v = view_model(view(game, None))
+        scores = v.scores or ()
+        if scores[0].value_ones == scores[1].value_ones > 0:
+            text = fragment_list_to_text(
+                join_lines(render_scores(v, CARDS, catalogue(), ["A", "B"]))
+            )
+            assert "nobody gets the +5" in text
+            return
+    raise AssertionError("no value-1 tie in 40 games")
+
+
+def test_no_colour_keeps_bold_and_reverse_only() -> None:
+    assert _no_colour("bg:#8b5a2b fg:#ffffff bold reverse") == "bold reverse"
+
+
+def test_quit_prompts_tell_the_truth() -> None:
+    kapp = KupferApp(name="Ann")
+    kapp.hosting = True
+    kapp.confirm_quit = True
+    text = fragment_list_to_text(kapp.status_line(80))
+    assert "stops the server" in text and "everyone" in text
+    kapp.hosting = False
+    assert "Your seat stays yours" in fragment_list_to_text(kapp.status_line(80))
+
+
+def test_a_reconnection_clears_the_connection_error() -> None:
+    kapp = KupferApp(name="Ann")
+    kapp.on_update(Status("reconnecting", "connection lost", 3))
+    assert kapp.conn == "reconnecting (try 3)"
+    kapp.status = "! not connected"
+    kapp.on_update(Status("resumed", "table t"))
+    assert kapp.conn == "connected" and kapp.status == ""
