@@ -12,6 +12,7 @@ token.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["DATA_DIR_ENV", "SavedSeat", "TokenStore", "data_dir", "use_data_dir"]
+__all__ = ["DATA_DIR_ENV", "LogStore", "SavedSeat", "TokenStore", "data_dir", "use_data_dir"]
 
 DATA_DIR_ENV = "KUPFERKESSEL_DATA_DIR"
 
@@ -148,3 +149,49 @@ class TokenStore:
             if table is None or t == table:
                 out += [SavedSeat(url, t, int(s), e["name"]) for s, e in entries.items()]
         return sorted(out, key=lambda s: (s.table, s.seat))
+
+
+class LogStore:
+    """The table log a seat may see (with strict memory only the last round), kept in
+    ``logs/`` of the data directory per server, table and seat, so a client started
+    again shows the last round instead of an empty log. Bounded: ``MAX`` entries per
+    seat; dropped with the game."""
+
+    MAX = 300
+
+    def __init__(self, directory: Path | str | None = None) -> None:
+        self.directory = (Path(directory) if directory is not None else data_dir()) / "logs"
+
+    def _path(self, url: str, table: str, seat: int) -> Path:
+        key = hashlib.sha256(f"{url}\n{table}\n{seat}".encode()).hexdigest()[:32]
+        return self.directory / f"{key}.json"
+
+    def save(self, url: str, table: str, seat: int, entries: list[tuple[str, int | None]]) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self._path(url, table, seat)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".log-", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump([[t, turn] for t, turn in entries[-self.MAX :]], f)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def load(self, url: str, table: str, seat: int) -> list[tuple[str, int | None]]:
+        try:
+            raw = json.loads(self._path(url, table, seat).read_text("utf-8"))
+        except (OSError, ValueError):
+            return []
+        out: list[tuple[str, int | None]] = []
+        for item in raw if isinstance(raw, list) else []:
+            if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str):
+                turn = item[1] if isinstance(item[1], int) else None
+                out.append((item[0], turn))
+        return out[-self.MAX :]
+
+    def forget(self, url: str, table: str, seat: int) -> None:
+        with contextlib.suppress(OSError):
+            self._path(url, table, seat).unlink()

@@ -25,6 +25,7 @@ from protocol import messages as m
 
 from ..discovery import Browser, FoundServer
 from ..lib import Client, ClientError, Status, normalize_url
+from ..tokens import LogStore
 from .forms import Form, create_form, join_form, table_request
 from .render import (
     Cards,
@@ -134,6 +135,8 @@ class KupferApp:
     # ------------------------------------------------------------------ running
     async def run(self) -> int:
         if self.client is not None:
+            if self.client.table is not None:
+                self._sit(self.client)
             self._watch_client(self.client)
         self._spawn(self._refresh_tables())
         try:
@@ -188,6 +191,15 @@ class KupferApp:
             self.table.set_view(u.view, u.state_version)
             if self.screen != "table":
                 self.screen = "table"
+            client = self.client
+            if (
+                u.view.game_over
+                and client
+                and client.tokens
+                and client.table
+                and u.view.seat is not None
+            ):
+                LogStore(client.tokens.directory).forget(client.url, client.table, u.view.seat)
         elif isinstance(u, m.EventsMsg):
             self.log_events(u.events)
         elif isinstance(u, m.PresenceMsg):
@@ -235,6 +247,23 @@ class KupferApp:
                 who = seat_label(colours, e.seat, names)
                 self.table.log.append(LogEntry(f"{who} keeps {cards.name(e.card)}"))
         self.log_scroll = 0
+        self._keep_log()
+
+    def _keep_log(self) -> None:
+        """Keep what the log may show on disk, for a client started again."""
+        client = self.client
+        if client is None or client.tokens is None or client.table is None or client.seat is None:
+            return
+        entries = [(e.text, e.turn) for e in self.table.visible_log()]
+        with contextlib.suppress(OSError):
+            LogStore(client.tokens.directory).save(client.url, client.table, client.seat, entries)
+
+    def _restore_log(self, client: Client) -> None:
+        """A resumed seat shows the last round it saw, not an empty log."""
+        if client.tokens is None or client.table is None or client.seat is None:
+            return
+        kept = LogStore(client.tokens.directory).load(client.url, client.table, client.seat)
+        self.table.log.extend(LogEntry(text, turn) for text, turn in kept)
 
     def cards(self) -> Cards:
         assert self.client is not None and self.client.welcome is not None
@@ -393,6 +422,8 @@ class KupferApp:
         if self.table.me != client.seat or self.screen != "table":
             self.table = TableModel(client.seat)
             self.table.log.extend(log)
+            if not log:
+                self._restore_log(client)
         t = self.table
         if client.view is not None and (t.view is None or client.state_version > t.state_version):
             t.set_view(client.view, client.state_version)

@@ -96,3 +96,54 @@ def test_three_player_lan_game(tmp_path: Path) -> None:
         play_out(t, ["host", "jo", "kim"], [])
     finally:
         t.kill()
+
+
+def test_resume_mid_game_shows_the_board_and_the_last_round(tmp_path: Path) -> None:
+    """Jo's terminal dies mid-game: the host sees Jo away; Jo starts again, Enter on
+    the table marked * takes the seat back, with the board and the last round's log."""
+    t = Tmux(tmp_path)
+    port = free_port()
+    try:
+        host_table(t, port)
+        join_from_lobby(t, "jo", "Jo", port)
+        t.wait("Deck", name="jo")
+        deadline = time.monotonic() + 5  # a few turns each
+        while time.monotonic() < deadline:
+            for name in ("host", "jo"):
+                answer(t, name, t.screen(name))
+            time.sleep(0.2)
+        assert "takes" in t.screen("jo")
+        t.tmux("kill-session", "-t", "jo")
+        host = t.wait("away", name="host", timeout=10)
+        assert "Black Jo" in host
+        join_from_lobby(t, "jo", "Jo", port)  # Enter on the table marked *
+        jo = t.wait("Deck", name="jo", timeout=10)
+        assert "Black Jo (you)" in jo and "takes" in jo  # the log of the last round
+        t.wait(lambda s: "online" in s and "away" not in s, name="host")
+        play_out(t, ["host", "jo"], [])
+    finally:
+        t.kill()
+
+
+def test_a_resignation_ends_the_game_on_every_screen(tmp_path: Path) -> None:
+    t = Tmux(tmp_path)
+    port = free_port()
+    try:
+        table = host_table(t, port)
+        join_from_lobby(t, "jo", "Jo", port)
+        t.start(f"{KK} watch ws://127.0.0.1:{port} --table {table} --name Eve", name="eve")
+        t.wait("Your turn", name="host")
+        t.keys("R", name="jo")
+        t.wait("Resign?", name="jo")
+        t.keys("y", name="jo")
+        for name in ("host", "jo", "eve"):
+            screen = t.wait("Jo resigned", name=name)
+            assert "Winner: White (Hanna)" in screen and "Your turn" not in screen, screen
+        t.keys("g", name="host")  # the board as it was, under the ending
+        screen = t.wait("Deck", name="host")
+        assert "Jo resigned" in screen and "Your turn" not in screen
+        for name in ("host", "jo"):
+            t.keys("Enter", name=name)
+            t.wait("Tables on", name=name)  # back in the lobby
+    finally:
+        t.kill()
