@@ -775,7 +775,10 @@ class SqliteStore(SqlStore):
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         if fcntl is None or self._lock is not None:
             return
-        lock = open(f"{self.path}.lock", "a+")  # noqa: SIM115 - held until close()
+        # the file itself, not the name given: a symlink or another spelling of the
+        # path (``./kk.db``, ``dir/../kk.db``) must find the same lock
+        real = Path(self.path).resolve()
+        lock = open(f"{real}.lock", "a+")  # noqa: SIM115 - held until close()
         try:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:

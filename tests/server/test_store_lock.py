@@ -56,3 +56,19 @@ def test_serve_says_why_and_exits_1(tmp_path: Path, capfd: pytest.CaptureFixture
         assert "in use by another server" in capfd.readouterr().err
     finally:
         asyncio.run(holder.close())
+
+
+async def test_a_symlink_to_the_database_finds_the_same_lock(tmp_path: Path) -> None:
+    """The lock is taken on the resolved file: a second server started on a symlink
+    (or another spelling of the path) to a database in use refuses to start."""
+    db = tmp_path / "kk.db"
+    (tmp_path / "other").mkdir()
+    link = tmp_path / "other" / "link.db"
+    link.symlink_to(db)
+    async with serving(db):
+        for alias in (link, tmp_path / "other" / ".." / "kk.db"):
+            with pytest.raises(StoreInUse, match="in use by another server"):
+                async with serving(alias):
+                    pass
+    async with serving(link) as again:  # free once the first one stopped
+        assert again.port > 0
