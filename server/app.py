@@ -46,6 +46,9 @@ class ServerConfig:
     name: str = "Kupferkessel server"
     limits: m.Limits = m.DEFAULT_LIMITS
     max_connections: int = 5000
+    max_handshakes: int = 100  # TCP connections beyond max_connections (handshakes, refusals)
+    handshake_timeout: float = 10.0  # seconds to complete the opening handshake
+    backlog: int = 100  # the listen backlog, also what one loop turn may accept
     max_tables: int = 10_000
     max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped
     write_limit: int = 32768  # bytes in a connection's socket buffer before sends wait
@@ -83,6 +86,10 @@ class Server:
             bot_levels=BOT_LEVELS,
         )
         self._ws: WsServer | None = None
+        self.tcp_open = 0  # TCP connections accepted and not yet lost (handshakes included)
+        self.tcp_refused = 0  # connections dropped: over max_connections + max_handshakes
+        # connections whose HTTP request has not arrived yet, oldest first
+        self._waiting: dict[_Counted, None] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self.started = time.time()
@@ -113,6 +120,9 @@ class Server:
             ping_interval=self.config.ping_interval,
             write_limit=self.config.write_limit,
             server_header=f"kupferkessel/{SERVER_VERSION}",
+            create_connection=_counted(self),
+            open_timeout=self.config.handshake_timeout,
+            backlog=self.config.backlog,
         )
         self._sweeper = asyncio.create_task(self._sweep())
         self._watcher = asyncio.create_task(self._idle_watch())
@@ -168,15 +178,44 @@ class Server:
                 if now - s.last_seen > idle:
                     s.close(1000, f"idle: no message for {idle} s (send ping to stay)")
 
+    def tcp_opened(self, connection: _Counted) -> bool:
+        """Count a new TCP connection. Every connection holds a file descriptor from its
+        accept on, long before its handshake ends, so connections are bounded here, not
+        only once they are sessions: past ``max_connections`` plus ``max_handshakes``
+        the connection that has waited longest for its request to arrive is dropped
+        to make room (slow or silent handshakes cannot lock everyone out, ``/healthz``
+        included); with none waiting, the new one is dropped."""
+        if self.tcp_open >= self.config.max_connections + self.config.max_handshakes:
+            self.tcp_refused += 1
+            if not self._waiting:
+                return False
+            oldest = next(iter(self._waiting))
+            oldest.drop()
+        self.tcp_open += 1
+        self._waiting[connection] = None
+        return True
+
+    def tcp_request(self, connection: _Counted) -> None:
+        """``connection``'s HTTP request arrived: it no longer waits."""
+        self._waiting.pop(connection, None)
+
+    def tcp_closed(self, connection: _Counted) -> None:
+        self._waiting.pop(connection, None)
+        self.tcp_open -= 1
+
     def health(self) -> dict[str, int | float | str]:
         counts: dict[str, int | float | str] = {"status": "ok"}
         counts.update(self.lobby.counts())
         counts["connections"] = len(self.sessions)
+        counts["tcp_open"] = self.tcp_open
+        counts["tcp_refused"] = self.tcp_refused
         counts["uptime"] = round(time.time() - self.started, 1)
         counts.update({f"store_{k}": v for k, v in self.store.stats().items()})
         return counts
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        if isinstance(connection, _Counted):
+            self.tcp_request(connection)
         if request.path.split("?")[0] == "/healthz":
             body = json.dumps(self.health()).encode()
             headers = Headers(
@@ -203,6 +242,47 @@ class Server:
                 "disconnect",
                 extra={"peer": session.peer, "code": ws.close_code, "reason": ws.close_reason},
             )
+
+
+class _Counted(ServerConnection):
+    """The connection ``serve`` makes for each accepted socket (its documented
+    ``create_connection`` hook, see ``_counted``): counted in its server, which may
+    refuse it at once (before any byte is read) or drop it later to make room."""
+
+    owner: Server
+    _counted = False
+    _socket: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._socket = transport  # as asyncio hands it to every protocol
+        self._counted = self.owner.tcp_opened(self)
+        if not self._counted:
+            self._abort()
+
+    def _abort(self) -> None:
+        if isinstance(self._socket, asyncio.Transport):
+            self._socket.abort()  # at once, unsent data dropped
+        elif self._socket is not None:
+            self._socket.close()
+
+    def drop(self) -> None:
+        """Abort now and stop counting (``connection_lost`` comes later)."""
+        if self._counted:
+            self._counted = False
+            self.owner.tcp_closed(self)
+        self._abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self._counted:
+            self._counted = False
+            self.owner.tcp_closed(self)
+
+
+def _counted(owner: Server) -> type[ServerConnection]:
+    """``_Counted`` bound to ``owner``."""
+    return type("CountedConnection", (_Counted,), {"owner": owner})
 
 
 async def run_server(config: ServerConfig, store: Store | None = None) -> None:

@@ -1,5 +1,17 @@
 """Structured logs: one JSON object per line, with the ``extra`` fields of each record.
 
+Every line the process writes to its log is one JSON object, whoever logs it: the
+handler sits on the root logger, so the WebSocket library's own errors (a failed
+handshake, with its traceback) and asyncio's (``socket.accept() out of system
+resource``) come out as JSON too, the traceback as the ``exc`` string. Line separators
+other than ``\\n`` that JSON leaves raw (U+2028, U+2029, U+0085) are escaped, so a name
+a client chose cannot split a line for a line-based reader.
+
+A peer cannot flood the log: each (peer address, logger, message) has a token bucket
+(``LogLimit``, 30 lines then 2 per second); lines beyond it are dropped and counted, and
+the next line of that kind that passes carries ``suppressed``: how many were dropped.
+Lines without a peer are limited by (logger, message) alike.
+
 Seat tokens and invite codes are never passed to the logger; as a second line of defence
 any field whose name mentions a token or invite is masked.
 """
@@ -10,12 +22,32 @@ import json
 import logging
 import sys
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["JsonFormatter", "setup_logging"]
+__all__ = ["JsonFormatter", "LogLimit", "peer_of", "setup_logging"]
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 _SECRET_WORDS = ("token", "invite", "secret")
+# characters str.splitlines() breaks on that json.dumps(ensure_ascii=False) leaves raw
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def peer_of(record: logging.LogRecord) -> str | None:
+    """The peer address a record is about: our ``peer`` field ("host:port"), or the
+    connection the WebSocket library logs with (its ``websocket`` extra)."""
+    peer = getattr(record, "peer", None)
+    if isinstance(peer, str):
+        return peer
+    ws = getattr(record, "websocket", None)
+    if ws is not None:
+        try:
+            host, port = ws.remote_address[:2]
+            return f"{host}:{port}"
+        except Exception:
+            return None
+    return None
 
 
 class JsonFormatter(logging.Formatter):
@@ -30,18 +62,79 @@ class JsonFormatter(logging.Formatter):
         for key, value in vars(record).items():
             if key in _STANDARD or key.startswith("_"):
                 continue
-            if any(w in key.lower() for w in _SECRET_WORDS):
+            if key == "websocket":  # the library's connection object: its peer
+                key, value = "peer", peer_of(record)
+            elif any(w in key.lower() for w in _SECRET_WORDS):
                 value = "***"
             out[key] = value if isinstance(value, str | int | float | bool | None) else str(value)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False)
+        elif record.exc_text:
+            out["exc"] = record.exc_text
+        if record.stack_info:
+            out["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(out, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
+class LogLimit(logging.Filter):
+    """Rate-limit repeated lines: a token bucket per (peer host, logger, message
+    template), ``burst`` lines then ``rate`` per second. A dropped line is counted; the
+    next line of its kind that passes carries ``suppressed`` (the count). At most
+    ``max_keys`` kinds are tracked (the least recently seen is forgotten)."""
+
+    def __init__(
+        self,
+        burst: float = 30,
+        rate: float = 2.0,
+        max_keys: int = 4096,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.burst = burst
+        self.rate = rate
+        self.max_keys = max_keys
+        self.clock = clock
+        # key -> [tokens, last refill, dropped since the last line that passed]
+        self._buckets: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
+        self.dropped = 0  # lines dropped since the start
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        peer = peer_of(record)
+        host = peer.rsplit(":", 1)[0] if peer else "-"
+        key = (host, record.name, str(record.msg))
+        now = self.clock()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = [self.burst, now, 0]
+            self._buckets[key] = bucket
+            if len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+            bucket[1] = now
+        if bucket[0] < 1:
+            bucket[2] += 1
+            self.dropped += 1
+            return False
+        bucket[0] -= 1
+        if bucket[2]:
+            record.suppressed = int(bucket[2])
+            bucket[2] = 0
+        return True
 
 
 def setup_logging(level: str = "info", stream: Any = None) -> None:
+    """JSON lines on ``stream`` (stderr) for every logger of the process: ours at
+    ``level``, the libraries' (websockets, asyncio) at warning and above (at debug,
+    everything), all through one ``LogLimit``."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("kupferkessel")
+    handler.addFilter(LogLimit())
+    root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
+    root.setLevel("DEBUG" if level.lower() == "debug" else "WARNING")
+    ours = logging.getLogger("kupferkessel")
+    ours.handlers[:] = []
+    ours.setLevel(level.upper())
+    ours.propagate = True

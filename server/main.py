@@ -64,6 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="keep nothing on disk: games are lost when the server stops",
     )
     p.add_argument("--max-connections", type=int, default=5000)
+    p.add_argument(
+        "--max-handshakes",
+        type=int,
+        default=100,
+        help="TCP connections beyond --max-connections (in their handshake, or being"
+        " refused); past both the oldest unfinished handshake is dropped (default 100)",
+    )
     p.add_argument("--max-tables", type=int, default=10_000)
     p.add_argument(
         "--bot-think", type=float, default=0.2, help="seconds per move for server-side search bots"
@@ -127,6 +134,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         name=args.name,
         max_connections=args.max_connections,
+        max_handshakes=args.max_handshakes,
         max_tables=args.max_tables,
         bot_think=args.bot_think,
         lobby_ttl=args.lobby_ttl,
@@ -150,9 +158,69 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 10, 10)
 
 
+FD_RESERVE = 64
+"""File descriptors kept out of the connection budget: listening sockets, the database
+and its journal, the log, the bot worker processes' pipes; and twice
+``ServerConfig.backlog`` more: the event loop accepts up to ``backlog`` connections at a
+time, and a refused one's socket is closed only a loop turn or two later."""
+
+
+def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
+    """Make the connection limits fit the process's open-file limit (``RLIMIT_NOFILE``).
+
+    The soft limit is raised towards what ``max_connections + max_handshakes`` plus
+    ``FD_RESERVE`` need, as far as the hard limit allows; if it still falls short, the
+    limits are lowered to fit (``max_handshakes`` to a tenth of the budget at most), so
+    the server refuses connections politely instead of failing ``accept()``. Returns
+    the figures for the start-up log line. ``ValueError`` if the limit leaves no room."""
+    try:
+        import resource
+    except ImportError:  # not POSIX: nothing to fit
+        return {}
+    infinity = resource.RLIM_INFINITY
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    reserve = FD_RESERVE + 2 * config.backlog
+    want = config.max_connections + config.max_handshakes + reserve
+    if soft != infinity and soft < want:
+        new = want if hard == infinity else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            soft = new
+        except (ValueError, OSError):  # not allowed here: work within the soft limit
+            pass
+    lowered = False
+    if soft != infinity and soft < want:
+        budget = soft - reserve
+        handshakes = min(config.max_handshakes, max(1, budget // 10))
+        if budget - handshakes < 1:
+            raise ValueError(
+                f"the open-file limit ({soft}) leaves no room for connections;"
+                f" raise it (ulimit -n) above {reserve + 2}"
+            )
+        config.max_connections = min(config.max_connections, budget - handshakes)
+        config.max_handshakes = handshakes
+        lowered = True
+    return {
+        "open_files": -1 if soft == infinity else soft,
+        "open_files_hard": -1 if hard == infinity else hard,
+        "max_connections": config.max_connections,
+        "max_handshakes": config.max_handshakes,
+        "lowered": lowered,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
     config = config_from_args(args)
+    try:
+        fds = fit_open_files(config)
+    except ValueError as e:
+        log.error("cannot serve", extra={"error": str(e)})
+        return 2
+    if fds.get("lowered"):
+        log.warning("connection limits lowered to fit the open-file limit", extra=fds)
+    elif fds:
+        log.info("open-file limit", extra=fds)
     store = store_from_args(args)
     tune_gc()
     try:

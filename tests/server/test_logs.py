@@ -1,0 +1,91 @@
+"""The log stays one JSON object per line whatever clients do, and one peer cannot
+flood it (finding 7 of the hostile-client review; U+2028 of finding 11)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from server.logs import LogLimit, setup_logging
+
+from .conftest import MakeServer
+from .wsclient import WsClient, http_get
+
+
+@pytest.fixture
+def log_stream() -> Iterator[io.StringIO]:
+    """The process log set up as ``serve`` does, into a buffer; restored afterwards."""
+    root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
+    saved = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
+    stream = io.StringIO()
+    setup_logging("info", stream)
+    yield stream
+    root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate = saved
+
+
+def json_lines(stream: io.StringIO) -> list[dict[str, object]]:
+    """Every line as a line-based reader splits it (``str.splitlines``), each parsed."""
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+async def bad_health_request(port: int) -> bytes:
+    """A /healthz request with bytes after its headers (the library fails on them)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\x00\xffjunk after the headers")
+    await writer.drain()
+    async with asyncio.timeout(10):
+        data = await reader.read(-1)
+    writer.close()
+    return data
+
+
+async def test_library_errors_are_json_lines_and_rate_limited(
+    make_server: MakeServer, log_stream: io.StringIO
+) -> None:
+    server = await make_server()
+    for _ in range(200):
+        await bad_health_request(server.port)
+    status, _, body = await http_get(server.port)  # the health check still answers
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    lines = json_lines(log_stream)  # every line one JSON object, tracebacks included
+    library = [x for x in lines if str(x["logger"]).startswith("websockets")]
+    assert library, "the failing requests were logged"
+    assert all("\n" not in line for line in log_stream.getvalue().splitlines())
+    assert any("Traceback" in str(x.get("exc", "")) for x in library)
+    # one peer, one kind of line: a burst of 30, then about 2 per second
+    assert len(library) <= 40, len(library)
+
+
+async def test_a_name_with_line_separators_keeps_one_line(
+    make_server: MakeServer, log_stream: io.StringIO
+) -> None:
+    server = await make_server()
+    name = 'evil\u2028{"level": "error"}\u2029x'
+    client = await WsClient.open(server.port, name)
+    await client.close()
+    await asyncio.sleep(0.05)
+    lines = json_lines(log_stream)
+    hello = [x for x in lines if x["msg"] == "hello"]
+    assert [x["client"] for x in hello] == [name]
+
+
+def test_log_limit_counts_what_it_dropped() -> None:
+    now = [0.0]
+    limit = LogLimit(burst=3, rate=1.0, clock=lambda: now[0])
+
+    def rec(peer: str, msg: str = "too slow") -> logging.LogRecord:
+        return logging.makeLogRecord({"name": "kupferkessel.session", "msg": msg, "peer": peer})
+
+    assert [limit.filter(rec("1.2.3.4:5")) for _ in range(5)] == [True] * 3 + [False] * 2
+    assert limit.filter(rec("1.2.3.4:6", "other line"))  # another kind of line
+    assert limit.filter(rec("5.6.7.8:5"))  # another peer
+    now[0] += 1.0
+    passed = rec("1.2.3.4:7")  # same host, another port: same peer
+    assert limit.filter(passed)
+    assert passed.suppressed == 2
+    assert not limit.filter(rec("1.2.3.4:7"))
