@@ -27,7 +27,14 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -252,6 +259,15 @@ class TableOptions(_Model):
     seed: Annotated[int, Field(ge=0, le=MAX_ID)] | None = None
     """Client to server only: a reproducible deal. Never sent by a server."""
 
+    @field_validator("players", mode="before")
+    @classmethod
+    def _players_is_an_integer(cls, value: Any) -> Any:
+        """A literal 2 or 3 matches the float 2.0 too (equal numbers): integers only,
+        as for every other number of the protocol."""
+        if type(value) is not int:
+            raise ValueError("must be the integer 2 or 3")
+        return value
+
 
 class CardInfo(_Model):
     """One ingredient card (RULES.md section 1)."""
@@ -324,6 +340,9 @@ class TableSummary(_Model):
     seats: tuple[SeatInfo, ...]
     spectators: int
     """Connections watching."""
+    seeded: bool = False
+    """The creator chose the deal's seed (``options.seed``), so may know every card of
+    it: ``join`` needs ``seeded`` to sit down here."""
 
 
 class BotSeat(_Model):
@@ -602,6 +621,9 @@ class JoinMsg(_ClientMsg):
     """The invite code of a private table."""
     seat: SeatNo | None = None
     """The seat you want; the first free one if absent."""
+    seeded: bool = False
+    """You know the table is ``seeded`` (its creator chose the deal) and sit down
+    anyway; without it a seeded table refuses you with ``not_allowed``."""
 
 
 class WatchMsg(_ClientMsg):
@@ -802,6 +824,8 @@ class ChatLineMsg(_ServerMsg):
     seat: int | None = None
     """The speaker's seat; absent for a spectator."""
     name: str
+    """A seat's name at the table; a spectator's always ends in ``(spectator)``, so it
+    never reads as a seated player's."""
     text: str
 
 

@@ -464,6 +464,8 @@ def encode_events(events: Sequence[Event], state_version: int, seq: int) -> byte
 _last_events: tuple[Sequence[Event], int, bytes] | None = None
 _EVENTS_HEAD = b"\x84" + _body(["type", "events", "seq"])
 _K_EVENTS = _body(["events"])
+
+
 def _pack_one(value: Any) -> bytes:
     packed: bytes = msgpack.packb(value)
     return packed

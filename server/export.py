@@ -113,7 +113,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close_reader()
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            print(f"export: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return 0

@@ -49,6 +49,18 @@ class Lobby:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
         return table
 
+    def enter(self, table_id: str, invite: str | None) -> Table:
+        """The table to join or watch. A private table without its invite code is
+        refused exactly like a table that does not exist: the answer does not tell
+        whether a private table has that id."""
+        table = self.tables.get(table_id)
+        if table is None or not table.invite_ok(invite):
+            raise TableError(
+                "no_such_table",
+                "no such table here (a private table needs its invite code)",
+            )
+        return table
+
     def listing(self) -> list[Table]:
         """Public tables (private ones are reachable only by id and invite code)."""
         return [t for t in self.tables.values() if not t.private]

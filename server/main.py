@@ -13,13 +13,14 @@ import asyncio
 import gc
 import logging
 import os
+import sqlite3
 from pathlib import Path
 
 import platformdirs
 
 from .app import ServerConfig, run_server
 from .logs import setup_logging
-from .store import MemoryStore, Store, open_store
+from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
 __all__ = [
     "add_arguments",
@@ -49,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--port",
         type=int,
-        default=int(os.environ.get("KK_PORT", "8765")),
+        default=os.environ.get("KK_PORT", "8765"),  # argparse converts (and reports) it
         help="port (default 8765, env KK_PORT; 0 picks a free one)",
     )
     p.add_argument(
@@ -122,7 +123,7 @@ def _seconds(p: argparse.ArgumentParser, flag: str, env: str, default: int, what
     p.add_argument(
         flag,
         type=float,
-        default=float(os.environ.get(env, str(default))),
+        default=os.environ.get(env, str(default)),  # argparse converts (and reports) it
         metavar="SECONDS",
         help=f"{what} (default {default}, env {env})",
     )
@@ -222,9 +223,18 @@ def run(args: argparse.Namespace) -> int:
     elif fds:
         log.info("open-file limit", extra=fds)
     store = store_from_args(args)
+    try:
+        if isinstance(store, SqliteStore):
+            check_database_path(store.path)
+    except BadDatabase as e:
+        log.error("cannot serve", extra={"error": str(e)})
+        return 2
     tune_gc()
     try:
         asyncio.run(run_server(config, store))
+    except (BadDatabase, sqlite3.DatabaseError) as e:  # e.g. a damaged database file
+        log.error("cannot serve", extra={"error": f"{store_url(args)}: {e}"})
+        return 2
     except OSError as e:
         log.error("cannot serve", extra={"error": str(e)})
         return 1

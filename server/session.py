@@ -340,24 +340,24 @@ class Session:
             msg.name, options, private=msg.private, bots=[(b.seat, b.level) for b in msg.bots]
         )
         self.send(m.TableCreatedMsg(table=table_summary(table), invite=invite), msg.id)
-        if msg.player is not None:
-            await self._sit(table, msg.player, msg.seat, msg.id)
+        if msg.player is not None:  # the creator knows the seed it chose
+            await self._sit(table, msg.player, msg.seat, msg.id, seeded=True)
 
-    async def _sit(self, table: Table, player: str, seat: int | None, re: int) -> None:
-        index, token = await table.join(player, self, seat)
+    async def _sit(
+        self, table: Table, player: str, seat: int | None, re: int, *, seeded: bool = False
+    ) -> None:
+        index, token = await table.join(player, self, seat, seeded=seeded)
         self._enter(Phase.SEATED, table)
         self.name = player
         self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)
         log.info("seated", extra={"peer": self.peer, "table": table.id, "seat": index})
 
     async def on_join(self, msg: m.JoinMsg) -> None:
-        table = self.server.lobby.get(msg.table)
-        table.check_invite(msg.invite)
-        await self._sit(table, msg.player, msg.seat, msg.id)
+        table = self.server.lobby.enter(msg.table, msg.invite)
+        await self._sit(table, msg.player, msg.seat, msg.id, seeded=msg.seeded)
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
-        table = self.server.lobby.get(msg.table)
-        table.check_invite(msg.invite)
+        table = self.server.lobby.enter(msg.table, msg.invite)
         self._enter(Phase.WATCHING, table)
         self.send(m.WatchingMsg(table=table.id), msg.id)
         table.watch(self)
@@ -421,6 +421,7 @@ def table_summary(table: Table) -> m.TableSummary:
         options=options_from_shared(table.options),
         seats=seat_infos(table),
         spectators=len(table.spectators),
+        seeded=table.seeded,
     )
 
 

@@ -54,6 +54,7 @@ except ImportError:  # on Windows: there, nothing stops a second server
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
+    "BadDatabase",
     "MemoryStore",
     "SqlStore",
     "SqliteStore",
@@ -63,6 +64,7 @@ __all__ = [
     "StoredGame",
     "StoredSeat",
     "StoredTable",
+    "check_database_path",
     "open_store",
 ]
 
@@ -212,6 +214,40 @@ _Item = tuple[list[_Op], asyncio.Future[None], asyncio.AbstractEventLoop, _Fence
 
 class StoreInUse(OSError):
     """Another server holds this database."""
+
+
+class BadDatabase(ValueError):
+    """The path given cannot hold a database: a directory, a file of another kind,
+    ``:memory:`` (nothing would be kept: that is ``--no-persist``)."""
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_database_path(path: str | Path) -> Path:
+    """The database file at ``path`` if it can be one (absent, empty, or SQLite);
+    ``BadDatabase`` with a one-line reason otherwise. Checked before anything is
+    created or locked beside it."""
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        raise BadDatabase(
+            f"{path} is not a database file (to keep nothing on disk, use --no-persist)"
+        )
+    p = Path(path)
+    if p.is_dir():
+        raise BadDatabase(f"{p} is a directory, not a database file")
+    if p.exists():
+        if not p.is_file():
+            raise BadDatabase(f"{p} is not a regular file")
+        try:
+            with open(p, "rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except OSError as e:
+            raise BadDatabase(f"cannot read {p}: {e.strerror or e}") from e
+        if head and head != SQLITE_HEADER:
+            raise BadDatabase(f"{p} is not a SQLite database")
+    elif p.parent.exists() and not p.parent.is_dir():
+        raise BadDatabase(f"{p.parent} is not a directory")
+    return p
 
 
 class StaleOwner(Exception):
@@ -770,8 +806,7 @@ class SqliteStore(SqlStore):
         them on (their bots too), each writing its own moves. An exclusive lock on
         ``PATH.lock`` (released by the system when the process dies, however it dies)
         makes the second one refuse to start. Readers (``export``) take no lock."""
-        if self.path == ":memory:":
-            return
+        check_database_path(self.path)  # before anything is created beside it
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         if fcntl is None or self._lock is not None:
             return

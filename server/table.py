@@ -165,9 +165,16 @@ class Table:
                 return s.index
         return None
 
-    def check_invite(self, code: str | None) -> None:
-        if self.private and (code is None or hash_token(code) != self.invite_hash):
-            raise TableError("bad_invite", "this table is private: a valid invite code is needed")
+    def invite_ok(self, code: str | None) -> bool:
+        """Whether ``code`` lets one join or watch (any code will do at a public table)."""
+        if not self.private:
+            return True
+        return code is not None and secrets.compare_digest(hash_token(code), self.invite_hash or "")
+
+    @property
+    def seeded(self) -> bool:
+        """The creator chose the seed: they may know the whole deal."""
+        return self.options.seed is not None
 
     # ------------------------------------------------------------- sending
     def _send_update(self, events: Sequence[Event]) -> None:
@@ -192,16 +199,29 @@ class Table:
             occ.deliver_presence(self)
 
     def chat(self, occupant: Occupant, name: str, text: str) -> None:
+        """A line to everyone here: a seat speaks under its seat's name, a spectator
+        under its own name marked ``(spectator)``, never as a seated player."""
         seat = self.seat_of(occupant)
+        name = f"{name} (spectator)" if seat is None else self.seats[seat].name or name
         for _, occ in self.occupants():
             occ.deliver_chat(self, seat, name, text)
 
     # ------------------------------------------------------------- lobby
-    async def join(self, name: str, occupant: Occupant, seat: int | None = None) -> tuple[int, str]:
-        """Take a free seat (the given one, or the first free); returns (seat, token)."""
+    async def join(
+        self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
+    ) -> tuple[int, str]:
+        """Take a free seat (the given one, or the first free); returns (seat, token).
+        A table whose creator chose the seed takes only those who say they know it
+        (``seeded``)."""
         async with self.lock:
             if self.state != LOBBY:
                 raise TableError("not_in_lobby", "the game has started: watch it instead")
+            if self.seeded and not seeded:
+                raise TableError(
+                    "not_allowed",
+                    "this table's creator chose the seed and may know the whole deal;"
+                    " join with seeded: true to sit down anyway",
+                )
             if seat is not None:
                 if not 0 <= seat < len(self.seats):
                     raise TableError("invalid_field", f"no seat {seat} at this table")
@@ -259,17 +279,19 @@ class Table:
             self._note_presence()
             self.broadcast_presence()
             return
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "you are not at this table")
         async with self.lock:
+            seat = self.seat_of(occupant)  # under the lock: a resume may have replaced it
+            if seat is None:
+                raise TableError("not_seated", "you are not at this table")
             s = self.seats[seat]
             s.occupant = None
             self._note_presence()
             if self.state == LOBBY:
-                await self.store.clear_seat(self.id, seat)
+                # the token dies before the store is written: a ``resume`` of it racing
+                # this leave finds no seat (not a seat without a name)
                 s.name = s.token_hash = None
                 s.ready = False
+                await self.store.clear_seat(self.id, seat)
         self.broadcast_presence()
 
     def detach(self, occupant: Occupant) -> None:

@@ -228,6 +228,8 @@ class Record:
             raise RecordError(
                 f"not JSON ({e.msg} at line {e.lineno})", "record", "malformed"
             ) from e
+        except RecursionError as e:  # the parser recurses once per nesting level
+            raise RecordError("JSON nested too deeply", "record", "malformed") from e
         return cls.from_dict(raw)
 
 

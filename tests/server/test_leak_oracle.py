@@ -189,7 +189,7 @@ async def play_one(port: int, rng: random.Random) -> Played:
     table, _, token = await create(clients[0], options=wire)
     played.conns.append(Conn(clients[0], 0, token))
     for i, c in enumerate(clients[1:], 1):
-        _, tok = await join(c, table, f"p{i}")
+        _, tok = await join(c, table, f"p{i}", seeded=True)
         played.conns.append(Conn(c, i, tok))
     watch = rng.choice(["none", "before", "during"])
     if watch == "before":

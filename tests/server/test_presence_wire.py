@@ -19,9 +19,7 @@ class _Occupant:
 
 
 def _same(table: Table, seq: int) -> None:
-    assert encode_payload(_presence_payload(table), seq) == encode(
-        presence_message(table), seq=seq
-    )
+    assert encode_payload(_presence_payload(table), seq) == encode(presence_message(table), seq=seq)
 
 
 async def test_presence_bytes_equal_the_model_path() -> None:
@@ -29,14 +27,14 @@ async def test_presence_bytes_equal_the_model_path() -> None:
     seq = 1
     _same(table, seq)
     people = [_Occupant() for _ in range(3)]
-    await table.join("ann", people[0])  # type: ignore[arg-type]
+    await table.join("ann", people[0], seeded=True)  # type: ignore[arg-type]
     _same(table, seq := seq + 1)
     await table.add_bot("easy")
     _same(table, seq := seq + 1)
     watcher = _Occupant()
     table.watch(watcher)  # type: ignore[arg-type]
     _same(table, seq := seq + 200)
-    await table.join("bob ünïcode", people[1])  # type: ignore[arg-type]
+    await table.join("bob ünïcode", people[1], seeded=True)  # type: ignore[arg-type]
     table.detach(people[1])  # type: ignore[arg-type]
     _same(table, seq := seq + 70000)
     await table.set_ready(people[0])  # type: ignore[arg-type]

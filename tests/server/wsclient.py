@@ -178,8 +178,9 @@ async def human_table(
     table, _, token = await create(clients[0], options={"players": players, **options})
     assert token is not None
     tokens = [token]
+    seeded = {"seeded": True} if "seed" in options else {}
     for i, c in enumerate(clients[1:], 1):
-        seat, tok = await join(c, table, f"p{i}")
+        seat, tok = await join(c, table, f"p{i}", **seeded)
         assert seat == i
         tokens.append(tok)
     for c in clients:
