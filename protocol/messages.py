@@ -213,6 +213,9 @@ PRINTABLE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"  # no control characters (no new
 _TOKEN = r"^[A-Za-z0-9_-]+$"
 
 MsgId = Annotated[int, Field(ge=0, le=MAX_ID)]
+ListCursor = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][0-9]+$")]
+MAX_PAGE = 500
+"""The most tables ``list_tables.limit`` may ask for."""
 SeatNo = Annotated[int, Field(ge=0, le=2)]
 StateVersion = Annotated[int, Field(ge=0, le=MAX_ID)]
 Name = Annotated[
@@ -587,9 +590,17 @@ class HelloMsg(_ClientMsg):
 
 
 class ListTablesMsg(_ClientMsg):
-    """Ask for the tables this server has (answered by ``tables``)."""
+    """Ask for the tables this server has (answered by ``tables``), one page at a time:
+    the answer's ``next`` asks for the following page. A plain ``list_tables`` gets the
+    first page."""
 
     type: Literal["list_tables"] = "list_tables"
+    cursor: ListCursor | None = None
+    """The ``next`` of the previous page: continue after it (absent: the first page)."""
+    limit: Annotated[int, Field(ge=1, le=MAX_PAGE)] | None = None
+    """At most this many tables (the server may send fewer: a page is capped in bytes)."""
+    open_first: bool = False
+    """Tables waiting in the lobby with a free seat first, then the others."""
 
 
 class CreateTableMsg(_ClientMsg):
@@ -739,10 +750,15 @@ class WelcomeMsg(_ServerMsg):
 
 
 class TablesMsg(_ServerMsg):
-    """The answer to ``list_tables``: every public table, and private ones you sit at."""
+    """The answer to ``list_tables``: one page of the public tables (the table you are
+    at comes first on the first page, even if private)."""
 
     type: Literal["tables"] = "tables"
     tables: tuple[TableSummary, ...]
+    next: ListCursor | None = None
+    """Ask ``list_tables`` with this ``cursor`` for the following page; absent on the last."""
+    total: int | None = None
+    """How many public tables there are (all pages)."""
 
 
 class TableCreatedMsg(_ServerMsg):

@@ -50,6 +50,9 @@ class ServerConfig:
     handshake_timeout: float = 10.0  # seconds to complete the opening handshake
     backlog: int = 100  # the listen backlog, also what one loop turn may accept
     max_tables: int = 10_000
+    list_page: int = 100  # tables in a list_tables page when the client sets no limit
+    max_listing_bytes: int = 32 * 1024  # a tables message is never larger
+    listing_bytes_per_token: int = 8192  # list_tables costs a rate-limit token per this
     max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped
     write_limit: int = 32768  # bytes in a connection's socket buffer before sends wait
     ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large

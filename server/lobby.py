@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import logging
 import secrets
 import time
@@ -64,6 +65,43 @@ class Lobby:
     def listing(self) -> list[Table]:
         """Public tables (private ones are reachable only by id and invite code)."""
         return [t for t in self.tables.values() if not t.private]
+
+    def page(self, cursor: str | None, limit: int, open_first: bool) -> list[tuple[str, Table]]:
+        """Public tables in listing order after ``cursor``, as (cursor of the table,
+        table): at most ``limit + 1`` of them, so that the caller knows whether more
+        follow. The order is the tables' creation order (``Table.serial``); with
+        ``open_first`` first the open ones (``Table.open``, cursors ``o<serial>``) then
+        the others (``r<serial>``), else all (``a<serial>``). A table that opens or
+        fills between two pages may be listed twice or not at all; each page is
+        consistent. ``TableError`` ``invalid_field`` for a cursor of another order.
+        Costs one pass over the tables plus a heap of ``limit + 1``."""
+        passes = ("o", "r") if open_first else ("a",)
+        start, after = passes[0], 0
+        if cursor is not None:
+            start, after = cursor[0], int(cursor[1:])
+            if start not in passes:
+                raise TableError(
+                    "invalid_field", "list_tables: this cursor belongs to another order"
+                )
+        keep: dict[str, Callable[[Table], bool]] = {
+            "a": lambda t: True,
+            "o": lambda t: t.open,
+            "r": lambda t: not t.open,
+        }
+        out: list[tuple[str, Table]] = []
+        for kind in passes[passes.index(start) :]:
+            want = limit + 1 - len(out)
+            if want <= 0:
+                break
+            test = keep[kind]
+            found = heapq.nsmallest(
+                want,
+                (t for t in self.tables.values() if not t.private and t.serial > after and test(t)),
+                key=lambda t: t.serial,
+            )
+            out.extend((f"{kind}{t.serial}", t) for t in found)
+            after = 0
+        return out
 
     def counts(self) -> dict[str, int]:
         states = [t.state for t in self.tables.values()]

@@ -1,6 +1,7 @@
 """A token bucket, the per-connection rate limit.
 
-Each message costs one token; tokens refill at ``rate`` per second up to ``burst``.
+Each message costs one token; tokens refill at ``rate`` per second up to ``burst``. An
+answer that sends a lot (``list_tables``) is charged more afterwards, by its size.
 A message that finds the bucket empty is refused with ``rate_limited``; the refusals
 themselves are counted in a second, slower bucket, and when that one runs dry too the
 abuse is sustained and the connection is closed.
@@ -35,6 +36,14 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+    def charge(self, cost: float) -> None:
+        """Spend ``cost`` tokens whatever is left: the bucket may go into debt, and
+        later messages wait until it has refilled (an answer's cost is known only once
+        it is made)."""
+        now = self._clock()
+        self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate) - cost
+        self._last = now
 
 
 class RateLimiter:

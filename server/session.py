@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import msgpack  # type: ignore[import-untyped]
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -316,10 +317,40 @@ class Session:
         self.send(m.PongMsg(), re=msg.id)
 
     async def on_list_tables(self, msg: m.ListTablesMsg) -> None:
-        tables = self.server.lobby.listing()
-        if self.table is not None and self.table not in tables:
-            tables.append(self.table)
-        self.send(m.TablesMsg(tables=tuple(table_summary(t) for t in tables)), msg.id)
+        """One page of the listing (``Lobby.page``): at most ``limit`` tables (the
+        server's ``list_page`` if the client sets none) and never more than
+        ``max_listing_bytes`` in all, so that every client can take it; the table this
+        connection is at comes first on the first page, even if private. The page is
+        charged to the rate limit by its size, and refused (``rate_limited``) while the
+        connection has not read half of its ``max_output`` yet: a page is only made for
+        a client that reads."""
+        cfg = self.server.config
+        lobby = self.server.lobby
+        if self._out_bytes + cfg.max_listing_bytes > self._max_output // 2:
+            raise TableError("rate_limited", "read the tables already sent first")
+        limit = msg.limit or cfg.list_page
+        room = cfg.max_listing_bytes - _TABLES_OVERHEAD
+        summaries: list[m.TableSummary] = []
+        size = 0
+        if msg.cursor is None and self.table is not None and self.table.private:
+            summaries.append(table_summary(self.table))
+            size += _packed_size(summaries[-1])
+        last, more = msg.cursor, False
+        for cursor, table in lobby.page(msg.cursor, limit, msg.open_first):
+            summary = table_summary(table)
+            n = _packed_size(summary)
+            if len(summaries) >= limit or size + n > room:
+                more = True
+                break
+            summaries.append(summary)
+            size += n
+            last = cursor
+        if more and last is None:  # the page held only this connection's own table
+            last = ("o" if msg.open_first else "a") + "0"
+        total = sum(1 for t in lobby.tables.values() if not t.private)
+        reply = m.TablesMsg(tables=tuple(summaries), next=last if more else None, total=total)
+        self.send(reply, msg.id)
+        self.limiter.messages.charge(size / cfg.listing_bytes_per_token)
 
     async def on_create_table(self, msg: m.CreateTableMsg) -> None:
         o = msg.options
@@ -438,6 +469,16 @@ def _seat_facts(table: Table) -> list[dict[str, Any]]:
         }
         for s in table.seats
     ]
+
+
+_TABLES_OVERHEAD = 256
+"""Bytes of a ``tables`` message besides its summaries (type, seq, re, next, total and
+the headers), rounded up."""
+
+
+def _packed_size(summary: m.TableSummary) -> int:
+    """The bytes ``summary`` takes inside a ``tables`` message."""
+    return len(msgpack.packb(summary.model_dump(mode="json", exclude_defaults=True)))
 
 
 def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:

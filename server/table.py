@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import logging
 import secrets
 import time
@@ -35,6 +36,9 @@ __all__ = ["Occupant", "Seat", "Table", "TableError", "hash_token", "new_token"]
 log = logging.getLogger("kupferkessel.table")
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+
+_serials = itertools.count(1)
+"""Every table made in this process gets the next number: the lobby listing's order."""
 
 
 class TableError(Exception):
@@ -136,6 +140,7 @@ class Table:
         # at creation and restore, kept by ``_note_presence``; the lobby expires tables
         # left unattended before their game started (``Lobby.expire_lobbies``)
         self.idle_since: float | None = time.time()
+        self.serial = next(_serials)
 
     # ------------------------------------------------------------- queries
     def occupants(self) -> list[tuple[int | None, Occupant]]:
@@ -170,6 +175,11 @@ class Table:
         if not self.private:
             return True
         return code is not None and secrets.compare_digest(hash_token(code), self.invite_hash or "")
+
+    @property
+    def open(self) -> bool:
+        """Waiting in the lobby with a free seat: someone may join."""
+        return self.state == LOBBY and any(not s.taken for s in self.seats)
 
     @property
     def seeded(self) -> bool:

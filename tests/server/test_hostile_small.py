@@ -143,7 +143,7 @@ def test_a_bad_port_in_the_environment_is_a_usage_error_and_help_still_works() -
 async def test_export_to_a_path_that_cannot_be_written_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db, gid, _ = await _game_db(tmp_path, finish=True)
+    db, gid, _ = await _game_db(str(tmp_path / "kk.db"), finish=True)
     assert cli_main(["export", gid, "--db", str(db), "-o", "/nonexistent/x"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot write /nonexistent/x" in err
