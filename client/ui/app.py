@@ -748,11 +748,30 @@ class KupferApp:
         foot = [[], *wrap_items(keys, width)]
         return body[: rows - len(foot)] + [[] for _ in range(rows - len(foot) - len(body))] + foot
 
+    def away_line(self) -> str | None:
+        """Who the game waits for, when their connection is gone."""
+        v = self.table.view
+        if v is None or v.game_over or v.to_move is None or v.to_move >= len(self.seats):
+            return None
+        info = self.seats[v.to_move]
+        if info.connected or info.bot or info.resigned or v.to_move == self.table.me:
+            return None
+        who = seat_label(v.colours, v.to_move, self.names())
+        return f"{who} is away (the connection is gone): the game waits until they come back."
+
     def prompt_lines(self, width: int) -> list[Line]:
         t = self.table
         if self.ended is not None:
             return wrap([("bold", self.ended)], width)
+        if self.conn != "connected":
+            text = f"Not connected to the server: {self.conn}. Your seat is kept for you."
+            if t.me is None:
+                text = f"Not connected to the server: {self.conn}."
+            return wrap([("fg:#ff5f5f bold", text)], width)
         lines = wrap([("bold", t.prompt(self.names()))], width)
+        away = self.away_line()
+        if away is not None:
+            lines += wrap([("fg:#ff8700 bold", away)], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
         if land is not None:
             where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"

@@ -138,3 +138,22 @@ def test_a_reconnection_clears_the_connection_error() -> None:
     kapp.status = "! not connected"
     kapp.on_update(Status("resumed", "table t"))
     assert kapp.conn == "connected" and kapp.status == ""
+
+
+def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
+    kapp = KupferApp(name="Ann")
+    kapp.table = TableModel(me=0)
+    kapp.table.set_view(a_view(to_move=1), 1)
+    kapp.seats = (
+        m.SeatInfo(seat=0, name="Ann", connected=True),
+        m.SeatInfo(seat=1, name="Bob", connected=False),
+    )
+    assert kapp.away_line() == (
+        "Black (Bob) is away (the connection is gone): the game waits until they come back."
+    )
+    kapp.seats = (kapp.seats[0], m.SeatInfo(seat=1, name="Bob", connected=True))
+    assert kapp.away_line() is None
+    kapp.conn = "reconnecting (try 2)"
+    text = fragment_list_to_text(join_lines(kapp.prompt_lines(80)))
+    assert "Not connected to the server: reconnecting (try 2)" in text
+    assert "Waiting for" not in text and "Your turn" not in text
