@@ -1,8 +1,9 @@
 """``kupferkessel play``: a game against the computer in one command.
 
 Starts a server on loopback (a free port, games kept in memory), creates a table with
-computer players in the other seats (one ``hard`` bot by default) and opens the table
-screen. Nothing is reachable from the network.
+computer players in the other seats (``FIRST_GAME_LEVEL`` by default: a level a new
+player beats sometimes) and opens the table screen. Nothing is reachable from the
+network.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from shared.bots import LEVELS
 
 from ..lib import Client, ClientError
 from ..ui.app import KupferApp
+from ..ui.forms import FIRST_GAME_LEVEL
 from .common import add_name_argument, fail, quiet_logging
 
 __all__ = ["add_arguments", "run"]
@@ -25,7 +27,10 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=(2, 3), default=2, help="2 (default) or 3")
     p.add_argument(
-        "--level", choices=list(LEVELS), default="hard", help="computer level (default hard)"
+        "--level",
+        choices=list(LEVELS),
+        default=FIRST_GAME_LEVEL,
+        help=f"computer level (default {FIRST_GAME_LEVEL}: one a new player beats sometimes)",
     )
     p.add_argument("--recipes", action="store_true", help="play with recipe cards (variant)")
     p.add_argument(

@@ -482,7 +482,8 @@ class KupferApp:
         elif self.client is None:
             return
         elif key == "n":
-            self.form = create_form(self.name)
+            levels = self.client.welcome.bot_levels if self.client.welcome else ()
+            self.form = create_form(self.name, levels)
         elif key == "p":
             self.form = join_form(self.name)
         elif key == "r":

@@ -11,9 +11,12 @@ from protocol import messages as m
 
 from .render import Line
 
-__all__ = ["Field", "Form", "create_form", "join_form", "table_request"]
+__all__ = ["FIRST_GAME_LEVEL", "Field", "Form", "create_form", "join_form", "table_request"]
 
 TEXT_MAX = 32
+FIRST_GAME_LEVEL = "easy"
+"""The computer level offered first, and ``kupferkessel play``'s default: one a new
+player beats sometimes (docs/CLIENT.md, "The first game's computer level")."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,7 @@ class Form:
         return lines
 
 
-LEVELS = ("easy", "medium", "hard")
-
-
-def _create_fields(v: dict[str, str]) -> list[Field]:
+def _create_fields(v: dict[str, str], levels: tuple[str, ...]) -> list[Field]:
     players = int(v.get("players", "2"))
     colours = ["white", "black", v.get("third_colour", "lilac")]
     seat_opts = tuple((str(s), f"{s + 1} ({colours[s]})") for s in range(players))
@@ -118,13 +118,19 @@ def _create_fields(v: dict[str, str]) -> list[Field]:
         v["seat"] = "0"
     for s in range(players):
         if str(s) != v.get("seat", "0"):
-            bot_opts = (("none", "a player (wait)"), *((lv, f"{lv} bot") for lv in LEVELS))
+            bot_opts = (("none", "a player (wait)"), *((lv, f"{lv} bot") for lv in levels))
             fields.append(Field(f"bot{s}", f"Seat {s + 1} ({colours[s]})", bot_opts))
     fields.append(Field("create", "Create table", button=True))
     return fields
 
 
-def create_form(name: str) -> Form:
+def create_form(name: str, levels: tuple[str, ...] = ()) -> Form:
+    """The new-table form; ``levels``: the computer levels the server offers (its
+    ``welcome.bot_levels``; the engine's own when empty), the first-game level first."""
+    from shared.bots import LEVELS
+
+    offered = levels or tuple(LEVELS)
+    order = sorted(offered, key=lambda lv: lv != FIRST_GAME_LEVEL)
     values = {
         "table": f"{name}'s table"[:TEXT_MAX],
         "player": name,
@@ -137,7 +143,7 @@ def create_form(name: str) -> Form:
         "seat": "0",
         **{f"bot{s}": "none" for s in range(3)},
     }
-    return Form("New table", _create_fields, values)
+    return Form("New table", lambda v: _create_fields(v, tuple(order)), values)
 
 
 def table_request(
