@@ -14,6 +14,17 @@ from shared.options import Options
 from .store import Store, StoredTable
 from .table import FINISHED, LOBBY, PLAYING, Table, TableError, hash_token
 
+INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+"""Letters and digits nobody confuses when reading a code aloud or off a screen: no
+i, l, o, 0 or 1, and lower case only."""
+
+
+def new_invite() -> str:
+    """A fresh invite code, three groups of four (``k7xq-m3pa-94tz``): 59 random bits
+    from ``secrets``, easy to read out."""
+    chars = [secrets.choice(INVITE_ALPHABET) for _ in range(12)]
+    return "-".join("".join(chars[i : i + 4]) for i in range(0, 12, 4))
+
 __all__ = ["Lobby"]
 
 log = logging.getLogger("kupferkessel.lobby")
@@ -143,7 +154,7 @@ class Lobby:
         table_id = secrets.token_hex(4)
         while table_id in self.tables:
             table_id = secrets.token_hex(4)
-        invite = secrets.token_urlsafe(9) if private else None
+        invite = new_invite() if private else None
         invite_hash = hash_token(invite) if invite else None
         await self.store.create_table(table_id, name, options, private, invite_hash)
         table = Table(table_id, name, options, self.store, private=private, invite_hash=invite_hash)
