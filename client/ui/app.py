@@ -31,6 +31,7 @@ from .render import (
     Cards,
     Line,
     Size,
+    colour_table,
     describe_event,
     help_lines,
     join_lines,
@@ -685,6 +686,9 @@ class KupferApp:
             right = self.pane(side, size.side_width, room, with_log=size.log_right)
             if not size.log_right:
                 left += self.log_lines(size.grid_width, room - len(left))
+            elif room - len(left) > 9:  # room under the grid: which colour is which
+                table = colour_table(client.catalogue)
+                left += [[], *[p for ln in table for p in wrap(ln, size.grid_width, 4)]]
             lines += side_by_side(left, right, size.grid_width)
         else:
             lines += grid + self.pane(side, width, room - len(grid), with_log=True)
