@@ -68,11 +68,11 @@ def test_lan_game_with_host_joiner_and_watcher(tmp_path: Path, joiner_colour: st
         assert "Waiting for players" not in jo
         host = t.wait("Deck", name="host", timeout=10)
         if joiner_colour == "white":
-            assert "Your turn" in t.wait("Your turn", name="jo", timeout=5)
-            assert "Waiting for White (Jo)" in host
+            t.wait("Your turn", name="jo", timeout=5)
+            t.wait("Waiting for White (Jo)", name="host", timeout=5)
         else:
-            assert "Your turn" in t.wait("Your turn", name="host", timeout=5)
-            assert "Waiting for White (Hanna)" in jo
+            t.wait("Your turn", name="host", timeout=5)
+            t.wait("Waiting for White (Hanna)", name="jo", timeout=5)
         t.wait("watching", name="eve")
         play_out(t, ["host", "jo"], ["eve"])
         for name in ("host", "jo", "eve"):
@@ -107,12 +107,12 @@ def test_resume_mid_game_shows_the_board_and_the_last_round(tmp_path: Path) -> N
         host_table(t, port)
         join_from_lobby(t, "jo", "Jo", port)
         t.wait("Deck", name="jo")
-        deadline = time.monotonic() + 5  # a few turns each
-        while time.monotonic() < deadline:
+        start = time.monotonic()  # a few turns each, until Jo's log shows a take
+        while time.monotonic() < start + 4 or "takes" not in t.screen("jo"):
+            assert time.monotonic() < start + 30, t.screen("jo")
             for name in ("host", "jo"):
                 answer(t, name, t.screen(name))
             time.sleep(0.2)
-        assert "takes" in t.screen("jo")
         t.tmux("kill-session", "-t", "jo")
         host = t.wait("away", name="host", timeout=10)
         assert "Black Jo" in host
