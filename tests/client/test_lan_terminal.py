@@ -66,7 +66,7 @@ def test_lan_game_with_host_joiner_and_watcher(tmp_path: Path, joiner_colour: st
         # the one who sat down last sees the board at once, not a waiting screen
         jo = t.wait("Deck", name="jo", timeout=10)
         assert "Waiting for players" not in jo
-        host = t.wait("Deck", name="host", timeout=10)
+        t.wait("Deck", name="host", timeout=10)
         if joiner_colour == "white":
             t.wait("Your turn", name="jo", timeout=5)
             t.wait("Waiting for White (Jo)", name="host", timeout=5)
