@@ -74,7 +74,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--max-tables", type=int, default=10_000)
     p.add_argument(
-        "--bot-think", type=float, default=0.2, help="seconds per move for server-side search bots"
+        "--bot-think",
+        type=float,
+        default=None,
+        help="seconds per move for server-side searching bots, instead of their levels' "
+        "iteration budgets (default: the budgets, so a level's strength does not depend on load)",
     )
     _seconds(
         p,

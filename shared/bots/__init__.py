@@ -10,30 +10,37 @@ Create one bot per seat with ``make_bot(level_or_kind, seat, seed=...)``, then f
     >>> play(Options(seed=7), bots).over
     True
 
-Levels, for people: ``easy`` (greedy, forgets most kettle cards, now and then a random
-take), ``medium`` (short search, remembers only the last few cards of each kettle),
-``hard`` (search with perfect memory). Kinds, for benchmarks: ``random``, ``greedy``,
-``search``.
+Levels, for people (``LADDER``, weakest first, each with a lobby title and description):
+``beginner``, ``easy`` and ``medium`` play greedily one take ahead with more and more
+memory and fewer careless takes; ``hard`` and ``expert`` search with information-set
+Monte Carlo tree search (``ismcts.py``) over a fixed number of iterations per move.
+Kinds, for benchmarks: ``random``, ``greedy`` (perfect memory) and ``search`` (the flat
+Monte Carlo search the levels used to be, 0.2 s a move).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .base import BaseBot, Bot, legal_takes
 from .greedy import GreedyBot, RandomBot
+from .ismcts import IsmctsBot
 from .match import play
 from .memory import PERFECT, Memory, Recall
 from .search import SearchBot
 
 __all__ = [
     "KINDS",
+    "LADDER",
     "LEVELS",
     "PERFECT",
     "BaseBot",
     "Bot",
     "GreedyBot",
+    "IsmctsBot",
+    "Level",
     "Memory",
     "RandomBot",
     "Recall",
@@ -43,17 +50,74 @@ __all__ = [
     "play",
 ]
 
-LEVELS: dict[str, str] = {
-    "easy": "greedy one take ahead; remembers its own last 3 kettle cards and only the "
-    "other tops; a random take one time in five",
-    "medium": "search, about 0.1 s a move; remembers the last 6 cards of its own kettle "
-    "and the last 3 of the others, and the cards exploded under the deck",
-    "hard": "search, about 0.5 s a move, with perfect memory",
-}
-KINDS = ("random", "greedy", "search")
 
-EASY_RECALL = Recall(own=3, others=0, deck=False)
-MEDIUM_RECALL = Recall(own=6, others=3, deck=True)
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level of the ladder: its lobby ``title`` and ``description``, what it
+    remembers and how it plays (``kind``: greedy or ismcts; ``blunder``: chance of a
+    random take; ``iterations``: search iterations per decision)."""
+
+    name: str
+    title: str
+    description: str
+    kind: str
+    recall: Recall
+    blunder: float = 0.0
+    iterations: int = 0
+
+
+LADDER: tuple[Level, ...] = (
+    Level(
+        "beginner",
+        "Beginner",
+        "Takes whatever looks good for its kettle right now, often carelessly, and "
+        "forgets nearly every card under the kettle tops. For a first game.",
+        "greedy",
+        Recall(own=2, others=0, deck=False),
+        blunder=0.4,
+    ),
+    Level(
+        "easy",
+        "Easy",
+        "Takes the best card for its kettle, one time in five carelessly; remembers its own "
+        "last 3 cards and only the tops of the other kettles.",
+        "greedy",
+        Recall(own=3, others=0, deck=False),
+        blunder=0.2,
+    ),
+    Level(
+        "medium",
+        "Medium",
+        "Weighs every take by the scores, explosions included, and where its pawn goes "
+        "next; remembers its own last 8 cards, the others' last 4 and the cards exploded "
+        "under the deck.",
+        "greedy",
+        Recall(own=8, others=4, deck=True),
+    ),
+    Level(
+        "hard",
+        "Hard",
+        "Looks a few takes ahead, for the others too, over a hundred possible futures a "
+        "move; remembers its whole kettle and the others' last 8 cards.",
+        "ismcts",
+        Recall(own=None, others=8, deck=True),
+        iterations=100,
+    ),
+    Level(
+        "expert",
+        "Expert",
+        "Searches hundreds of possible futures a move and remembers every card played. "
+        "Hard to beat.",
+        "ismcts",
+        PERFECT,
+        iterations=400,
+    ),
+)
+LEVELS: dict[str, str] = {lv.name: lv.description for lv in LADDER}
+"""Each level's lobby description, weakest first."""
+KINDS = ("random", "greedy", "search")
+"""Bots for benchmarks: uniform, greedy with perfect memory, flat Monte Carlo search."""
+_BY_NAME = {lv.name: lv for lv in LADDER}
 
 
 def make_bot(
@@ -65,24 +129,32 @@ def make_bot(
     iterations: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> BaseBot:
-    """A bot for ``seat``: a level (``easy``, ``medium``, ``hard``) or a kind (``random``,
-    ``greedy``, ``search``). ``budget`` (seconds) or ``iterations`` bound a search bot's
-    work per decision; ``seed`` fixes its choices (None: fresh randomness)."""
+    """A bot for ``seat``: a level of ``LADDER`` or a kind of ``KINDS``. A searching
+    bot's work per decision is the level's iteration budget, or ``iterations`` if
+    given, or ``budget`` seconds if given (a time budget, for benchmarks: strength then
+    depends on the machine). ``seed`` fixes its choices (None: fresh randomness)."""
     if name == "random":
         return RandomBot(seat, seed=seed)
     if name == "greedy":
         return GreedyBot(seat, seed=seed)
-    if name == "easy":
-        return GreedyBot(seat, seed=seed, recall=EASY_RECALL, blunder=0.2)
-    defaults = {"search": (0.2, PERFECT), "medium": (0.1, MEDIUM_RECALL), "hard": (0.5, PERFECT)}
-    if name not in defaults:
+    if name == "search":
+        return SearchBot(
+            seat,
+            seed=seed,
+            budget=0.2 if budget is None else budget,
+            iterations=iterations,
+            clock=clock,
+        )
+    level = _BY_NAME.get(name)
+    if level is None:
         raise ValueError(f"unknown bot {name!r}: one of {', '.join([*LEVELS, *KINDS])}")
-    default_budget, recall = defaults[name]
-    return SearchBot(
+    if level.kind == "greedy":
+        return GreedyBot(seat, seed=seed, recall=level.recall, blunder=level.blunder)
+    return IsmctsBot(
         seat,
         seed=seed,
-        recall=recall,
-        budget=default_budget if budget is None else budget,
-        iterations=iterations,
+        recall=level.recall,
+        iterations=level.iterations if iterations is None else iterations,
+        budget=budget if iterations is None else None,
         clock=clock,
     )

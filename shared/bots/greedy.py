@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import CARD_IDS, CARD_INDEX, INGREDIENTS, VALUE
+from ..cards import CARD_IDS, CARD_INDEX, VALUE
 from ..game import Take
 from ..geometry import LINE_SLOTS, SPACE_LINE
 from ..scoring import score_kettles
@@ -19,17 +19,13 @@ from ..view import View
 from .base import BaseBot
 from .heuristics import land, take_gain
 from .memory import PERFECT, Recall
+from .playout import own_colour_table
 
 __all__ = ["GreedyBot", "RandomBot", "own_colour_table"]
 
 NEXT_TURN_WEIGHT = 0.4  # the grid will have changed by then
 EXTRA_TURN_WEIGHT = 0.8  # the wand's extra turn is played on this very grid
 END_BONUS = 20.0  # ending the game while ahead (or not while behind)
-
-
-def own_colour_table(colour: str) -> tuple[bool, ...]:
-    """``table[ingredient]``: that ingredient scores double for a seat of ``colour``."""
-    return tuple(i.colour == colour for i in INGREDIENTS)
 
 
 class RandomBot(BaseBot):

@@ -15,22 +15,16 @@ decision, measured with the injected ``clock``. All randomness comes from the se
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable
 
-from ..cards import CARD_IDS, INGREDIENTS
-from ..game import Game, Take
-from ..scoring import score_game
+from ..game import Take
 from ..view import View
 from .base import BaseBot
-from .greedy import own_colour_table
-from .heuristics import take_gain
 from .memory import PERFECT, Recall
+from .playout import playout, reward
 
-__all__ = ["SearchBot", "playout"]
-
-_OWN = {c: own_colour_table(c) for c in {i.colour for i in INGREDIENTS}}
+__all__ = ["SearchBot"]
 
 
 class SearchBot(BaseBot):
@@ -92,7 +86,7 @@ class SearchBot(BaseBot):
                 )
             game = memory.sample(view, self.rng)
             game.apply(takes[i])
-            playout(game, self.rng, self.epsilon)
+            playout(game, self.rng, self.epsilon, "plain")
             visits[i] += 1
             wins[i] += reward(game, self.seat)
             total += 1
@@ -101,40 +95,3 @@ class SearchBot(BaseBot):
         self.thinking += self.clock() - start
         best = max(range(n), key=lambda j: (visits[j], wins[j] / max(visits[j], 1)))
         return takes[best]
-
-
-def playout(game: Game, rng: random.Random, epsilon: float) -> None:
-    """Play ``game`` to the end: each player takes the card that adds most to their own
-    ingredient scores (now and then, with chance ``epsilon``, a random one), uses every
-    symbol, and keeps the game-ending card if it helps."""
-    grid = game.grid
-    while not game.over:
-        me = game.to_move
-        slots = game.line_slots()
-        kettle = game.kettles[me]
-        own = _OWN[game.options.colours[me]]
-        if rng.random() < epsilon:
-            slot = rng.choice(slots)
-            gain = take_gain(kettle, grid[slot], own)
-        else:
-            slot, gain = slots[0], -1000
-            for s in slots:
-                g = take_gain(kettle, grid[s], own)
-                if g > gain:
-                    slot, gain = s, g
-        card = CARD_IDS[grid[slot]]
-        if game.ends_game(slot):
-            game.apply(Take(card, False, None, gain >= 0))
-        else:
-            game.apply(Take(card))
-
-
-def reward(game: Game, seat: int) -> float:
-    """The result for ``seat`` of a finished game, in [0, 1]: mostly the win (a shared
-    win counts in part), a little the margin, so that few playouts still separate takes."""
-    totals = [s.total for s in score_game(game).scores]
-    mine = totals[seat]
-    best_other = max(t for s, t in enumerate(totals) if s != seat)
-    win = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
-    margin = min(1.0, max(0.0, 0.5 + (mine - best_other) / 60.0))
-    return 0.75 * win + 0.25 * margin

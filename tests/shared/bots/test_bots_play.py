@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from shared.bots import KINDS, LEVELS, SearchBot, make_bot, play
+from shared.bots import KINDS, LADDER, LEVELS, IsmctsBot, SearchBot, make_bot, play
+from shared.bots.ismcts import Node
 from shared.events import Event
 from shared.game import Game, Take
 from shared.options import Options
@@ -34,7 +35,7 @@ def test_bots_only_make_legal_takes(name: str) -> None:
 
 
 def test_decisions_are_among_the_legal_actions() -> None:
-    for seed, name in itertools.product(range(3), ["random", "greedy", "easy", "search"]):
+    for seed, name in itertools.product(range(3), ["random", "greedy", "easy", "search", "hard"]):
         options = Options(players=2 + seed % 2, recipes=seed == 1, seed=seed)
         game = Game.deal(options)
         bots = [make_bot(name, s, seed=seed, iterations=FAST) for s in range(options.players)]
@@ -50,7 +51,7 @@ def test_decisions_are_among_the_legal_actions() -> None:
                 b.observe(events, view(game, s))
 
 
-@pytest.mark.parametrize("name", ["greedy", "easy", "medium", "search"])
+@pytest.mark.parametrize("name", ["greedy", *LEVELS, "search"])
 def test_same_seed_same_game(name: str) -> None:
     def run() -> list[tuple[int, Take]]:
         takes: list[tuple[int, Take]] = []
@@ -78,6 +79,72 @@ def test_the_budget_is_read_from_the_injected_clock() -> None:
     assert bot.thinking == 11.0
 
 
+def test_an_ismcts_time_budget_is_read_from_the_injected_clock() -> None:
+    """A time budget replaces the level's iterations: with a clock that ticks one second
+    a call, a 10 s budget stops the search at the tenth tick."""
+    game = Game.deal(Options(seed=4))
+    while len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0])
+    ticks = itertools.count()
+    bot = make_bot("expert", game.to_move, seed=1, budget=10.0, clock=lambda: float(next(ticks)))
+    assert isinstance(bot, IsmctsBot)
+    bot.decide(view(game, game.to_move))
+    assert bot.simulations == 10
+    assert bot.thinking == 12.0  # choose's start and end, and the search's own 11 reads
+
+
+def _tree(node: Node, depth: int = 0) -> tuple[int, int]:
+    """Check the statistics of a subtree; return its node count and depth."""
+    count, deepest = 1, depth
+    for child in node.children.values():
+        assert 1 <= child.visits <= child.avail
+        assert 0.0 <= child.total <= child.visits
+        assert child.visits >= sum(c.visits for c in child.children.values())
+        n, d = _tree(child, depth + 1)
+        count, deepest = count + n, max(deepest, d)
+    return count, deepest
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_ismcts_tree(players: int) -> None:
+    """One iteration adds one node; the root's children are the legal takes, made first,
+    and available in every iteration from then on; visits never exceed availability; the
+    tree grows past one take."""
+    game = Game.deal(Options(players=players, recipes=True, seed=12))
+    while len(game.legal_actions()) < 3:
+        game.apply(game.legal_actions()[0])
+    bot = IsmctsBot(game.to_move, seed=3, iterations=300)
+    seen = view(game, game.to_move)
+    bot.observe((), seen)
+    root = bot.search(seen)
+    assert set(root.children) == set(game.legal_actions())
+    assert sum(c.visits for c in root.children.values()) == 300
+    n = len(root.children)  # every take is legal at the root: one new child an iteration
+    assert sorted(c.avail for c in root.children.values()) == [300 - i for i in range(n)][::-1]
+    assert all(c.mover == game.to_move for c in root.children.values())
+    count, deepest = _tree(root)
+    assert count == 301 and deepest >= 3
+
+
+def test_levels_make_the_bots_they_describe() -> None:
+    """The ladder, weakest first: names unique, each with a lobby title and description;
+    searching levels have iteration budgets that grow up the ladder and are used."""
+    assert list(LEVELS) == [lv.name for lv in LADDER]
+    assert len(set(LEVELS)) == len(LADDER) and not set(LEVELS) & set(KINDS)
+    assert {"easy", "medium", "hard"} <= set(LEVELS)  # names the protocol's examples use
+    budgets = [lv.iterations for lv in LADDER if lv.kind == "ismcts"]
+    assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
+    for lv in LADDER:
+        assert lv.title and lv.description.endswith(".")
+        bot = make_bot(lv.name, 1, seed=0)
+        assert bot.memory.recall == lv.recall
+        if lv.kind == "ismcts":
+            assert isinstance(bot, IsmctsBot) and bot.iterations == lv.iterations
+            assert bot.budget is None  # an iteration budget: strength independent of load
+        else:
+            assert not isinstance(bot, IsmctsBot | SearchBot)
+
+
 def test_unknown_bot_name() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster", 0)
@@ -102,4 +169,9 @@ def test_greedy_beats_random() -> None:
 
 def test_search_beats_greedy_even_with_a_small_budget() -> None:
     won, played = _wins("search", "greedy", range(5), iterations=60)
+    assert won >= 0.6 * played
+
+
+def test_ismcts_beats_greedy_even_with_a_small_budget() -> None:
+    won, played = _wins("expert", "greedy", range(5), iterations=60)
     assert won >= 0.6 * played

@@ -1,0 +1,158 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012; OpenSpiel's ``ismcts``), over exactly what the seat knows.
+
+One tree is grown per decision. Its root is the seat's information set: every position
+consistent with the view and the public events it remembers (``Memory``). Each iteration
+
+1. draws a fresh *determinization*: a full position sampled from that information set
+   (``Memory.sample``: deck order, forgotten kettle cards, other seats' recipes);
+2. descends the tree from the root, choosing among the takes legal *in that
+   determinization* by UCB1 with availability counts (a child's exploration term uses
+   the number of iterations in which it was legal, not its parent's visits, since the
+   cards in a line after a refill differ between determinizations);
+3. adds one new child (a take not tried yet there) and plays the rest of the game with
+   the playout policy (``playout.py``);
+4. backs the result up: every node on the path adds the reward of the seat that made
+   the take leading to it, so each player in the tree plays for itself.
+
+A node stands for the takes made since the root (a take names its card, so the same
+take in two determinizations is the same edge). Every take is public, so this is the
+information the seat will have then, except for the refilled cards, which the tree
+does not split on: it shares statistics across them, which is what makes a few thousand
+iterations enough to look two or three takes ahead. The other seats' nodes model them
+as players who search too, not as the playout policy.
+
+The move played is the root child with the most visits. Work per decision is a fixed
+number of ``iterations`` (the levels: strength does not depend on how busy the machine
+is) or, if ``budget`` is given, a number of seconds read from the injected ``clock``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from ..game import Take
+from ..view import View
+from .base import BaseBot
+from .memory import PERFECT, Recall
+from .playout import playout, rewards
+
+__all__ = ["IsmctsBot", "Node"]
+
+
+class Node:
+    """Statistics of the take leading here, made by ``mover``; children by take."""
+
+    __slots__ = ("avail", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.children: dict[Take, Node] = {}
+
+
+class IsmctsBot(BaseBot):
+    """ISMCTS (module docstring). ``iterations`` per decision, or ``budget`` seconds if
+    given; ``explore``: the UCB1 constant; ``epsilon`` and ``policy``: the playout's.
+    ``simulations``, ``thinking`` and ``searches``: iterations, clock time and decisions
+    searched so far (a decision with one legal take needs no search)."""
+
+    kind = "ismcts"
+
+    def __init__(
+        self,
+        seat: int,
+        *,
+        seed: int | None = 0,
+        recall: Recall = PERFECT,
+        iterations: int = 1000,
+        budget: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        explore: float = 0.7,
+        epsilon: float = 0.1,
+        policy: str = "aware",
+    ) -> None:
+        super().__init__(seat, seed=seed, recall=recall)
+        self.iterations = iterations
+        self.budget = budget
+        self.clock = clock
+        self.explore = explore
+        self.epsilon = epsilon
+        self.policy = policy
+        self.simulations = 0
+        self.thinking = 0.0
+        self.searches = 0
+
+    def choose(self, view: View, takes: list[Take]) -> Take:
+        if len(takes) == 1:
+            return takes[0]
+        start = self.clock()
+        root = self.search(view)
+        self.searches += 1
+        self.thinking += self.clock() - start
+        best = max(takes, key=lambda t: _rank(root.children.get(t)))
+        return best
+
+    def search(self, view: View) -> Node:
+        """Grow the tree for this decision and return its root."""
+        memory = self.memory.copy()  # events delivered meanwhile count from the next one
+        rng = self.rng
+        explore = self.explore
+        root = Node(-1)
+        start = self.clock()
+        done = 0
+        while True:
+            if self.budget is None:
+                if done >= self.iterations:
+                    break
+            elif done and self.clock() - start >= self.budget:
+                break
+            game = memory.sample(view, rng)
+            node = root
+            path = []
+            while not game.over:
+                legal = game.legal_actions()
+                children = node.children
+                untried = [t for t in legal if t not in children]
+                for t in legal:
+                    child = children.get(t)
+                    if child is not None:
+                        child.avail += 1
+                if untried:
+                    take = rng.choice(untried)
+                    child = Node(game.to_move)
+                    child.avail = 1
+                    children[take] = child
+                    game.apply(take)
+                    path.append(child)
+                    break
+                best = -1.0
+                child = node
+                take = legal[0]
+                for t in legal:
+                    c = children[t]
+                    score = c.total / c.visits + explore * math.sqrt(math.log(c.avail) / c.visits)
+                    if score > best:
+                        best, child, take = score, c, t
+                game.apply(take)
+                path.append(child)
+                node = child
+            playout(game, rng, self.epsilon, self.policy)
+            result = rewards(game)
+            for n in path:
+                n.visits += 1
+                n.total += result[n.mover]
+            done += 1
+        self.simulations += done
+        return root
+
+
+def _rank(node: Node | None) -> tuple[int, float]:
+    """Most visits first, then the better mean."""
+    if node is None or not node.visits:
+        return (0, 0.0)
+    return (node.visits, node.total / node.visits)
