@@ -4,12 +4,16 @@
     .venv/bin/python bench/arena.py hard medium --players 3 --games 399
     .venv/bin/python bench/arena.py expert:0.1s search:0.1s --games 400
     .venv/bin/python bench/arena.py expert greedy --strength 0.05,0.1,0.2,0.5,1 --games 100
+    .venv/bin/python bench/arena.py --ladder --games 400 [--players 3]
     .venv/bin/python bench/arena.py --speed
 
 A bot is a level or kind of ``shared.bots`` (``make_bot``), optionally with its work per
 decision: ``expert:500`` (500 iterations, deterministic) or ``expert:0.1s`` (0.1 seconds,
 a time budget, so it depends on the machine). Without one, a level searches its own
 iteration budget and ``search`` 0.2 s; ``--budget``/``--iterations`` set a default.
+
+``--ladder`` plays every level against the one below it (and, with two players, against
+``greedy``) and prints the table of docs/BOTS.md.
 
 Two players: bot A against bot B. Three players: A against two Bs. Every deal is played
 once per seating (A in each seat), so no side profits from the seat or the deal; games
@@ -29,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from shared.bots import KINDS, LEVELS, IsmctsBot, SearchBot, make_bot, play
+from shared.bots import KINDS, LADDER, LEVELS, IsmctsBot, SearchBot, make_bot, play
 from shared.bots.base import BaseBot
 from shared.game import Game
 from shared.options import Options
@@ -234,6 +238,26 @@ def speed(seconds: float, iterations: int | None) -> None:
         print(f"  {name:>8}: {total / spent:,.0f} iterations/s")
 
 
+def ladder(args: argparse.Namespace) -> None:
+    """Each level against the one below (two or three players) and, with two players,
+    against ``greedy``; then the summary table."""
+    names = [lv.name for lv in LADDER]
+    pairs = list(zip(names[1:], names[:-1], strict=True))
+    if args.players == 2:
+        pairs += [(n, "greedy") for n in names]
+    rows = [(a, b, match(args, a, b, args.budget)) for a, b in pairs]
+    vs = "two of " if args.players == 3 else ""
+    print(f"\nthe ladder, {args.players} players:")
+    print("| match | games | A wins (95 % CI) | draws | mean margin |")
+    print("|---|---|---|---|---|")
+    for a, b, t in rows:
+        lo, hi = wilson(t.wins, t.games)
+        print(
+            f"| {a} vs {vs}{b} | {t.games} | {t.wins / t.games:.1%} ({lo:.1%}-{hi:.1%}) "
+            f"| {t.draws} | {t.margin / t.games:+.1f} |"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("a", type=spec, nargs="?", help="bot A")
@@ -251,6 +275,7 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="comma-separated budgets: A's strength against B at each (e.g. 0.05,0.1,0.2)",
     )
+    p.add_argument("--ladder", action="store_true", help="every level against the one below")
     p.add_argument(
         "--speed", type=float, nargs="?", const=5.0, default=None, help="iterations/s, seconds"
     )
@@ -258,8 +283,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.speed is not None:
         speed(args.speed, args.iterations)
         return
+    if args.ladder:
+        ladder(args)
+        return
     if args.a is None or args.b is None:
-        p.error("two bots, or --speed")
+        p.error("two bots, --ladder or --speed")
     if args.strength is None:
         match(args, args.a, args.b, args.budget)
         return
