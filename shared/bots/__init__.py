@@ -137,24 +137,21 @@ def make_bot(
         return RandomBot(seat, seed=seed)
     if name == "greedy":
         return GreedyBot(seat, seed=seed)
+    seconds = 0.2 if budget is None else budget
     if name == "search":
-        return SearchBot(
-            seat,
-            seed=seed,
-            budget=0.2 if budget is None else budget,
-            iterations=iterations,
-            clock=clock,
-        )
+        return SearchBot(seat, seed=seed, iterations=iterations, budget=seconds, clock=clock)
     level = _BY_NAME.get(name)
     if level is None:
         raise ValueError(f"unknown bot {name!r}: one of {', '.join([*LEVELS, *KINDS])}")
     if level.kind == "greedy":
         return GreedyBot(seat, seed=seed, recall=level.recall, blunder=level.blunder)
+    if iterations is None and budget is None:
+        iterations = level.iterations
     return IsmctsBot(
         seat,
         seed=seed,
         recall=level.recall,
-        iterations=level.iterations if iterations is None else iterations,
-        budget=budget if iterations is None else None,
+        iterations=iterations,
+        budget=seconds,
         clock=clock,
     )

@@ -10,7 +10,8 @@ only know what ``view(game, seat)`` and the public events tell it (RULES.md sect
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Protocol, runtime_checkable
 
@@ -19,7 +20,7 @@ from ..game import Take
 from ..view import View
 from .memory import PERFECT, Memory, Recall
 
-__all__ = ["BaseBot", "Bot", "legal_takes"]
+__all__ = ["BaseBot", "Bot", "SearchingBot", "legal_takes"]
 
 
 @runtime_checkable
@@ -61,6 +62,62 @@ class BaseBot:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seat={self.seat}>"
+
+
+class SearchingBot(BaseBot):
+    """A bot that searches sampled positions. Its work per decision is ``iterations``
+    (deterministic, whatever the machine's load) or, when that is None, ``budget``
+    seconds read from the injected ``clock``. ``explore``: the UCB1 constant (default
+    ``EXPLORE``); ``epsilon``: how often a playout move is random; ``policy``: the playout
+    policy (default ``POLICY``, see ``playout.py``). ``simulations``, ``thinking`` and
+    ``searches``: the iterations, clock time and decisions searched so far (a decision
+    with one legal take needs no search)."""
+
+    EXPLORE = 0.7
+    POLICY = "aware"
+
+    def __init__(
+        self,
+        seat: int,
+        *,
+        seed: int | None = 0,
+        recall: Recall = PERFECT,
+        iterations: int | None = None,
+        budget: float = 0.2,
+        clock: Callable[[], float] = time.perf_counter,
+        explore: float | None = None,
+        epsilon: float = 0.1,
+        policy: str | None = None,
+    ) -> None:
+        super().__init__(seat, seed=seed, recall=recall)
+        self.iterations = iterations
+        self.budget = budget
+        self.clock = clock
+        self.explore = self.EXPLORE if explore is None else explore
+        self.epsilon = epsilon
+        self.policy = self.POLICY if policy is None else policy
+        self.simulations = 0
+        self.thinking = 0.0
+        self.searches = 0
+
+    def choose(self, view: View, takes: list[Take]) -> Take:
+        if len(takes) == 1:
+            return takes[0]
+        start = self.clock()
+        take = self.search_take(view, takes, start)
+        self.searches += 1
+        self.thinking += self.clock() - start
+        return take
+
+    def more(self, done: int, start: float, least: int = 1) -> bool:
+        """Whether to run another iteration, ``done`` of them since ``start``; a time
+        budget runs at least ``least`` before it reads the clock."""
+        if self.iterations is not None:
+            return done < self.iterations
+        return done < least or self.clock() - start < self.budget
+
+    def search_take(self, view: View, takes: list[Take], start: float) -> Take:
+        raise NotImplementedError
 
 
 def legal_takes(view: View) -> list[Take]:

@@ -10,8 +10,10 @@ consistent with the view and the public events it remembers (``Memory``). Each i
    determinization* by UCB1 with availability counts (a child's exploration term uses
    the number of iterations in which it was legal, not its parent's visits, since the
    cards in a line after a refill differ between determinizations);
-3. adds one new child (a take not tried yet there) and plays the rest of the game with
-   the playout policy (``playout.py``);
+3. adds one new child (a take not tried yet there: the one the playout policy would
+   make, if it is untried, else one at random) and plays the rest of the game with the
+   playout policy (``playout.py``), so that a young tree plays like the policy rather
+   than like a random player;
 4. backs the result up: every node on the path adds the reward of the seat that made
    the take leading to it, so each player in the tree plays for itself.
 
@@ -30,14 +32,11 @@ is) or, if ``budget`` is given, a number of seconds read from the injected ``clo
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 
 from ..game import Take
 from ..view import View
-from .base import BaseBot
-from .memory import PERFECT, Recall
-from .playout import playout, rewards
+from .base import SearchingBot
+from .playout import playout, policy_take, rewards
 
 __all__ = ["IsmctsBot", "Node"]
 
@@ -55,62 +54,25 @@ class Node:
         self.children: dict[Take, Node] = {}
 
 
-class IsmctsBot(BaseBot):
-    """ISMCTS (module docstring). ``iterations`` per decision, or ``budget`` seconds if
-    given; ``explore``: the UCB1 constant; ``epsilon`` and ``policy``: the playout's.
-    ``simulations``, ``thinking`` and ``searches``: iterations, clock time and decisions
-    searched so far (a decision with one legal take needs no search)."""
+class IsmctsBot(SearchingBot):
+    """ISMCTS (module docstring)."""
 
     kind = "ismcts"
 
-    def __init__(
-        self,
-        seat: int,
-        *,
-        seed: int | None = 0,
-        recall: Recall = PERFECT,
-        iterations: int = 1000,
-        budget: float | None = None,
-        clock: Callable[[], float] = time.perf_counter,
-        explore: float = 0.7,
-        epsilon: float = 0.1,
-        policy: str = "aware",
-    ) -> None:
-        super().__init__(seat, seed=seed, recall=recall)
-        self.iterations = iterations
-        self.budget = budget
-        self.clock = clock
-        self.explore = explore
-        self.epsilon = epsilon
-        self.policy = policy
-        self.simulations = 0
-        self.thinking = 0.0
-        self.searches = 0
+    def search_take(self, view: View, takes: list[Take], start: float) -> Take:
+        root = self.search(view, start)
+        return max(takes, key=lambda t: _rank(root.children.get(t)))
 
-    def choose(self, view: View, takes: list[Take]) -> Take:
-        if len(takes) == 1:
-            return takes[0]
-        start = self.clock()
-        root = self.search(view)
-        self.searches += 1
-        self.thinking += self.clock() - start
-        best = max(takes, key=lambda t: _rank(root.children.get(t)))
-        return best
-
-    def search(self, view: View) -> Node:
-        """Grow the tree for this decision and return its root."""
+    def search(self, view: View, start: float | None = None) -> Node:
+        """Grow the tree for this decision (its work counted from ``start``, or now)
+        and return its root."""
         memory = self.memory.copy()  # events delivered meanwhile count from the next one
         rng = self.rng
         explore = self.explore
         root = Node(-1)
-        start = self.clock()
+        start = self.clock() if start is None else start
         done = 0
-        while True:
-            if self.budget is None:
-                if done >= self.iterations:
-                    break
-            elif done and self.clock() - start >= self.budget:
-                break
+        while self.more(done, start):
             game = memory.sample(view, rng)
             node = root
             path = []
@@ -122,8 +84,10 @@ class IsmctsBot(BaseBot):
                     child = children.get(t)
                     if child is not None:
                         child.avail += 1
-                if untried:
-                    take = rng.choice(untried)
+                if untried:  # the policy's own take first, then the others at random
+                    take = policy_take(game, rng, 0.0, self.policy)
+                    if take not in untried:
+                        take = rng.choice(untried)
                     child = Node(game.to_move)
                     child.avail = 1
                     children[take] = child

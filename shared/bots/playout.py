@@ -25,7 +25,15 @@ from ..game import Game, Take
 from ..scoring import score_game
 from .heuristics import take_gain
 
-__all__ = ["POLICIES", "WAND_WORTH", "own_colour_table", "playout", "reward", "rewards"]
+__all__ = [
+    "POLICIES",
+    "WAND_WORTH",
+    "own_colour_table",
+    "playout",
+    "policy_take",
+    "reward",
+    "rewards",
+]
 
 POLICIES = ("plain", "aware")
 WAND_WORTH = 3  # points an extra turn is worth to a playout (about one good take)
@@ -41,49 +49,57 @@ _OWN = {c: own_colour_table(c) for c in {i.colour for i in INGREDIENTS}}
 
 def playout(game: Game, rng: random.Random, epsilon: float, policy: str = "aware") -> None:
     """Play ``game`` to the end with ``policy`` (module docstring)."""
+    while not game.over:
+        game.apply(policy_take(game, rng, epsilon, policy))
+
+
+def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> Take:
+    """The take ``policy`` makes for the player to move, written as
+    ``Game.legal_actions`` lists it (``epsilon`` 0: the policy's own choice)."""
     aware = policy == "aware"
     grid = game.grid
     kettles = game.kettles
-    owns = [_OWN[c] for c in game.options.colours]
-    players = range(game.players)
-    while not game.over:
-        me = game.to_move
-        slots = game.line_slots()
-        kettle = kettles[me]
-        own = owns[me]
-        hurt = 0
-        targets: list[int] = []
-        if aware:  # what an explosion would take from the others now
-            for t in players:
-                k = kettles[t]
-                if t != me and len(k) > 1:
-                    loss = take_gain(k[:-1], k[-1], owns[t])
-                    if loss > 0:
-                        hurt += loss
-                        targets.append(t)
-        if rng.random() < epsilon:
-            slot = rng.choice(slots)
-            gain = take_gain(kettle, grid[slot], own)
-        else:
-            slot, gain, best = slots[0], -1000, -1000
-            for s in slots:
-                c = grid[s]
-                g = take_gain(kettle, c, own)
-                worth = g
-                if aware:
-                    if IS_EXPLODE[c]:
-                        worth += hurt
-                    elif IS_WAND[c] and game.turn_in_row == 1:
-                        worth += WAND_WORTH
-                if worth > best:
-                    slot, gain, best = s, g, worth
-        card = grid[slot]
-        if game.ends_game(slot):
-            game.apply(Take(CARD_IDS[card], False, None, gain >= 0))
-        elif aware and IS_EXPLODE[card]:
-            game.apply(Take(CARD_IDS[card], bool(targets), tuple(targets) if targets else None))
-        else:
-            game.apply(Take(CARD_IDS[card]))
+    colours = game.options.colours
+    me = game.to_move
+    slots = game.line_slots()
+    kettle = kettles[me]
+    own = _OWN[colours[me]]
+    hurt = 0
+    targets: list[int] = []
+    for t in range(game.players):
+        k = kettles[t]
+        if t != me and len(k) > 1:
+            if not aware:
+                targets.append(t)
+                continue
+            loss = take_gain(k[:-1], k[-1], _OWN[colours[t]])  # what an explosion takes
+            if loss > 0:
+                hurt += loss
+                targets.append(t)
+    wand = game.turn_in_row == 1
+    if epsilon and rng.random() < epsilon:
+        slot = rng.choice(slots)
+        gain = take_gain(kettle, grid[slot], own)
+    else:
+        slot, gain, best = slots[0], -1000, -1000
+        for s in slots:
+            c = grid[s]
+            g = take_gain(kettle, c, own)
+            worth = g
+            if aware:
+                if IS_EXPLODE[c]:
+                    worth += hurt
+                elif wand and IS_WAND[c]:
+                    worth += WAND_WORTH
+            if worth > best:
+                slot, gain, best = s, g, worth
+    card = grid[slot]
+    cid = CARD_IDS[card]
+    if game.ends_game(slot):
+        return Take(cid, False, None, gain >= 0)
+    if IS_EXPLODE[card] and targets:
+        return Take(cid, True, tuple(targets))
+    return Take(cid, wand and IS_WAND[card])
 
 
 def rewards(game: Game) -> list[float]:

@@ -9,6 +9,7 @@ import pytest
 
 from shared.bots import KINDS, LADDER, LEVELS, IsmctsBot, SearchBot, make_bot, play
 from shared.bots.ismcts import Node
+from shared.bots.playout import policy_take
 from shared.events import Event
 from shared.game import Game, Take
 from shared.options import Options
@@ -90,7 +91,7 @@ def test_an_ismcts_time_budget_is_read_from_the_injected_clock() -> None:
     assert isinstance(bot, IsmctsBot)
     bot.decide(view(game, game.to_move))
     assert bot.simulations == 10
-    assert bot.thinking == 12.0  # choose's start and end, and the search's own 11 reads
+    assert bot.thinking == 11.0
 
 
 def _tree(node: Node, depth: int = 0) -> tuple[int, int]:
@@ -139,8 +140,8 @@ def test_levels_make_the_bots_they_describe() -> None:
         bot = make_bot(lv.name, 1, seed=0)
         assert bot.memory.recall == lv.recall
         if lv.kind == "ismcts":
+            # an iteration budget: strength independent of the machine's load
             assert isinstance(bot, IsmctsBot) and bot.iterations == lv.iterations
-            assert bot.budget is None  # an iteration budget: strength independent of load
         else:
             assert not isinstance(bot, IsmctsBot | SearchBot)
 
@@ -175,3 +176,15 @@ def test_search_beats_greedy_even_with_a_small_budget() -> None:
 def test_ismcts_beats_greedy_even_with_a_small_budget() -> None:
     won, played = _wins("expert", "greedy", range(5), iterations=60)
     assert won >= 0.6 * played
+
+
+@pytest.mark.parametrize("policy", ["plain", "aware"])
+def test_playout_takes_are_written_as_the_legal_actions(policy: str) -> None:
+    """The search's expansion looks the policy's take up among the legal actions."""
+    for seed in range(30):
+        game = Game.deal(Options(players=2 + seed % 2, seed=seed))
+        rng = random.Random(seed)
+        while not game.over:
+            take = policy_take(game, rng, 0.3, policy)
+            assert take in game.legal_actions()
+            game.apply(take)
