@@ -33,7 +33,7 @@ _EVENT_TYPES: dict[str, type[ev.Event]] = {
 def view_from_model(v: m.GameView) -> View:
     """A ``GameView`` as the engine's ``View`` (what a seat sees, nothing more)."""
     d = v.model_dump()  # nested models become dicts, tuples stay tuples
-    d["options"] = options_to_shared(v.options).to_dict(public=True)
+    d["options"] = options_to_shared(v.options)
     d["kettles"] = tuple(KettleView(**k) for k in d["kettles"])
     d["choices"] = tuple(TakeChoice(**c) for c in d["choices"])
     return View(**d)

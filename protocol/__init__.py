@@ -5,7 +5,10 @@ Sans-I/O: models and encoding only, no sockets. The public API:
 - Constants: ``PROTOCOL_VERSION`` (1, 0), ``SUBPROTOCOL`` "kupferkessel.v1",
   ``SUPPORTED_MAJORS``, ``MAX_CLIENT_FRAME``, ``MAX_SERVER_FRAME``, ``Limits``.
 - ``encode(msg, seq=None) -> bytes``: any message to its wire form. A server sets
-  ``seq`` per connection at encode time (1 for ``welcome``, then 2, 3, ...).
+  ``seq`` per connection at encode time (1 for ``welcome``, then 2, 3, ...). All
+  encoding goes through ``protocol.wire``: dumpers compiled from the models, which
+  also encode the engine's views and events without building models
+  (``encode_view``, ``encode_events``, ``encode_as``).
 - ``decode_client(data) -> ClientMessage`` / ``decode_server(data) -> ServerMessage``:
   validated models; they raise only ``ProtocolError`` (``.code`` an ``ErrorCode``,
   ``.message``, ``.id`` the client id if readable). A server answers with
@@ -13,8 +16,8 @@ Sans-I/O: models and encoding only, no sockets. The public API:
 - ``check_version(hello) -> ErrorMsg | None`` and ``error_message(code, text, re,
   detail)`` for every other refusal.
 - ``view_message(view, state_version)``, ``events_message(events, state_version)``,
-  ``catalogue()``, ``options_to_shared``/``options_from_shared``: the only bridges from
-  the engine (``shared.view``, ``shared.events``) to messages.
+  ``catalogue()``, ``options_to_shared``/``options_from_shared``: models from the
+  engine's public outputs (``shared.view``, ``shared.events``, ``shared.options``).
 
 A server's loop, in short::
 

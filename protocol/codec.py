@@ -27,6 +27,7 @@ from .messages import (
     HelloMsg,
     ServerMessage,
 )
+from .wire import encode_as
 
 __all__ = [
     "CLIENT_ADAPTER",
@@ -75,15 +76,11 @@ def error_message(
 
 
 def encode(msg: BaseModel, *, seq: int | None = None) -> bytes:
-    """The wire form of ``msg``: a msgpack map, fields at their default omitted. For a server
-    message, ``seq`` (if given) replaces the model's sequence number, so one model can be
-    sent on several connections."""
-    data = msg.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
-    if seq is not None:
-        data.pop("seq", None)
-        data = {"type": data.pop("type"), "seq": seq, **data}
-    out: bytes = msgpack.packb(data)
-    return out
+    """The wire form of ``msg``: a msgpack map, fields at their default omitted
+    (``protocol.wire``, the one encoding path). For a server message, ``seq`` (if given)
+    replaces the model's sequence number, so one model can be sent on several
+    connections."""
+    return encode_as(type(msg), msg, seq=seq)
 
 
 _UNPACK_ERRORS = (

@@ -1,7 +1,10 @@
-"""From the engine's public outputs to messages: the only way game state reaches the wire.
+"""From the engine's public outputs to protocol models, and the table options both ways.
 
-The server builds every game message with ``view_message`` (from ``shared.view.view``)
-or ``events_message`` (from the engine's public events), never from a ``Game``.
+``view_message`` (from ``shared.view.view``) and ``events_message`` (from the engine's
+public events) build the models of what the server sends, never from a ``Game``. The
+server itself sends the same views and events through ``protocol.wire`` without
+building models; the tests hold those bytes to these models. Clients, tools and the
+docs use the models.
 """
 
 from __future__ import annotations
@@ -96,9 +99,7 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 def view_model(view: View) -> GameView:
     """``shared.view.View`` as a model (its public options, never a seed)."""
-    data = _fields(view)
-    data["options"] = options_from_shared(view.options)
-    return GameView.model_validate(data, from_attributes=True)
+    return GameView.model_validate(_fields(view), from_attributes=True)
 
 
 def view_message(view: View, state_version: int) -> ViewMsg:

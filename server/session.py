@@ -25,7 +25,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import msgpack  # type: ignore[import-untyped]
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -33,14 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client
 from protocol.convert import options_from_shared, options_to_shared
-from protocol.wire import (
-    encode_ack,
-    encode_events,
-    encode_message,
-    encode_payload,
-    encode_view,
-    message_payload,
-)
+from protocol.wire import encode_ack, encode_as, encode_events, encode_view
 from shared.errors import RuleError
 from shared.events import Event
 from shared.game import Take
@@ -141,7 +133,7 @@ class Session:
             return
         self.seq += 1
         if isinstance(message, BaseModel):
-            frame = encode_message(message, self.seq, re)
+            frame = encode_as(type(message), message, seq=self.seq, re=re)
         else:
             frame = message(self.seq)
         if self._out_bytes + len(frame) > self._max_output:
@@ -172,7 +164,8 @@ class Session:
         if self.closing:
             return
         self.seq += 1
-        self._queue(encode_message(m.ByeMsg(reason=reason.split(":")[0], message=reason), self.seq))
+        bye = m.ByeMsg(reason=reason.split(":")[0], message=reason)
+        self._queue(encode_as(m.ByeMsg, bye, seq=self.seq))
         self.closing = True
         self._close_code = (code, reason[:120])
 
@@ -215,8 +208,8 @@ class Session:
         self.send(lambda seq: encode_view(view, version, seq))
 
     def deliver_presence(self, table: Table) -> None:
-        payload = _presence_payload(table)
-        self.send(lambda seq: encode_payload(payload, seq))
+        presence = presence_source(table)
+        self.send(lambda seq: encode_as(m.PresenceMsg, presence, seq=seq))
 
     def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
         self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
@@ -478,11 +471,21 @@ the headers), rounded up."""
 
 def _packed_size(summary: m.TableSummary) -> int:
     """The bytes ``summary`` takes inside a ``tables`` message."""
-    return len(msgpack.packb(summary.model_dump(mode="json", exclude_defaults=True)))
+    return len(encode_as(m.TableSummary, summary))
 
 
 def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:
     return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table))
+
+
+def presence_source(table: Table) -> dict[str, Any]:
+    """The fields of the table's ``presence`` message (public facts only)."""
+    return {
+        "table": table.id,
+        "state": table.state,
+        "seats": _seat_facts(table),
+        "spectators": len(table.spectators),
+    }
 
 
 def presence_message(table: Table) -> m.PresenceMsg:
@@ -492,33 +495,6 @@ def presence_message(table: Table) -> m.PresenceMsg:
         seats=seat_infos(table),
         spectators=len(table.spectators),
     )
-
-
-_last_presence: tuple[tuple[Any, ...], dict[str, Any]] | None = None
-
-
-def _presence_payload(table: Table) -> dict[str, Any]:
-    """A presence broadcast goes to every occupant: build it once (it is rebuilt when
-    anything it shows has changed)."""
-    global _last_presence
-    key = (
-        table.id,
-        table.state,
-        table.resigned,
-        len(table.spectators),
-        tuple((s.name, s.occupant is not None, s.bot, s.ready) for s in table.seats),
-    )
-    if _last_presence is None or _last_presence[0] != key:
-        source = {
-            "table": table.id,
-            "state": table.state,
-            "seats": _seat_facts(table),
-            "spectators": len(table.spectators),
-            "seq": 0,
-            "re": None,
-        }
-        _last_presence = (key, message_payload(m.PresenceMsg, source))
-    return _last_presence[1]
 
 
 def _peer(ws: ServerConnection) -> str:

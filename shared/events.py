@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from .frozen import fast_init
-
 __all__ = [
     "Discarded",
     "Event",
@@ -35,7 +33,6 @@ class Event:
         return d
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
     """A pawn moved clockwise; ``skipped`` lists occupied spaces passed over uncounted."""
@@ -47,7 +44,6 @@ class Moved(Event):
     skipped: tuple[int, ...]
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class PassedCorner(Event):
     """The pawn stopped next to a corner: the turn ends with nothing taken (section 4.2)."""
@@ -57,7 +53,6 @@ class PassedCorner(Event):
     space: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Took(Event):
     """A card was taken from the grid. ``special`` says whether its symbol was used."""
@@ -72,7 +67,6 @@ class Took(Event):
     ends_game: bool
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Exploded(Event):
     """``target``'s top kettle card went under the deck (``to="deck"``) or out of the game."""
@@ -84,14 +78,12 @@ class Exploded(Event):
     to: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ExtraTurn(Event):
     kind: ClassVar[str] = "extra_turn"
     seat: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Refilled(Event):
     """The deck's top card filled the slot just emptied."""
@@ -102,7 +94,6 @@ class Refilled(Event):
     card: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Discarded(Event):
     """The game-ending card was discarded instead of kept (section 5)."""
@@ -112,7 +103,6 @@ class Discarded(Event):
     card: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnPassed(Event):
     """It is now ``seat``'s turn."""
@@ -121,7 +111,6 @@ class TurnPassed(Event):
     seat: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """The game ended; ``scores`` is the full public breakdown (``scoring.Score.to_dict``)."""

@@ -137,20 +137,8 @@ def score_kettles(
 
 
 def score_game(game: Game) -> Result:
-    """Score a game as it stands (normally once it is over). A finished game cannot
-    change any more, so its result is kept: the last views and the end of the game
-    share one scoring."""
-    global _last
-    last = _last
-    if last is not None and last[0] is game and last[1] == game.ply and game.over:
-        return last[2]
-    result = _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
-    if game.over:
-        _last = (game, game.ply, result)
-    return result
-
-
-_last: tuple[Game, int, Result] | None = None
+    """Score a game as it stands (normally once it is over)."""
+    return _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
 
 
 def _score(

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
-from .frozen import fast_init
 from .game import EMPTY, Game
 from .geometry import LINE_IDS
 from .options import Options
@@ -23,7 +22,6 @@ from .scoring import score_game
 __all__ = ["KettleView", "TakeChoice", "View", "view", "views"]
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class KettleView:
     seat: int
@@ -33,7 +31,6 @@ class KettleView:
     cards: tuple[str, ...] | None  # bottom first; only when this viewer may see them
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TakeChoice:
     """A card the player to move may take, and what taking it would involve (public:
@@ -46,12 +43,11 @@ class TakeChoice:
     ends_game: bool  # taking it ends the game: keep or discard
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class View:
     seat: int | None  # None for a spectator
     players: int
-    options: dict[str, Any]  # the public table options (never the seed)
+    options: Options  # the public table options: ``seed`` is always None
     colours: tuple[str, ...]
     grid: tuple[tuple[str | None, ...], ...]
     pawns: tuple[int, ...]
@@ -72,7 +68,10 @@ class View:
     scores: tuple[dict[str, Any], ...] | None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain data (the options in their public record form, without a seed)."""
+        d = asdict(self)
+        d["options"] = self.options.to_dict(public=True)
+        return d
 
 
 _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
@@ -80,50 +79,9 @@ _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
 assert EMPTY == -1
 
 
-_PUBLIC_OPTIONS: dict[tuple[Any, ...], dict[str, Any]] = {}
-
-
-def _public_options(o: Options) -> dict[str, Any]:
-    """The public options, built once per distinct set (keyed without the seed, which
-    every table has its own of)."""
-    key = (o.players, o.recipes, o.start_card, o.memory, o.third_colour)
-    found = _PUBLIC_OPTIONS.get(key)
-    if found is None:
-        found = _PUBLIC_OPTIONS[key] = o.to_dict(public=True)
-    return found
-
-
 def view(game: Game, seat: int | None) -> View:
     """Project ``game`` for ``seat`` (0-based), or for a spectator when ``seat`` is None."""
     return views(game, (seat,))[0]
-
-
-_KETTLES: dict[tuple[int, str, int, int], KettleView] = {}
-_CHOICES: dict[tuple[int, int, str | None, bool], TakeChoice] = {}
-_INTERN_MAX = 1 << 16
-"""Views are immutable, so the small parts that recur from take to take (a kettle's
-public face, a choice) are made once and shared: cheaper to build, and the server's
-encoder dumps a shared object once. Bounded: cleared when full."""
-
-
-def _kettle(seat: int, colour: str, k: list[int]) -> KettleView:
-    key = (seat, colour, len(k), k[-1] if k else EMPTY)
-    found = _KETTLES.get(key)
-    if found is None:
-        if len(_KETTLES) >= _INTERN_MAX:
-            _KETTLES.clear()
-        found = _KETTLES[key] = KettleView(seat, colour, len(k), _NAME[key[3]], None)
-    return found
-
-
-def _choice(card: int, slot: int, symbol: str | None, ends: bool) -> TakeChoice:
-    key = (card, slot, symbol, ends)
-    found = _CHOICES.get(key)
-    if found is None:
-        if len(_CHOICES) >= _INTERN_MAX:
-            _CHOICES.clear()
-        found = _CHOICES[key] = TakeChoice(CARD_IDS[card], slot // 6, slot % 6, symbol, ends)
-    return found
 
 
 def _choices(game: Game) -> tuple[TakeChoice, ...]:
@@ -141,7 +99,7 @@ def _choices(game: Game) -> tuple[TakeChoice, ...]:
                 symbol = "explode"
             elif wand_acts and IS_WAND[c]:
                 symbol = "wand"
-        made.append(_choice(c, slot, symbol, ends))
+        made.append(TakeChoice(CARD_IDS[c], slot // 6, slot % 6, symbol, ends))
     return tuple(made)
 
 
@@ -156,13 +114,10 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     over = game.over
     colours = opts.colours
     casual = opts.memory == "casual"
-    if over:
-        kettles = tuple(
-            KettleView(s, colours[s], len(k), _NAME[k[-1]] if k else None, _names(k))
-            for s, k in enumerate(game.kettles)
-        )
-    else:
-        kettles = tuple([_kettle(s, colours[s], k) for s, k in enumerate(game.kettles)])
+    kettles = tuple(
+        KettleView(s, colours[s], len(k), _NAME[k[-1]] if k else None, _names(k) if over else None)
+        for s, k in enumerate(game.kettles)
+    )
     choices: tuple[TakeChoice, ...] = ()
     line = None
     explodable: tuple[int, ...] = ()
@@ -184,7 +139,7 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     public_recipes: tuple[tuple[str, ...] | None, ...] = (
         tuple(map(tuple, game.recipes)) if over else (None,) * game.players
     )
-    options = dict(_public_options(opts))  # one copy, shared by this call's views
+    options = opts.replace(seed=None) if opts.seed is not None else opts
     to_move = None if over else game.to_move
     ended_by = game.ended_by if over else None
     out = []

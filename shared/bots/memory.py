@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from ..cards import CARD_COUNT, CARD_IDS, CARD_INDEX, RECIPES
 from ..events import Discarded, Event, Exploded, Refilled, Took
 from ..game import Game, Setup
-from ..options import Options
 from ..view import View
 
 __all__ = ["PERFECT", "UNKNOWN", "Memory", "Recall"]
@@ -168,7 +167,7 @@ class Memory:
         )
         rest = [CARD_IDS[c] for c in it]
         under = [CARD_IDS[c] for c in self.under]
-        options = Options.from_dict(view.options)
+        options = view.options
         setup = Setup(
             grid=view.grid,
             deck=(*rest, *under),

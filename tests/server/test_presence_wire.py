@@ -1,16 +1,17 @@
-"""Presence is built once per broadcast without the model: its bytes equal the model
-path's (``encode(presence_message(table))``) in every state a table goes through."""
+"""Presence is sent from the table's facts without building the model: its bytes equal
+the model's own dump in every state a table goes through."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol.codec import encode
-from protocol.wire import encode_payload
-from server.session import _presence_payload, presence_message
+from protocol import messages as m
+from protocol.wire import encode_as
+from server.session import presence_message, presence_source
 from server.store import MemoryStore
 from server.table import Table
 from shared.options import Options
+from tests.protocol.model_path import by_model
 
 
 class _Occupant:
@@ -19,7 +20,8 @@ class _Occupant:
 
 
 def _same(table: Table, seq: int) -> None:
-    assert encode_payload(_presence_payload(table), seq) == encode(presence_message(table), seq=seq)
+    wire = encode_as(m.PresenceMsg, presence_source(table), seq=seq)
+    assert wire == by_model(presence_message(table), seq=seq)
 
 
 async def test_presence_bytes_equal_the_model_path() -> None:

@@ -28,7 +28,7 @@ def test_spectator_sees_only_public_things() -> None:
         (2, "rat_tail-2", None),
     ]
     assert v.deck_size == 20 and v.scores is None and not v.game_over
-    assert "seed" not in v.options
+    assert v.options.seed is None and "seed" not in v.to_dict()["options"]
 
 
 def test_a_seat_sees_its_own_recipes_only() -> None:
@@ -118,25 +118,17 @@ def test_views_for_many_seats_equal_one_view_each() -> None:
             game.apply(rng.choice(game.legal_actions()))
 
 
-def test_views_stay_immutable_and_complete() -> None:
-    """Views are made without ``View.__init__`` (each slot set directly) and share
-    interned kettles and choices: still frozen, every field set, equal to a view built
-    field by field, and a shared part is the same object in the next take's view."""
+def test_views_stay_immutable() -> None:
     import dataclasses
     import random
 
-    from shared.view import View, views
+    from shared.view import views
 
     game, rng = Game.deal(Options(seed=11)), random.Random(11)
     for _ in range(6):
         game.apply(rng.choice(game.legal_actions()))
     v = views(game, [0])[0]
-    rebuilt = View(**{f.name: getattr(v, f.name) for f in dataclasses.fields(View)})
-    assert v == rebuilt and hash(v.kettles) == hash(rebuilt.kettles)
     with pytest.raises(dataclasses.FrozenInstanceError):
         v.seat = 1  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         v.kettles[0].count = 9  # type: ignore[misc]
-    again = views(game, [1])[0]
-    assert all(a is b for a, b in zip(v.kettles, again.kettles, strict=True))
-    assert all(a is b for a, b in zip(v.choices, again.choices, strict=True))
