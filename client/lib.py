@@ -28,6 +28,7 @@ import contextlib
 import itertools
 import logging
 import random
+import warnings
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -52,7 +53,7 @@ __all__ = [
     "ClientError",
     "ConnectionLost",
     "GameIsOver",
-    "IllegalMove",
+    "IllegalMoveError",
     "NoSuchTable",
     "NotAllowed",
     "NotInLobby",
@@ -102,7 +103,10 @@ class ServerError(ClientError):
         return cls(msg.code, msg.message, msg.detail)
 
 
-class IllegalMove(ServerError):
+class IllegalMoveError(ServerError):
+    """The server refused a take as illegal (``.detail``: the engine's reason). Named
+    apart from ``shared.errors.IllegalMove``, the engine's own exception."""
+
     code = "illegal_move"
 
 
@@ -165,7 +169,7 @@ class GameIsOver(ServerError):
 _ERROR_CLASSES: dict[str, type[ServerError]] = {
     c.code: c
     for c in (
-        IllegalMove,
+        IllegalMoveError,
         NotYourTurn,
         StaleState,
         BadToken,
@@ -712,3 +716,14 @@ class Client:
 
 _FINAL = {"replaced", "version_unsupported", "rate_limited"}
 """``bye`` reasons after which reconnecting would not help."""
+
+
+def __getattr__(name: str) -> Any:
+    """``IllegalMove``: the old name of ``IllegalMoveError``, kept for code written
+    against it (with a ``DeprecationWarning``)."""
+    if name == "IllegalMove":
+        warnings.warn(
+            "client.lib.IllegalMove is now IllegalMoveError", DeprecationWarning, stacklevel=2
+        )
+        return IllegalMoveError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

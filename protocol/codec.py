@@ -115,7 +115,7 @@ def _unpack(data: bytes, limit: int) -> dict[str, Any]:
     return obj
 
 
-def _fields(e: ValidationError, kind: str, limit: int = 3) -> str:
+def _reasons(e: ValidationError, kind: str, limit: int = 3) -> str:
     parts = []
     for err in e.errors(include_url=False, include_input=False)[:limit]:
         loc = err["loc"][1:] if err["loc"][:1] == (kind,) else err["loc"]
@@ -139,7 +139,7 @@ def _decode(
     try:
         return adapter.validate_python(obj)
     except ValidationError as e:
-        raise ProtocolError(ErrorCode.INVALID_FIELD, f"{kind}: {_fields(e, kind)}", msg_id) from e
+        raise ProtocolError(ErrorCode.INVALID_FIELD, f"{kind}: {_reasons(e, kind)}", msg_id) from e
     except Exception as e:
         raise ProtocolError(ErrorCode.INVALID_FIELD, f"{kind}: {type(e).__name__}", msg_id) from e
 

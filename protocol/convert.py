@@ -67,31 +67,22 @@ def catalogue() -> Catalogue:
     )
 
 
-def options_from_shared(options: Options | dict[str, Any]) -> TableOptions:
-    """Public table options (never the seed) from ``Options`` or its record dict."""
+def options_from_shared(options: Options | dict[str, Any], *, seed: bool = False) -> TableOptions:
+    """The protocol's ``TableOptions`` for the engine's ``Options`` (or their record
+    dict): the public options, without the seed, unless ``seed`` is set (for a
+    ``create_table`` request). The two types have the same fields (a test holds them)."""
     o = options if isinstance(options, Options) else Options.from_dict(options)
-    return TableOptions(
-        players=o.players,  # type: ignore[arg-type]  # Options validated it: 2 or 3
-        recipes=o.recipes,
-        start_card=o.start_card,  # type: ignore[arg-type]
-        memory=o.memory,  # type: ignore[arg-type]
-        third_colour=o.third_colour,  # type: ignore[arg-type]
-    )
+    if not seed and o.seed is not None:
+        o = o.replace(seed=None)
+    return TableOptions.model_validate(o, from_attributes=True)
 
 
 def options_to_shared(options: TableOptions) -> Options:
     """The engine's ``Options`` for a ``create_table`` request (seed included)."""
-    return Options(
-        players=options.players,
-        recipes=options.recipes,
-        start_card=options.start_card,
-        memory=options.memory,
-        third_colour=options.third_colour,
-        seed=options.seed,
-    )
+    return Options(**dict(options))
 
 
-def _fields(obj: Any) -> dict[str, Any]:
+def _attributes(obj: Any) -> dict[str, Any]:
     """A dataclass's fields, one level deep (its values are tuples and plain data, or
     dataclasses that the models read by attribute): far faster than ``asdict``."""
     return {f.name: getattr(obj, f.name) for f in fields(obj)}
@@ -99,7 +90,7 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 def view_model(view: View) -> GameView:
     """``shared.view.View`` as a model (its public options, never a seed)."""
-    return GameView.model_validate(_fields(view), from_attributes=True)
+    return GameView.model_validate(_attributes(view), from_attributes=True)
 
 
 def view_message(view: View, state_version: int) -> ViewMsg:
@@ -109,7 +100,7 @@ def view_message(view: View, state_version: int) -> ViewMsg:
 
 def event_model(event: Event) -> GameEvent:
     """One public event of ``shared.events`` as a model."""
-    data = _fields(event)
+    data = _attributes(event)
     data["kind"] = event.kind
     return _EVENT_ADAPTER.validate_python(data, from_attributes=True)
 

@@ -36,6 +36,10 @@ from pydantic import (
     model_serializer,
 )
 
+from shared.cards import ThirdColour
+from shared.events import ExplodedTo
+from shared.options import Memory, StartCard
+
 __all__ = [
     "CLIENT_MESSAGES",
     "DEFAULT_LIMITS",
@@ -237,9 +241,6 @@ Version = tuple[
     Annotated[int, Field(ge=0, le=65535)],
     Annotated[int, Field(ge=0, le=65535)],
 ]
-StartCard = Literal["no_player_colors", "not_own_color"]
-Memory = Literal["strict", "casual"]
-ThirdColour = Literal["lilac", "brown", "green", "gray"]
 TableState = Literal["lobby", "playing", "finished"]
 
 
@@ -511,8 +512,9 @@ class ExplodedEvent(_Tagged):
     target: int
     """The seat whose top kettle card went."""
     card: str
-    to: str
-    """``deck`` (under it) or ``out`` (the deck was empty)."""
+    to: ExplodedTo
+    """``deck`` (under it) or ``removed`` (the deck was empty: out of the game, listed
+    in ``view.removed``)."""
 
 
 class ExtraTurnEvent(_Tagged):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args
 
 __all__ = [
     "CARDS",
@@ -30,6 +30,7 @@ __all__ = [
     "CardSetError",
     "Ingredient",
     "Recipe",
+    "ThirdColour",
     "card_index",
     "load_card_set",
 ]
@@ -165,7 +166,9 @@ def _load_default() -> CardSet:
 CARD_SET = _load_default()
 COLOURS: tuple[str, ...] = CARD_SET.colours
 PLAYER_COLOURS: tuple[str, ...] = CARD_SET.player_colours
-THIRD_COLOURS: tuple[str, ...] = ("lilac", "brown", "green", "gray")
+ThirdColour = Literal["lilac", "brown", "green", "gray"]
+"""The colours the third seat may have (section 7)."""
+THIRD_COLOURS: tuple[ThirdColour, ...] = get_args(ThirdColour)
 INGREDIENTS: tuple[Ingredient, ...] = CARD_SET.ingredients
 CARDS: tuple[Card, ...] = CARD_SET.cards
 CARD_COUNT = len(CARDS)

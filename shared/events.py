@@ -7,12 +7,14 @@ carry only public facts, so the server may send them to every seat and spectator
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 __all__ = [
+    "EXPLODED_TO",
     "Discarded",
     "Event",
     "Exploded",
+    "ExplodedTo",
     "ExtraTurn",
     "GameOver",
     "Moved",
@@ -21,6 +23,10 @@ __all__ = [
     "Took",
     "TurnPassed",
 ]
+
+ExplodedTo = Literal["deck", "removed"]
+"""Where an exploded card went: under the deck, or out of the game (empty deck)."""
+EXPLODED_TO: tuple[ExplodedTo, ...] = get_args(ExplodedTo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +75,14 @@ class Took(Event):
 
 @dataclass(frozen=True, slots=True)
 class Exploded(Event):
-    """``target``'s top kettle card went under the deck (``to="deck"``) or out of the game."""
+    """``target``'s top kettle card went under the deck (``to="deck"``) or, the deck
+    being empty, out of the game (``to="removed"``, listed in ``View.removed``)."""
 
     kind: ClassVar[str] = "exploded"
     seat: int
     target: int
     card: str
-    to: str
+    to: ExplodedTo
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal, get_args
 
-from .cards import THIRD_COLOURS
+from .cards import THIRD_COLOURS, ThirdColour
 from .errors import SetupError
 
-__all__ = ["MEMORY_MODES", "START_CARD_MODES", "Options"]
+__all__ = ["MEMORY_MODES", "START_CARD_MODES", "Memory", "Options", "StartCard"]
 
-START_CARD_MODES = ("no_player_colors", "not_own_color")
-MEMORY_MODES = ("strict", "casual")
+StartCard = Literal["no_player_colors", "not_own_color"]
+"""How a starting kettle card is drawn (section 3)."""
+Memory = Literal["strict", "casual"]
+"""``casual``: each seat sees its own whole kettle."""
+START_CARD_MODES: tuple[StartCard, ...] = get_args(StartCard)
+MEMORY_MODES: tuple[Memory, ...] = get_args(Memory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +25,9 @@ class Options:
 
     players: int = 2
     recipes: bool = False
-    start_card: str = "no_player_colors"
-    memory: str = "strict"
-    third_colour: str = "lilac"
+    start_card: StartCard = "no_player_colors"
+    memory: Memory = "strict"
+    third_colour: ThirdColour = "lilac"
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -70,6 +74,13 @@ class Options:
         if public or self.seed is None:
             d.pop("seed")
         return d
+
+    @classmethod
+    def from_args(cls, args: Any) -> Options:
+        """The options named by attributes of ``args`` (e.g. command-line arguments of
+        the same names; absent ones keep their defaults)."""
+        names = [f.name for f in fields(cls)]
+        return cls(**{n: getattr(args, n) for n in names if hasattr(args, n)})
 
     def replace(self, **changes: Any) -> Options:
         d = asdict(self)

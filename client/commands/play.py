@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from protocol import messages as m
+from protocol.convert import options_from_shared
 from server.app import Server, ServerConfig
 from server.store import MemoryStore
 from shared.bots import LEVELS
+from shared.cards import THIRD_COLOURS
+from shared.options import MEMORY_MODES, START_CARD_MODES, Options
 
 from ..lib import Client, ClientError
 from ..ui.app import KupferApp
@@ -35,14 +37,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--recipes", action="store_true", help="play with recipe cards (variant)")
     p.add_argument(
         "--memory",
-        choices=("strict", "casual"),
-        default="strict",
+        choices=MEMORY_MODES,
+        default=MEMORY_MODES[0],
         help="casual: you may look into your own kettle",
     )
-    p.add_argument(
-        "--start-card", choices=("no_player_colors", "not_own_color"), default="no_player_colors"
-    )
-    p.add_argument("--third-colour", choices=("lilac", "brown", "green", "gray"), default="lilac")
+    p.add_argument("--start-card", choices=START_CARD_MODES, default=START_CARD_MODES[0])
+    p.add_argument("--third-colour", choices=THIRD_COLOURS, default=THIRD_COLOURS[0])
     p.add_argument("--seed", type=int, help="a fixed deal")
     add_name_argument(p)
 
@@ -53,14 +53,7 @@ async def play(args: argparse.Namespace) -> int:
     client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, persist_tokens=False)
     try:
         await client.connect()
-        options = m.TableOptions(
-            players=args.players,
-            recipes=args.recipes,
-            memory=args.memory,
-            start_card=args.start_card,
-            third_colour=args.third_colour,
-            seed=args.seed,
-        )
+        options = options_from_shared(Options.from_args(args), seed=True)
         bots = [(seat, args.level) for seat in range(1, args.players)]
         await client.create_table(
             "against the computer", options, bots=bots, player=args.name, seat=0

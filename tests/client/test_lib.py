@@ -15,7 +15,7 @@ from client.lib import (
     BadOptions,
     BadToken,
     Client,
-    IllegalMove,
+    IllegalMoveError,
     NoSuchTable,
     NotSeated,
     NotYourTurn,
@@ -92,7 +92,7 @@ async def test_typed_errors(url: str) -> None:
         assert view is not None and view.to_move == 0
         offered = {ch.card for ch in view.choices}
         elsewhere = next(c for row in view.grid for c in row if c and c not in offered)
-        with pytest.raises(IllegalMove) as err:
+        with pytest.raises(IllegalMoveError) as err:
             await a.take(elsewhere)
         assert err.value.code == "illegal_move" and err.value.detail
         with pytest.raises(StaleState):
