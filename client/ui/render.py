@@ -158,7 +158,7 @@ class Size:
 def too_small_lines(width: int, height: int) -> list[Line]:
     """The whole screen when the terminal is below the minimum."""
     words = (
-        f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT} (it is {width} x {height}). q quits."
+        f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT} (it is {width} x {height})."
     )
     return [[("bold", t)] for t in _wrap_text(words, max(1, width))]
 
