@@ -678,6 +678,7 @@ class KupferApp:
             t.me,
             size.side_width,
             compact=not size.side_right,
+            legend=size.log_right,
         )
         bottom = self.prompt_lines(width) + wrap_items(self.key_items(), width)
         room = height - 1 - len(lines) - len(bottom)  # the status line is the last
@@ -795,8 +796,15 @@ class KupferApp:
             return [back, "PgUp/PgDn: log", "?: help", *out]
         common = ["PgUp/PgDn: log", "c: chat", "?: help & colours"]
         if t.me is None:
-            return [*common, *lobby, "q: quit"]
-        return ["arrows/hjkl, 0-5: choose", "Enter: take", *common, "R: resign", "q: quit"]
+            return [*common, *lobby, "q: quit", "* boom ~ wand"]
+        return [
+            "arrows/hjkl, 0-5: choose",
+            "Enter: take",
+            *common,
+            "R: resign",
+            "q: quit",
+            "* boom ~ wand",
+        ]
 
     def log_lines(self, width: int, rows: int) -> list[Line]:
         """The log in ``rows`` lines: the entries the rules allow, wrapped, the newest

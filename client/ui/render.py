@@ -498,10 +498,11 @@ def render_side(
     me: int | None,
     width: int,
     compact: bool = False,
+    legend: bool = False,
 ) -> list[Line]:
     """Whose turn, the deck, each kettle (top card, count), who is here or away, your
-    recipes and the colour legend; wrapped to ``width``, never cut. ``compact`` (the
-    panel under the grid on a small terminal) leaves out rules and the legend."""
+    recipes and (``legend``) the colour legend; wrapped to ``width``, never cut.
+    ``compact`` (the panel under the grid on a small terminal) leaves out rules."""
     lines: list[Line] = []
     if view is None:
         return lines
@@ -535,15 +536,15 @@ def render_side(
             ("", " "),
             ("bold" if seat == view.to_move else "", f"{colour_word(k.colour)} {name}{you} "),
             seat_status(info),
+            ("", f", {count}"),
         ]
         kettle: Line = (
             [("", "  top "), (COLOUR_STYLE.get(cards.colour(k.top), ""), top)]
             if k.top
             else [("", "  top -")]
         )
-        kettle.append(("", f", {count}"))
         if compact:
-            lines.append([*who, ("", " "), *kettle[1:]])
+            lines.append([*who, ("", ", top "), *kettle[1:]])
         else:
             lines += [who, kettle]
         if k.cards is not None and seat == me and not view.game_over:  # memory: casual
@@ -558,7 +559,7 @@ def render_side(
             else:
                 texts = "; ".join(recipe_text(r, catalogue) for r in hand)
                 lines.append([("bold", "Your recipes: "), ("", texts)])
-    if not compact:
+    if legend:
         lines.append(rule)
         lines += wrap(legend_line(catalogue.colours), width, 0)
         lines.append([("fg:#808080", "* boom   ~ wand   ?: colours")])
