@@ -42,6 +42,7 @@ from .render import (
     seat_label,
     seat_status,
     side_by_side,
+    text_of,
     too_small_lines,
     wrap,
     wrap_items,
@@ -119,6 +120,7 @@ class KupferApp:
         self.side_scroll = 0  # the side panel's first line, when it pages
         self.hosting = False  # this process runs the server: quitting stops it
         self.no_colour = bool(os.environ.get("NO_COLOR"))
+        self.cut_lines: list[str] = []  # lines too long for the last screen drawn
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
             layout=Layout(
@@ -607,7 +609,10 @@ class KupferApp:
             lines = lines[: height - 1]
             lines += [[] for _ in range(height - 1 - len(lines))]
             lines.append(self.status_line(width))
-        lines = [pad(line, width) for line in lines[:height]]
+        lines = lines[:height]
+        # what pad() would cut: nothing, ever (the screen tests hold every screen to it)
+        self.cut_lines = [text_of(ln) for ln in lines if len(text_of(ln)) > width]
+        lines = [pad(line, width) for line in lines]
         if self.no_colour:  # NO_COLOR: marks and words only, no colours at all
             lines = [[(_no_colour(f[0]), *f[1:]) for f in line] for line in lines]
         return join_lines(lines)
@@ -835,7 +840,7 @@ class KupferApp:
         v = self.table.view
         body = render_scores(v, self.cards(), client.catalogue, self.names(), width)
         keys = ["g: show the board", "Up/Down: scroll", "?: help"]
-        keys += ["l: lobby", "q: quit"] if self.allow_lobby else ["q: quit"]
+        keys += ["Enter/q: back to the lobby"] if self.allow_lobby else ["q: quit"]
         foot = wrap_items(keys, width)
         room = rows - len(foot)
         if len(body) > room:

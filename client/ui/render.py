@@ -157,9 +157,7 @@ class Size:
 
 def too_small_lines(width: int, height: int) -> list[Line]:
     """The whole screen when the terminal is below the minimum."""
-    words = (
-        f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT} (it is {width} x {height})."
-    )
+    words = f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT} (it is {width} x {height})."
     return [[("bold", t)] for t in _wrap_text(words, max(1, width))]
 
 
@@ -636,9 +634,11 @@ def render_scores(
     it, or that a tie gives it to nobody), each player's recipes in full, the totals."""
     scores = view.scores or ()
     n = max(1, len(scores))
-    label = 13
-    col = max(14, min(26, (width - label - 1) // n))
-    narrow = col < 19  # card values without blanks: "1234 x2 +5 =+20"
+    held = {i.ingredient for s in scores for i in s.ingredients}
+    label = max((len(long_name(i)) for i in held), default=10) + 3  # "Dragon blood li"
+    col = max(14, min(26, (width - label - 1) // n))  # a cell, with a blank after it
+    narrow = col < 20  # card values without blanks: "1234 x2 +5=+25"
+    tight = col < 16  # and no blanks at all: "1234x2+5=+25"
     lines: list[Line] = []
     title: Line = [("bold", "Final score")]
     if view.winners:
@@ -646,14 +646,15 @@ def render_scores(
         title.append(("bold", f"   {'winners' if len(view.winners) > 1 else 'winner'}: {won}"))
     lines += wrap(title, width)
     head: Line = [("bold", "ingredient".ljust(label + 1))]
+    named = all(len(seat_label(view.colours, x.seat, names)) < col for x in scores)
     for s in scores:
-        head.append((PAWN_STYLE.get(s.colour, "") + " bold", f"{colour_word(s.colour)}".ljust(col)))
+        who = seat_label(view.colours, s.seat, names) if named else colour_word(s.colour)
+        head.append((PAWN_STYLE.get(s.colour, "") + " bold", who.ljust(col)))
     lines.append(head)
     order = [c.ingredient for c in catalogue.cards[::4]]
-    held = {i.ingredient for s in scores for i in s.ingredients}
     for ingredient in [i for i in order if i in held]:
         colour = next((c.colour for c in catalogue.cards if c.ingredient == ingredient), "gray")
-        name = f"{long_name(ingredient)[: label - 3]} {COLOUR_TAG.get(colour, '')}"
+        name = f"{long_name(ingredient):<{label - 3}} {COLOUR_TAG.get(colour, '')}"
         line: Line = [(COLOUR_STYLE.get(colour, ""), name.ljust(label)), ("", " ")]
         for s in scores:
             ing = next((i for i in s.ingredients if i.ingredient == ingredient), None)
@@ -664,7 +665,9 @@ def render_scores(
             mark = " x2" if ing.doubled else ""
             bonus = " +5" if ing.bonus else ""
             eq = "=" if narrow else " = "
-            text = f"{values}{mark}{bonus} {eq}{ing.total:+d}".replace("  ", " ")
+            text = f"{values}{mark}{bonus}{eq}{ing.total:+d}"
+            if tight:
+                text = text.replace(" ", "")
             style = "fg:#40c060" if ing.total > 0 else "fg:#ff5f5f" if ing.total < 0 else ""
             line.append((style, text.ljust(col)))
         lines.append(line)
@@ -691,10 +694,10 @@ def render_scores(
     for s in scores:
         total.append(("bold", f"{s.total}".ljust(col)))
     lines.append(total)
-    for s in scores:
-        lines += wrap(
-            [("", f"  {colour_word(s.colour)}: {seat_label(view.colours, s.seat, names)}")], width
-        )
+    if not named:  # the names did not fit the columns: below, whole
+        for s in scores:
+            who = seat_label(view.colours, s.seat, names)
+            lines += wrap([("", f"  {colour_word(s.colour)}: {who}")], width)
     lines += wrap(
         [("fg:#808080", "x2: own colour, doubled (penalty too, not the +5); +5: all four")], width
     )

@@ -118,7 +118,9 @@ def test_resume_mid_game_shows_the_board_and_the_last_round(tmp_path: Path) -> N
         assert "Black Jo" in host
         join_from_lobby(t, "jo", "Jo", port)  # Enter on the table marked *
         jo = t.wait("Deck", name="jo", timeout=10)
-        assert "Black Jo (you)" in jo and "takes" in jo  # the log of the last round
+        assert "Black Jo (you)" in jo, jo
+        # the log of the last round is back: every turn starts with a move
+        assert " moves " in jo or "log:" in jo, jo
         t.wait(lambda s: "online" in s and "away" not in s, name="host")
         play_out(t, ["host", "jo"], [])
     finally:

@@ -24,7 +24,9 @@ from client.ui.render import (
     Cards,
     Size,
     colour_table,
+    long_name,
     recipe_text,
+    render_scores,
     text_of,
 )
 from client.ui.table import LogEntry
@@ -57,12 +59,17 @@ def draw(kapp: KupferApp, width: int, height: int) -> str:
     assert isinstance(out, SizedOutput)
     out.size = PtSize(rows=height, columns=width)
     text = fragment_list_to_text(kapp.text())
+    assert kapp.cut_lines == [], kapp.cut_lines  # no line was too long for the screen
     lines = text.split("\n")
     assert len(lines) == height, text
     assert all(len(line) == width for line in lines), text
     size = Size(width, height)
+    split = 0
     if kapp.screen == "table" and size.side_right and not kapp.show_help:
         split = size.grid_width + 1
+    elif kapp.screen == "lobby" and kapp.form is None and not kapp.show_help:
+        split = 35
+    if split:
         text += "\n" + "\n".join(ln[:split] for ln in lines)
         text += "\n" + "\n".join(ln[split:] for ln in lines)
     return text
@@ -161,9 +168,13 @@ async def test_score_table_cuts_nothing(
             whole(recipe_text(r.id, client.catalogue).rsplit(" (", 1)[0], seen)
         for ing in s.ingredients:
             whole(f"{ing.total:+d}", seen)
+    for ing in {i.ingredient for s in final.scores or () for i in s.ingredients}:
+        whole(long_name(ing), seen)
+    names = ["Annabelle-Marie", "Bo", "Cy"]
+    for line in render_scores(final, Cards.of(client.catalogue), client.catalogue, names, width):
+        assert len(text_of(line)) <= width, text_of(line)  # nothing for pad() to cut
     screen = draw(kapp, width, height)
-    for item in ("g: show the board", "q: quit"):
-        assert item in screen or "l: lobby" in screen
+    assert "g: show the board" in screen and "Enter/q: back to the lobby" in screen
 
 
 @pytest.mark.parametrize(("width", "height"), [(40, 12), (59, 30), (100, 19)])
@@ -196,3 +207,37 @@ async def test_big_terminals_use_the_space(seated: tuple[KupferApp, Client]) -> 
 
     assert shown(draw(kapp, 120, 40)) >= 15
     assert shown(draw(kapp, 120, 40)) > shown(draw(kapp, 80, 24)) + 8
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: int) -> None:
+    client = Client(url, name="Hanna", persist_tokens=False)
+    await client.connect()
+    try:
+        name = "a table with a long name for friends"
+        created = await client.create_table(
+            name, m.TableOptions(players=3), private=True, player="Hanna-Maria Longname", seat=1
+        )
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Hanna", client=client, input=inp, output=SizedOutput())
+            kapp._sit(client)
+            async with asyncio.timeout(5):
+                while not kapp.seats:
+                    kapp.on_update(client.presence) if client.presence else None
+                    await asyncio.sleep(0.02)
+            screen = draw(kapp, width, height)
+            whole("Waiting for players to sit down", screen)
+            whole(f"with the table id {created.table.id}", screen)
+            assert created.invite and created.invite in screen
+            whole("seat 2: Hanna-Maria Longname (joined)", screen)
+            kapp._back_to_lobby()
+            kapp.tables = await client.list_tables()
+            screen = draw(kapp, width, height)
+            whole(name, screen)
+            for item in ("n: new table", "p: join by id", "q: quit"):
+                assert item in screen
+            kapp.key("n")
+            screen = draw(kapp, width, height)
+            whole("Create table", screen)
+    finally:
+        await client.close()
