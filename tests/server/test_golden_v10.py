@@ -1,0 +1,143 @@
+"""Golden frames: a client that says protocol 1.0 in ``hello`` gets exactly the frames
+it got before protocol 1.1 existed (docs/PROTOCOL.md, "Versioning").
+
+``golden/v1_0.jsonl`` was recorded from the 1.0 server (before any 1.1 feature was
+added): a scripted session of two players and a spectator, all saying 1.0, through a
+lobby, a whole game, errors, chat, and a second game that ends by resignation. Every
+frame each of them receives is compared with it, field order included; only what is
+random by design (table ids, seat tokens) is replaced by a placeholder.
+
+Run ``KK_GOLDEN_WRITE=1 pytest tests/server/test_golden_v10.py`` to record the file
+again, which is only ever right on a server whose 1.0 behaviour is known to be good.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+from protocol import messages as m
+
+from .conftest import MakeServer
+from .wsclient import WsClient
+
+GOLDEN = Path(__file__).parent / "golden" / "v1_0.jsonl"
+
+
+class _Masker:
+    """Replaces random ids and tokens with stable placeholders (first seen, first named)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, str] = {}
+
+    def __call__(self, value: Any, key: str | None = None) -> Any:
+        if isinstance(value, dict):
+            return {k: self(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self(v, key) for v in value]
+        if key == "token":
+            return "<token>"
+        if key in ("table", "id") and isinstance(value, str):
+            return self.tables.setdefault(value, f"<table{len(self.tables)}>")
+        return value
+
+
+async def _settle(*clients: WsClient) -> None:
+    """Every frame caused so far has reached every client (a ping round trip each)."""
+    for c in clients:
+        await c.ping()
+
+
+async def _script(port: int) -> dict[str, list[Any]]:
+    a = await WsClient.open(port, None)
+    b = await WsClient.open(port, None)
+    c = await WsClient.open(port, None)
+    for who, name in ((a, "golden-a"), (b, "golden-b"), (c, "golden-c")):
+        welcome = await who.request("hello", protocol=[1, 0], client=name, client_version="1")
+        assert welcome.type == "welcome"
+    await a.request("list_tables")
+    created = await a.request(
+        "create_table",
+        name="golden",
+        options={"players": 2, "seed": 20261130, "recipes": True},
+        player="Ann",
+    )
+    table = created.table.id
+    await a.wait_type("joined")
+    await _settle(a)
+    await b.request("list_tables")
+    await b.request("join", table=table, player="Bob")
+    await c.request("watch", table=table)
+    await _settle(a, b, c)
+    await a.send("chat", text="hello")
+    await a.send("ready")
+    await _settle(a, b, c)
+    await b.send("ready")
+    await _settle(a, b, c)
+    await c.send("chat", text="good luck")
+    await _settle(a, b, c)
+    seats = {0: a, 1: b}
+    errors_shown = False
+    while True:
+        v = a.latest_view()
+        if v.view.game_over:
+            break
+        mover = seats[v.view.to_move]
+        other = seats[1 - v.view.to_move]
+        if not errors_shown:
+            await other.request("take", state_version=v.state_version, card="root-1")
+            await mover.request("take", state_version=v.state_version + 5, card="root-1")
+            await mover.request("take", state_version=v.state_version, card="no-such-card")
+            await c.request("take", state_version=v.state_version, card="root-1")
+            errors_shown = True
+        choice = v.view.choices[-1]
+        fields: dict[str, Any] = {"state_version": v.state_version, "card": choice.card}
+        if choice.ends_game:
+            fields["keep"] = False
+        await mover.request("take", **fields)
+        await _settle(a, b, c)
+    await mover.request("resign")
+    await a.request("leave")
+    await b.request("leave")
+    await c.request("leave")
+    await _settle(a, b, c)
+    # a second game, ended by a resignation
+    created = await b.request(
+        "create_table", name="golden two", options={"players": 2, "seed": 7}, player="Bob"
+    )
+    second = created.table.id
+    await b.wait_type("joined")
+    await a.request("join", table=second, player="Ann")
+    await c.request("watch", table=second)
+    await a.send("ready")
+    await b.send("ready")
+    await _settle(a, b, c)
+    await a.request("resign")
+    await _settle(a, b, c)
+    await b.request("list_tables")
+    await a.send_raw(msgpack.packb({"type": "warp", "id": 99}))
+    await _settle(a, b, c)
+    for who in (a, b, c):
+        await who.close()
+    mask = _Masker()
+    return {
+        name: [mask(msgpack.unpackb(f)) for f in who.raw if isinstance(f, bytes)]
+        for name, who in (("a", a), ("b", b), ("c", c))
+    }
+
+
+async def test_a_1_0_client_gets_exactly_the_1_0_frames(make_server: MakeServer) -> None:
+    limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 1000, "rate_burst": 1000})
+    server = await make_server(limits=limits)
+    frames = await _script(server.port)
+    lines = [json.dumps({"client": k, "frame": f}) for k, fs in frames.items() for f in fs]
+    if os.environ.get("KK_GOLDEN_WRITE"):
+        GOLDEN.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    golden = GOLDEN.read_text(encoding="utf-8").splitlines()
+    for i, (got, want) in enumerate(zip(lines, golden, strict=False)):
+        assert got == want, f"frame {i} differs:\n got  {got}\nwant {want}"
+    assert len(lines) == len(golden)
