@@ -10,6 +10,9 @@ from collections.abc import Iterable
 from protocol import messages as m
 from protocol.convert import options_to_shared
 from shared import events as ev
+from shared.clock import ClockView
+from shared.game import Take
+from shared.result import GameResult
 from shared.view import KettleView, TakeChoice, View
 
 __all__ = ["event_from_model", "events_from_models", "view_from_model"]
@@ -26,6 +29,7 @@ _EVENT_TYPES: dict[str, type[ev.Event]] = {
         ev.Discarded,
         ev.TurnPassed,
         ev.GameOver,
+        ev.TimedOut,
     )
 }
 
@@ -36,6 +40,12 @@ def view_from_model(v: m.GameView) -> View:
     d["options"] = options_to_shared(v.options)
     d["kettles"] = tuple(KettleView(**k) for k in d["kettles"])
     d["choices"] = tuple(TakeChoice(**c) for c in d["choices"])
+    if v.result is not None:
+        d["result"] = GameResult(**d["result"])
+    if v.clock is not None:
+        d["clock"] = ClockView(**d["clock"])
+    if v.takes is not None:
+        d["takes"] = tuple(Take(**t) for t in d["takes"])
     return View(**d)
 
 

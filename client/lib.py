@@ -241,7 +241,9 @@ class Client:
 
     ``name`` is the client's name in ``hello`` (and the default player name).
     ``tokens`` keeps seat tokens on disk (default: ``TokenStore()`` in the user's data
-    directory); with ``persist_tokens=False`` they live in memory only.
+    directory); with ``persist_tokens=False`` they live in memory only. ``protocol`` is
+    the version said in ``hello``: 1.0 by default, the version this client's screens
+    are written for (1.1 adds results, clocks and ``takes``: docs/PROTOCOL.md).
     """
 
     def __init__(
@@ -255,8 +257,10 @@ class Client:
         backoff: tuple[float, float] = (0.2, 10.0),
         max_attempts: int | None = None,
         open_timeout: float = 10.0,
+        protocol: tuple[int, int] = m.MINOR_1_0,
     ) -> None:
         self.url = normalize_url(url)
+        self.protocol = protocol
         self.name = name
         self.tokens = (tokens or TokenStore()) if persist_tokens else None
         self.reconnect = reconnect
@@ -491,7 +495,7 @@ class Client:
         try:
             hello = m.HelloMsg(
                 id=next(self._ids),
-                protocol=m.PROTOCOL_VERSION,
+                protocol=self.protocol,
                 client=self.name[:32] or "client",
                 client_version=CLIENT_VERSION,
             )

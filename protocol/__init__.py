@@ -2,7 +2,7 @@
 
 Sans-I/O: models and encoding only, no sockets. The public API:
 
-- Constants: ``PROTOCOL_VERSION`` (1, 0), ``SUBPROTOCOL`` "kupferkessel.v1",
+- Constants: ``PROTOCOL_VERSION`` (1, 1), ``SUBPROTOCOL`` "kupferkessel.v1",
   ``SUPPORTED_MAJORS``, ``MAX_CLIENT_FRAME``, ``MAX_SERVER_FRAME``, ``Limits``.
 - ``encode(msg, seq=None) -> bytes``: any message to its wire form. A server sets
   ``seq`` per connection at encode time (1 for ``welcome``, then 2, 3, ...). All

@@ -45,19 +45,23 @@ __all__ = [
     "DEFAULT_LIMITS",
     "EVENT_MODELS",
     "MAX_ID",
+    "MINOR_1_0",
     "PRINTABLE_PATTERN",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "SUBPROTOCOL",
     "SUPPORTED_MAJORS",
     "AckMsg",
+    "BackMsg",
     "BotSeat",
     "ByeMsg",
     "CardInfo",
     "Catalogue",
     "ChatLineMsg",
     "ChatMsg",
+    "ClaimMsg",
     "ClientMessage",
+    "ClockInfo",
     "CreateTableMsg",
     "DiscardedEvent",
     "ErrorCode",
@@ -86,7 +90,10 @@ __all__ = [
     "RecipeInfo",
     "RecipeScore",
     "RefilledEvent",
+    "RematchMsg",
+    "RematchedMsg",
     "ResignMsg",
+    "ResultInfo",
     "ResumeMsg",
     "ResumedMsg",
     "Score",
@@ -98,16 +105,22 @@ __all__ = [
     "TablesMsg",
     "TakeChoice",
     "TakeMsg",
+    "TakeOption",
+    "TimedOutEvent",
+    "Timing",
     "TookEvent",
     "TurnPassedEvent",
+    "UpdateMsg",
     "ViewMsg",
     "WatchMsg",
     "WatchingMsg",
     "WelcomeMsg",
 ]
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 0)
+PROTOCOL_VERSION: tuple[int, int] = (1, 1)
 """The version this package speaks: (major, minor). Minor versions only add."""
+MINOR_1_0: tuple[int, int] = (1, 0)
+"""Protocol 1.0: a session that says it in ``hello`` gets exactly the 1.0 messages."""
 SUPPORTED_MAJORS: tuple[int, ...] = (1,)
 """Major versions a server built on this package accepts in ``hello``."""
 SUBPROTOCOL = "kupferkessel.v1"
@@ -145,6 +158,8 @@ class ErrorCode(StrEnum):
     NOT_STARTED = "not_started"  # ``take`` or ``resign`` before the game has started
     ALREADY_SEATED = "already_seated"  # this session is already at a table
     GAME_OVER = "game_over"  # the game has ended
+    CANNOT_CLAIM = "cannot_claim"  # 1.1: ``claim`` while no opponent is absent
+    NOT_FINISHED = "not_finished"  # 1.1: ``rematch`` before the game has ended
     SERVER_FULL = "server_full"  # no room for another table or connection
     INTERNAL = "internal"  # a server bug; the message was not applied
 
@@ -245,6 +260,24 @@ TableState = Literal["lobby", "playing", "finished"]
 
 
 # --------------------------------------------------------------------- shared parts
+Seconds = Annotated[int, Field(ge=0, le=86400)]
+
+
+class Timing(_Model):
+    """1.1: a table's time rules (RULES.md section 12.5), chosen at ``create_table`` and
+    listed in ``tables``. Without ``move`` there is no clock."""
+
+    move: Annotated[int, Field(ge=1, le=86400)] | None = None
+    """Seconds per move; when they (and the reserve) run out, a computer player moves
+    for the seat. Absent: no clock."""
+    reserve: Seconds = 0
+    """Seconds each seat may use beyond its move times, over the whole game."""
+    grace: Seconds = 60
+    """Seconds a disconnected seat waits before a computer player takes it over."""
+    absent_after: Annotated[int, Field(ge=1, le=100)] = 3
+    """Expiries in a row after which a seat counts as absent."""
+
+
 class TableOptions(_Model):
     """Table options (RULES.md section 10). ``seed`` is accepted from ``create_table``
     for a reproducible deal (the server may refuse it with ``bad_options``) and is never
@@ -328,6 +361,14 @@ class SeatInfo(_Model):
     """Ready to start (lobby)."""
     resigned: bool = False
     """The seat resigned the game."""
+    absent: bool = False
+    """1.1: the seat's person is away (disconnected past the grace period, or its time
+    ran out several moves in a row)."""
+    computer: bool = False
+    """1.1: a computer player plays this person's seat now (absent, or resigned with
+    three players)."""
+    rematch: bool = False
+    """1.1: after the end, this seat asked for a rematch."""
 
 
 class TableSummary(_Model):
@@ -347,6 +388,8 @@ class TableSummary(_Model):
     seeded: bool = False
     """The creator chose the deal's seed (``options.seed``), so may know every card of
     it: ``join`` needs ``seeded`` to sit down here."""
+    timing: Timing | None = None
+    """1.1: the table's clock and grace period."""
 
 
 class BotSeat(_Model):
@@ -425,6 +468,50 @@ class Score(_Model):
     total: int
 
 
+class ResultInfo(_Model):
+    """1.1: how a game ended (RULES.md section 12)."""  # mirrors shared.result.GameResult
+
+    ending: Literal["played_out", "resigned", "claimed", "timed_out", "abandoned"]
+    winners: tuple[int, ...]
+    """The seats that won (none for an abandoned game)."""
+    places: tuple[int, ...]
+    """Each seat's place: 1 for the winners, ties share a place."""
+    totals: tuple[int, ...]
+    """Each seat's score of the final position (scored as it stands)."""
+    resigned: tuple[int, ...] = ()
+    """Seats that resigned, in order."""
+    replaced: tuple[int, ...] = ()
+    """Seats a computer player played for at some point."""
+    timed_out: tuple[int, ...] = ()
+    """Seats taken over after time-outs in a row."""
+    claimed_by: int | None = None
+    """The seat that claimed the win (``ending`` ``claimed``)."""
+
+
+class ClockInfo(_Model):
+    """1.1: a clocked table's times, as of when the view was made."""
+
+    # mirrors shared.clock.ClockView
+
+    move_ms: int
+    """Milliseconds per move."""
+    running: int | None = None
+    """The seat whose time is running; absent between moves and once over."""
+    left_ms: tuple[int, ...]
+    """Per seat: milliseconds left (for ``running``, until a computer moves for it)."""
+    reserve_ms: tuple[int, ...]
+    """Per seat: milliseconds of reserve left."""
+
+
+class TakeOption(_Model):
+    """1.1: one legal decision, exactly the fields of a ``take`` that makes it."""
+
+    card: str
+    special: bool = True
+    targets: tuple[int, ...] | None = None
+    keep: bool = True
+
+
 class GameView(_Model):
     """The game as one seat (or a spectator, ``seat`` absent) may see it (RULES.md
     section 9)."""  # mirrors shared.view.View
@@ -468,6 +555,12 @@ class GameView(_Model):
     """Seats with the highest total (ties share the win)."""
     scores: tuple[Score, ...] | None = None
     """The full breakdown per seat, once the game is over."""
+    result: ResultInfo | None = None
+    """1.1: how the game ended, in the final view (every ending)."""
+    clock: ClockInfo | None = None
+    """1.1: the times of a clocked table."""
+    takes: tuple[TakeOption, ...] | None = None
+    """1.1, the seat to move only: every distinct legal decision (send one as ``take``)."""
 
 
 class MovedEvent(_Tagged):
@@ -550,6 +643,14 @@ class TurnPassedEvent(_Tagged):
     """The seat whose turn it now is."""
 
 
+class TimedOutEvent(_Tagged):
+    """1.1: ``seat``'s time ran out; a computer player made its move (the events that
+    follow)."""
+
+    kind: Literal["timed_out"] = "timed_out"
+    seat: int
+
+
 class GameOverEvent(_Tagged):
     """The game ended: every kettle and recipe revealed with the scores."""
 
@@ -569,7 +670,8 @@ GameEvent = Annotated[
     | RefilledEvent
     | DiscardedEvent
     | TurnPassedEvent
-    | GameOverEvent,
+    | GameOverEvent
+    | TimedOutEvent,
     Field(discriminator="kind"),
 ]
 
@@ -589,6 +691,9 @@ class HelloMsg(_ClientMsg):
     client: Name
     """The client program's name, e.g. ``kupferkessel-tui``."""
     client_version: ClientVersion = ""
+    combined: bool = False
+    """1.1: one ``update`` message per new state instead of ``events``, ``view`` and
+    ``ack`` frames."""
 
 
 class ListTablesMsg(_ClientMsg):
@@ -621,6 +726,8 @@ class CreateTableMsg(_ClientMsg):
     """Your player name, to sit down at once."""
     seat: SeatNo | None = None
     """The seat you want (with ``player``)."""
+    timing: Timing | None = None
+    """1.1: a clock and the grace period; absent: no clock, the default grace."""
 
 
 class JoinMsg(_ClientMsg):
@@ -697,6 +804,31 @@ class ResignMsg(_ClientMsg):
     type: Literal["resign"] = "resign"
 
 
+class ClaimMsg(_ClientMsg):
+    """1.1: with two players, end the game and take the win while your opponent is
+    absent. Answered by ``ack``; the final ``view`` carries the result."""
+
+    type: Literal["claim"] = "claim"
+
+
+class BackMsg(_ClientMsg):
+    """1.1: take your seat back from the computer player that plays it while you were
+    absent (after your time ran out several moves in a row). Answered by ``ack``.
+    Resuming after a disconnect takes the seat back by itself."""
+
+    type: Literal["back"] = "back"
+
+
+class RematchMsg(_ClientMsg):
+    """1.1: after the end, ask for (or, ``rematch`` false, withdraw) another game with
+    the same options and the same people. When every person seated agrees, each seat
+    moves one on (colours rotate) and ``rematched`` tells everyone the new table; your
+    seat token carries over. No answer on success: ``presence`` shows it."""
+
+    type: Literal["rematch"] = "rematch"
+    rematch: bool = True
+
+
 class ChatMsg(_ClientMsg):
     """Say something to everyone at your table (seats and spectators). No answer on
     success: your line comes back to you as ``chat`` like everyone else's (without
@@ -724,7 +856,10 @@ ClientMessage = Annotated[
     | TakeMsg
     | ResignMsg
     | ChatMsg
-    | PingMsg,
+    | PingMsg
+    | ClaimMsg
+    | BackMsg
+    | RematchMsg,
     Field(discriminator="type"),
 ]
 
@@ -824,6 +959,27 @@ class EventsMsg(_ServerMsg):
     events: tuple[GameEvent, ...]
 
 
+class UpdateMsg(_ServerMsg):
+    """1.1, asked for with ``hello.combined``: one new state in one message, in place of
+    ``events``, ``view`` and (for your own take) ``ack``. With ``re`` it answers your
+    ``take``."""
+
+    type: Literal["update"] = "update"
+    state_version: int
+    events: tuple[GameEvent, ...] = ()
+    """The public events that led here (possibly none)."""
+    view: GameView
+
+
+class RematchedMsg(_ServerMsg):
+    """1.1: the rematch starts at ``table`` (same options, colours rotated); you sit at
+    ``seat`` (absent for a spectator, who now watches it). Your token carries over."""
+
+    type: Literal["rematched"] = "rematched"
+    table: str
+    seat: int | None = None
+
+
 class PresenceMsg(_ServerMsg):
     """Who is at your table now; sent whenever it changes."""
 
@@ -899,7 +1055,9 @@ ServerMessage = Annotated[
     | AckMsg
     | ErrorMsg
     | PongMsg
-    | ByeMsg,
+    | ByeMsg
+    | UpdateMsg
+    | RematchedMsg,
     Field(discriminator="type"),
 ]
 

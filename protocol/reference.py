@@ -29,11 +29,13 @@ from .messages import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     AckMsg,
+    BackMsg,
     BotSeat,
     ByeMsg,
     Catalogue,
     ChatLineMsg,
     ChatMsg,
+    ClaimMsg,
     CreateTableMsg,
     ErrorCode,
     ErrorMsg,
@@ -47,6 +49,8 @@ from .messages import (
     PongMsg,
     PresenceMsg,
     ReadyMsg,
+    RematchedMsg,
+    RematchMsg,
     ResignMsg,
     ResumedMsg,
     ResumeMsg,
@@ -56,6 +60,8 @@ from .messages import (
     TablesMsg,
     TableSummary,
     TakeMsg,
+    Timing,
+    UpdateMsg,
     WatchingMsg,
     WatchMsg,
     WelcomeMsg,
@@ -101,6 +107,7 @@ def examples() -> dict[str, BaseModel]:
         options=options,
         seats=seats,
         spectators=1,
+        timing=Timing(move=30, reserve=120),
     )
     cat = catalogue()
     short = Catalogue(
@@ -111,7 +118,9 @@ def examples() -> dict[str, BaseModel]:
         recipes=cat.recipes[:1],
     )
     client = [
-        HelloMsg(id=1, protocol=PROTOCOL_VERSION, client="mybot", client_version="0.3"),
+        HelloMsg(
+            id=1, protocol=PROTOCOL_VERSION, client="mybot", client_version="0.3", combined=True
+        ),
         ListTablesMsg(id=2),
         CreateTableMsg(
             id=3,
@@ -120,6 +129,7 @@ def examples() -> dict[str, BaseModel]:
             options=options,
             bots=(BotSeat(seat=2, level="easy"),),
             player="Ada",
+            timing=Timing(move=30, reserve=120),
         ),
         JoinMsg(id=4, table="t7Kq2", player="Grace", invite="mX3vQ9pL", seat=1),
         WatchMsg(id=5, table="t7Kq2", invite="mX3vQ9pL"),
@@ -130,13 +140,16 @@ def examples() -> dict[str, BaseModel]:
         ResignMsg(id=10),
         ChatMsg(id=11, text="good luck!"),
         PingMsg(id=12),
+        ClaimMsg(id=13),
+        BackMsg(id=14),
+        RematchMsg(id=15),
     ]
     server = [
         WelcomeMsg(
             seq=1,
             re=1,
             protocol=PROTOCOL_VERSION,
-            server="kupferkessel",
+            server="Kupferkessel server",
             server_version="0.1.0",
             limits=DEFAULT_LIMITS,
             catalogue=short,
@@ -162,6 +175,14 @@ def examples() -> dict[str, BaseModel]:
         ),
         PongMsg(seq=14, re=12),
         ByeMsg(seq=15, reason="shutdown", message="server restarting"),
+        UpdateMsg(
+            seq=16,
+            re=9,
+            state_version=game.ply,
+            events=events_message(events, game.ply).events,
+            view=view_message(view(game, 1), game.ply).view,
+        ),
+        RematchedMsg(seq=17, table="q4Zt8", seat=2),
     ]
     out: dict[str, BaseModel] = {}
     for side, msgs in (("client", client), ("server", server)):

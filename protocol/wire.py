@@ -29,9 +29,9 @@ from pydantic import BaseModel
 from shared.events import Event
 from shared.view import View
 
-from .messages import AckMsg, EventsMsg, ViewMsg
+from .messages import AckMsg, EventsMsg, UpdateMsg, ViewMsg
 
-__all__ = ["dumper", "encode_ack", "encode_as", "encode_events", "encode_view"]
+__all__ = ["dumper", "encode_ack", "encode_as", "encode_events", "encode_update", "encode_view"]
 
 Dump = Callable[[Any], Any]
 _REQUIRED = object()
@@ -150,3 +150,12 @@ def encode_events(events: Iterable[Event], state_version: int, seq: int) -> byte
 def encode_ack(state_version: int, re: int, seq: int) -> bytes:
     """The ``ack`` answering the take ``re``."""
     return encode_as(AckMsg, {"state_version": state_version}, seq=seq, re=re)
+
+
+def encode_update(
+    events: Iterable[Event], view: View, state_version: int, seq: int, re: int | None = None
+) -> bytes:
+    """Protocol 1.1's ``update`` message: one new state (its events and the view) in one
+    message, answering the take ``re`` for the mover."""
+    source = {"state_version": state_version, "events": tuple(events), "view": view}
+    return encode_as(UpdateMsg, source, seq=seq, re=re)

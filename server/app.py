@@ -15,6 +15,7 @@ import json
 import logging
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 
@@ -27,7 +28,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
-from .botseat import BOT_LEVELS, BotSeat, attach_bot
+from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
 from .lobby import Lobby
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .store import MemoryStore, Store
@@ -62,7 +63,10 @@ class ServerConfig:
     allow_seeds: bool = True
     finished_ttl: float = 600.0  # seconds a finished table stays in memory
     lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
+    abandon_ttl: float = 600.0  # seconds a running game with no person lives (<= 0: forever)
     bot_think: float | None = None  # seconds per move for search bots (None: per level)
+    tick: float = 0.25  # seconds between checks of clocks and grace periods
+    now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
 
 
 class Server:
@@ -74,11 +78,14 @@ class Server:
             max_tables=config.max_tables,
             finished_ttl=config.finished_ttl,
             lobby_ttl=config.lobby_ttl,
+            abandon_ttl=config.abandon_ttl,
             bot_levels=BOT_LEVELS,
+            now=config.now,
         )
         self.lobby.attach_bot = lambda table, seat, level: attach_bot(
             table, seat, level, think=config.bot_think
         )
+        self.lobby.stand_in = lambda table, seat: stand_in(table, seat, think=config.bot_think)
         self.sessions: set[Session] = set()
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
@@ -95,6 +102,7 @@ class Server:
         self._waiting: dict[_Counted, None] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
 
@@ -129,6 +137,7 @@ class Server:
         )
         self._sweeper = asyncio.create_task(self._sweep())
         self._watcher = asyncio.create_task(self._idle_watch())
+        self._ticker = asyncio.create_task(self._tick())
         log.info("listening", extra={"host": self.config.host, "port": self.port})
 
     async def stop(self) -> None:
@@ -145,22 +154,39 @@ class Server:
             self._sweeper.cancel()
         if self._watcher is not None:
             self._watcher.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
         await asyncio.gather(
             *(
                 seat.occupant.stop()
                 for table in self.lobby.tables.values()
                 for seat in table.seats
                 if isinstance(seat.occupant, BotSeat)
-            )
+            ),
+            *(
+                stand_in.stop()
+                for table in self.lobby.tables.values()
+                for stand_in in table.stand_ins.values()
+            ),
         )
         await self.store.close()
         self._ws = None
         self.stopped.set()
 
+    async def _tick(self) -> None:
+        """Run the tables' clocks and grace periods (``Lobby.tick``) a few times a second."""
+        while True:
+            await asyncio.sleep(self.config.tick)
+            try:
+                await self.lobby.tick()
+            except Exception:  # a failed round must not end the ticking
+                log.exception("tick failed")
+
     async def _sweep(self) -> None:
         every = min(60.0, max(1.0, self.config.finished_ttl / 4))
-        if self.config.lobby_ttl > 0:
-            every = min(every, max(1.0, self.config.lobby_ttl / 4))
+        for ttl in (self.config.lobby_ttl, self.config.abandon_ttl):
+            if ttl > 0:
+                every = min(every, max(1.0, ttl / 4))
         while True:
             await asyncio.sleep(every)
             try:

@@ -22,11 +22,13 @@ from shared.view import View
 
 from .table import Table, TableError
 
-__all__ = ["BOT_LEVELS", "BotSeat", "attach_bot"]
+__all__ = ["BOT_LEVELS", "STAND_IN_LEVEL", "BotSeat", "attach_bot", "stand_in"]
 
 log = logging.getLogger("kupferkessel.bots")
 
 BOT_LEVELS: tuple[str, ...] = tuple(LEVELS)
+STAND_IN_LEVEL = "medium"
+"""The computer player that plays a person's seat while the person is away."""
 
 
 class BotSeat:
@@ -60,8 +62,14 @@ class BotSeat:
         self._thinking_on = version
         self._task = asyncio.get_running_loop().create_task(self._play(view, version))
 
+    def deliver_result(self, table: Table, view: View, version: int) -> None:
+        pass
+
     def deliver_presence(self, table: Table) -> None:
         pass
+
+    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
+        return False  # the new table seats bots of its own
 
     def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
         pass
@@ -96,15 +104,30 @@ class BotSeat:
             log.exception("bot failed", extra={"table": self.table.id, "seat": self.seat})
 
 
-def attach_bot(table: Table, seat: int, level: str, *, think: float | None = None) -> BotSeat:
-    """Seat a bot of ``level`` at ``table``; a restored game's public history is
-    replayed into its memory, as a person resuming would remember it."""
+def _remembering(table: Table, seat: int, level: str, think: float | None) -> BotSeat:
+    """A bot for ``seat`` with the game's public history so far in its memory, as a
+    person who had watched it would remember it (nothing is sent to it yet)."""
     bot = make_bot(level, seat, seed=secrets.randbits(32), budget=think)
     occupant = BotSeat(table, seat, bot)
-    table.attach_bot(seat, occupant)
     if table.record is not None and table.game is not None:
         history: list[Event] = []
         table.record.replay(events=history)
         occupant._pending = history
-        table.send_view_to(occupant)
+    return occupant
+
+
+def attach_bot(table: Table, seat: int, level: str, *, think: float | None = None) -> BotSeat:
+    """Seat a bot of ``level`` at ``table``; a restored game's public history is
+    replayed into its memory."""
+    occupant = _remembering(table, seat, level, think)
+    table.attach_bot(seat, occupant)
+    table.send_view_to(occupant)
+    return occupant
+
+
+def stand_in(table: Table, seat: int, *, think: float | None = None) -> BotSeat:
+    """A computer player for a person's seat (``Table.stand_in``): it gets the seat's
+    view at once and moves whenever the seat is to move, until it is stopped."""
+    occupant = _remembering(table, seat, STAND_IN_LEVEL, think)
+    table.send_view_to(occupant, seat)
     return occupant

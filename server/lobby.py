@@ -1,4 +1,5 @@
-"""The lobby: every table of the server, creation, lookup, restore and clean-up."""
+"""The lobby: every table of the server, creation, lookup, restore, its tables' clocks
+(``tick``), rematches and clean-up."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
 
+from shared.clock import Clock, Timing
 from shared.errors import RuleError
 from shared.options import Options
 
 from .store import Store, StoredTable
-from .table import FINISHED, LOBBY, PLAYING, Table, TableError, hash_token
+from .table import FINISHED, LOBBY, PLAYING, StandInFactory, Table, TableError, hash_token
 
 INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """Letters and digits nobody confuses when reading a code aloud or off a screen: no
@@ -41,12 +45,17 @@ class Lobby:
         max_tables: int = 10_000,
         finished_ttl: float = 600.0,
         lobby_ttl: float = 1800.0,
+        abandon_ttl: float = 600.0,
         bot_levels: tuple[str, ...] = (),
+        now: Callable[[], float] | None = None,
     ) -> None:
         self.store = store
         self.max_tables = max_tables
         self.finished_ttl = finished_ttl
         self.lobby_ttl = lobby_ttl  # <= 0: tables waiting in the lobby never expire
+        self.abandon_ttl = abandon_ttl  # <= 0: running games nobody attends never end
+        self.now = now or time.time
+        self.stand_in: StandInFactory | None = None
         self.bot_levels = bot_levels
         self.tables: dict[str, Table] = {}
         self.attach_bot: BotFactory | None = None
@@ -140,9 +149,12 @@ class Lobby:
         *,
         private: bool = False,
         bots: list[tuple[int, str]] | None = None,
+        timing: Timing | None = None,
+        invite_hash: str | None = None,
     ) -> tuple[Table, str | None]:
         """Create a table; returns it and, for a private table, its invite code.
-        ``bots`` lists (seat, level) pairs to fill with server-side bots."""
+        ``bots`` lists (seat, level) pairs to fill with server-side bots; ``timing`` its
+        time rules (``invite_hash``: a private table's code, kept for a rematch)."""
         if len(self.tables) - self.finished_here >= self.max_tables:
             raise TableError("server_full", "this server has reached its table limit")
         bots = bots or []
@@ -154,11 +166,25 @@ class Lobby:
         table_id = secrets.token_hex(4)
         while table_id in self.tables:
             table_id = secrets.token_hex(4)
-        invite = new_invite() if private else None
-        invite_hash = hash_token(invite) if invite else None
-        await self.store.create_table(table_id, name, options, private, invite_hash)
-        table = Table(table_id, name, options, self.store, private=private, invite_hash=invite_hash)
-        table.on_finish = self._finished
+        invite = new_invite() if private and invite_hash is None else None
+        if invite is not None:
+            invite_hash = hash_token(invite)
+        timing = timing or Timing()
+        stored_timing = None if timing == Timing() else asdict(timing)
+        await self.store.create_table(
+            table_id, name, options, private, invite_hash, stored_timing
+        )
+        table = Table(
+            table_id,
+            name,
+            options,
+            self.store,
+            private=private,
+            invite_hash=invite_hash,
+            timing=timing,
+            now=self.now,
+        )
+        self._wire(table)
         self.tables[table_id] = table
         for seat_no, level in bots:
             seat = await table.add_bot(level, seat_no)
@@ -175,7 +201,7 @@ class Lobby:
         A table back in the lobby counts as unattended from now on: it expires
         ``lobby_ttl`` after the restart unless someone sits or watches there."""
         n = 0
-        for st in self.store.load_open_tables(finished_since=time.time() - self.finished_ttl):
+        for st in self.store.load_open_tables(finished_since=self.now() - self.finished_ttl):
             if st.state == FINISHED and st.record is None:
                 continue  # abandoned before its game started: nothing to see
             try:
@@ -186,7 +212,7 @@ class Lobby:
             n += 1
             if table.state != FINISHED and table.game is not None and table.game.over:
                 # it crashed after the last take but before marking the game finished
-                await table.finish("game_over")
+                await table.finish("played_out")
         return n
 
     def _restore_one(self, st: StoredTable) -> Table:
@@ -198,6 +224,8 @@ class Lobby:
             private=st.private,
             invite_hash=st.invite_hash,
             created=st.created,
+            timing=Timing(**st.timing) if st.timing else None,
+            now=self.now,
         )
         for ss in st.seats:
             seat = table.seats[ss.seat]
@@ -210,14 +238,106 @@ class Lobby:
             table.state = PLAYING
             if st.state == FINISHED:
                 table.state, table.finished_at = FINISHED, st.finished
-                table.finish_reason = "game_over" if table.game.over else "resigned"
+                result = st.record.result
+                table.result = result
+                table.finish_reason = result.ending if result is not None else "played_out"
+                table.resigned = list(result.resigned) if result is not None else []
                 self.finished_here += 1
-        table.on_finish = self._finished
+        self._wire(table)
         self.tables[st.id] = table
+        if table.state == PLAYING:
+            self._restore_life(table, st.life or {})
         for seat in table.seats:
             if seat.bot is not None and self.attach_bot is not None and table.state != FINISHED:
                 self.attach_bot(table, seat.index, seat.bot)
         return table
+
+    def _restore_life(self, table: Table, life: dict[str, Any]) -> None:
+        """A running game after a restart: who resigned, was replaced or timed out, the
+        clocks' reserves. Every person is away from now on (the grace period runs from
+        the restart), the move in progress starts afresh: the time the server was down
+        is charged to nobody."""
+        now = self.now()
+        n = table.options.players
+
+        def seats(key: str) -> list[int]:
+            raw = life.get(key, [])
+            ok = isinstance(raw, list) and all(type(s) is int and 0 <= s < n for s in raw)
+            return list(dict.fromkeys(raw)) if ok else []
+
+        table.resigned = seats("resigned")
+        table.replaced = set(seats("replaced"))
+        table.timed_out = set(seats("timed_out"))
+        if table.timing.clocked and table.game is not None:
+            table.clock = Clock.from_dict(table.timing, n, life.get("clock"))
+            table.clock.start(table.game.to_move, now)
+        for seat in table.seats:
+            if seat.index in table.resigned:
+                table._take_over(seat.index)
+            elif seat.person:
+                table.absent_since[seat.index] = now
+
+    def _wire(self, table: Table) -> None:
+        """Connect a table to the lobby's hooks."""
+        table.on_finish = self._finished
+        table.on_rematch = self.rematch
+        table.stand_in = self.stand_in
+
+    async def rematch(self, old: Table) -> Table:
+        """Every person at ``old`` asked for a rematch: a new table with the same
+        options, name, privacy and time rules; everyone moves one seat on (colours
+        rotate, RULES.md section 12.6), keeping their seat token; bots too. The people
+        and spectators who can follow get ``rematched``, then the game starts."""
+        n = old.options.players
+        new, _ = await self.create(
+            old.name,
+            old.options.replace(seed=None),
+            private=old.private,
+            timing=old.timing,
+            invite_hash=old.invite_hash,
+        )
+        for s in old.seats:
+            to = new.seats[(s.index + 1) % n]
+            if s.name is None:
+                continue
+            await self.store.set_seat(new.id, to.index, s.name, s.token_hash, s.bot)
+            to.name, to.token_hash, to.bot, to.ready = s.name, s.token_hash, s.bot, True
+            if s.token_hash is not None:  # the token now opens the new seat
+                await self.store.set_seat(old.id, s.index, s.name, None, s.bot)
+                s.token_hash = None
+            occ = s.occupant
+            if s.bot is not None:
+                if self.attach_bot is not None:
+                    self.attach_bot(new, to.index, s.bot)
+            elif occ is not None and occ.deliver_rematch(old, new, to.index):
+                to.occupant = occ
+                s.occupant = None
+        for occ in list(old.spectators):
+            if occ.deliver_rematch(old, new, None):
+                old.spectators.discard(occ)
+                new.spectators.add(occ)
+        old._note_presence()
+        new._note_presence()
+        log.info("rematch", extra={"table": old.id, "new": new.id})
+        old.broadcast_presence()
+        new.broadcast_presence()
+        await new.maybe_start()
+        for s in new.seats:  # a person who could not follow is away from the start
+            if s.person and s.occupant is None:
+                new.absent_since[s.index] = self.now()
+        return new
+
+    async def tick(self, now: float | None = None) -> None:
+        """Run every running table's clock and grace periods (``Table.tick``)."""
+        now = self.now() if now is None else now
+        for table in [t for t in self.tables.values() if t.state == PLAYING]:
+            due = table.next_due()
+            if due is None or due > now:
+                continue
+            try:
+                await table.tick(now)
+            except Exception:
+                log.exception("table tick failed", extra={"table": table.id})
 
     def _finished(self, table: Table) -> None:
         self.games_finished += table.finish_reason != "abandoned"
@@ -227,30 +347,31 @@ class Lobby:
     async def sweep_all(self, now: float | None = None) -> int:
         """The periodic clean-up: expire abandoned lobby tables (``expire_lobbies``),
         then forget old finished ones (``sweep``). Returns how many left memory."""
-        now = time.time() if now is None else now
+        now = self.now() if now is None else now
         return await self.expire_lobbies(now) + self.sweep(now)
 
     def _abandoned(self, table: Table, now: float) -> bool:
-        return (
-            table.state == LOBBY
-            and table.idle_since is not None
-            and now - table.idle_since >= self.lobby_ttl
-        )
+        if table.idle_since is None:
+            return False
+        if table.state == LOBBY:
+            return self.lobby_ttl > 0 and now - table.idle_since >= self.lobby_ttl
+        if table.state == PLAYING:
+            return self.abandon_ttl > 0 and now - table.idle_since >= self.abandon_ttl
+        return False
 
     async def expire_lobbies(self, now: float | None = None) -> int:
         """Finish, as ``abandoned``, every table still in the lobby that nobody has sat
-        at or watched for ``lobby_ttl`` seconds (server-side bots do not count), and
-        forget it at once: its seat tokens stop working, the store marks it finished
-        and a restart does not bring it back. Returns how many left memory."""
-        if self.lobby_ttl <= 0:
-            return 0
-        now = time.time() if now is None else now
+        at or watched for ``lobby_ttl`` seconds, and every running game no person has
+        been connected to (or watched) for ``abandon_ttl`` seconds (server-side bots
+        and stand-ins do not count; the game's result says ``abandoned``), and forget
+        it at once: its seat tokens stop working, the store marks it finished and a
+        restart does not bring it back. Returns how many left memory."""
+        now = self.now() if now is None else now
         gone = 0
         for table in [t for t in self.tables.values() if self._abandoned(t, now)]:
             try:
-                # unless someone came meanwhile
                 if not await table.finish("abandoned", only_if=lambda t: self._abandoned(t, now)):
-                    continue
+                    continue  # someone came meanwhile
             except Exception:
                 log.exception("could not expire table", extra={"table": table.id})
                 continue
@@ -265,7 +386,7 @@ class Lobby:
     def sweep(self, now: float | None = None) -> int:
         """Forget finished tables older than ``finished_ttl`` (their records stay stored;
         see ``sweep_all`` for the whole periodic clean-up)."""
-        now = time.time() if now is None else now
+        now = self.now() if now is None else now
         gone = [
             tid
             for tid, t in self.tables.items()

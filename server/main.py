@@ -96,6 +96,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "a table nobody has sat at or watched for this long before its game started is"
         " closed as abandoned (0 keeps it forever)",
     )
+    _seconds(
+        p,
+        "--abandon-ttl",
+        "KK_ABANDON_TTL",
+        600,
+        "a running game no person has been connected to (or watched) for this long ends"
+        " as abandoned and leaves memory (0 keeps it forever)",
+    )
     p.add_argument(
         "--no-seeds", action="store_true", help="refuse seeds chosen by clients in create_table"
     )
@@ -143,6 +151,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_tables=args.max_tables,
         bot_think=args.bot_think,
         lobby_ttl=args.lobby_ttl,
+        abandon_ttl=args.abandon_ttl,
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
     )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import logging
 from collections import deque
@@ -32,9 +33,10 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client
 from protocol.convert import options_from_shared, options_to_shared
-from protocol.wire import encode_ack, encode_as, encode_events, encode_view
+from protocol.wire import encode_ack, encode_as, encode_events, encode_update, encode_view
+from shared.clock import Timing
 from shared.errors import RuleError
-from shared.events import Event
+from shared.events import Event, TimedOut
 from shared.game import Take
 from shared.view import View
 
@@ -83,6 +85,9 @@ ACCEPTS: dict[str, dict[Phase, str]] = {
     "resign": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
     "chat": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: OK},
     "leave": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: OK},
+    "claim": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
+    "back": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
+    "rematch": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
 }
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 while seated is refused by its handler unless it names this connection's own table."""
@@ -110,6 +115,9 @@ class Session:
         )
         self.chat_bucket = TokenBucket(cfg.limits.chat_per_minute / 60, 5)
         self.phase = Phase.CONNECTED
+        self.minor = 0  # the protocol minor version spoken with this client (hello)
+        self.combined = False  # 1.1: one ``update`` per new state (hello.combined)
+        self._answering: int | None = None  # the id of the take being applied (combined)
         self.table: Table | None = None
         self.name = "?"
         self.seq = 0  # the last message's number; only ``send`` moves it
@@ -197,18 +205,51 @@ class Session:
             self._out_bytes = 0
 
     # ------------------------------------------------------------------ Occupant
+    def _fit(self, view: View) -> View:
+        """The view as this session's protocol version has it: 1.0 knows no result,
+        clock or takes."""
+        if self.minor == 0 and (
+            view.result is not None or view.clock is not None or view.takes is not None
+        ):
+            return dataclasses.replace(view, result=None, clock=None, takes=None)
+        return view
+
     def deliver_view(self, table: Table, view: View, version: int) -> None:
-        self.send(lambda seq: encode_view(view, version, seq))
+        view = self._fit(view)
+        if self.combined:
+            self.send(lambda seq: encode_update((), view, version, seq))
+        else:
+            self.send(lambda seq: encode_view(view, version, seq))
 
     def deliver_update(
         self, table: Table, events: Sequence[Event], view: View, version: int
     ) -> None:
+        view = self._fit(view)
+        if self.combined:
+            re, self._answering = self._answering, None
+            self.send(lambda seq: encode_update(events, view, version, seq, re))
+            return
+        if self.minor == 0 and events and isinstance(events[0], TimedOut):
+            events = events[1:]  # a 1.1 event (the table's, never the engine's)
         if events:
             self.send(lambda seq: encode_events(events, version, seq))
         self.send(lambda seq: encode_view(view, version, seq))
 
+    def deliver_result(self, table: Table, view: View, version: int) -> None:
+        """1.1: the final view of a game that ended early (1.0 had none: its clients
+        learn the end from ``presence``)."""
+        if self.minor >= 1:
+            self.deliver_view(table, view, version)
+
+    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
+        if self.minor == 0 or self.closing:
+            return False  # 1.0 knows no rematch: it stays at the finished table
+        self._enter(Phase.WATCHING if seat is None else Phase.SEATED, new)
+        self.send(m.RematchedMsg(table=new.id, seat=seat))
+        return True
+
     def deliver_presence(self, table: Table) -> None:
-        presence = presence_source(table)
+        presence = presence_source(table, self.minor)
         self.send(lambda seq: encode_as(m.PresenceMsg, presence, seq=seq))
 
     def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
@@ -303,7 +344,13 @@ class Session:
             return
         self._enter(Phase.LOBBY, None)
         self.name = msg.client
-        self.send(self.server.welcome, re=msg.id)
+        major, minor = msg.protocol
+        self.minor = min(minor, m.PROTOCOL_VERSION[1]) if major == m.PROTOCOL_VERSION[0] else 0
+        self.combined = msg.combined and self.minor >= 1
+        welcome = self.server.welcome
+        if self.minor == 0:  # a 1.0 client hears the version it speaks, as before
+            welcome = welcome.model_copy(update={"protocol": m.MINOR_1_0})
+        self.send(welcome, re=msg.id)
         log.info("hello", extra={"peer": self.peer, "client": msg.client[:32]})
 
     async def on_ping(self, msg: m.PingMsg) -> None:
@@ -326,11 +373,11 @@ class Session:
         summaries: list[m.TableSummary] = []
         size = 0
         if msg.cursor is None and self.table is not None and self.table.private:
-            summaries.append(table_summary(self.table))
+            summaries.append(table_summary(self.table, self.minor))
             size += _packed_size(summaries[-1])
         last, more = msg.cursor, False
         for cursor, table in lobby.page(msg.cursor, limit, msg.open_first):
-            summary = table_summary(table)
+            summary = table_summary(table, self.minor)
             n = _packed_size(summary)
             if len(summaries) >= limit or size + n > room:
                 more = True
@@ -342,6 +389,8 @@ class Session:
             last = ("o" if msg.open_first else "a") + "0"
         total = sum(1 for t in lobby.tables.values() if not t.private)
         reply = m.TablesMsg(tables=tuple(summaries), next=last if more else None, total=total)
+        if self.minor == 0:  # 1.0 knew no paging: its clients get the first page, as 1.0
+            reply = m.TablesMsg(tables=reply.tables)
         self.send(reply, msg.id)
         self.limiter.messages.charge(size / cfg.listing_bytes_per_token)
 
@@ -360,10 +409,22 @@ class Session:
             raise TableError("bad_options", "your seat must be a free seat of this table")
         if msg.player is not None and len(seats) >= o.players:
             raise TableError("bad_options", "no seat left for you: every seat is a bot's")
+        timing = None
+        if msg.timing is not None:
+            t = msg.timing
+            try:
+                timing = Timing(t.move, t.reserve, t.grace, t.absent_after)
+            except RuleError as e:
+                raise TableError("bad_options", e.message) from e
         table, invite = await self.server.lobby.create(
-            msg.name, options, private=msg.private, bots=[(b.seat, b.level) for b in msg.bots]
+            msg.name,
+            options,
+            private=msg.private,
+            bots=[(b.seat, b.level) for b in msg.bots],
+            timing=timing,
         )
-        self.send(m.TableCreatedMsg(table=table_summary(table), invite=invite), msg.id)
+        summary = table_summary(table, self.minor)
+        self.send(m.TableCreatedMsg(table=summary, invite=invite), msg.id)
         if msg.player is not None:  # the creator knows the seed it chose
             await self._sit(table, msg.player, msg.seat, msg.id, seeded=True)
 
@@ -415,12 +476,30 @@ class Session:
 
     async def on_take(self, msg: m.TakeMsg) -> None:
         take = Take(msg.card, msg.special, msg.targets, msg.keep)
-        version = await self._at_table().take(self, take, msg.state_version)
-        self.send(lambda seq: encode_ack(version, msg.id, seq))
+        self._answering = msg.id if self.combined else None
+        try:
+            version = await self._at_table().take(self, take, msg.state_version)
+        finally:
+            answered, self._answering = self._answering is None, None
+        if not (self.combined and answered):  # combined: the update answered it
+            self.send(lambda seq: encode_ack(version, msg.id, seq))
 
     async def on_resign(self, msg: m.ResignMsg) -> None:
         await self._at_table().resign(self)
         self.send(m.AckMsg(state_version=self._at_table().version), msg.id)
+
+    async def on_claim(self, msg: m.ClaimMsg) -> None:
+        table = self._at_table()
+        await table.claim(self)
+        self.send(m.AckMsg(state_version=table.version), msg.id)
+
+    async def on_back(self, msg: m.BackMsg) -> None:
+        table = self._at_table()
+        await table.back(self)
+        self.send(m.AckMsg(state_version=table.version), msg.id)
+
+    async def on_rematch(self, msg: m.RematchMsg) -> None:
+        await self._at_table().vote_rematch(self, msg.rematch)
 
     async def on_chat(self, msg: m.ChatMsg) -> None:
         table = self._at_table()
@@ -435,33 +514,49 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
 """Message type -> its handler (one for every row of ``ACCEPTS``)."""
 
 
-def table_summary(table: Table) -> m.TableSummary:
-    """A table as the lobby shows it (public facts only: never a token or the seed)."""
+def table_summary(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSummary:
+    """A table as the lobby shows it (public facts only: never a token or the seed), as
+    protocol 1.``minor`` has it."""
+    timing = None
+    if minor >= 1:
+        t = table.timing
+        timing = m.Timing(
+            move=None if t.move is None else round(t.move),
+            reserve=round(t.reserve),
+            grace=round(t.grace),
+            absent_after=t.absent_after,
+        )
     return m.TableSummary(
         id=table.id,
         name=table.name,
         private=table.private,
         state=table.state,  # type: ignore[arg-type]
         options=options_from_shared(table.options),
-        seats=seat_infos(table),
+        seats=seat_infos(table, minor),
         spectators=len(table.spectators),
         seeded=table.seeded,
+        timing=timing,
     )
 
 
-def _seat_facts(table: Table) -> list[dict[str, Any]]:
-    """Each seat as ``SeatInfo`` shows it (public facts only)."""
-    return [
-        {
+def _seat_facts(table: Table, minor: int) -> list[dict[str, Any]]:
+    """Each seat as ``SeatInfo`` shows it (public facts only) in protocol 1.``minor``."""
+    facts = []
+    for s in table.seats:
+        seat: dict[str, Any] = {
             "seat": s.index,
             "name": s.name,
             "connected": s.occupant is not None,
             "bot": s.bot,
             "ready": s.ready,
-            "resigned": s.index == table.resigned,
+            "resigned": s.index in table.resigned,
         }
-        for s in table.seats
-    ]
+        if minor >= 1:
+            seat["absent"] = table.absent(s.index)
+            seat["computer"] = s.index in table.stand_ins
+            seat["rematch"] = s.index in table.rematch_votes
+        facts.append(seat)
+    return facts
 
 
 _TABLES_OVERHEAD = 256
@@ -474,25 +569,26 @@ def _packed_size(summary: m.TableSummary) -> int:
     return len(encode_as(m.TableSummary, summary))
 
 
-def seat_infos(table: Table) -> tuple[m.SeatInfo, ...]:
-    return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table))
+def seat_infos(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> tuple[m.SeatInfo, ...]:
+    return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table, minor))
 
 
-def presence_source(table: Table) -> dict[str, Any]:
-    """The fields of the table's ``presence`` message (public facts only)."""
+def presence_source(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> dict[str, Any]:
+    """The fields of the table's ``presence`` message (public facts only) in protocol
+    1.``minor``."""
     return {
         "table": table.id,
         "state": table.state,
-        "seats": _seat_facts(table),
+        "seats": _seat_facts(table, minor),
         "spectators": len(table.spectators),
     }
 
 
-def presence_message(table: Table) -> m.PresenceMsg:
+def presence_message(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.PresenceMsg:
     return m.PresenceMsg(
         table=table.id,
         state=table.state,  # type: ignore[arg-type]
-        seats=seat_infos(table),
+        seats=seat_infos(table, minor),
         spectators=len(table.spectators),
     )
 

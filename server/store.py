@@ -93,6 +93,8 @@ class StoredTable:
     finished: float | None = None  # when the table finished (None while open)
     seats: list[StoredSeat] = field(default_factory=list)
     record: Record | None = None
+    timing: dict[str, Any] | None = None  # ``Timing`` as created (None: the defaults)
+    life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
 
 
 @dataclass
@@ -125,8 +127,9 @@ class Store:
         options: Options,
         private: bool,
         invite_hash: str | None,
+        timing: dict[str, Any] | None = None,
     ) -> None:
-        """Store a new table in the lobby state."""
+        """Store a new table in the lobby state (``timing``: its time rules)."""
 
     async def set_seat(
         self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
@@ -139,8 +142,15 @@ class Store:
     async def start_game(self, table_id: str, record: Record) -> None:
         """The game began: store its record (options with seed, explicit deal)."""
 
-    async def append_action(self, table_id: str, index: int, take: Take) -> None:
-        """Append action ``index`` (0-based) to the table's record."""
+    async def append_action(
+        self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
+    ) -> None:
+        """Append action ``index`` (0-based) to the table's record; with ``life``, store
+        the game's life beyond its record in the same transaction."""
+
+    async def save_life(self, table_id: str, life: dict[str, Any]) -> None:
+        """Store a running game's life beyond its record (resignations, stand-ins,
+        clocks: ``Table.life``)."""
 
     async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
         """The table is over: its game ended with ``result`` (``GameResult.to_dict``;
@@ -561,12 +571,14 @@ class SqlStore(Store):
         options: Options,
         private: bool,
         invite_hash: str | None,
+        timing: dict[str, Any] | None = None,
     ) -> None:
         await self._write(
             table_id,
             (
-                "INSERT INTO tables (id, name, options, private, invite_hash, created, state)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'lobby')",
+                "INSERT INTO tables"
+                " (id, name, options, private, invite_hash, created, state, timing)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
                 (
                     table_id,
                     name,
@@ -574,6 +586,7 @@ class SqlStore(Store):
                     int(private),
                     invite_hash,
                     time.time(),
+                    None if timing is None else json.dumps(timing),
                 ),
             ),
         )
@@ -608,14 +621,20 @@ class SqlStore(Store):
             ("UPDATE tables SET state = 'playing' WHERE id = ?", (table_id,)),
         )
 
-    async def append_action(self, table_id: str, index: int, take: Take) -> None:
-        await self._write(
-            table_id,
-            (
-                "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
-                (table_id, index, _action_json(take)),
-            ),
+    async def append_action(
+        self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
+    ) -> None:
+        op: _Op = (
+            "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
+            (table_id, index, _action_json(take)),
         )
+        if life is None:
+            await self._write(table_id, op)
+        else:
+            await self._write(table_id, op, _life_op(table_id, life))
+
+    async def save_life(self, table_id: str, life: dict[str, Any]) -> None:
+        await self._write(table_id, _life_op(table_id, life))
 
     async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
         now = time.time()
@@ -654,10 +673,10 @@ class SqlStore(Store):
         result: tuple[Record, bool] | None = self._read(lambda con: self._record(con, table_id))
         return result
 
-    _TABLE_COLUMNS = "id, name, options, private, invite_hash, created, state, finished"
+    _TABLE_COLUMNS = "id, name, options, private, invite_hash, created, state, finished, timing"
 
     def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:
-        tid, name, opts, private, invite, created, state, finished = row
+        tid, name, opts, private, invite, created, state, finished, timing = row
         t = StoredTable(
             tid,
             name,
@@ -677,6 +696,9 @@ class SqlStore(Store):
         ]
         rec = self._record(con, tid)
         t.record = rec[0] if rec else None
+        t.timing = json.loads(timing) if timing else None
+        life = con.execute("SELECT life FROM games WHERE table_id = ?", (tid,)).fetchone()
+        t.life = json.loads(life[0]) if life is not None and life[0] else None
         return t
 
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
@@ -783,6 +805,12 @@ ALTER TABLE tables ADD COLUMN owner TEXT;
 ALTER TABLE tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash)
 """,
+    # 3: a table's time rules, and a running game's life beyond its record (who
+    # resigned or was replaced, the clocks' reserves)
+    """
+ALTER TABLE tables ADD COLUMN timing TEXT;
+ALTER TABLE games ADD COLUMN life TEXT
+""",
 )
 
 
@@ -844,6 +872,10 @@ class SqliteStore(SqlStore):
         con.execute("PRAGMA synchronous=FULL")
         con.execute("PRAGMA foreign_keys=ON")
         return con
+
+
+def _life_op(table_id: str, life: dict[str, Any]) -> _Op:
+    return ("UPDATE games SET life = ? WHERE table_id = ?", (json.dumps(life), table_id))
 
 
 def _action_json(take: Take) -> str:

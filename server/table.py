@@ -1,4 +1,5 @@
-"""Tables: seats, spectators and the one game each table plays.
+"""Tables: seats, spectators and the one game each table plays, from its start to its
+result and, if everyone wants, a rematch.
 
 A ``Table`` owns its ``Game`` and every secret of it. It never sends anything itself:
 it calls its occupants (network sessions or server-side bots, see ``Occupant``) with
@@ -6,32 +7,51 @@ views built by ``shared.view.view`` and with public events, and nothing else. In
 one table are applied one at a time under its lock; each is validated against the
 state version it was decided on, applied to a copy of the game, made durable in the
 store, and only then acknowledged and broadcast. Likewise a game's end (the last take,
-a resignation, an abandoned table) is stored before anyone hears of it.
+a resignation, a claim, time-outs, an abandoned table) is stored before anyone hears
+of it, and every ending has a result (``shared.result``, RULES.md section 12).
+
+A table's life beyond the moves (RULES.md section 12, docs/PROTOCOL.md "A table's whole
+life") is driven by ``tick``, which the lobby calls with the current time: a seat whose
+person is disconnected longer than the grace period is played by a computer player (a
+*stand-in*) until the person resumes; on a clocked table a move whose time ran out is
+made by a computer player; the time comes from ``Table.now``, injected in tests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import itertools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from shared.bots import make_bot
+from shared.clock import Clock, ClockView, Timing
 from shared.errors import RuleError
-from shared.events import Event
+from shared.events import Event, TimedOut
 from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
-from shared.scoring import score_game
-from shared.view import View, view, views
+from shared.result import GameResult, judge
+from shared.view import View, views
 
 from .store import Store
 
-__all__ = ["Occupant", "Seat", "Table", "TableError", "hash_token", "new_token"]
+__all__ = [
+    "EXPIRY_BOT",
+    "Occupant",
+    "Seat",
+    "StandIn",
+    "Table",
+    "TableError",
+    "hash_token",
+    "new_token",
+]
 
 log = logging.getLogger("kupferkessel.table")
 
@@ -39,6 +59,8 @@ LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
 _serials = itertools.count(1)
 """Every table made in this process gets the next number: the lobby listing's order."""
+EXPIRY_BOT = "easy"
+"""The computer player that makes a move whose time ran out: quick and sound."""
 
 
 class TableError(Exception):
@@ -77,15 +99,36 @@ class Occupant(Protocol):
         this occupant."""
         ...
 
+    def deliver_result(self, table: Table, view: View, version: int) -> None:
+        """The final view of a game that ended without its last take (resigned,
+        claimed, timed out, abandoned): ``view.result`` says how."""
+        ...
+
     def deliver_presence(self, table: Table) -> None: ...
 
     def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None: ...
 
     def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None: ...
 
+    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
+        """A rematch starts at ``new`` where this occupant now sits at ``seat`` (None:
+        watches). Returns False if it stays behind (it cannot follow)."""
+        ...
+
     def replaced(self, table: Table, seat: int) -> None:
         """Another connection resumed this seat with its token."""
         ...
+
+
+class StandIn(Occupant, Protocol):
+    """A computer player playing a person's seat (absent, timed out, or resigned with
+    three players): it gets that seat's views and moves when the seat is to move."""
+
+    async def stop(self) -> None: ...
+
+
+StandInFactory = Callable[["Table", int], StandIn]
+"""Makes (and starts) a stand-in for (table, seat); set by the server."""
 
 
 @dataclass
@@ -105,6 +148,11 @@ class Seat:
     def connected(self) -> bool:
         return self.occupant is not None
 
+    @property
+    def person(self) -> bool:
+        """Taken by a person (not a server-side bot)."""
+        return self.name is not None and self.bot is None
+
 
 class Table:
     def __init__(
@@ -117,6 +165,8 @@ class Table:
         private: bool = False,
         invite_hash: str | None = None,
         created: float | None = None,
+        timing: Timing | None = None,
+        now: Callable[[], float] | None = None,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -124,7 +174,9 @@ class Table:
         self.store = store
         self.private = private
         self.invite_hash = invite_hash
-        self.created = time.time() if created is None else created
+        self.timing = timing or Timing()
+        self.now = now or time.time
+        self.created = self.now() if created is None else created
         self.seats = [Seat(i) for i in range(options.players)]
         self.spectators: set[Occupant] = set()
         self.state = LOBBY
@@ -132,21 +184,33 @@ class Table:
         self.record: Record | None = None
         self.version = 0
         self.finished_at: float | None = None
-        self.finish_reason: str | None = None
-        self.resigned: int | None = None  # the seat that resigned, if the game ended so
+        self.finish_reason: str | None = None  # the result's ending (or abandoned)
+        self.result: GameResult | None = None
+        self.resigned: list[int] = []  # seats that resigned, in order
+        self.replaced: set[int] = set()  # seats a computer player played at some point
+        self.timed_out: set[int] = set()  # seats taken over after time-outs in a row
+        self.expiries = [0] * options.players  # time-outs in a row, per seat
+        self.absent_since: dict[int, float] = {}  # a person's seat, disconnected
+        self.stand_ins: dict[int, StandIn] = {}  # seat -> the computer player playing it
+        self.stand_in: StandInFactory | None = None
+        self.clock: Clock | None = None
+        self.rematch_votes: set[int] = set()
+        self.on_rematch: Callable[[Table], Awaitable[object]] | None = None
         self.lock = asyncio.Lock()
         self.on_finish: Callable[[Table], None] | None = None
         # since when no person has sat or watched here (None while someone does); set
         # at creation and restore, kept by ``_note_presence``; the lobby expires tables
-        # left unattended before their game started (``Lobby.expire_lobbies``)
-        self.idle_since: float | None = time.time()
+        # left unattended (``Lobby.expire_lobbies``, ``Lobby.tick``)
+        self.idle_since: float | None = self.now()
         self.serial = next(_serials)
 
     # ------------------------------------------------------------- queries
     def occupants(self) -> list[tuple[int | None, Occupant]]:
+        """Everyone who hears of this table: seats' occupants, stand-ins, spectators."""
         out: list[tuple[int | None, Occupant]] = [
             (s.index, s.occupant) for s in self.seats if s.occupant is not None
         ]
+        out.extend(self.stand_ins.items())
         out.extend((None, o) for o in self.spectators)
         return out
 
@@ -162,7 +226,7 @@ class Table:
         if self.attended:
             self.idle_since = None
         elif self.idle_since is None:
-            self.idle_since = time.time()
+            self.idle_since = self.now()
 
     def seat_of(self, occupant: Occupant) -> int | None:
         for s in self.seats:
@@ -186,23 +250,44 @@ class Table:
         """The creator chose the seed: they may know the whole deal."""
         return self.options.seed is not None
 
+    def absent(self, seat: int) -> bool:
+        """A person's seat played by a computer player because its person is away
+        (disconnected past the grace period, or timed out several moves in a row)."""
+        return seat in self.stand_ins and seat not in self.resigned
+
     # ------------------------------------------------------------- sending
-    def _send_update(self, events: Sequence[Event]) -> None:
-        """A new state: to every seat and spectator its public events and the view made
-        for it (spectators share one)."""
+    def _clock_view(self) -> ClockView | None:
+        return None if self.clock is None else self.clock.view(self.now())
+
+    def _views(self, seats: Sequence[int | None]) -> dict[int | None, View]:
         assert self.game is not None
+        unique = list(dict.fromkeys(seats))
+        made = views(self.game, unique, result=self.result, clock=self._clock_view())
+        return dict(zip(unique, made, strict=True))
+
+    def view_for(self, seat: int | None) -> View:
+        """The view of ``seat`` (None: a spectator's) now."""
+        return self._views([seat])[seat]
+
+    def _send_update(self, events: Sequence[Event]) -> None:
+        """A new state: to every seat, stand-in and spectator its public events and the
+        view made for it (spectators share one)."""
         targets = self.occupants()
-        seats: list[int | None] = [seat for seat, _ in targets if seat is not None]
-        if self.spectators:
-            seats.append(None)  # one view for every spectator
-        made = dict(zip(seats, views(self.game, seats), strict=True))
+        made = self._views([seat for seat, _ in targets])
         for seat, occ in targets:
             occ.deliver_update(self, events, made[seat], self.version)
 
-    def send_view_to(self, occupant: Occupant) -> None:
-        """A fresh full view for one occupant (on join, watch or resume)."""
+    def send_view_to(self, occupant: Occupant, seat: int | None = None) -> None:
+        """A fresh full view for one occupant (on join, watch or resume), made for its
+        seat (or ``seat``, for a stand-in)."""
         if self.game is not None:
-            occupant.deliver_view(self, view(self.game, self.seat_of(occupant)), self.version)
+            if seat is None:
+                seat = self.seat_of(occupant)
+            made = self.view_for(seat)
+            if self.result is not None and not self.game.over and getattr(occupant, "minor", 1) < 1:
+                # protocol 1.0 never saw a game end early: the last position, as before
+                made = views(self.game, [seat])[0]
+            occupant.deliver_view(self, made, self.version)
 
     def broadcast_presence(self) -> None:
         for _, occ in self.occupants():
@@ -283,7 +368,8 @@ class Table:
 
     async def leave(self, occupant: Occupant) -> None:
         """Leave the table. Before the game a seat is given up; during it the seat stays
-        the player's (resume with the token) and only the connection detaches."""
+        the player's (resume with the token) and only the connection detaches: after
+        the grace period a computer player plays it until the person resumes."""
         if occupant in self.spectators:
             self.spectators.discard(occupant)
             self._note_presence()
@@ -295,6 +381,7 @@ class Table:
                 raise TableError("not_seated", "you are not at this table")
             s = self.seats[seat]
             s.occupant = None
+            self._went_away(seat)
             self._note_presence()
             if self.state == LOBBY:
                 # the token dies before the store is written: a ``resume`` of it racing
@@ -310,17 +397,25 @@ class Table:
         for s in self.seats:
             if s.occupant is occupant:
                 s.occupant = None
+                self._went_away(s.index)
         self._note_presence()
         self.broadcast_presence()
 
+    def _went_away(self, seat: int) -> None:
+        """A person's connection left its seat during the game: the grace period runs."""
+        if self.state == PLAYING and self.seats[seat].person:
+            self.absent_since.setdefault(seat, self.now())
+
     def resume(self, token_hash: str, occupant: Occupant) -> int:
-        """Take a seat back with its token; an older connection on it is replaced."""
+        """Take a seat back with its token; an older connection on it is replaced, and
+        a computer player standing in for an absent person stops."""
         for s in self.seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, token_hash):
                 old = s.occupant
                 s.occupant = occupant
                 self.spectators.discard(occupant)
                 self._note_presence()
+                self._back(s.index)
                 if old is not None and old is not occupant:
                     old.replaced(self, s.index)
                 self.send_view_to(occupant)
@@ -351,6 +446,9 @@ class Table:
             await self.store.start_game(self.id, record)
             self.record, self.game, self.version = record, game, 0
             self.state = PLAYING
+            if self.timing.clocked:
+                self.clock = Clock(self.timing, options.players)
+                self.clock.start(game.to_move, self.now())
             log.info("game started", extra={"table": self.id})
             self._send_update(events)
         self.broadcast_presence()
@@ -361,84 +459,303 @@ class Table:
         seat = self.seat_of(occupant)
         if seat is None:
             raise TableError("not_seated", "spectators cannot act; join a seat to play")
-        return await self.take_for_seat(seat, take, state_version)
+        return await self.take_for_seat(seat, take, state_version, person=True)
 
-    async def take_for_seat(self, seat: int, take: Take, state_version: int) -> int:
+    async def take_for_seat(
+        self, seat: int, take: Take, state_version: int, *, person: bool = False
+    ) -> int:
+        """Apply a take for ``seat``: its person's (``person``), or a computer player's."""
         async with self.lock:
-            game = self.game
-            if self.state == LOBBY or game is None or self.record is None:
-                raise TableError("not_started", "the game has not started yet")
-            if self.state == FINISHED:
-                raise TableError("game_over", "the game is over")
-            if state_version != self.version:
-                raise TableError(
-                    "stale_state",
-                    f"that intent was decided on state {state_version}; "
-                    f"the game is at state {self.version}",
-                )
+            game = self._running(state_version)
             if seat != game.to_move:
                 raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
-            trial = game.copy()
-            events: list[Event] = []
-            try:
-                trial.apply(take, seat, events)
-            except RuleError as e:
-                raise TableError("illegal_move", e.message, e.code) from e
-            index = len(self.record.actions)
-            await self.store.append_action(self.id, index, take)  # durable before the ack
-            self.record.actions.append(take)
-            self.game = trial
-            self.version += 1
-            if trial.over:  # the end is stored before anyone hears of it
-                await self._store_finish("game_over", None)
-            self._send_update(events)
-            if trial.over:
-                self._announce_finish("game_over", None)
+            if person:
+                if seat in self.resigned:
+                    raise TableError("not_allowed", "you resigned: a computer plays your seat")
+                self.expiries[seat] = 0
+                if seat in self.stand_ins:  # the person is back and acts
+                    self._back(seat)
+            await self._apply_locked(seat, take, [])
             return self.version
 
+    def _running(self, state_version: int) -> Game:
+        """The game, if it runs and is at ``state_version`` (else the refusal)."""
+        game = self.game
+        if self.state == LOBBY or game is None or self.record is None:
+            raise TableError("not_started", "the game has not started yet")
+        if self.state == FINISHED:
+            raise TableError("game_over", "the game is over")
+        if state_version != self.version:
+            raise TableError(
+                "stale_state",
+                f"that intent was decided on state {state_version}; "
+                f"the game is at state {self.version}",
+            )
+        return game
+
+    async def _apply_locked(self, seat: int, take: Take, events: list[Event]) -> None:
+        """Validate, store, then announce one take (the lock held); the last take of
+        the game stores and announces its result too."""
+        assert self.game is not None and self.record is not None
+        trial = self.game.copy()
+        try:
+            trial.apply(take, seat, events)
+        except RuleError as e:
+            raise TableError("illegal_move", e.message, e.code) from e
+        index = len(self.record.actions)
+        clock = self.clock
+        if clock is not None:
+            now = self.now()
+            clock = clock.copy()
+            clock.stop(now)
+            if not trial.over:
+                clock.start(trial.to_move, now)
+        # durable before the ack
+        await self.store.append_action(self.id, index, take, self.life(clock))
+        self.record.actions.append(take)
+        self.game = trial
+        self.clock = clock
+        self.version += 1
+        if trial.over:  # the end is stored before anyone hears of it
+            await self._store_end(self._judge("played_out"))
+        self._send_update(events)
+        if trial.over:
+            self._announce_end(None)
+
+    def _judge(self, ending: str, claimed_by: int | None = None) -> GameResult:
+        assert self.game is not None
+        return judge(
+            self.game,
+            ending,
+            resigned=self.resigned,
+            replaced=self.replaced,
+            timed_out=self.timed_out,
+            claimed_by=claimed_by,
+        )
+
     async def resign(self, occupant: Occupant) -> None:
+        """Resign (RULES.md section 12.1): with two players, or when nobody but
+        computer players would be left, the game ends and the others win; otherwise a
+        computer player plays the seat to the end and it ranks last."""
         seat = self.seat_of(occupant)
         if seat is None:
             raise TableError("not_seated", "only a seated player can resign")
         async with self.lock:
             if self.state == FINISHED:
                 raise TableError("game_over", "the game is over")
-            if self.state != PLAYING:
+            if self.state != PLAYING or self.game is None:
                 raise TableError("not_started", "there is no game running to resign")
-            await self._store_finish("resigned", seat)
-            self._announce_finish("resigned", seat)
+            if seat in self.resigned:
+                raise TableError("not_allowed", "you have already resigned")
+            self.resigned.append(seat)
+            playing = [s for s in self.seats if s.index not in self.resigned]
+            if len(playing) <= 1 or not any(s.person for s in playing):
+                await self._end_early(self._judge("resigned"))
+                return
+            await self._save_life()  # the resignation is durable before it is heard of
+            self._take_over(seat)
+        self.broadcast_presence()
 
-    async def finish(
-        self, reason: str, *, only_if: Callable[[Table], bool] | None = None
-    ) -> bool:
-        """End the table (``game_over`` for a game played out, ``abandoned``): stored
-        first, then announced to everyone at the table. Runs under the table's lock,
-        where ``only_if`` (if given) must still hold; returns whether the table ended."""
+    async def claim(self, occupant: Occupant) -> None:
+        """With two players, end the game and win while the opponent is absent."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can claim")
+        async with self.lock:
+            if self.state != PLAYING or self.game is None:
+                code = "game_over" if self.state == FINISHED else "not_started"
+                raise TableError(code, "there is no game running to claim")
+            other = 1 - seat
+            if self.options.players != 2 or seat in self.resigned or not self.absent(other):
+                raise TableError(
+                    "cannot_claim", "only with two players, while your opponent is absent"
+                )
+            await self._end_early(self._judge("claimed", claimed_by=seat))
+
+    async def back(self, occupant: Occupant) -> None:
+        """The person takes its seat back from the computer player standing in."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can come back")
+        if self.state != PLAYING:
+            code = "game_over" if self.state == FINISHED else "not_started"
+            raise TableError(code, "there is no game running")
+        if not self.absent(seat):
+            raise TableError("not_allowed", "no computer player plays your seat")
+        self._back(seat)
+        self.broadcast_presence()
+
+    async def finish(self, ending: str, *, only_if: Callable[[Table], bool] | None = None) -> bool:
+        """End the table (``played_out`` for a game whose last take was made,
+        ``abandoned``): stored first, then announced. Runs under the table's lock, where
+        ``only_if`` (if given) must still hold; returns whether the table ended."""
         async with self.lock:
             if self.state == FINISHED or (only_if is not None and not only_if(self)):
                 return False
-            await self._store_finish(reason, None)
-            self._announce_finish(reason, None)
+            if self.game is None:  # abandoned before its game started: no result
+                await self._store_end(None, ending)
+                self._announce_end(None)
+            elif self.game.over:
+                await self._store_end(self._judge("played_out"))
+                self._announce_end(None)
+            else:
+                await self._end_early(self._judge(ending))
         return True
 
-    async def _store_finish(self, reason: str, seat: int | None) -> None:
-        """Store the end (with the lock held), then mark the table finished."""
-        result: dict[str, Any] | None = None
-        if self.game is not None and self.game.over:
-            res = score_game(self.game)
-            result = {"winners": list(res.winners), "totals": [s.total for s in res.scores]}
-        elif reason == "resigned":
-            result = {"resigned": seat}
-        await self.store.finish(self.id, result)
+    async def _end_early(self, result: GameResult) -> None:
+        """End a game before its last take (the lock held): stored, then everyone gets
+        the final view with the result, then presence."""
+        await self._store_end(result)
+        made = self._views([seat for seat, _ in self.occupants()])
+        for seat, occ in self.occupants():
+            occ.deliver_result(self, made[seat], self.version)
+        self._announce_end(result.resigned[-1] if result.ending == "resigned" else None)
+
+    async def _store_end(self, result: GameResult | None, ending: str | None = None) -> None:
+        """Store the end (the lock held), then mark the table finished."""
+        await self.store.finish(self.id, None if result is None else result.to_dict())
         self.state = FINISHED
-        self.finished_at = time.time()
-        self.finish_reason = reason
-        if reason == "resigned":
-            self.resigned = seat
-        log.info("game finished", extra={"table": self.id, "reason": reason})
+        self.result = result
+        if self.record is not None:
+            self.record.result = result
+        if self.clock is not None:
+            self.clock.stop(self.now())
+        self.finished_at = self.now()
+        self.finish_reason = result.ending if result is not None else ending
+        log.info("game finished", extra={"table": self.id, "reason": self.finish_reason})
         if self.on_finish is not None:
             self.on_finish(self)
 
-    def _announce_finish(self, reason: str, seat: int | None) -> None:
+    def _announce_end(self, seat: int | None) -> None:
+        reason = self.finish_reason or "played_out"
         for _, occ in self.occupants():
             occ.deliver_finished(self, reason, seat)
+        for stand_in in list(self.stand_ins.values()):
+            _later(stand_in.stop())
+        self.stand_ins.clear()
+
+    # ------------------------------------------------------------- absence and clocks
+    def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
+        """What the store keeps of the game beyond its record (None while there is
+        nothing): resignations, stand-ins, time-outs, the clocks' reserves."""
+        clock = clock or self.clock
+        if clock is None and not (self.resigned or self.replaced or self.timed_out):
+            return None
+        return {
+            "resigned": list(self.resigned),
+            "replaced": sorted(self.replaced),
+            "timed_out": sorted(self.timed_out),
+            "clock": None if clock is None else clock.to_dict(),
+        }
+
+    async def _save_life(self) -> None:
+        life = self.life()
+        if life is not None and self.state == PLAYING:
+            await self.store.save_life(self.id, life)
+
+    def _take_over(self, seat: int) -> None:
+        """A computer player plays ``seat`` from now on (until its person is back)."""
+        if seat in self.stand_ins or self.stand_in is None:
+            return
+        self.replaced.add(seat)
+        self.stand_ins[seat] = self.stand_in(self, seat)
+
+    def _back(self, seat: int) -> None:
+        """The person of ``seat`` is back: no more stand-in, the time-outs forgiven."""
+        self.absent_since.pop(seat, None)
+        self.expiries[seat] = 0
+        if seat in self.resigned:
+            return
+        stand_in = self.stand_ins.pop(seat, None)
+        if stand_in is not None:
+            _later(stand_in.stop())
+
+    async def tick(self, now: float | None = None) -> None:
+        """Whatever is due by ``now``: stand-ins for seats absent past the grace period,
+        and the move of a seat whose time ran out."""
+        now = self.now() if now is None else now
+        if self.state != PLAYING:
+            return
+        changed = False
+        for seat, since in list(self.absent_since.items()):
+            if now - since >= self.timing.grace and seat not in self.stand_ins:
+                self._take_over(seat)
+                changed = True
+        if changed:
+            async with self.lock:
+                await self._save_life()
+            self.broadcast_presence()
+        clock = self.clock
+        deadline = None if clock is None else clock.deadline()
+        if deadline is not None and now >= deadline:
+            await self._expire(self.version)
+
+    def next_due(self) -> float | None:
+        """When ``tick`` next has something to do (None: nothing is pending)."""
+        if self.state != PLAYING:
+            return None
+        grace = self.timing.grace
+        due = [t + grace for s, t in self.absent_since.items() if s not in self.stand_ins]
+        if self.clock is not None and (d := self.clock.deadline()) is not None:
+            due.append(d)
+        return min(due, default=None)
+
+    async def _expire(self, version: int) -> None:
+        """The running move's time is up: a computer player moves for the seat (the
+        ``timed_out`` event says so); after ``absent_after`` in a row the seat counts as
+        absent, and once every person's seat is, the game ends as timed out."""
+        async with self.lock:
+            if self.state != PLAYING or self.version != version or self.game is None:
+                return  # someone moved meanwhile
+            seat = self.game.to_move
+            bot = make_bot(EXPIRY_BOT, seat, seed=secrets.randbits(32))
+            take = bot.decide(self.view_for(seat))
+            log.info("time out", extra={"table": self.id, "seat": seat})
+            self.expiries[seat] += 1
+            await self._apply_locked(seat, take, [TimedOut(seat)])
+            if self.state != PLAYING:
+                return
+            person = self.seats[seat].person and seat not in self.resigned
+            if not person or self.expiries[seat] < self.timing.absent_after:
+                return
+            self.timed_out.add(seat)
+            self._take_over(seat)
+            await self._save_life()
+            people = [s.index for s in self.seats if s.person and s.index not in self.resigned]
+            if all(self.expiries[s] >= self.timing.absent_after for s in people):
+                await self._end_early(self._judge("timed_out"))
+                return
+        self.broadcast_presence()
+
+    # ------------------------------------------------------------- rematch
+    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
+        """Ask for (or withdraw) a rematch; when every person seated asks, it starts."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can ask for a rematch")
+        if self.state != FINISHED or self.result is None:
+            raise TableError("not_finished", "a rematch follows a game that has ended")
+        if yes:
+            self.rematch_votes.add(seat)
+        else:
+            self.rematch_votes.discard(seat)
+        self.broadcast_presence()
+        people = {s.index for s in self.seats if s.person}
+        if people <= self.rematch_votes and self.on_rematch is not None:
+            self.rematch_votes.clear()
+            await self.on_rematch(self)
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+def _later(coro: Awaitable[None]) -> None:
+    """Run ``coro`` soon, on its own (stopping a stand-in must not wait under a lock)."""
+
+    async def run() -> None:
+        with contextlib.suppress(Exception):
+            await coro
+
+    task = asyncio.get_running_loop().create_task(run())
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)

@@ -20,6 +20,7 @@ __all__ = [
     "Moved",
     "PassedCorner",
     "Refilled",
+    "TimedOut",
     "Took",
     "TurnPassed",
 ]
@@ -115,6 +116,15 @@ class TurnPassed(Event):
     """It is now ``seat``'s turn."""
 
     kind: ClassVar[str] = "turn_passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat``'s time ran out: a computer player made its move (the events that follow).
+    A table's event, not the engine's: the server adds it (section 12.5)."""
+
+    kind: ClassVar[str] = "timed_out"
     seat: int
 
 

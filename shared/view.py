@@ -14,9 +14,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
-from .game import EMPTY, Game
+from .clock import ClockView
+from .game import EMPTY, Game, Take
 from .geometry import LINE_IDS
 from .options import Options
+from .result import GameResult
 from .scoring import score_game
 
 __all__ = ["KettleView", "TakeChoice", "View", "view", "views"]
@@ -66,6 +68,9 @@ class View:
     ended_by: int | None
     winners: tuple[int, ...]
     scores: tuple[dict[str, Any], ...] | None
+    result: GameResult | None  # how the game ended, once it has
+    clock: ClockView | None  # a clocked table's times
+    takes: tuple[Take, ...] | None  # the mover's own view only: ``Game.legal_actions``
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (the options in their public record form, without a seed)."""
@@ -79,9 +84,15 @@ _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
 assert EMPTY == -1
 
 
-def view(game: Game, seat: int | None) -> View:
+def view(
+    game: Game,
+    seat: int | None,
+    *,
+    result: GameResult | None = None,
+    clock: ClockView | None = None,
+) -> View:
     """Project ``game`` for ``seat`` (0-based), or for a spectator when ``seat`` is None."""
-    return views(game, (seat,))[0]
+    return views(game, (seat,), result=result, clock=clock)[0]
 
 
 def _choices(game: Game) -> tuple[TakeChoice, ...]:
@@ -103,15 +114,26 @@ def _choices(game: Game) -> tuple[TakeChoice, ...]:
     return tuple(made)
 
 
-def views(game: Game, seats: Sequence[int | None]) -> list[View]:
+def views(
+    game: Game,
+    seats: Sequence[int | None],
+    *,
+    result: GameResult | None = None,
+    clock: ClockView | None = None,
+) -> list[View]:
     """``[view(game, s) for s in seats]``, with the parts every viewer may see built
     once and shared (the views are immutable), for a server sending one take's views to
-    every seat and spectator of a table."""
+    every seat and spectator of a table.
+
+    A ``result`` ends the game as the views show it, early or not (section 12): no one
+    is to move, every kettle and recipe is revealed, the position is scored as it
+    stands and the result's winners are the winners. ``clock`` is the table's clock.
+    The seat to move (only it) gets ``takes``, every distinct legal decision."""
     for seat in seats:
         if seat is not None and not 0 <= seat < game.players:
             raise ValueError(f"no seat {seat}")
     opts = game.options
-    over = game.over
+    over = game.over or result is not None
     colours = opts.colours
     casual = opts.memory == "casual"
     kettles = tuple(
@@ -128,9 +150,9 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     scores = None
     winners: tuple[int, ...] = ()
     if over:
-        result = score_game(game)
-        scores = tuple(s.to_dict() for s in result.scores)
-        winners = result.winners
+        scored = score_game(game)
+        scores = tuple(s.to_dict() for s in scored.scores)
+        winners = scored.winners if result is None else result.winners
     n = tuple(map(_NAME.__getitem__, game.grid))
     grid_rows = (n[0:6], n[6:12], n[12:18], n[18:24], n[24:30], n[30:36])
     pawns = tuple(game.pawns)
@@ -141,7 +163,10 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
     )
     options = opts.replace(seed=None) if opts.seed is not None else opts
     to_move = None if over else game.to_move
-    ended_by = game.ended_by if over else None
+    ended_by = game.ended_by if game.over else None
+    takes: tuple[Take, ...] | None = None
+    if to_move is not None and to_move in seats:
+        takes = tuple(game.legal_actions())
     out = []
     for seat in seats:
         mine = kettles
@@ -177,6 +202,9 @@ def views(game: Game, seats: Sequence[int | None]) -> list[View]:
                 ended_by,
                 winners,
                 scores,
+                result,
+                clock,
+                takes if seat == to_move else None,
             )
         )
     return out

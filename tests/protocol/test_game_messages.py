@@ -12,11 +12,13 @@ import pytest
 import shared.events as ev
 from protocol import (
     EVENT_MODELS,
+    ClockInfo,
     GameView,
     IngredientScore,
     KettleState,
     RecipeInfo,
     RecipeScore,
+    ResultInfo,
     Score,
     TableOptions,
     TakeChoice,
@@ -33,8 +35,10 @@ from protocol import (
 from shared import scoring
 from shared import view as sv
 from shared.cards import CARDS, RECIPES
+from shared.clock import ClockView
 from shared.game import Game
 from shared.options import Options
+from shared.result import GameResult
 
 from .strategies import played
 
@@ -55,6 +59,8 @@ def names(cls: type) -> set[str]:
         (sv.View, GameView, set()),
         (sv.KettleView, KettleState, set()),
         (sv.TakeChoice, TakeChoice, set()),
+        (GameResult, ResultInfo, set()),
+        (ClockView, ClockInfo, set()),
         (scoring.Score, Score, set()),
         (scoring.IngredientScore, IngredientScore, {"total"}),
         (scoring.RecipeScore, RecipeScore, set()),
@@ -133,6 +139,7 @@ def test_every_event_kind_converts() -> None:
         ev.Refilled(1, 2, "vine-4"),
         ev.Discarded(1, "root-1"),
         ev.TurnPassed(2),
+        ev.TimedOut(1),
     ]
     game = played(2, seed=5)
     over: list[ev.Event] = []

@@ -100,8 +100,10 @@ async def test_bot_seats_play_to_the_end_on_redacted_views_only(
         decisions = [v for kind, v in spy.views if kind == "decide"]
         assert decisions, "the bot never moved"
         for _, seen in spy.views:
-            # Exactly the redacted view of its seat at that point of the game.
-            expected = view(record.replay(upto=seen.ply), spy.seat)
+            # Exactly the redacted view of its seat at that point of the game (the
+            # final one with the game's result).
+            at = record.replay(upto=seen.ply)
+            expected = view(at, spy.seat, result=record.result if at.over else None)
             assert seen == expected
         # The events it was told are the public history of the game, in order.
         history: list[Event] = []

@@ -155,8 +155,10 @@ async def test_bot_seats_do_not_keep_a_lobby_table(make_server: MakeServer) -> N
     await c.close()
 
 
-async def test_a_started_game_is_never_expired(make_server: MakeServer) -> None:
-    server = await make_server(lobby_ttl=TTL)
+async def test_a_started_game_is_not_expired_as_a_lobby(make_server: MakeServer) -> None:
+    """``lobby_ttl`` is for tables before their game; a running game has its own,
+    ``abandon_ttl`` (tests/server/test_endings.py), here switched off."""
+    server = await make_server(lobby_ttl=TTL, abandon_ttl=0)
     table_id, clients, tokens = await human_table(server.port, 2)
     table = server.lobby.get(table_id)
     for c in clients:

@@ -20,8 +20,9 @@ class _Occupant:
 
 
 def _same(table: Table, seq: int) -> None:
-    wire = encode_as(m.PresenceMsg, presence_source(table), seq=seq)
-    assert wire == by_model(presence_message(table), seq=seq)
+    for minor in (0, 1):
+        wire = encode_as(m.PresenceMsg, presence_source(table, minor), seq=seq)
+        assert wire == by_model(presence_message(table, minor), seq=seq)
 
 
 async def test_presence_bytes_equal_the_model_path() -> None:
@@ -46,5 +47,9 @@ async def test_presence_bytes_equal_the_model_path() -> None:
     _same(table, seq)
     assert table.state == "playing"
     await table.resign(people[0])  # type: ignore[arg-type]
-    assert table.resigned == 0 and table.state == "finished"
+    assert table.resigned == [0] and table.state == "playing"  # three players: on it goes
+    _same(table, seq := seq + 1)
+    await table.resign(people[2])  # type: ignore[arg-type]
+    assert table.resigned == [0, 2] and table.state == "finished"  # only the bot is left
+    assert table.result is not None and table.result.winners == (1,)
     _same(table, seq := seq + 1)

@@ -1,0 +1,466 @@
+"""A table's whole life in protocol 1.1 (RULES.md section 12, docs/PROTOCOL.md "Protocol
+1.1"): every ending reaches every seat and spectator as a final view with the result,
+which the stored record replays to; clocks and grace periods run on an injected clock
+(no sleeping); a 1.0 and a 1.1 client at one table each get their own version; rematch.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+from server.app import Server
+from shared.record import Record
+
+from .conftest import MakeServer
+from .wsclient import WsClient, create, join, random_take, serving
+
+
+class FakeClock:
+    """The tables' clock in these tests: time moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+async def hello(port: int, name: str, minor: int = 1, **fields: Any) -> WsClient:
+    c = await WsClient.open(port, None)
+    welcome = await c.request("hello", protocol=[1, minor], client=name, **fields)
+    assert welcome.type == "welcome" and tuple(welcome.protocol) == (1, minor)
+    return c
+
+
+async def table_of(
+    server: Server, players: int = 2, minors: tuple[int, ...] = (1, 1, 1), **create_fields: Any
+) -> tuple[str, list[WsClient], list[str]]:
+    """``players`` connected people (protocol 1.minor each), all ready: the game runs."""
+    clients = [await hello(server.port, f"p{i}", minors[i]) for i in range(players)]
+    options = {"players": players, **create_fields.pop("options", {})}
+    table, _, token = await create(clients[0], options=options, **create_fields)
+    assert token is not None
+    tokens = [token]
+    for i, c in enumerate(clients[1:], 1):
+        seat, tok = await join(c, table, f"p{i}")
+        assert seat == i
+        tokens.append(tok)
+    for c in clients:
+        await c.send("ready")
+    for c in clients:
+        await c.wait_type("view")
+    return table, clients, tokens
+
+
+async def final_view(c: WsClient) -> Any:
+    """The final view this client got (waits for it): it carries the result."""
+    msg = await c.wait_for(lambda x: x.type == "view" and x.view.game_over)
+    assert msg.view.result is not None, msg
+    return msg.view
+
+
+def stored(server: Server, table_id: str) -> Record:
+    """The table's record as the server keeps it, checked: it replays to its result."""
+    table = server.lobby.tables.get(table_id)
+    assert table is not None and table.record is not None and table.record.result is not None
+    record = Record.loads(table.record.dumps())
+    record.check_result(record.replay())
+    return record
+
+
+async def take_for(c: WsClient, rng: random.Random) -> Any:
+    """The take ``c`` sends on its latest view, which must be its turn: one of the
+    view's ``takes``, exactly as listed."""
+    v = c.latest_view()
+    assert v.view.to_move == v.view.seat and v.view.takes, v
+    fields = v.view.takes[rng.randrange(len(v.view.takes))].model_dump(exclude_defaults=True)
+    return await c.request("take", state_version=v.state_version, **fields)
+
+
+async def play_out(clients: list[WsClient], rng: random.Random) -> None:
+    """Whoever is to move takes one of its ``takes`` until the game is over."""
+    while True:
+        version = max(c.latest_view().state_version for c in clients)
+        for c in clients:
+            await c.wait_until(lambda c=c, v=version: c.latest_view().state_version >= v)
+        view = clients[0].latest_view().view
+        if view.game_over:
+            return
+        answer = await take_for(clients[view.to_move], rng)
+        assert answer.type == "ack", answer
+
+
+# ---------------------------------------------------------------------------- endings
+async def test_played_out_every_seat_and_spectator_gets_the_result(server: Server) -> None:
+    table_id, clients, _ = await table_of(server)
+    watcher = await hello(server.port, "watcher")
+    await watcher.request("watch", table=table_id)
+    await play_out(clients, random.Random(3))
+    views = [await final_view(c) for c in (*clients, watcher)]
+    record = stored(server, table_id)
+    assert record.result is not None and record.result.ending == "played_out"
+    for v in views:
+        assert v.result.ending == "played_out" and list(v.winners) == list(v.result.winners)
+        assert tuple(v.result.winners) == record.result.winners
+        assert v.takes is None and v.to_move is None
+
+
+async def test_two_player_resign_ends_the_game_the_other_wins(server: Server) -> None:
+    table_id, (a, b), _ = await table_of(server)
+    watcher = await hello(server.port, "watcher")
+    await watcher.request("watch", table=table_id)
+    version = a.latest_view().state_version
+    ack = await a.request("resign")
+    assert ack.type == "ack" and ack.state_version == version
+    for c in (a, b, watcher):
+        v = await final_view(c)
+        assert v.result.ending == "resigned" and tuple(v.result.winners) == (1,)
+        assert tuple(v.result.resigned) == (0,) and tuple(v.result.places) == (2, 1)
+        assert v.scores is not None and v.ended_by is None  # scored as it stands
+        assert all(k.cards is not None for k in v.kettles)  # the end reveals every kettle
+        presence = await c.wait_for(lambda x: x.type == "presence" and x.state == "finished")
+        assert presence.seats[0].resigned
+    record = stored(server, table_id)
+    assert record.result is not None and record.result.winners == (1,)
+
+
+async def test_three_player_resign_a_computer_plays_the_seat_to_the_end(
+    make_server: MakeServer,
+) -> None:
+    server = await make_server(bot_think=0.01)
+    table_id, clients, _ = await table_of(server, players=3)
+    quitter = clients[1]
+    assert (await quitter.request("resign")).type == "ack"
+    presence = await clients[0].wait_for(
+        lambda x: x.type == "presence" and x.seats[1].resigned and x.seats[1].computer
+    )
+    assert presence.state == "playing" and not presence.seats[1].absent
+    err = await quitter.request("take", state_version=0, card="root-1")
+    assert err.type == "error"
+    rng = random.Random(5)
+    while True:  # the two others play; the computer plays seat 1
+        v = clients[0].latest_view()
+        if v.view.game_over:
+            break
+        mover = v.view.to_move
+        if mover == 1:
+            await clients[0].wait_until(
+                lambda v=v: clients[0].latest_view().state_version > v.state_version
+            )
+            continue
+        c = clients[mover]
+        await c.wait_until(lambda c=c, v=v: c.latest_view().state_version >= v.state_version)
+        answer = await take_for(c, rng)
+        assert answer.type in ("ack", "error"), answer
+        await clients[0].wait_until(
+            lambda v=v: clients[0].latest_view().state_version > v.state_version
+        )
+    for c in clients:
+        fv = await final_view(c)
+        assert fv.result.ending == "played_out"
+        assert fv.result.places[1] == 3 and 1 not in fv.result.winners
+        assert 1 in fv.result.replaced and tuple(fv.result.resigned) == (1,)
+    stored(server, table_id)
+
+
+async def test_abandoned_game_ends_and_leaves_memory(make_server: MakeServer) -> None:
+    clock = FakeClock()
+    server = await make_server(now=clock, abandon_ttl=600)
+    table_id, clients, tokens = await table_of(server)
+    table = server.lobby.get(table_id)
+    for c in clients:
+        await c.close()
+    await clients[0].wait_until(lambda: table.idle_since is not None)
+    clock.t += 599
+    assert await server.lobby.sweep_all() == 0
+    clock.t += 2
+    assert await server.lobby.sweep_all() == 1
+    assert table_id not in server.lobby.tables
+    assert table.result is not None and table.result.ending == "abandoned"
+    assert table.result.winners == ()
+    back = await hello(server.port, "p0")
+    err = await back.request("resume", token=tokens[0])
+    assert err.type == "error" and err.code == "bad_token"
+
+
+async def test_a_game_of_bots_nobody_watches_is_abandoned(make_server: MakeServer) -> None:
+    """The flood the issue saw: games against bots, left at once, filled the server."""
+    clock = FakeClock()
+    server = await make_server(now=clock, abandon_ttl=60, bot_think=2)  # slow bots
+    c = await hello(server.port, "flood")
+    bots = [{"seat": 0, "level": "medium"}, {"seat": 1, "level": "medium"}]
+    created = await c.request("create_table", name="bots", options={"players": 2}, bots=bots)
+    assert created.type == "table_created"
+    table = server.lobby.get(created.table.id)
+    assert table.state == "playing" and table.idle_since is not None
+    clock.t += 59
+    assert await server.lobby.sweep_all() == 0
+    clock.t += 2
+    assert await server.lobby.sweep_all() == 1
+    assert created.table.id not in server.lobby.tables
+    assert table.result is not None and table.result.ending == "abandoned"
+    assert server.lobby.counts()["tables_abandoned"] == 1
+
+
+# ---------------------------------------------------------------------- absent players
+async def test_grace_then_a_computer_plays_until_the_person_resumes(
+    make_server: MakeServer,
+) -> None:
+    clock = FakeClock()
+    server = await make_server(now=clock, bot_think=0.01)
+    table_id, (a, b), tokens = await table_of(server, timing={"grace": 30})
+    table = server.lobby.get(table_id)
+    await b.close()
+    await a.wait_for(lambda x: x.type == "presence" and not x.seats[1].connected)
+    clock.t += 29
+    await server.lobby.tick()
+    assert 1 not in table.stand_ins  # within the grace period nothing happens
+    clock.t += 2
+    await server.lobby.tick()
+    p = await a.wait_for(lambda x: x.type == "presence" and x.seats[1].absent)
+    assert p.seats[1].computer
+    # the computer plays seat 1 whenever it is to move; seat 0 keeps playing
+    rng = random.Random(1)
+    for _ in range(4):
+        v = a.latest_view()
+        if v.view.game_over:
+            break
+        if v.view.to_move == 0:
+            assert (await take_for(a, rng)).type == "ack"
+        await a.wait_until(lambda v=v: a.latest_view().state_version > v.state_version)
+    assert 1 in table.replaced
+    again = await hello(server.port, "p1 again")
+    assert (await again.request("resume", token=tokens[1])).type == "resumed"
+    p = await a.wait_for(lambda x: x.type == "presence" and not x.seats[1].absent)
+    assert not p.seats[1].computer and 1 not in table.stand_ins
+
+
+async def test_claim_while_the_opponent_is_absent(make_server: MakeServer) -> None:
+    clock = FakeClock()
+    server = await make_server(now=clock, bot_think=5)  # the stand-in thinks slowly
+    table_id, (a, b), _ = await table_of(server)
+    watcher = await hello(server.port, "watcher")
+    await watcher.request("watch", table=table_id)
+    err = await a.request("claim")
+    assert err.type == "error" and err.code == "cannot_claim"  # b is here
+    await b.close()
+    clock.t += 61
+    await server.lobby.tick()
+    await a.wait_for(lambda x: x.type == "presence" and x.seats[1].absent)
+    ack = await a.request("claim")
+    assert ack.type == "ack", ack
+    for c in (a, watcher):
+        v = await final_view(c)
+        assert v.result.ending == "claimed" and v.result.claimed_by == 0
+        assert tuple(v.result.winners) == (0,) and 1 in v.result.replaced
+    stored(server, table_id)
+
+
+# ---------------------------------------------------------------------------- clocks
+async def _expire(server: Server, clock: FakeClock, client: WsClient, seconds: float) -> Any:
+    """Let ``seconds`` pass and the server notice; returns the update that followed."""
+    version = client.latest_view().state_version
+    clock.t += seconds
+    await server.lobby.tick()
+    await client.wait_until(lambda: client.latest_view().state_version > version)
+    events = [m for m in client.msgs if m is not None and m.type == "events"]
+    return events[-1] if events and events[-1].state_version == version + 1 else None
+
+
+async def test_clock_expiry_moves_for_the_seat_and_says_so(make_server: MakeServer) -> None:
+    clock = FakeClock()
+    server = await make_server(now=clock)
+    table_id, (a, _b), _ = await table_of(server, timing={"move": 20, "reserve": 10})
+    v = a.latest_view().view
+    assert v.clock is not None and v.clock.move_ms == 20000
+    assert v.clock.running == v.to_move and tuple(v.clock.reserve_ms) == (10000, 10000)
+    mover = v.to_move
+    clock.t += 25  # within move time plus reserve: nothing yet
+    await server.lobby.tick()
+    assert a.latest_view().view.to_move == mover
+    ev = await _expire(server, clock, a, 6)
+    assert ev is not None and ev.events[0].kind == "timed_out" and ev.events[0].seat == mover
+    assert any(e.kind == "took" and e.seat == mover for e in ev.events)
+    after = a.latest_view().view.clock
+    assert after.reserve_ms[mover] == 0  # the whole reserve went
+    assert server.lobby.get(table_id).expiries[mover] == 1
+
+
+async def test_time_outs_in_a_row_make_the_seat_absent_then_the_game_ends(
+    make_server: MakeServer,
+) -> None:
+    """Against a bot, a person who lets every clock run out loses: ``timed_out``."""
+    clock = FakeClock()
+    server = await make_server(now=clock, bot_think=0.01)
+    a = await hello(server.port, "sleepy")
+    created = await a.request(
+        "create_table",
+        name="clocked",
+        player="sleepy",
+        options={"players": 2},
+        bots=[{"seat": 1, "level": "easy"}],
+        timing={"move": 10, "absent_after": 2},
+    )
+    table_id = created.table.id
+    await a.send("ready")
+    await a.wait_type("view")
+    expiries = 0
+    while expiries < 2:
+        v = a.latest_view()
+        if v.view.to_move != 0:  # the bot moves by itself
+            await a.wait_until(lambda v=v: a.latest_view().state_version > v.state_version)
+            continue
+        await _expire(server, clock, a, 11)
+        expiries += 1
+    fv = await final_view(a)
+    assert fv.result.ending == "timed_out" and tuple(fv.result.winners) == (1,)
+    assert tuple(fv.result.timed_out) == (0,)
+    stored(server, table_id)
+
+
+async def test_deadlines_survive_a_restart_without_charging_downtime(tmp_path: Path) -> None:
+    clock = FakeClock()
+    db = tmp_path / "kk.db"
+    async with serving(db, now=clock) as server:
+        table_id, (a, b), tokens = await table_of(server, timing={"move": 30, "reserve": 60})
+        mover = a.latest_view().view.to_move
+        c = (a, b)[mover]
+        clock.t += 50  # 20 s of reserve used once this move ends
+        assert (await take_for(c, random.Random(2))).type == "ack"
+        for x in (a, b):
+            await x.close()
+    clock.t += 3600  # the server is down for an hour
+    async with serving(db, now=clock) as server:
+        table = server.lobby.get(table_id)
+        assert table.clock is not None
+        assert table.clock.reserve[mover] == 40.0
+        back = await hello(server.port, "back")
+        assert (await back.request("resume", token=tokens[1 - mover])).type == "resumed"
+        v = await back.wait_type("view")
+        assert v.view.clock.running == v.view.to_move
+        # the move in progress starts afresh: its full time and reserve are left
+        to_move = v.view.to_move
+        full = 30000 + v.view.clock.reserve_ms[to_move]
+        assert v.view.clock.left_ms[to_move] == full
+        assert tuple(v.view.clock.reserve_ms) == tuple(
+            40000 if s == mover else 60000 for s in range(2)
+        )
+
+
+# ------------------------------------------------------------------ versions and takes
+async def test_a_1_0_and_a_1_1_client_at_one_table(server: Server) -> None:
+    table_id, (old, new), _ = await table_of(server, minors=(0, 1))
+    combined = await hello(server.port, "combined", combined=True)
+    await combined.request("watch", table=table_id)
+    old_watcher = await hello(server.port, "old watcher", minor=0)
+    await old_watcher.request("watch", table=table_id)
+    rng = random.Random(9)
+    for _ in range(6):
+        v = old.latest_view()
+        c = (old, new)[v.view.to_move]
+        await c.wait_until(lambda c=c, v=v: c.latest_view().state_version >= v.state_version)
+        fields = random_take(c.latest_view().view, rng)
+        fields["state_version"] = c.latest_view().state_version
+        assert (await c.request("take", **fields)).type == "ack"
+        await old.wait_until(lambda v=v: old.latest_view().state_version > v.state_version)
+    assert (await new.request("resign")).type == "ack"
+    await final_view(new)
+    await old.wait_for(lambda x: x.type == "presence" and x.state == "finished")
+    await combined.wait_for(lambda x: x.type == "update" and x.view.game_over)
+    for c in (old, old_watcher):
+        await c.ping()
+        for frame in c.raw:
+            raw = msgpack.unpackb(frame)
+            assert raw["type"] in {
+                "welcome",
+                "table_created",
+                "joined",
+                "watching",
+                "events",
+                "view",
+                "presence",
+                "ack",
+                "pong",
+                "tables",
+                "chat",
+            }, raw
+            view = raw.get("view", {})
+            assert not {"takes", "result", "clock"} & set(view), raw
+            for e in raw.get("events", []):
+                assert e["kind"] != "timed_out"
+            assert not {"absent", "computer", "rematch"} & {
+                k for s in raw.get("seats", []) for k in s
+            }
+        views = [m.view for m in c.msgs if m is not None and m.type == "view"]
+        assert not views[-1].game_over  # 1.0 never saw a final view after a resignation
+    for m in (x for x in new.msgs if x is not None and x.type == "view"):
+        mine = m.view.to_move == m.view.seat and not m.view.game_over
+        assert (m.view.takes is not None) == mine  # takes: the mover's view only
+    kinds = {m.type for m in combined.msgs if m is not None}
+    assert "update" in kinds and not {"events", "view"} & kinds
+
+
+async def test_combined_update_answers_the_movers_take(server: Server) -> None:
+    a = await hello(server.port, "a", combined=True)
+    b = await hello(server.port, "b", combined=True)
+    table_id, _, _ = await create(a, options={"players": 2})
+    await join(b, table_id, "b")
+    for c in (a, b):
+        await c.send("ready")
+    for c in (a, b):
+        await c.wait_type("update")
+    rng = random.Random(4)
+    for _ in range(5):
+        last = max((a, b), key=lambda c: c.of_type("update")[-1].state_version)
+        v = last.of_type("update")[-1]
+        mover = (a, b)[v.view.to_move]
+        await mover.wait_until(
+            lambda m=mover, v=v: m.of_type("update")[-1].state_version >= v.state_version
+        )
+        mine = mover.of_type("update")[-1]
+        take = mine.view.takes[rng.randrange(len(mine.view.takes))]
+        answer = await mover.request(
+            "take", state_version=mine.state_version, **take.model_dump(exclude_defaults=True)
+        )
+        assert answer.type == "update" and answer.state_version == mine.state_version + 1
+        assert answer.events and not mover.of_type("ack")
+
+
+# ------------------------------------------------------------------------- rematch
+async def test_rematch_rotates_colours_and_keeps_tokens(server: Server) -> None:
+    table_id, (a, b), tokens = await table_of(server)
+    err = await a.request("rematch")
+    assert err.type == "error" and err.code == "not_finished"
+    assert (await a.request("resign")).type == "ack"
+    await final_view(b)
+    await a.send("rematch")
+    await b.wait_for(lambda x: x.type == "presence" and x.seats[0].rematch)
+    await b.send("rematch")
+    ra = await a.wait_type("rematched")
+    rb = await b.wait_type("rematched")
+    assert ra.table == rb.table != table_id
+    assert (ra.seat, rb.seat) == (1, 0)  # everyone one seat on: colours rotate
+    for c in (a, b):
+        v = await c.wait_for(lambda x: x.type == "view" and not x.view.game_over)
+        assert v.state_version == 0
+    new = server.lobby.get(ra.table)
+    assert new.state == "playing" and [s.name for s in new.seats] == ["p1", "p0"]
+    await a.close()
+    again = await hello(server.port, "p0 again")
+    resumed = await again.request("resume", token=tokens[0])
+    assert resumed.type == "resumed" and (resumed.table, resumed.seat) == (ra.table, 1)
+
+
+async def test_1_0_records_still_load_and_the_store_keeps_results(tmp_path: Path) -> None:
+    async with serving(tmp_path / "kk.db") as server:
+        table_id, (a, b), _ = await table_of(server)
+        assert (await b.request("resign")).type == "ack"
+        await final_view(a)
+        found = server.store.load_record(table_id)
+        assert found is not None
+        record, finished = found
+        assert finished and record.result is not None and record.result.winners == (0,)
