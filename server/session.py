@@ -534,7 +534,7 @@ def table_summary(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSu
         options=options_from_shared(table.options),
         seats=seat_infos(table, minor),
         spectators=len(table.spectators),
-        seeded=table.seeded,
+        seeded=table.seeded and minor >= 1,  # 1.0 knew no such field
         timing=timing,
     )
 

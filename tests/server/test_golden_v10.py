@@ -5,7 +5,11 @@ it got before protocol 1.1 existed (docs/PROTOCOL.md, "Versioning").
 added): a scripted session of two players and a spectator, all saying 1.0, through a
 lobby, a whole game, errors, chat, and a second game that ends by resignation. Every
 frame each of them receives is compared with it, field order included; only what is
-random by design (table ids, seat tokens) is replaced by a placeholder.
+random by design (table ids, seat tokens) is replaced by a placeholder. Two values have
+changed since 1.0 on purpose, as fixes (no field or message did): a spectator's refused
+take says why in other words, and a spectator's chat name is marked "(spectator)". The
+1.1 fields other helpers added to 1.0 messages (``tables.total``, ``seeded``) are not
+sent to a 1.0 client.
 
 Run ``KK_GOLDEN_WRITE=1 pytest tests/server/test_golden_v10.py`` to record the file
 again, which is only ever right on a server whose 1.0 behaviour is known to be good.
@@ -70,7 +74,7 @@ async def _script(port: int) -> dict[str, list[Any]]:
     await a.wait_type("joined")
     await _settle(a)
     await b.request("list_tables")
-    await b.request("join", table=table, player="Bob")
+    await b.request("join", table=table, player="Bob", seeded=True)  # 1.0 ignored it
     await c.request("watch", table=table)
     await _settle(a, b, c)
     await a.send("chat", text="hello")
@@ -111,7 +115,7 @@ async def _script(port: int) -> dict[str, list[Any]]:
     )
     second = created.table.id
     await b.wait_type("joined")
-    await a.request("join", table=second, player="Ann")
+    await a.request("join", table=second, player="Ann", seeded=True)
     await c.request("watch", table=second)
     await a.send("ready")
     await b.send("ready")

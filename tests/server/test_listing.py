@@ -48,7 +48,7 @@ async def page_through(c: WsClient, **fields: object) -> tuple[list[str], int]:
 async def test_pages_list_every_public_table_once_in_order(make_server: MakeServer) -> None:
     server = await make_server(listing_bytes_per_token=10**9)
     public = await fill(server, 230, private_every=7)
-    c = await WsClient.open(server.port)
+    c = await WsClient.open(server.port, protocol=(1, 1))
     ids, pages = await page_through(c, limit=37)
     assert ids == public and pages == -(-len(public) // 37)
     first = await c.request("list_tables", limit=5)
@@ -66,7 +66,7 @@ async def test_open_tables_first(make_server: MakeServer) -> None:
         table = server.lobby.tables[tid]
         for seat in range(2):
             await table.add_bot("easy", seat)
-    c = await WsClient.open(server.port)
+    c = await WsClient.open(server.port, protocol=(1, 1))
     listed, _ = await page_through(c, limit=4, open_first=True)
     full = set(ids[::3])
     assert sorted(listed) == sorted(ids)
@@ -79,7 +79,7 @@ async def test_a_plain_list_tables_gets_a_capped_first_page(make_server: MakeSer
     within the server's cap, made only of what 1.0 defines (plus fields it ignores)."""
     server = await make_server()
     await fill(server, 5400, name="a long table name to make the listing big " * 2)
-    c = await WsClient.open(server.port)
+    c = await WsClient.open(server.port, protocol=(1, 1))
     await c.send_raw(msgpack.packb({"type": "list_tables", "id": 77}))
     page = await c.wait_for(lambda x: getattr(x, "re", None) == 77)
     raw = c.raw[c.msgs.index(page)]
@@ -93,7 +93,7 @@ async def test_a_plain_list_tables_gets_a_capped_first_page(make_server: MakeSer
     assert page.total == 5400 and page.next is not None
     small = await make_server(max_listing_bytes=4096)
     await fill(small, 200, name="x" * 48)
-    d = await WsClient.open(small.port)
+    d = await WsClient.open(small.port, protocol=(1, 1))
     capped = await d.request("list_tables", limit=500)
     assert len(d.raw[d.msgs.index(capped)]) <= 4096 and 0 < len(capped.tables) < 200
 
@@ -101,7 +101,7 @@ async def test_a_plain_list_tables_gets_a_capped_first_page(make_server: MakeSer
 async def test_the_table_you_are_at_comes_first_even_if_private(make_server: MakeServer) -> None:
     server = await make_server()
     await fill(server, 10)
-    c = await WsClient.open(server.port)
+    c = await WsClient.open(server.port, protocol=(1, 1))
     mine, _, _ = await create(c, private=True)
     first = await c.request("list_tables", limit=3)
     assert first.tables[0].id == mine and len(first.tables) == 3
@@ -117,14 +117,14 @@ async def test_big_pages_cost_more_of_the_rate_limit(make_server: MakeServer) ->
     after a few (and not dropped as too slow), where small requests pass a burst."""
     server = await make_server()
     await fill(server, 600, name="y" * 48)
-    c = await WsClient.open(server.port)
+    c = await WsClient.open(server.port, protocol=(1, 1))
     for _ in range(12):
         await c.send("list_tables", limit=500)
     await c.wait_until(lambda: len(c.msgs) >= 1 + 12)  # welcome, then one answer each
     kinds = [getattr(x, "code", x.type) for x in c.msgs[1:13]]
     assert "rate_limited" in kinds and kinds.index("rate_limited") <= 10, kinds
     await c.ping()  # still connected
-    d = await WsClient.open(server.port)
+    d = await WsClient.open(server.port, protocol=(1, 1))
     for _ in range(12):
         await d.send("list_tables", limit=1)
     await d.wait_until(lambda: len(d.msgs) >= 1 + 12)

@@ -40,8 +40,11 @@ class WsClient:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, port: int, name: str | None = "tester", **kw: Any) -> WsClient:
-        """Connect to 127.0.0.1:port and, if ``name`` is given, say hello."""
+    async def open(
+        cls, port: int, name: str | None = "tester", protocol: tuple[int, int] = (1, 0), **kw: Any
+    ) -> WsClient:
+        """Connect to 127.0.0.1:port and, if ``name`` is given, say hello (in
+        ``protocol``: 1.0 unless a test needs 1.1)."""
         ws = await connect(
             f"ws://127.0.0.1:{port}/",
             subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
@@ -51,7 +54,7 @@ class WsClient:
         )
         client = cls(ws)
         if name is not None:
-            welcome = await client.request("hello", protocol=[1, 0], client=name)
+            welcome = await client.request("hello", protocol=list(protocol), client=name)
             assert welcome.type == "welcome", welcome
         return client
 
