@@ -16,7 +16,7 @@ from server.app import Server
 from shared.record import Record
 
 from .conftest import MakeServer
-from .wsclient import WsClient, create, join, random_take, serving
+from .wsclient import WsClient, create, human_table, join, random_take, serving
 
 
 class FakeClock:
@@ -40,20 +40,7 @@ async def table_of(
     server: Server, players: int = 2, minors: tuple[int, ...] = (1, 1, 1), **create_fields: Any
 ) -> tuple[str, list[WsClient], list[str]]:
     """``players`` connected people (protocol 1.minor each), all ready: the game runs."""
-    clients = [await hello(server.port, f"p{i}", minors[i]) for i in range(players)]
-    options = {"players": players, **create_fields.pop("options", {})}
-    table, _, token = await create(clients[0], options=options, **create_fields)
-    assert token is not None
-    tokens = [token]
-    for i, c in enumerate(clients[1:], 1):
-        seat, tok = await join(c, table, f"p{i}")
-        assert seat == i
-        tokens.append(tok)
-    for c in clients:
-        await c.send("ready")
-    for c in clients:
-        await c.wait_type("view")
-    return table, clients, tokens
+    return await human_table(server.port, players, minors=minors, create_fields=create_fields)
 
 
 async def final_view(c: WsClient) -> Any:

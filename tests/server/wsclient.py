@@ -174,11 +174,22 @@ async def join(client: WsClient, table: str, player: str, **fields: Any) -> tupl
 
 
 async def human_table(
-    port: int, players: int = 2, compression: str | None = None, **options: Any
+    port: int,
+    players: int = 2,
+    compression: str | None = None,
+    *,
+    minors: tuple[int, ...] = (0, 0, 0),
+    create_fields: dict[str, Any] | None = None,
+    **options: Any,
 ) -> tuple[str, list[WsClient], list[str]]:
-    """A table of ``players`` connected humans, all ready: the game has started."""
-    clients = [await WsClient.open(port, f"p{i}", compression=compression) for i in range(players)]
-    table, _, token = await create(clients[0], options={"players": players, **options})
+    """A table of ``players`` connected humans, all ready: the game has started. Seat
+    ``i`` speaks protocol 1.``minors[i]``; ``create_fields`` go into ``create_table``."""
+    clients = [
+        await WsClient.open(port, f"p{i}", (1, minors[i]), compression=compression)
+        for i in range(players)
+    ]
+    fields = create_fields or {}
+    table, _, token = await create(clients[0], options={"players": players, **options}, **fields)
     assert token is not None
     tokens = [token]
     seeded = {"seeded": True} if "seed" in options else {}
