@@ -5,7 +5,8 @@ it got before protocol 1.1 existed (docs/PROTOCOL.md, "Versioning").
 added): a scripted session of two players and a spectator, all saying 1.0, through a
 lobby, a whole game, errors, chat, and a second game that ends by resignation. Every
 frame each of them receives is compared with it, field order included; only what is
-random by design (table ids, seat tokens) is replaced by a placeholder. Two values have
+random by design (table ids, seat tokens) and the server's list of bot levels are
+replaced by placeholders. Two values have
 changed since 1.0 on purpose, as fixes (no field or message did): a spectator's refused
 take says why in other words, and a spectator's chat name is marked "(spectator)". The
 1.1 fields other helpers added to 1.0 messages (``tables.total``, ``seeded``) are not
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from .conftest import MakeServer
 from .wsclient import WsClient
 
 GOLDEN = Path(__file__).parent / "golden" / "v1_0.jsonl"
+_TABLE_ID = re.compile(r"[0-9a-f]{8}")
 
 
 class _Masker:
@@ -45,7 +48,9 @@ class _Masker:
             return [self(v, key) for v in value]
         if key == "token":
             return "<token>"
-        if key in ("table", "id") and isinstance(value, str):
+        if key == "bot_levels":  # the server's own list of computer players
+            return "<bot_levels>"
+        if key in ("table", "id") and isinstance(value, str) and _TABLE_ID.fullmatch(value):
             return self.tables.setdefault(value, f"<table{len(self.tables)}>")
         return value
 

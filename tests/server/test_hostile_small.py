@@ -24,7 +24,7 @@ async def test_a_seeded_table_says_so_and_takes_only_those_who_know(server: Serv
     host = await WsClient.open(server.port, "host")
     table, _, _ = await create(host, options={"seed": 12345})
     plain, _, _ = await create(await WsClient.open(server.port, "other"))
-    guest = await WsClient.open(server.port, "guest")
+    guest = await WsClient.open(server.port, "guest", protocol=(1, 1))  # seeded: 1.1
     listed = {t.id: t.seeded for t in (await guest.request("list_tables")).tables}
     assert listed == {table: True, plain: False}
     refused = await guest.request("join", table=table, player="g")
@@ -33,7 +33,7 @@ async def test_a_seeded_table_says_so_and_takes_only_those_who_know(server: Serv
     assert [s.name for s in server.lobby.tables[table].seats] == ["p0", None]  # untouched
     seat, _ = await join(guest, table, "g", seeded=True)  # knowing it, they may sit
     assert seat == 1
-    solo = await WsClient.open(server.port, "solo")
+    solo = await WsClient.open(server.port, "solo", protocol=(1, 1))
     bot_game = await solo.request(  # solo play with a seed (and tests) needs nothing
         "create_table", name="solo", options={"seed": 7}, bots=[{"seat": 1, "level": "easy"}]
     )
