@@ -10,7 +10,9 @@
 A bot is a level or kind of ``shared.bots`` (``make_bot``), optionally with its work per
 decision: ``expert:500`` (500 iterations, deterministic) or ``expert:0.1s`` (0.1 seconds,
 a time budget, so it depends on the machine). Without one, a level searches its own
-iteration budget and ``search`` 0.2 s; ``--budget``/``--iterations`` set a default.
+iteration budget and ``search`` 0.2 s; ``--budget``/``--iterations`` set a default. A
+third part names a searching bot's playout policy: ``expert:200:plain`` (to measure the
+policies against each other).
 
 ``--ladder`` plays every level against the one below it (and, with two players, against
 ``greedy``) and prints the table of docs/BOTS.md.
@@ -33,8 +35,9 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from shared.bots import KINDS, LADDER, LEVELS, IsmctsBot, SearchBot, make_bot, play
-from shared.bots.base import BaseBot
+from shared.bots import KINDS, LADDER, LEVELS, make_bot, play
+from shared.bots.base import BaseBot, SearchingBot
+from shared.bots.playout import POLICIES
 from shared.game import Game
 from shared.options import Options
 from shared.scoring import score_game
@@ -64,10 +67,14 @@ class Outcome:
 
 
 def spec(text: str) -> str:
-    """Check a bot spec for argparse: ``name``, ``name:N`` or ``name:Ts``."""
-    name, _, work = text.partition(":")
+    """Check a bot spec for argparse: ``name``, ``name:N`` or ``name:Ts``, then
+    optionally ``:POLICY``."""
+    name, _, rest = text.partition(":")
+    work, _, policy = rest.partition(":")
     if name not in NAMES:
         raise argparse.ArgumentTypeError(f"unknown bot {name!r}: one of {', '.join(NAMES)}")
+    if policy and policy not in POLICIES:
+        raise argparse.ArgumentTypeError(f"unknown policy {policy!r}: one of {POLICIES}")
     try:
         parse(text, None, None)
     except ValueError:
@@ -78,7 +85,8 @@ def spec(text: str) -> str:
 def parse(text: str, budget: float | None, iterations: int | None) -> tuple[str, dict[str, Any]]:
     """The bot name of a spec and its ``make_bot`` work bound (the spec's, else the
     arena's default)."""
-    name, _, work = text.partition(":")
+    name, _, rest = text.partition(":")
+    work = rest.partition(":")[0]
     if work.endswith("s"):
         return name, {"budget": float(work[:-1]), "iterations": None}
     if work:
@@ -88,11 +96,15 @@ def parse(text: str, budget: float | None, iterations: int | None) -> tuple[str,
 
 def build(text: str, seat: int, seed: int, budget: float | None, iterations: int | None) -> BaseBot:
     name, work = parse(text, budget, iterations)
-    return make_bot(name, seat, seed=seed, **work)
+    bot = make_bot(name, seat, seed=seed, **work)
+    policy = text.split(":")[2:]
+    if policy and isinstance(bot, SearchingBot):
+        bot.policy = policy[0]
+    return bot
 
 
 def _work(bot: BaseBot) -> tuple[int, float, int]:
-    if isinstance(bot, SearchBot | IsmctsBot):
+    if isinstance(bot, SearchingBot):
         return bot.simulations, bot.thinking, bot.searches
     return 0, 0.0, 0
 
@@ -222,14 +234,14 @@ def speed(seconds: float, iterations: int | None) -> None:
             game.apply(game.legal_actions()[0])
     print(f"search speed over {len(positions)} positions of 3 games, ~{seconds} s each bot:")
     for name in NAMES:
-        if not isinstance(make_bot(name, 0), SearchBot | IsmctsBot):
+        if not isinstance(make_bot(name, 0), SearchingBot):
             continue
         total = 0
         spent = 0.0
         while spent < seconds:
             for g in positions:
                 bot = build(name, g.to_move, 1, None, iterations)
-                assert isinstance(bot, SearchBot | IsmctsBot)
+                assert isinstance(bot, SearchingBot)
                 seen = view(g, g.to_move)
                 bot.observe((), seen)
                 bot.decide(seen)

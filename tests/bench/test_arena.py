@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from shared.bots.base import SearchingBot
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -50,8 +52,12 @@ def test_bot_specs() -> None:
     assert arena.parse("expert", 0.2, None) == ("expert", {"budget": 0.2, "iterations": None})
     assert arena.parse("expert:50", 0.2, None) == ("expert", {"budget": None, "iterations": 50})
     assert arena.parse("search:0.1s", None, 9) == ("search", {"budget": 0.1, "iterations": None})
-    for bad in ("grandmaster", "hard:x", "hard:0.1x"):
-        with pytest.raises(Exception, match=r"unknown bot|bad work bound"):
+    assert arena.parse("hard:50:plain", None, None) == ("hard", {"budget": None, "iterations": 50})
+    for text, policy in (("hard:50:plain", "plain"), ("hard:50", "aware")):
+        bot = arena.build(text, 0, 1, None, None)
+        assert isinstance(bot, SearchingBot) and bot.policy == policy
+    for bad in ("grandmaster", "hard:x", "hard:0.1x", "hard:5:wild"):
+        with pytest.raises(Exception, match=r"unknown bot|bad work bound|unknown policy"):
             arena.spec(bad)
 
 
