@@ -21,9 +21,12 @@ Monte Carlo search the levels used to be, 0.2 s a move).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..events import Event
+from ..game import Take
+from ..view import View
 from .base import BaseBot, Bot, legal_takes
 from .greedy import GreedyBot, RandomBot
 from .ismcts import IsmctsBot
@@ -48,6 +51,7 @@ __all__ = [
     "legal_takes",
     "make_bot",
     "play",
+    "think",
 ]
 
 
@@ -155,3 +159,24 @@ def make_bot(
         budget=seconds,
         clock=clock,
     )
+
+
+def think(
+    name: str,
+    view: View,
+    events: Sequence[Event] = (),
+    *,
+    seed: int,
+    budget: float | None = None,
+    iterations: int | None = None,
+) -> Take:
+    """One decision from scratch, for a host that keeps no bot between moves (say, in a
+    worker process): a fresh bot of ``name`` for the view's seat is told ``events``, the
+    game's public events so far in order, then decides in ``view``. It remembers what
+    its level would of that history, except the start cards no event names. With an
+    iteration budget (every level's default) the same arguments give the same take."""
+    if view.seat is None:
+        raise ValueError("a spectator's view: a bot needs a seat's")
+    bot = make_bot(name, view.seat, seed=seed, budget=budget, iterations=iterations)
+    bot.observe(events, view)
+    return bot.decide(view)

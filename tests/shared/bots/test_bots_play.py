@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from shared.bots import KINDS, LADDER, LEVELS, IsmctsBot, SearchBot, make_bot, play
+from shared.bots import KINDS, LADDER, LEVELS, IsmctsBot, SearchBot, make_bot, play, think
 from shared.bots.ismcts import Node
 from shared.bots.playout import policy_take
 from shared.events import Event
@@ -16,7 +16,7 @@ from shared.options import Options
 from shared.scoring import score_game
 from shared.view import view
 
-from .helpers import random_options
+from .helpers import random_history, random_options
 
 FAST = 6  # search bots: a tiny deterministic budget (iterations)
 
@@ -188,3 +188,20 @@ def test_playout_takes_are_written_as_the_legal_actions(policy: str) -> None:
             take = policy_take(game, rng, 0.3, policy)
             assert take in game.legal_actions()
             game.apply(take)
+
+
+def test_think_decides_from_scratch_and_reproducibly() -> None:
+    """The stateless entry point: the same history, view, seed and iterations give the
+    same legal take, the one a bot told the same history at once makes."""
+    game, batches = random_history(Options(players=3, recipes=True, seed=6), 20, 6)
+    assert not game.over
+    seat = game.to_move
+    heard = [e for batch in batches for e in batch]
+    seen = view(game, seat)
+    takes = {think("expert", seen, heard, seed=5, iterations=30) for _ in range(2)}
+    assert len(takes) == 1 and takes <= set(game.legal_actions())
+    bot = make_bot("expert", seat, seed=5, iterations=30)
+    bot.observe(heard, seen)
+    assert {bot.decide(seen)} == takes
+    with pytest.raises(ValueError, match="spectator"):
+        think("easy", view(game, None), heard, seed=1)
