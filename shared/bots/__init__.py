@@ -74,11 +74,11 @@ LADDER: tuple[Level, ...] = (
     Level(
         "beginner",
         "Beginner",
-        "Takes whatever looks good for its kettle right now, often carelessly, and "
-        "forgets nearly every card under the kettle tops. For a first game.",
+        "Takes what looks good for its kettle right now half the time and any card the "
+        "other half, and remembers nothing under the kettle tops. For a first game.",
         "greedy",
-        Recall(own=2, others=0, deck=False),
-        blunder=0.4,
+        Recall(own=1, others=0, deck=False),
+        blunder=0.5,
     ),
     Level(
         "easy",
