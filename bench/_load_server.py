@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocol.messages import DEFAULT_LIMITS
 from server.app import ServerConfig, run_server
+from server.lobby import NO_QUOTAS
 from server.logs import setup_logging
 from server.main import tune_gc
 from server.store import MemoryStore, SqliteStore, Store
@@ -41,6 +42,7 @@ def main() -> None:
         max_output=args.max_output,
         finished_ttl=args.finished_ttl,
         ping_interval=20.0,
+        quotas=NO_QUOTAS,  # every load client comes from loopback
     )
     store: Store = SqliteStore(args.db) if args.db else MemoryStore()
     if not args.default_gc:

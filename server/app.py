@@ -16,7 +16,7 @@ import logging
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server as WsServer
@@ -29,7 +29,7 @@ from protocol.codec import encode
 from protocol.convert import catalogue
 
 from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
-from .lobby import Lobby
+from .lobby import Lobby, Quotas
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .store import MemoryStore, Store
 
@@ -51,6 +51,7 @@ class ServerConfig:
     handshake_timeout: float = 10.0  # seconds to complete the opening handshake
     backlog: int = 100  # the listen backlog, also what one loop turn may accept
     max_tables: int = 10_000
+    quotas: Quotas = field(default_factory=Quotas)  # per peer (IP address)
     list_page: int = 100  # tables in a list_tables page when the client sets no limit
     max_listing_bytes: int = 32 * 1024  # a tables message is never larger
     listing_bytes_per_token: int = 8192  # list_tables costs a rate-limit token per this
@@ -81,6 +82,7 @@ class Server:
             abandon_ttl=config.abandon_ttl,
             bot_levels=BOT_LEVELS,
             now=config.now,
+            quotas=config.quotas,
         )
         self.lobby.attach_bot = lambda table, seat, level: attach_bot(
             table, seat, level, think=config.bot_think

@@ -8,7 +8,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from shared.clock import Clock, Timing
@@ -29,12 +29,30 @@ def new_invite() -> str:
     chars = [secrets.choice(INVITE_ALPHABET) for _ in range(12)]
     return "-".join("".join(chars[i : i + 4]) for i in range(0, 12, 4))
 
-__all__ = ["Lobby"]
+
+__all__ = ["NO_QUOTAS", "Lobby", "Quotas"]
 
 log = logging.getLogger("kupferkessel.lobby")
 
 BotFactory = Callable[[Table, int, str], object]
 """Attaches a server-side bot for (table, seat, level); set by the server."""
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """What one peer (an IP address) may hold at once; 0 means no limit. The tables a
+    peer made are counted while they are not finished."""
+
+    lobby_tables: int = 10
+    """Tables waiting in the lobby."""
+    unattended_games: int = 4
+    """Running games with no person connected (no seat, no spectator)."""
+    bot_games: int = 2
+    """Games of bots only (every seat a server-side bot)."""
+
+
+NO_QUOTAS = Quotas(lobby_tables=0, unattended_games=0, bot_games=0)
+"""No per-peer limit: for tests and benchmarks that play many people from one address."""
 
 
 class Lobby:
@@ -48,8 +66,11 @@ class Lobby:
         abandon_ttl: float = 600.0,
         bot_levels: tuple[str, ...] = (),
         now: Callable[[], float] | None = None,
+        quotas: Quotas | None = None,
     ) -> None:
         self.store = store
+        self.quotas = quotas or Quotas()
+        self._made_by: dict[str, set[Table]] = {}  # peer -> its tables not yet finished
         self.max_tables = max_tables
         self.finished_ttl = finished_ttl
         self.lobby_ttl = lobby_ttl  # <= 0: tables waiting in the lobby never expire
@@ -142,6 +163,31 @@ class Lobby:
         return None
 
     # ------------------------------------------------------------- changes
+    def check_quotas(self, peer: str, bots_only: bool) -> None:
+        """Refuse (``server_full``, saying which quota) a new table by ``peer`` if it
+        already holds as many tables as ``quotas`` allow."""
+        mine = self._made_by.get(peer)
+        if not mine:
+            return
+        for table in [t for t in mine if t.state == FINISHED or self.tables.get(t.id) is not t]:
+            mine.discard(table)
+        q = self.quotas
+        waiting = sum(t.state == LOBBY for t in mine)
+        unattended = sum(t.state == PLAYING and not t.attended for t in mine)
+        of_bots = sum(t.bots_only for t in mine)
+        if q.lobby_tables > 0 and waiting >= q.lobby_tables:
+            why = f"you have {waiting} tables waiting in the lobby: start or leave one first"
+        elif q.unattended_games > 0 and unattended >= q.unattended_games:
+            why = (
+                f"{unattended} games you started run with nobody connected:"
+                " resume, watch or resign one first"
+            )
+        elif bots_only and q.bot_games > 0 and of_bots >= q.bot_games:
+            why = f"{of_bots} games of bots only you started are still running"
+        else:
+            return
+        raise TableError("server_full", why)
+
     async def create(
         self,
         name: str,
@@ -151,13 +197,17 @@ class Lobby:
         bots: list[tuple[int, str]] | None = None,
         timing: Timing | None = None,
         invite_hash: str | None = None,
+        peer: str | None = None,
     ) -> tuple[Table, str | None]:
         """Create a table; returns it and, for a private table, its invite code.
         ``bots`` lists (seat, level) pairs to fill with server-side bots; ``timing`` its
-        time rules (``invite_hash``: a private table's code, kept for a rematch)."""
+        time rules (``invite_hash``: a private table's code, kept for a rematch). A table
+        made for ``peer`` (a client's address) counts against its ``quotas``."""
         if len(self.tables) - self.finished_here >= self.max_tables:
             raise TableError("server_full", "this server has reached its table limit")
         bots = bots or []
+        if peer is not None:
+            self.check_quotas(peer, bots_only=len(bots) >= options.players)
         for _, level in bots:
             if level not in self.bot_levels:
                 raise TableError(
@@ -186,6 +236,8 @@ class Lobby:
         )
         self._wire(table)
         self.tables[table_id] = table
+        if peer is not None:
+            self._made_by.setdefault(peer, set()).add(table)
         for seat_no, level in bots:
             seat = await table.add_bot(level, seat_no)
             if self.attach_bot is not None:

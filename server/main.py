@@ -19,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 from .app import ServerConfig, run_server
+from .lobby import Quotas
 from .logs import setup_logging
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
@@ -73,6 +74,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         " refused); past both the oldest unfinished handshake is dropped (default 100)",
     )
     p.add_argument("--max-tables", type=int, default=10_000)
+    q = Quotas()
+    for flag, default, what in (
+        ("--peer-lobby-tables", q.lobby_tables, "tables waiting in the lobby"),
+        ("--peer-unattended-games", q.unattended_games, "running games nobody is connected to"),
+        ("--peer-bot-games", q.bot_games, "games of bots only"),
+    ):
+        p.add_argument(
+            flag,
+            type=int,
+            default=default,
+            metavar="N",
+            help=f"per client address: {what} it made, at most (default {default}; 0: no limit)",
+        )
     p.add_argument(
         "--bot-think",
         type=float,
@@ -149,6 +163,11 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         max_handshakes=args.max_handshakes,
         max_tables=args.max_tables,
+        quotas=Quotas(
+            lobby_tables=args.peer_lobby_tables,
+            unattended_games=args.peer_unattended_games,
+            bot_games=args.peer_bot_games,
+        ),
         bot_think=args.bot_think,
         lobby_ttl=args.lobby_ttl,
         abandon_ttl=args.abandon_ttl,

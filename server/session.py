@@ -129,6 +129,7 @@ class Session:
         self._close_code = (CLOSE_NORMAL, "")
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = _peer(ws)
+        self.host = self.peer.rsplit(":", 1)[0]  # the address quotas count by
 
     # ------------------------------------------------------------------ sending
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -422,6 +423,7 @@ class Session:
             private=msg.private,
             bots=[(b.seat, b.level) for b in msg.bots],
             timing=timing,
+            peer=self.host,
         )
         summary = table_summary(table, self.minor)
         self.send(m.TableCreatedMsg(table=summary, invite=invite), msg.id)

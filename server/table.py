@@ -241,6 +241,11 @@ class Table:
         return code is not None and secrets.compare_digest(hash_token(code), self.invite_hash or "")
 
     @property
+    def bots_only(self) -> bool:
+        """Every seat is a server-side bot's."""
+        return all(s.bot is not None for s in self.seats)
+
+    @property
     def open(self) -> bool:
         """Waiting in the lobby with a free seat: someone may join."""
         return self.state == LOBBY and any(not s.taken for s in self.seats)

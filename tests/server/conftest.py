@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from server.app import Server, ServerConfig
+from server.lobby import NO_QUOTAS
 from server.store import MemoryStore
 
 MakeServer = Callable[..., Awaitable[Server]]
@@ -21,6 +22,7 @@ async def make_server() -> AsyncIterator[MakeServer]:
     async def make(**config: Any) -> Server:
         config.setdefault("port", 0)
         config.setdefault("host", "127.0.0.1")
+        config.setdefault("quotas", NO_QUOTAS)  # many players from one address; see test_quotas
         server = Server(ServerConfig(**config), MemoryStore())
         await server.start()
         servers.append(server)

@@ -62,6 +62,8 @@ class ServerProcess:
     async def start(self) -> None:
         cmd = [sys.executable, "-m", "client.cli", "serve", "--db", str(self.db)]
         cmd += ["--port", str(self.port), "--log-level", "warning", "--bot-think", "0.01"]
+        cmd += ["--peer-lobby-tables", "0", "--peer-unattended-games", "0"]  # one address
+        cmd += ["--peer-bot-games", "0"]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
         self.starts += 1

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import Server, ServerConfig
+from server.lobby import NO_QUOTAS
 from server.store import open_store
 
 ERROR_CODES = {c.value for c in m.ErrorCode}
@@ -291,6 +292,7 @@ async def advance(clients: list[WsClient], rng: random.Random, takes: int) -> in
 async def serving(db: str | Path, **config: Any) -> AsyncIterator[Server]:
     """A started server (port 0) on the store ``db`` (a SQLite file or a PostgreSQL
     URL, see ``server.store.open_store``), stopped on exit."""
+    config.setdefault("quotas", NO_QUOTAS)  # many players from one address
     server = Server(ServerConfig(port=0, ping_interval=None, **config), open_store(db))
     await server.start()
     try:
