@@ -28,6 +28,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
+from .botpool import default_workers, shared_pool
 from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
 from .lobby import Lobby, Quotas
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
@@ -66,6 +67,7 @@ class ServerConfig:
     lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
     abandon_ttl: float = 600.0  # seconds a running game with no person lives (<= 0: forever)
     bot_think: float | None = None  # seconds per move for search bots (None: per level)
+    bot_workers: int = field(default_factory=default_workers)  # bot processes (0: a thread)
     tick: float = 0.25  # seconds between checks of clocks and grace periods
     now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
 
@@ -84,10 +86,13 @@ class Server:
             now=config.now,
             quotas=config.quotas,
         )
+        self.bots = shared_pool(config.bot_workers)
         self.lobby.attach_bot = lambda table, seat, level: attach_bot(
-            table, seat, level, think=config.bot_think
+            table, seat, level, think=config.bot_think, pool=self.bots
         )
-        self.lobby.stand_in = lambda table, seat: stand_in(table, seat, think=config.bot_think)
+        self.lobby.stand_in = lambda table, seat: stand_in(
+            table, seat, think=config.bot_think, pool=self.bots
+        )
         self.sessions: set[Session] = set()
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
@@ -100,6 +105,7 @@ class Server:
         self._ws: WsServer | None = None
         self.tcp_open = 0  # TCP connections accepted and not yet lost (handshakes included)
         self.tcp_refused = 0  # connections dropped: over max_connections + max_handshakes
+        self.unread_drops = 0  # connections dropped: unread output over max_output
         # connections whose HTTP request has not arrived yet, oldest first
         self._waiting: dict[_Counted, None] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -117,6 +123,7 @@ class Server:
         return port
 
     async def start(self) -> None:
+        self.bots.warm()
         await self.store.start()
         restored = await self.lobby.restore()
         if restored:
@@ -238,8 +245,10 @@ class Server:
         counts: dict[str, int | float | str] = {"status": "ok"}
         counts.update(self.lobby.counts())
         counts["connections"] = len(self.sessions)
+        counts["bot_moves_waiting"] = self.bots.waiting
         counts["tcp_open"] = self.tcp_open
         counts["tcp_refused"] = self.tcp_refused
+        counts["unread_drops"] = self.unread_drops
         counts["uptime"] = round(time.time() - self.started, 1)
         counts.update({f"store_{k}": v for k, v in self.store.stats().items()})
         return counts
@@ -297,6 +306,22 @@ class _Counted(ServerConnection):
         elif self._socket is not None:
             self._socket.close()
 
+    def data_received(self, data: bytes) -> None:
+        """The library answers pings (and close frames) itself, writing to the socket
+        whatever the reader does: a client flooding pings and never reading would make
+        that buffer grow without end. Past ``max_output`` unread bytes, whatever filled
+        them, the connection is dropped at once."""
+        super().data_received(data)
+        sock = self._socket
+        if (
+            isinstance(sock, asyncio.WriteTransport)
+            and sock.get_write_buffer_size() > self.owner.config.max_output
+            and not sock.is_closing()
+        ):
+            self.owner.unread_drops += 1
+            log.warning("unread output over the limit, dropping", extra={"peer": _peer_of(sock)})
+            self.drop()
+
     def drop(self) -> None:
         """Abort now and stop counting (``connection_lost`` comes later)."""
         if self._counted:
@@ -309,6 +334,11 @@ class _Counted(ServerConnection):
         if self._counted:
             self._counted = False
             self.owner.tcp_closed(self)
+
+
+def _peer_of(transport: asyncio.BaseTransport) -> str:
+    peer = transport.get_extra_info("peername")
+    return f"{peer[0]}:{peer[1]}" if peer else "?"
 
 
 def _counted(owner: Server) -> type[ServerConnection]:

@@ -3,8 +3,9 @@
 A ``BotSeat`` is an ``Occupant`` like a network session: it receives exactly the views
 (``shared.view.view`` for its seat) and public events a person in that seat would, and
 nothing else; it never sees the table's ``Game``. When its view says it is to move, it
-thinks in a worker thread (so the event loop keeps serving) and submits its take with
-the state version of that view, like any client.
+thinks in a worker process (``botpool``: so the event loop keeps serving people, and
+bots together use at most the pool's cores) and submits its take with the state version
+of that view, like any client.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from shared.bots.base import Bot
 from shared.events import Event
 from shared.view import View
 
+from .botpool import BotPool, shared_pool
 from .table import Table, TableError
 
 __all__ = ["BOT_LEVELS", "STAND_IN_LEVEL", "BotSeat", "attach_bot", "stand_in"]
@@ -32,10 +34,13 @@ STAND_IN_LEVEL = "medium"
 
 
 class BotSeat:
-    def __init__(self, table: Table, seat: int, bot: Bot) -> None:
+    def __init__(self, table: Table, seat: int, bot: Bot, pool: BotPool | None = None) -> None:
         self.table = table
         self.seat = seat
         self.bot = bot
+        self.pool = pool or shared_pool(0)
+        self._observed = 0  # observe() calls: a bot back from a worker is kept only if
+        # nothing was observed meanwhile
         self._pending: list[Event] = []
         self._task: asyncio.Task[None] | None = None
         self._thinking_on = -1
@@ -52,6 +57,7 @@ class BotSeat:
         if self._pending:
             self.bot.observe(self._pending, view)
             self._pending = []
+            self._observed += 1
         if (
             self._stopped
             or view.game_over
@@ -94,7 +100,10 @@ class BotSeat:
     # -------------------------------------------------------------------------
     async def _play(self, view: View, version: int) -> None:
         try:
-            take = await asyncio.to_thread(self.bot.decide, view)
+            observed = self._observed
+            take, bot = await self.pool.decide(self.bot, view)
+            if self._observed == observed:
+                self.bot = bot  # its random state and memory as deciding left them
             await self.table.take_for_seat(self.seat, take, version)
         except TableError as e:  # the game moved on (e.g. a resignation): nothing to do
             log.info("bot take refused", extra={"table": self.table.id, "code": e.code})
@@ -104,11 +113,14 @@ class BotSeat:
             log.exception("bot failed", extra={"table": self.table.id, "seat": self.seat})
 
 
-def _remembering(table: Table, seat: int, level: str, think: float | None) -> BotSeat:
-    """A bot for ``seat`` with the game's public history so far in its memory, as a
-    person who had watched it would remember it (nothing is sent to it yet)."""
+def _remembering(
+    table: Table, seat: int, level: str, think: float | None, pool: BotPool | None
+) -> BotSeat:
+    """A bot for ``seat`` thinking in ``pool`` (default: a thread), with the game's
+    public history so far in its memory, as a person who had watched it would remember
+    it (nothing is sent to it yet)."""
     bot = make_bot(level, seat, seed=secrets.randbits(32), budget=think)
-    occupant = BotSeat(table, seat, bot)
+    occupant = BotSeat(table, seat, bot, pool)
     if table.record is not None and table.game is not None:
         history: list[Event] = []
         table.record.replay(events=history)
@@ -116,18 +128,27 @@ def _remembering(table: Table, seat: int, level: str, think: float | None) -> Bo
     return occupant
 
 
-def attach_bot(table: Table, seat: int, level: str, *, think: float | None = None) -> BotSeat:
-    """Seat a bot of ``level`` at ``table``; a restored game's public history is
-    replayed into its memory."""
-    occupant = _remembering(table, seat, level, think)
+def attach_bot(
+    table: Table,
+    seat: int,
+    level: str,
+    *,
+    think: float | None = None,
+    pool: BotPool | None = None,
+) -> BotSeat:
+    """Seat a bot of ``level`` at ``table``, thinking in ``pool``; a restored game's
+    public history is replayed into its memory."""
+    occupant = _remembering(table, seat, level, think, pool)
     table.attach_bot(seat, occupant)
     table.send_view_to(occupant)
     return occupant
 
 
-def stand_in(table: Table, seat: int, *, think: float | None = None) -> BotSeat:
+def stand_in(
+    table: Table, seat: int, *, think: float | None = None, pool: BotPool | None = None
+) -> BotSeat:
     """A computer player for a person's seat (``Table.stand_in``): it gets the seat's
     view at once and moves whenever the seat is to move, until it is stopped."""
-    occupant = _remembering(table, seat, STAND_IN_LEVEL, think)
+    occupant = _remembering(table, seat, STAND_IN_LEVEL, think, pool)
     table.send_view_to(occupant, seat)
     return occupant

@@ -19,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 from .app import ServerConfig, run_server
+from .botpool import default_workers
 from .lobby import Quotas
 from .logs import setup_logging
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
@@ -93,6 +94,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="seconds per move for server-side searching bots, instead of their levels' "
         "iteration budgets (default: the budgets, so a level's strength does not depend on load)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=default_workers(),
+        metavar="N",
+        help="processes server-side bots think in: at most N cores think for bots, never the"
+        f" event loop's (default {default_workers()} here: the cores but one, 1 to 4;"
+        " 0 thinks in a thread)",
     )
     _seconds(
         p,
@@ -169,6 +179,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             bot_games=args.peer_bot_games,
         ),
         bot_think=args.bot_think,
+        bot_workers=args.bot_workers,
         lobby_ttl=args.lobby_ttl,
         abandon_ttl=args.abandon_ttl,
         finished_ttl=args.finished_ttl,

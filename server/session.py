@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client
@@ -55,6 +56,8 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_TRY_AGAIN = 1013
 CLOSE_REPLACED = 4001  # application code: the seat was resumed on another connection
+CLOSE_GRACE = 5.0
+"""Seconds a closing connection has to take its bye and close before it is dropped."""
 
 
 class Phase(enum.Enum):
@@ -177,6 +180,15 @@ class Session:
         self._queue(encode_as(m.ByeMsg, bye, seq=self.seq))
         self.closing = True
         self._close_code = (code, reason[:120])
+        # a client that does not read never lets the bye and the close out: the
+        # connection is dropped if it is not closed CLOSE_GRACE seconds from now
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, self._drop_if_open)
+
+    def _drop_if_open(self) -> None:
+        drop = getattr(self.ws, "drop", None)  # the server's counted connection
+        if drop is not None and self.ws.state is not State.CLOSED:
+            log.info("closing took too long, dropping", extra={"peer": self.peer})
+            drop()
 
     async def _writer(self) -> None:
         """Hand queued frames to the library one by one (``ServerConnection.send``

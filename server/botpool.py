@@ -1,0 +1,134 @@
+"""Server-side bots think in worker processes, never on the event loop's core.
+
+Search is pure Python: in a thread it would hold the GIL and a person's take would wait
+behind it. So a bot's move is one call of ``think`` (a small pure function: the bot and
+its view in, the take and the bot as it is afterwards out) in a process of one pool
+shared by every table of the process. The pool's size is the global budget of bot
+thinking: at most ``workers`` cores think for bots at any time, each move within the
+bot's own time budget (``--bot-think``); moves beyond that wait their turn, first come
+first served, while the event loop keeps serving people. The per-address cap on games of
+bots only is a lobby quota (``Quotas.bot_games``).
+
+``workers=0`` thinks in a thread instead (for embedded single-player servers and tests
+that want no extra process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures.process import BrokenProcessPool
+
+from shared.bots.base import Bot
+from shared.game import Take
+from shared.view import View
+
+__all__ = ["BotPool", "default_workers", "think"]
+
+log = logging.getLogger("kupferkessel.bots")
+
+
+def think(bot: Bot, view: View) -> tuple[Take, Bot]:
+    """The worker's whole job: ``bot.decide(view)``, and the bot as deciding left it
+    (its random state, what it learnt), which the server keeps for the next move."""
+    take = bot.decide(view)
+    return take, bot
+
+
+def _follow_parent(parent: int) -> None:
+    """In each worker: exit when the server process is gone, however it ended (a
+    SIGKILL leaves no one to shut the pool down)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="kk-follow-parent", daemon=True).start()
+
+
+def default_workers() -> int:
+    """One core is the event loop's: bots get the others, at least one, at most four."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+class BotPool:
+    """The worker processes bots think in (created on first use, ``spawn``ed: no
+    copy of the server's threads or sockets). ``BrokenProcessPool`` (a worker killed)
+    makes a fresh pool and the move is tried once more."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self.moves = 0  # moves thought in workers
+        self.waiting = 0  # moves submitted and not yet answered
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_follow_parent,
+                    initargs=(os.getpid(),),
+                )
+            return self._pool
+
+    def _reset(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def decide(self, bot: Bot, view: View) -> tuple[Take, Bot]:
+        """``think(bot, view)`` in a worker (in a thread with ``workers=0``)."""
+        if self.workers <= 0:
+            return await asyncio.to_thread(think, bot, view)
+        loop = asyncio.get_running_loop()
+        self.waiting += 1
+        try:
+            for attempt in (1, 2):
+                pool = self._executor()
+                try:
+                    result = await loop.run_in_executor(pool, think, bot, view)
+                except BrokenProcessPool:
+                    log.error("bot worker died", extra={"attempt": attempt})
+                    self._reset(pool)
+                    if attempt == 2:
+                        raise
+                    continue
+                self.moves += 1
+                return result
+            raise AssertionError("unreachable")
+        finally:
+            self.waiting -= 1
+
+    def warm(self) -> None:
+        """Start the workers now (spawning takes a moment), not at the first bot move."""
+        if self.workers > 0:
+            pool = self._executor()
+            for _ in range(self.workers):
+                pool.submit(os.getpid)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+_shared: dict[int, BotPool] = {}
+
+
+def shared_pool(workers: int) -> BotPool:
+    """The process's pool of ``workers`` processes (servers of one process share it)."""
+    pool = _shared.get(workers)
+    if pool is None:
+        pool = _shared[workers] = BotPool(workers)
+    return pool

@@ -1,0 +1,105 @@
+"""Unread output is bounded in bytes, whatever fills it (finding 1 of the hostile-client
+review): a raw client flooding WebSocket pings and never reading made the library's
+pongs pile up (400 MB in 10 s, held for minutes); a client that stops reading after its
+output passed the limit was marked closing but never closed. Both are dropped now."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+
+import msgpack  # type: ignore[import-untyped]
+
+from protocol import messages as m
+
+from .conftest import MakeServer
+from .wsclient import WsClient, http_get
+
+HANDSHAKE = (
+    "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+    f"Sec-WebSocket-Protocol: {m.SUBPROTOCOL}\r\n\r\n"
+).encode()
+
+
+def raw_client(port: int) -> socket.socket:
+    """A WebSocket connection made by hand, with a tiny receive buffer it never reads."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(HANDSHAKE)
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)  # byte by byte: nothing after the response is read
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def masked(opcode: int, payload: bytes) -> bytes:
+    """A client frame (FIN set, zero mask key: the payload goes as it is)."""
+    assert len(payload) < 126
+    return bytes((0x80 | opcode, 0x80 | len(payload))) + b"\0\0\0\0" + payload
+
+
+def flood(sock: socket.socket, chunk: bytes, seconds: float, sent: list[int]) -> None:
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            sock.sendall(chunk)
+            sent[0] += len(chunk)
+    except OSError:  # reset: the server dropped us
+        pass
+
+
+async def test_a_ping_flood_that_never_reads_is_dropped(make_server: MakeServer) -> None:
+    server = await make_server(max_output=256 * 1024)
+    sock = await asyncio.to_thread(raw_client, server.port)
+    pings = masked(0x9, os.urandom(125)) * 2000  # 262 KB of pings, as many pongs owed
+    sent = [0]
+    flooder = threading.Thread(target=flood, args=(sock, pings, 20.0, sent), daemon=True)
+    flooder.start()
+    try:
+        async with asyncio.timeout(20):
+            while server.unread_drops == 0:
+                await asyncio.sleep(0.05)
+            while server.tcp_open:  # the connection is gone, its buffers with it
+                await asyncio.sleep(0.05)
+        assert sent[0] < 100 * 1024 * 1024, "dropped only after a flood of 100 MB"
+        status, _, _ = await http_get(server.port)  # the server is fine
+        assert status == 200
+        other = await WsClient.open(server.port)
+        await other.ping()
+        await other.close()
+    finally:
+        sock.close()
+        await asyncio.to_thread(flooder.join, 5)
+
+
+async def test_a_client_that_stops_reading_is_dropped_not_kept(make_server: MakeServer) -> None:
+    """Output past the limit: the backlog is dropped and a bye queued; a client that
+    still reads nothing loses the connection CLOSE_GRACE seconds later (before, it was
+    kept open, its bye and close stuck behind a socket that never drained)."""
+    limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 10_000, "rate_burst": 10_000})
+    server = await make_server(max_output=16_384, write_limit=4096, limits=limits)
+    sock = await asyncio.to_thread(raw_client, server.port)
+    hello = msgpack.packb({"type": "hello", "id": 1, "protocol": [1, 0], "client": "mute"})
+    await asyncio.to_thread(sock.sendall, bytes((0x82, 0x80 | len(hello))) + b"\0\0\0\0" + hello)
+    chat = msgpack.packb({"type": "ping", "id": 2})
+    frame = bytes((0x82, 0x80 | len(chat))) + b"\0\0\0\0" + chat
+    try:
+        async with asyncio.timeout(30):
+            while not server.sessions:
+                await asyncio.sleep(0.01)
+            (session,) = server.sessions
+            while not session.closing:  # pongs (our own): the queue passes max_output
+                await asyncio.to_thread(sock.sendall, frame * 200)
+            closed_at = time.monotonic()
+            while server.sessions or server.tcp_open:
+                await asyncio.sleep(0.05)
+        assert time.monotonic() - closed_at < 10
+    finally:
+        sock.close()
