@@ -40,14 +40,15 @@ async def test_bot_floods_think_outside_the_server_process(make_server: MakeServ
     async with asyncio.timeout(30):  # the worker is up and searching
         while server.bots.moves < 1:
             await asyncio.sleep(0.05)
-    table, people, _ = await human_table(server.port, 2)
+    _, people, _ = await human_table(server.port, 2)
     rng = random.Random(5)
     cpu_before, moves_before = _cpu(), server.bots.moves
     waits = []
     for _ in range(16):  # a person's game meanwhile: each take answered promptly
         v = max((c.latest_view() for c in people), key=lambda x: x.state_version)
         actor = people[v.view.to_move]
-        await actor.wait_until(lambda a=actor, n=v.state_version: a.latest_view().state_version >= n)
+        version = v.state_version
+        await actor.wait_until(lambda a=actor, n=version: a.latest_view().state_version >= n)
         fields = {**random_take(actor.latest_view().view, rng), "state_version": v.state_version}
         start = time.perf_counter()
         ack = await actor.request("take", **fields)
