@@ -31,6 +31,7 @@ from protocol.convert import catalogue
 from .botpool import default_workers, shared_pool
 from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
 from .lobby import Lobby, Quotas
+from .ratelimit import TokenBucket
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .store import MemoryStore, Store
 
@@ -106,6 +107,7 @@ class Server:
         self.tcp_open = 0  # TCP connections accepted and not yet lost (handshakes included)
         self.tcp_refused = 0  # connections dropped: over max_connections + max_handshakes
         self.unread_drops = 0  # connections dropped: unread output over max_output
+        self.flood_drops = 0  # connections dropped: incoming bytes over their rate
         # connections whose HTTP request has not arrived yet, oldest first
         self._waiting: dict[_Counted, None] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -249,6 +251,7 @@ class Server:
         counts["tcp_open"] = self.tcp_open
         counts["tcp_refused"] = self.tcp_refused
         counts["unread_drops"] = self.unread_drops
+        counts["flood_drops"] = self.flood_drops
         counts["uptime"] = round(time.time() - self.started, 1)
         counts.update({f"store_{k}": v for k, v in self.store.stats().items()})
         return counts
@@ -292,10 +295,13 @@ class _Counted(ServerConnection):
     owner: Server
     _counted = False
     _socket: asyncio.BaseTransport | None = None
+    _incoming: TokenBucket | None = None
+    _peer = "?"
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._socket = transport  # as asyncio hands it to every protocol
+        self._peer = _peer_of(transport)
         self._counted = self.owner.tcp_opened(self)
         if not self._counted:
             self._abort()
@@ -307,10 +313,25 @@ class _Counted(ServerConnection):
             self._socket.close()
 
     def data_received(self, data: bytes) -> None:
-        """The library answers pings (and close frames) itself, writing to the socket
-        whatever the reader does: a client flooding pings and never reading would make
-        that buffer grow without end. Past ``max_output`` unread bytes, whatever filled
-        them, the connection is dropped at once."""
+        """Incoming bytes are rate-limited before the library parses them: the rate
+        limit counts messages, but the library answers control frames (pings) itself,
+        so a ping flood would cost CPU without limit. A connection sending more than
+        ``limits.max_frame * limits.rate_messages`` bytes a second (bursts of twice
+        that plus one WebSocket frame) is dropped.
+
+        And the library writes its pongs to the socket whatever the reader does: a
+        client flooding pings and never reading would make that buffer grow without
+        end. Past ``max_output`` unread bytes, whatever filled them, the connection is
+        dropped at once."""
+        if self._incoming is None:
+            cfg = self.owner.config
+            rate = cfg.limits.max_frame * cfg.limits.rate_messages / cfg.limits.rate_window
+            self._incoming = TokenBucket(rate, 2 * rate + cfg.ws_max_size)
+        if not self._incoming.take(len(data)):
+            self.owner.flood_drops += 1
+            log.warning("incoming bytes over the limit, dropping", extra={"peer": self._peer})
+            self.drop()
+            return
         super().data_received(data)
         sock = self._socket
         if (
@@ -319,7 +340,7 @@ class _Counted(ServerConnection):
             and not sock.is_closing()
         ):
             self.owner.unread_drops += 1
-            log.warning("unread output over the limit, dropping", extra={"peer": _peer_of(sock)})
+            log.warning("unread output over the limit, dropping", extra={"peer": self._peer})
             self.drop()
 
     def drop(self) -> None:

@@ -56,7 +56,9 @@ def flood(sock: socket.socket, chunk: bytes, seconds: float, sent: list[int]) ->
 
 
 async def test_a_ping_flood_that_never_reads_is_dropped(make_server: MakeServer) -> None:
-    server = await make_server(max_output=256 * 1024)
+    """With the incoming byte rate allowed high (this is about the pongs piling up)."""
+    limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 100_000})
+    server = await make_server(max_output=256 * 1024, limits=limits)
     sock = await asyncio.to_thread(raw_client, server.port)
     pings = masked(0x9, os.urandom(125)) * 2000  # 262 KB of pings, as many pongs owed
     sent = [0]
@@ -74,6 +76,31 @@ async def test_a_ping_flood_that_never_reads_is_dropped(make_server: MakeServer)
         other = await WsClient.open(server.port)
         await other.ping()
         await other.close()
+    finally:
+        sock.close()
+        await asyncio.to_thread(flooder.join, 5)
+
+
+async def test_a_ping_flood_is_dropped_by_its_byte_rate(make_server: MakeServer) -> None:
+    """Pings are answered by the library, past the message rate limit: the bytes a
+    connection sends are limited too (max_frame x rate_messages a second), so a flood
+    costs the server a bounded share of its CPU."""
+    server = await make_server()
+    sock = await asyncio.to_thread(raw_client, server.port)
+    sent = [0]
+    flooder = threading.Thread(
+        target=flood, args=(sock, masked(0x9, b"x" * 125) * 1000, 20.0, sent), daemon=True
+    )
+    flooder.start()
+    try:
+        async with asyncio.timeout(20):
+            while server.flood_drops == 0:
+                await asyncio.sleep(0.05)
+        cfg = server.config
+        allowed = cfg.limits.max_frame * cfg.limits.rate_messages
+        assert sent[0] < 10 * allowed + 8 * 1024 * 1024  # burst, plus what sockets hold
+        status, _, _ = await http_get(server.port)
+        assert status == 200
     finally:
         sock.close()
         await asyncio.to_thread(flooder.join, 5)
