@@ -76,6 +76,9 @@ async def _bot_game(server: Server, level: str, players: int, **options: Any) ->
     await human.send("ready")
     final = await play_seat(human, 0, random.Random(players))
     await human.close()
+    # a bot thinks in a worker process and comes back as it left it (its Spy with it):
+    # the seat holds the latest copy
+    spies = [table.seats[seat].occupant.bot for seat in range(1, players)]  # type: ignore[union-attr]
     return table, (spies, final)
 
 
