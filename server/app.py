@@ -54,6 +54,7 @@ class ServerConfig:
     backlog: int = 100  # the listen backlog, also what one loop turn may accept
     max_tables: int = 10_000
     quotas: Quotas = field(default_factory=Quotas)  # per peer (IP address)
+    trust_forwarded: bool = False  # behind a local reverse proxy: X-Forwarded-For's address
     list_page: int = 100  # tables in a list_tables page when the client sets no limit
     max_listing_bytes: int = 32 * 1024  # a tables message is never larger
     listing_bytes_per_token: int = 8192  # list_tables costs a rate-limit token per this

@@ -75,6 +75,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         " refused); past both the oldest unfinished handshake is dropped (default 100)",
     )
     p.add_argument("--max-tables", type=int, default=10_000)
+    p.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="a reverse proxy on this machine forwards the clients: count the per-address"
+        " quotas by the last address of X-Forwarded-For (only from a loopback peer)",
+    )
     q = Quotas()
     for flag, default, what in (
         ("--peer-lobby-tables", q.lobby_tables, "tables waiting in the lobby"),
@@ -173,6 +179,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         max_handshakes=args.max_handshakes,
         max_tables=args.max_tables,
+        trust_forwarded=args.behind_proxy,
         quotas=Quotas(
             lobby_tables=args.peer_lobby_tables,
             unattended_games=args.peer_unattended_games,

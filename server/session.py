@@ -132,7 +132,7 @@ class Session:
         self._close_code = (CLOSE_NORMAL, "")
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = _peer(ws)
-        self.host = self.peer.rsplit(":", 1)[0]  # the address quotas count by
+        self.host = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
 
     # ------------------------------------------------------------------ sending
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -605,6 +605,23 @@ def presence_message(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.Pres
         seats=seat_infos(table, minor),
         spectators=len(table.spectators),
     )
+
+
+_LOOPBACK = ("127.", "::1", "::ffff:127.")
+
+
+def client_address(ws: ServerConnection, peer: str, trust_forwarded: bool) -> str:
+    """The address the per-address quotas count by: the peer's, or, behind a reverse
+    proxy on this machine (``trust_forwarded`` and a loopback peer), the last address
+    of the request's ``X-Forwarded-For`` (the one the proxy saw)."""
+    host = peer.rsplit(":", 1)[0]
+    if trust_forwarded and host.startswith(_LOOPBACK) and ws.request is not None:
+        forwarded = ws.request.headers.get("X-Forwarded-For")
+        if forwarded:
+            last = forwarded.split(",")[-1].strip()
+            if last:
+                return last[:64]
+    return host
 
 
 def _peer(ws: ServerConnection) -> str:

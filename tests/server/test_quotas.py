@@ -56,3 +56,30 @@ async def test_running_games_nobody_attends(make_server: MakeServer) -> None:
     running = next(t.id for t in server.lobby.tables.values() if t.state == "playing")
     assert (await watcher.request("watch", table=running)).type == "watching"
     assert (await c.request("create_table", name="one more")).type == "table_created"
+
+
+async def test_behind_a_local_proxy_the_forwarded_address_counts(make_server: MakeServer) -> None:
+    server = await make_server(
+        quotas=Quotas(lobby_tables=1, unattended_games=0, bot_games=0), trust_forwarded=True
+    )
+    first = await WsClient.open(
+        server.port, "a", additional_headers={"X-Forwarded-For": "10.0.0.9, 203.0.113.7"}
+    )
+    second = await WsClient.open(
+        server.port, "b", additional_headers={"X-Forwarded-For": "198.51.100.2"}
+    )
+    for c in (first, second):  # two addresses: one table each
+        assert (await c.request("create_table", name="t")).type == "table_created"
+    again = await WsClient.open(
+        server.port, "c", additional_headers={"X-Forwarded-For": "198.51.100.2"}
+    )
+    assert (await again.request("create_table", name="t")).code == "server_full"
+    plain = await make_server(quotas=Quotas(lobby_tables=1, unattended_games=0, bot_games=0))
+    spoof = [
+        await WsClient.open(
+            plain.port, f"s{i}", additional_headers={"X-Forwarded-For": f"10.1.1.{i}"}
+        )
+        for i in range(2)
+    ]  # not trusted: both are 127.0.0.1
+    kinds = [(await c.request("create_table", name="t")).type for c in spoof]
+    assert kinds == ["table_created", "error"]
