@@ -221,9 +221,7 @@ class Lobby:
             invite_hash = hash_token(invite)
         timing = timing or Timing()
         stored_timing = None if timing == Timing() else asdict(timing)
-        await self.store.create_table(
-            table_id, name, options, private, invite_hash, stored_timing
-        )
+        await self.store.create_table(table_id, name, options, private, invite_hash, stored_timing)
         table = Table(
             table_id,
             name,
