@@ -8,6 +8,11 @@ section 9): the grid, every kettle's top, the cards out of the game, and the car
 events of one take name; a seat's own kettle under casual memory; its own recipes;
 everything once the game is over. No frame may carry the seed, and a seat token may
 appear only in the ``joined`` frame of its own connection.
+
+Connections speak protocol 1.0 or 1.1 at random (spectators also 1.1 with combined
+``update`` messages). A 1.0 connection never gets a 1.1 field or message; in 1.1,
+``takes`` is only ever in the view of the seat to move and is exactly the engine's
+legal decisions there, and a ``result`` appears only in a view of the finished game.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from server.app import Server
 from shared.cards import CARD_IDS, RECIPE_IDS
 from shared.game import EMPTY, Game, Take
 from shared.options import Options
+from shared.record import action_to_dict
 
 from .wsclient import WsClient, create, join, play_seat
 
@@ -34,8 +40,9 @@ SOAK = os.environ.get("KK_SOAK") == "1"
 GAMES = 1000 if SOAK else 200
 CONCURRENT = 20
 
-WELCOME: dict[str, Any] = {}  # the first welcome seen: every other must equal it
+WELCOME: dict[int, Any] = {}  # the first welcome per version: every other must equal it
 ZERO = types.SimpleNamespace(state_version=-1)
+SEEN = {"takes": 0, "results": 0}  # 1.1 fields checked (the 1.1 checks are not idle)
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
 RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
@@ -46,6 +53,8 @@ class Conn:
     client: WsClient
     seat: int | None  # None: a spectator
     token: str | None = None
+    minor: int = 0  # the protocol minor version it said in hello
+    combined: bool = False  # 1.1 with one ``update`` per new state
 
 
 @dataclass
@@ -138,13 +147,21 @@ def check_game(played: Played) -> int:
             kind = obj["type"]
             if kind == "welcome":  # the static catalogue: every card and recipe, no game facts
                 static = {k: v for k, v in obj.items() if k not in ("seq", "re")}
-                assert WELCOME.setdefault("first", static) == static
+                assert static["protocol"] == [1, conn.minor]
+                assert WELCOME.setdefault(conn.minor, static) == static
                 continue
+            if conn.minor == 0:  # 1.0: nothing of 1.1, ever
+                assert kind != "update" and not {"takes", "result", "clock"} & set(
+                    obj.get("view", {})
+                ), f"1.1 in a 1.0 frame: {where}"
+            if kind in ("view", "update"):
+                check_11_view(obj, states[obj["state_version"]], conn, where)
             allowed_cards: set[str] = set()
             allowed_recipes: set[str] = set()
-            if kind in ("view", "events"):
+            if kind in ("view", "events", "update"):
                 v = obj["state_version"]
-                at = [states[v]] if kind == "view" or v == 0 else [states[v - 1], states[v]]
+                only_view = kind == "view" or (kind == "update" and not obj.get("events"))
+                at = [states[v]] if only_view or v == 0 else [states[v - 1], states[v]]
                 for g in at:
                     cards, recipes = may_know(g, conn.seat)
                     allowed_cards |= cards
@@ -155,7 +172,7 @@ def check_game(played: Played) -> int:
                         assert cid in allowed_cards, f"card {cid} leaked: {where} {obj}"
                 for rid in RECIPE_RE.findall(s):
                     assert rid in allowed_recipes, f"recipe {rid} leaked: {where} {obj}"
-            if kind == "view":  # our replay agrees with what the server shows
+            if kind in ("view", "update"):  # our replay agrees with what the server shows
                 g = states[obj["state_version"]]
                 grid = [
                     [None if x == EMPTY else CARD_IDS[x] for x in g.grid[r * 6 : r * 6 + 6]]
@@ -169,6 +186,23 @@ def check_game(played: Played) -> int:
         [CARD_IDS[c] for c in k] for k in final.kettles
     ]
     return frames
+
+
+def check_11_view(obj: dict[str, Any], game: Game, conn: Conn, where: str) -> None:
+    """``takes`` only for the seat to move, exactly the engine's legal decisions;
+    ``result`` only once the game is over (it ends views of a finished game only)."""
+    view = obj["view"]
+    mover = game.to_move if not game.over else None
+    if "takes" in view:
+        SEEN["takes"] += 1
+        assert conn.seat is not None and conn.seat == mover, f"takes to a non-mover: {where}"
+        legal = [action_to_dict(t) for t in game.legal_actions()]
+        assert [{"take": t.pop("card"), **t} for t in view["takes"]] == legal, where
+    elif conn.minor >= 1 and conn.seat is not None and conn.seat == mover:
+        raise AssertionError(f"the mover's 1.1 view lacks takes: {where}")
+    if "result" in view:
+        SEEN["results"] += 1
+        assert view.get("game_over") is True and game.over, f"a result before the end: {where}"
 
 
 # ---------------------------------------------------------------------- playing
@@ -185,17 +219,25 @@ async def play_one(port: int, rng: random.Random) -> Played:
     played = Played(options)
     wire = options.to_dict()
     wire["recipes"] = options.recipes
-    clients = [await WsClient.open(port, f"p{i}") for i in range(players)]
+    minors = [rng.choice([0, 1]) for _ in range(players)]
+    clients = [await WsClient.open(port, f"p{i}", (1, minors[i])) for i in range(players)]
     table, _, token = await create(clients[0], options=wire)
-    played.conns.append(Conn(clients[0], 0, token))
+    played.conns.append(Conn(clients[0], 0, token, minors[0]))
     for i, c in enumerate(clients[1:], 1):
         _, tok = await join(c, table, f"p{i}", seeded=True)
-        played.conns.append(Conn(c, i, tok))
+        played.conns.append(Conn(c, i, tok, minors[i]))
     watch = rng.choice(["none", "before", "during"])
-    if watch == "before":
-        spectator = await WsClient.open(port, "spectator")
+
+    async def watcher(name: str) -> None:
+        minor, combined = rng.choice([(0, False), (1, False), (1, True)])
+        spectator = await WsClient.open(port, None)
+        hello = {"protocol": [1, minor], "client": name, "combined": combined}
+        assert (await spectator.request("hello", **hello)).type == "welcome"
         await spectator.request("watch", table=table)
-        played.conns.append(Conn(spectator, None))
+        played.conns.append(Conn(spectator, None, None, minor, combined))
+
+    if watch == "before":
+        await watcher("spectator")
     for c in clients:
         await c.send("ready")
 
@@ -209,10 +251,10 @@ async def play_one(port: int, rng: random.Random) -> Played:
             if last.view.game_over:
                 return
             await conn.client.close()
-            client = await WsClient.open(port, f"p{seat}-again")
+            client = await WsClient.open(port, f"p{seat}-again", (1, conn.minor))
             resumed = await client.request("resume", token=conn.token)
             assert resumed.type == "resumed" and resumed.seat == seat
-            played.conns.append(Conn(client, seat))
+            played.conns.append(Conn(client, seat, None, conn.minor))
             conn = played.conns[-1]
         await play_seat(conn.client, seat, r, takes=played.takes)
 
@@ -220,9 +262,7 @@ async def play_one(port: int, rng: random.Random) -> Played:
         async with asyncio.timeout(30):
             while max((c.client.latest_view() or ZERO).state_version for c in played.conns) < 6:
                 await asyncio.sleep(0.005)  # whichever seat connection is open sees it
-        spectator = await WsClient.open(port, "late")
-        await spectator.request("watch", table=table)
-        played.conns.append(Conn(spectator, None))
+        await watcher("late")
 
     tasks = [seat_task(s) for s in range(players)]
     if watch == "during":
@@ -230,9 +270,8 @@ async def play_one(port: int, rng: random.Random) -> Played:
     await asyncio.gather(*tasks)
     for conn in played.conns:
         if conn.seat is None:
-            await conn.client.wait_until(
-                lambda c=conn.client: (v := c.latest_view()) is not None and v.view.game_over
-            )
+            kind = "update" if conn.combined else "view"
+            await conn.client.wait_for(lambda x, k=kind: x.type == k and x.view.game_over)
     for conn in played.conns:
         await conn.client.close()
     return played
@@ -256,3 +295,4 @@ async def test_leak_oracle(server: Server) -> None:
     print(f"\nleak oracle: {totals}")
     assert totals["games"] == GAMES >= 200
     assert totals["spectators"] > GAMES // 3
+    assert SEEN["takes"] > GAMES and SEEN["results"] > GAMES // 4, SEEN
