@@ -13,6 +13,8 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from server.app import Server
+from server.export import export_game
+from server.store import SqlStore
 from shared.record import Record
 
 from .conftest import MakeServer
@@ -442,7 +444,7 @@ async def test_rematch_rotates_colours_and_keeps_tokens(server: Server) -> None:
     assert resumed.type == "resumed" and (resumed.table, resumed.seat) == (ra.table, 1)
 
 
-async def test_1_0_records_still_load_and_the_store_keeps_results(tmp_path: Path) -> None:
+async def test_the_store_and_export_keep_the_result(tmp_path: Path) -> None:
     async with serving(tmp_path / "kk.db") as server:
         table_id, (a, b), _ = await table_of(server)
         assert (await b.request("resign")).type == "ack"
@@ -451,3 +453,9 @@ async def test_1_0_records_still_load_and_the_store_keeps_results(tmp_path: Path
         assert found is not None
         record, finished = found
         assert finished and record.result is not None and record.result.winners == (0,)
+        assert isinstance(server.store, SqlStore)
+        exported = export_game(server.store, table_id)  # what ``kupferkessel export`` writes
+        assert exported["result"]["ending"] == "resigned"
+        assert exported["result"]["winners"] == [0]
+        again = Record.from_dict(exported)
+        again.check_result(again.replay())
