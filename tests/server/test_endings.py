@@ -171,6 +171,8 @@ async def test_abandoned_game_ends_and_leaves_memory(make_server: MakeServer) ->
     assert table_id not in server.lobby.tables
     assert table.result is not None and table.result.ending == "abandoned"
     assert table.result.winners == ()
+    assert table.record is not None and table.record.result == table.result
+    table.record.check_result(table.record.replay())  # the record replays to it
     back = await hello(server.port, "p0")
     err = await back.request("resume", token=tokens[0])
     assert err.type == "error" and err.code == "bad_token"
@@ -247,6 +249,24 @@ async def test_claim_while_the_opponent_is_absent(make_server: MakeServer) -> No
         assert v.result.ending == "claimed" and v.result.claimed_by == 0
         assert tuple(v.result.winners) == (0,) and 1 in v.result.replaced
     stored(server, table_id)
+
+
+async def test_back_takes_the_seat_back_after_time_outs(make_server: MakeServer) -> None:
+    clock = FakeClock()
+    server = await make_server(now=clock, bot_think=5)  # the stand-in thinks slowly
+    table_id, (a, b), _ = await table_of(server, timing={"move": 10, "absent_after": 1})
+    table = server.lobby.get(table_id)
+    err = await a.request("back")
+    assert (err.type, err.code) == ("error", "not_allowed")  # nobody plays a's seat
+    mover = a.latest_view().view.to_move
+    sleeper = (a, b)[mover]
+    await _expire(server, clock, a, 11)  # one expiry is enough here: absent
+    p = await a.wait_for(lambda x: x.type == "presence" and x.seats[mover].absent)
+    assert p.seats[mover].computer and mover in table.timed_out
+    ack = await sleeper.request("back")
+    assert ack.type == "ack", ack
+    p = await a.wait_for(lambda x: x.type == "presence" and not x.seats[mover].computer)
+    assert mover not in table.stand_ins and table.expiries[mover] == 0
 
 
 # ---------------------------------------------------------------------------- clocks
