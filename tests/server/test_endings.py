@@ -479,3 +479,27 @@ async def test_the_store_and_export_keep_the_result(tmp_path: Path) -> None:
         assert exported["result"]["winners"] == [0]
         again = Record.from_dict(exported)
         again.check_result(again.replay())
+
+
+async def test_a_resignation_and_stand_ins_survive_a_restart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    db = tmp_path / "kk.db"
+    async with serving(db, now=clock, bot_think=5) as server:
+        table_id, clients, tokens = await table_of(server, players=3)
+        assert (await clients[2].request("resign")).type == "ack"
+        await clients[0].wait_for(lambda x: x.type == "presence" and x.seats[2].computer)
+        for c in clients:
+            await c.close()
+    clock.t += 600
+    async with serving(db, now=clock, bot_think=5) as server:
+        table = server.lobby.get(table_id)
+        assert table.state == "playing" and table.resigned == [2]
+        assert 2 in table.stand_ins and 2 in table.replaced  # the computer plays on
+        assert set(table.absent_since) == {0, 1}  # the people are away from the restart
+        clock.t += 59
+        await server.lobby.tick()
+        assert not {0, 1} & set(table.stand_ins)  # within their grace period
+        back = await hello(server.port, "p0 back")
+        assert (await back.request("resume", token=tokens[0])).type == "resumed"
+        p = await back.wait_type("presence")
+        assert p.seats[2].resigned and p.seats[2].computer and not p.seats[0].absent
