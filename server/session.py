@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
@@ -128,6 +128,9 @@ class Session:
         self._out: deque[bytes] = deque()  # frames for the writer task, in order
         self._out_bytes = 0  # their total size
         self._max_output = cfg.max_output
+        self._write_limit = cfg.write_limit
+        self._sending = False  # the writer is in ``ws.send`` (which may wait to drain)
+        self._unconfirmed = 0  # bytes written at once since a ``ws.send`` last returned
         self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
         self._close_code = (CLOSE_NORMAL, "")
         self.last_seen = asyncio.get_running_loop().time()
@@ -157,8 +160,25 @@ class Session:
         self._queue(frame)
 
     def _queue(self, frame: bytes) -> None:
+        """Write ``frame`` at once if nothing waits before it, else queue it for the
+        writer task.
+
+        Written at once with ``websockets.asyncio.server.broadcast`` (the library's own
+        synchronous send, with no flow control) while fewer than ``write_limit`` bytes
+        have gone that way since the writer's last ``ws.send`` returned (which proves the
+        socket's buffer was below ``write_limit`` then); past that, frames queue and the
+        writer's ``ws.send`` waits for the socket. So the buffer holds at most about
+        twice ``write_limit``, and most frames skip a task switch and the writer's
+        ``send`` (measured: server CPU per intent in ``bench/load.py``, see
+        docs/OPERATIONS.md). A test plays the same game through both paths."""
+        n = len(frame)
+        if not self._out and not self._sending and self._unconfirmed + n <= self._write_limit:
+            self._unconfirmed += n
+            with contextlib.suppress(Exception):  # a broken connection: the reader ends it
+                broadcast((self.ws,), frame, raise_exceptions=True)
+            return
         self._out.append(frame)
-        self._out_bytes += len(frame)
+        self._out_bytes += n
         self._wake()
 
     def _wake(self) -> None:
@@ -180,6 +200,7 @@ class Session:
         self._queue(encode_as(m.ByeMsg, bye, seq=self.seq))
         self.closing = True
         self._close_code = (code, reason[:120])
+        self._wake()  # the writer closes the connection after the bye
         # a client that does not read never lets the bye and the close out: the
         # connection is dropped if it is not closed CLOSE_GRACE seconds from now
         asyncio.get_running_loop().call_later(CLOSE_GRACE, self._drop_if_open)
@@ -209,7 +230,10 @@ class Session:
                     continue
                 frame = out.popleft()
                 self._out_bytes -= len(frame)
+                self._sending = True
                 await self.ws.send(frame)
+                self._sending = False
+                self._unconfirmed = 0
         except ConnectionClosed:
             pass
         finally:
