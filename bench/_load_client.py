@@ -4,7 +4,8 @@ clients, every seat of its tables, against our server (protocol v1) or the bare 
 that the clients spend as little of the shared CPU as they can.
 
 Latency is measured at the seat that acts: from sending a ``take`` to receiving the
-``view`` of the state it produced.
+``view`` of the state it produced (or, with ``combined``, protocol 1.1's ``update``
+carrying it).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Plan:
     games: int | None = None  # games per table, then close (None: play until end_at)
     idle: bool = False  # only connect and say hello, then hold the connection
     deflate: bool = False  # offer permessage-deflate (the server decides)
+    combined: bool = False  # protocol 1.1: one ``update`` per new state (hello.combined)
     seed: int = 0
     # set when the orchestrator says go (monotonic times, the same in every process)
     start_at: float = float("inf")  # no take before this
@@ -91,7 +93,7 @@ class Conn:
                     if not fut.done():
                         fut.set_result(msg)
                 kind = msg.get("type")
-                if kind == "view":
+                if kind == "view" or kind == "update":
                     self.table.on_view(self, msg)
                 elif kind == "error":
                     code = msg.get("code", "?")
@@ -144,7 +146,9 @@ class Table:
             self.conns.append(conn)
             self.stats.connections += 1
             if self.plan.target == "ours":
-                hello = {"type": "hello", "protocol": [1, 0], "client": f"load{seat}"}
+                hello: dict[str, Any] = {"type": "hello", "protocol": [1, 0], "client": "load"}
+                if self.plan.combined:
+                    hello.update(protocol=[1, 1], combined=True)
                 assert (await conn.request(hello))["type"] == "welcome"
 
     async def new_game(self) -> None:
@@ -154,6 +158,7 @@ class Table:
             name = f"{self.plan.prefix}-{self.index}-{self.game}"
             for c in self.conns:
                 join = {"type": "join", "table": name, "seat": c.seat, "players": len(self.conns)}
+                join["combined"] = self.plan.combined
                 await c.request(join)
             return
         if self.game > 0:

@@ -139,6 +139,7 @@ def drive(
             prefix=f"p{i}",
             seed=i,
             deflate=args.compression == "deflate",
+            combined=args.combined,
             **plan,
         )
         proc = ctx.Process(target=process_main, args=(p, out, go, start), daemon=True)
@@ -344,6 +345,11 @@ def main() -> None:
     p.add_argument("--idle", type=int, default=1000, help="idle connections")
     p.add_argument("--finished", type=int, default=500, help="finished tables")
     p.add_argument("--compression", default="none", choices=["none", "deflate"])
+    p.add_argument(
+        "--combined",
+        action="store_true",
+        help="clients speak protocol 1.1 with combined updates (one frame per new state)",
+    )
     p.add_argument("--ws-max-queue", type=int, default=16)
     p.add_argument("--max-output", type=int, default=256 * 1024)
     p.add_argument("--default-gc", action="store_true", help="server without tune_gc()")

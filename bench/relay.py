@@ -2,7 +2,8 @@
 
 No rules and no validation: a ``join`` names a table and a seat; once every seat of a
 table has joined, each ``take`` frame is answered with the traffic our server sends for
-a take: an ``events`` frame and a ``view`` frame to every seat, an ``ack`` to the sender.
+a take: an ``events`` frame and a ``view`` frame to every seat, an ``ack`` to the sender
+(or, for clients that join with ``combined``, protocol 1.1's one ``update`` per seat).
 Those frames are real: at start-up the relay plays a few games at random with the engine
 and encodes, exactly as our server does, each position's events and every seat's view
 (``Replay``). A table replays one of those games whatever its clients take; its game
@@ -34,7 +35,7 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from protocol.wire import encode_events, encode_view
+from protocol.wire import encode_events, encode_update, encode_view
 from shared.events import Event
 from shared.options import Options
 from shared.record import Record
@@ -51,6 +52,7 @@ class Replay:
 
     events: tuple[bytes, ...]
     views: tuple[tuple[bytes, ...], ...]
+    updates: tuple[tuple[bytes, ...], ...]  # protocol 1.1's ``update``, per state and seat
 
     @property
     def last(self) -> int:
@@ -67,13 +69,16 @@ def record(players: int, seed: int) -> Replay:
     seats = list(range(players))
     events = [encode_events(deal, 0, 1)]
     frames = [tuple(encode_view(v, 0, 1) for v in views(game, seats))]
+    updates = [tuple(encode_update(deal, v, 0, 1) for v in views(game, seats))]
     while not game.over:
         took: list[Event] = []
         game.apply(rng.choice(game.legal_actions()), events=took)
         version = len(frames)
+        made = views(game, seats)
         events.append(encode_events(took, version, 1))
-        frames.append(tuple(encode_view(v, version, 1) for v in views(game, seats)))
-    return Replay(tuple(events), tuple(frames))
+        frames.append(tuple(encode_view(v, version, 1) for v in made))
+        updates.append(tuple(encode_update(took, v, version, 1) for v in made))
+    return Replay(tuple(events), tuple(frames), tuple(updates))
 
 
 class Relay:
@@ -81,6 +86,7 @@ class Relay:
         self.replays = {n: [record(n, seed) for seed in range(1, GAMES + 1)] for n in (2, 3)}
         self.tables: dict[str, dict[int, ServerConnection]] = {}
         self.games: dict[str, Replay] = {}
+        self.combined: dict[str, bool] = {}  # tables whose clients asked for ``update``
         self.versions: dict[str, int] = {}
         self.started = 0
 
@@ -103,21 +109,18 @@ class Relay:
                     if len(seats) == msg["players"]:
                         replay = self.games[table] = self.replay_for(msg["players"])
                         self.versions[table] = 0
+                        self.combined[table] = bool(msg.get("combined"))
                         for index, other in list(seats.items()):
-                            await other.send(replay.events[0])
-                            await other.send(replay.views[0][index])
+                            await self._send_state(table, other, index, 0)
                 elif kind == "take":
                     replay = self.games[table]
                     version = self.versions[table] + 1
                     self.versions[table] = version
-                    events = replay.events[version]
-                    views = replay.views[version]
                     for index, other in list(self.tables[table].items()):
-                        await other.send(events)
-                        await other.send(views[index])
-                    await ws.send(
-                        msgpack.packb({"type": "ack", "re": msg["id"], "state_version": version})
-                    )
+                        await self._send_state(table, other, index, version)
+                    if not self.combined[table]:  # combined: the update answers the take
+                        ack = {"type": "ack", "re": msg["id"], "state_version": version}
+                        await ws.send(msgpack.packb(ack))
                     if version >= replay.last:
                         self._drop(table)
                 elif kind == "ping":
@@ -128,10 +131,21 @@ class Relay:
             if table in self.tables:
                 self.tables[table].pop(seat, None)
 
+    async def _send_state(self, table: str, ws: ServerConnection, seat: int, version: int) -> None:
+        """State ``version`` as ``seat`` receives it: the ``events`` and ``view``
+        frames, or one ``update`` (protocol 1.1, combined)."""
+        replay = self.games[table]
+        if self.combined[table]:
+            await ws.send(replay.updates[version][seat])
+        else:
+            await ws.send(replay.events[version])
+            await ws.send(replay.views[version][seat])
+
     def _drop(self, table: str) -> None:
         self.tables.pop(table, None)
         self.games.pop(table, None)
         self.versions.pop(table, None)
+        self.combined.pop(table, None)
 
 
 async def main(port: int) -> None:

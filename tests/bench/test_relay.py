@@ -39,12 +39,16 @@ def test_replay_frames_are_our_servers_frames(players: int) -> None:
             took: list[Event] = []
             game.apply(rng.choice(game.legal_actions()), events=took)
             assert replay.events[version] == encode(events_message(took, version), seq=1)
+        events = replay.events[version]
         assert len(replay.views[version]) == players
         for seat in range(players):
             expected = encode(view_message(view(game, seat), version), seq=1)
             assert replay.views[version][seat] == expected
             msg = decode_server(replay.views[version][seat])
             assert msg.type == "view" and msg.view.seat == seat
+            update = decode_server(replay.updates[version][seat])  # protocol 1.1, combined
+            assert update.type == "update" and update.state_version == version
+            assert (update.view, update.events) == (msg.view, decode_server(events).events)
     assert game.over
     assert decode_server(replay.views[replay.last][0]).view.game_over
 
@@ -56,9 +60,11 @@ def test_relay_takes_recorded_games_in_turn() -> None:
     assert all(len(g.views[0]) == 3 for g in r.replays[3])
 
 
-def test_load_bench_runs() -> None:
+@pytest.mark.parametrize("combined", [False, True])
+def test_load_bench_runs(combined: bool) -> None:
     """A tiny flat-out run against the relay and our server: both play whole games
-    with no error, and the bench prints its figures."""
+    with no error, and the bench prints its figures (protocol 1.0, and 1.1 with
+    combined updates)."""
     out = subprocess.run(
         [
             sys.executable,
@@ -70,6 +76,7 @@ def test_load_bench_runs() -> None:
             "--seconds=1",
             "--warmup=0.5",
             "--repeat=1",
+            *(["--combined"] if combined else []),
         ],
         capture_output=True,
         text=True,
