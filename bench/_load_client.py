@@ -40,6 +40,7 @@ class Plan:
     paced: float | None = None  # seconds between two moves of a table; None: flat out
     games: int | None = None  # games per table, then close (None: play until end_at)
     idle: bool = False  # only connect and say hello, then hold the connection
+    create_port: int | None = None  # create each table through this port (another node)
     deflate: bool = False  # offer permessage-deflate (the server decides)
     combined: bool = False  # protocol 1.1: one ``update`` per new state (hello.combined)
     seed: int = 0
@@ -126,6 +127,7 @@ class Table:
     def __init__(self, plan: Plan, index: int, stats: Stats, rng: random.Random) -> None:
         self.plan, self.index, self.stats, self.rng = plan, index, stats, rng
         self.conns: list[Conn] = []
+        self.creator: Conn | None = None  # with ``plan.create_port``
         self.game = 0
         self.version = -1
         self.next_due = 0.0
@@ -164,6 +166,9 @@ class Table:
         if self.game > 0:
             for c in self.conns:
                 await c.request({"type": "leave"})
+        if self.plan.create_port is not None:  # created on one node, played at another
+            await self._new_game_elsewhere(self.plan.create_port)
+            return
         first = self.conns[0]
         created = await first.request(
             {
@@ -176,6 +181,37 @@ class Table:
         )
         table_id = created["table"]["id"]
         for c in self.conns[1:]:
+            joined = await c.request(
+                {"type": "join", "table": table_id, "player": f"p{c.seat}", "seat": c.seat}
+            )
+            assert joined["type"] == "joined", joined
+        for c in self.conns:
+            await c.ws.send(msgpack.packb({"type": "ready", "id": next(c.ids)}))
+
+    async def _new_game_elsewhere(self, port: int) -> None:
+        """The table is created by a connection to ``port`` that does not sit down
+        (so that node owns it); every seat joins through ``plan.port``."""
+        if self.creator is None:
+            ws = await connect(
+                f"ws://127.0.0.1:{port}/",
+                subprotocols=[SUBPROTOCOL],  # type: ignore[list-item]
+                max_size=None,
+                ping_interval=None,
+                open_timeout=60,
+            )
+            self.creator = Conn(ws, -1, self)
+            hello = {"type": "hello", "protocol": [1, 0], "client": "load-creator"}
+            assert (await self.creator.request(hello))["type"] == "welcome"
+        created = await self.creator.request(
+            {
+                "type": "create_table",
+                "name": "load",
+                "player": None,
+                "options": {"players": self.plan.players},
+            }
+        )
+        table_id = created["table"]["id"]
+        for c in self.conns:
             joined = await c.request(
                 {"type": "join", "table": table_id, "player": f"p{c.seat}", "seat": c.seat}
             )
@@ -238,7 +274,7 @@ class Table:
             await self.new_game()
 
     async def close(self) -> None:
-        for c in self.conns:
+        for c in [*self.conns, *([self.creator] if self.creator else [])]:
             await c.ws.close()
             c.reader.cancel()
 

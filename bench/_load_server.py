@@ -16,13 +16,16 @@ from server.app import ServerConfig, run_server
 from server.lobby import NO_QUOTAS
 from server.logs import setup_logging
 from server.main import tune_gc
-from server.store import MemoryStore, SqliteStore, Store
+from server.store import MemoryStore, SqliteStore, Store, open_store
 
 
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--db", help="SQLite database (default: no persistence)")
+    p.add_argument("--store", help="a store URL (server.store.open_store), e.g. postgresql://")
+    p.add_argument("--cluster", help="redis://...: a node of a cluster (needs --store)")
+    p.add_argument("--lease", type=float, default=3.0)
     p.add_argument("--compression", choices=["none", "deflate"], default="none")
     p.add_argument("--ws-max-queue", type=int, default=16)
     p.add_argument("--max-output", type=int, default=256 * 1024)
@@ -43,8 +46,12 @@ def main() -> None:
         finished_ttl=args.finished_ttl,
         ping_interval=20.0,
         quotas=NO_QUOTAS,  # every load client comes from loopback
+        cluster=args.cluster,
+        lease=args.lease,
     )
     store: Store = SqliteStore(args.db) if args.db else MemoryStore()
+    if args.store:
+        store = open_store(args.store, exclusive=args.cluster is None)
     if not args.default_gc:
         tune_gc()  # as ``kupferkessel serve`` does
     if args.profile:

@@ -122,10 +122,16 @@ class Child:
 
 
 def drive(
-    child: Child, args: argparse.Namespace, tables: int, **plan: Any
+    child: Child,
+    args: argparse.Namespace,
+    tables: int,
+    *,
+    others: tuple[Child, ...] = (),
+    **plan: Any,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the client processes against ``child``; returns the merged stats and the
-    server's figures sampled at the window's start and end (health, memory)."""
+    server's figures sampled at the window's start and end (health, memory; and the
+    CPU of the ``others``, servers taking part without clients of their own)."""
     ctx = mp.get_context("fork")
     out, go, start = ctx.Queue(), ctx.Event(), ctx.Value("d", 0.0)
     procs = []
@@ -161,10 +167,10 @@ def drive(
     if plan.get("games") is None and not plan.get("idle"):
         time.sleep(max(0.0, start.value + warmup - time.monotonic()))
         server["health0"], server["cpu0"] = child.health(), child.cpu()
-        server["busy0"] = machine_busy()
+        server["busy0"], server["others0"] = machine_busy(), [o.cpu() for o in others]
         time.sleep(max(0.0, start.value + warmup + seconds - time.monotonic()))
         server["health1"], server["cpu1"] = child.health(), child.cpu()
-        server["busy1"] = machine_busy()
+        server["busy1"], server["others1"] = machine_busy(), [o.cpu() for o in others]
     while len(results) < len(procs):
         msg = out.get(timeout=600)
         if "failed" in msg:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -34,6 +35,9 @@ from .lobby import Lobby, Quotas
 from .ratelimit import TokenBucket
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .store import MemoryStore, Store
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["Server", "ServerConfig", "run_server"]
 
@@ -72,6 +76,8 @@ class ServerConfig:
     bot_workers: int = field(default_factory=default_workers)  # bot processes (0: a thread)
     tick: float = 0.25  # seconds between checks of clocks and grace periods
     now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
+    cluster: str | None = None  # redis://... : a node of a cluster (server.cluster)
+    lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed
 
 
 class Server:
@@ -116,6 +122,7 @@ class Server:
         self._ticker: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
+        self.cluster: Cluster | None = None
 
     @property
     def port(self) -> int:
@@ -128,9 +135,17 @@ class Server:
     async def start(self) -> None:
         self.bots.warm()
         await self.store.start()
-        restored = await self.lobby.restore()
-        if restored:
-            log.info("restored tables", extra={"count": restored})
+        if self.config.cluster is not None:
+            # a node restores no table at start: it adopts those nobody serves
+            from .cluster import Cluster
+
+            self.cluster = Cluster(self, self.config.cluster, lease=self.config.lease)
+            await self.cluster.start()
+            self.lobby.cluster = self.cluster
+        else:
+            restored = await self.lobby.restore()
+            if restored:
+                log.info("restored tables", extra={"count": restored})
         self._ws = await serve(
             self._handle,
             self.config.host,
@@ -158,6 +173,8 @@ class Server:
             return
         log.info("shutting down", extra={"connections": len(self.sessions)})
         self._ws.close(close_connections=False)
+        if self.cluster is not None:
+            await self.cluster.handover()  # before our clients go: they reconnect elsewhere
         for s in list(self.sessions):
             s.close(CLOSE_GOING_AWAY, "shutdown: the server is going away")
         with contextlib.suppress(TimeoutError):
@@ -181,6 +198,8 @@ class Server:
                 for stand_in in table.stand_ins.values()
             ),
         )
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.store.close()
         self._ws = None
         self.stopped.set()
@@ -244,7 +263,8 @@ class Server:
         self._waiting.pop(connection, None)
         self.tcp_open -= 1
 
-    def health(self) -> dict[str, int | float | str]:
+    def local_health(self) -> dict[str, int | float | str]:
+        """This process's figures (on a node: this node's)."""
         counts: dict[str, int | float | str] = {"status": "ok"}
         counts.update(self.lobby.counts())
         counts["connections"] = len(self.sessions)
@@ -255,6 +275,14 @@ class Server:
         counts["flood_drops"] = self.flood_drops
         counts["uptime"] = round(time.time() - self.started, 1)
         counts.update({f"store_{k}": v for k, v in self.store.stats().items()})
+        return counts
+
+    def health(self) -> dict[str, int | float | str]:
+        """``/healthz``: this process's figures; on a node also the cluster's
+        (``cluster_*``: the sums over the living nodes, as of their last report)."""
+        counts = self.local_health()
+        if self.cluster is not None:
+            counts.update(self.cluster.health())
         return counts
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:

@@ -1,5 +1,10 @@
 """The lobby: every table of the server, creation, lookup, restore, its tables' clocks
-(``tick``), rematches and clean-up."""
+(``tick``), rematches and clean-up.
+
+On a node of a cluster (``cluster`` set) ``tables`` holds the tables this node owns;
+``locate`` and ``locate_seat`` also find tables other nodes own (as ``RemoteTable``s),
+the listing includes the public tables of the other nodes, and tables are restored one
+by one as the node adopts them (``adopt``) rather than all at start-up."""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shared.clock import Clock, Timing
 from shared.errors import RuleError
@@ -17,6 +22,9 @@ from shared.options import Options
 
 from .store import Store, StoredTable
 from .table import FINISHED, LOBBY, PLAYING, StandInFactory, Table, TableError, hash_token
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """Letters and digits nobody confuses when reading a code aloud or off a screen: no
@@ -80,6 +88,7 @@ class Lobby:
         self.bot_levels = bot_levels
         self.tables: dict[str, Table] = {}
         self.attach_bot: BotFactory | None = None
+        self.cluster: Cluster | None = None
         self.games_finished = 0
         self.finished_here = 0  # finished tables still in ``tables`` (until swept)
         self.tables_abandoned = 0
@@ -104,8 +113,20 @@ class Lobby:
         return table
 
     def listing(self) -> list[Table]:
-        """Public tables (private ones are reachable only by id and invite code)."""
-        return [t for t in self.tables.values() if not t.private]
+        """Public tables (private ones are reachable only by id and invite code); on a
+        node, the other nodes' too."""
+        tables = [t for t in self.tables.values() if not t.private]
+        if self.cluster is not None:
+            tables += self.cluster.listing()
+        return tables
+
+    def _listable(self) -> list[Table]:
+        """Every table a listing may show: ours, and on a node the other nodes' public
+        ones (``Table.serial`` orders them all in this process)."""
+        tables = list(self.tables.values())
+        if self.cluster is not None:
+            tables += self.cluster.listing()
+        return tables
 
     def page(self, cursor: str | None, limit: int, open_first: bool) -> list[tuple[str, Table]]:
         """Public tables in listing order after ``cursor``, as (cursor of the table,
@@ -137,7 +158,7 @@ class Lobby:
             test = keep[kind]
             found = heapq.nsmallest(
                 want,
-                (t for t in self.tables.values() if not t.private and t.serial > after and test(t)),
+                (t for t in self._listable() if not t.private and t.serial > after and test(t)),
                 key=lambda t: t.serial,
             )
             out.extend((f"{kind}{t.serial}", t) for t in found)
@@ -161,6 +182,28 @@ class Lobby:
                 if s.token_hash is not None and secrets.compare_digest(s.token_hash, th):
                     return t, s.index
         return None
+
+    async def locate(self, table_id: str, invite: str | None) -> Table:
+        """``enter`` for a session: on a node of a cluster, wherever the table is
+        served (a ``RemoteTable`` when another node serves it)."""
+        if self.cluster is None or table_id in self.tables:
+            return self.enter(table_id, invite)
+        table = await self.cluster.locate(table_id)
+        if not table.invite_ok(invite):
+            raise TableError(
+                "no_such_table", "no such table here (a private table needs its invite code)"
+            )
+        self.cluster.remember_invite(table, invite)
+        return table
+
+    async def locate_seat(
+        self, token: str, current: Table | None = None
+    ) -> tuple[Table, int] | None:
+        """The table and seat of a seat token, wherever the table is served."""
+        found = self.find_seat(token)
+        if found is None and self.cluster is not None:
+            return await self.cluster.locate_seat(token, current)
+        return found
 
     # ------------------------------------------------------------- changes
     def check_quotas(self, peer: str, bots_only: bool) -> None:
@@ -214,7 +257,9 @@ class Lobby:
                     "bad_options", f"unknown bot level {level!r}; try {list(self.bot_levels)}"
                 )
         table_id = secrets.token_hex(4)
-        while table_id in self.tables:
+        while table_id in self.tables or (
+            self.cluster is not None and not await self.cluster.claim_new(table_id)
+        ):
             table_id = secrets.token_hex(4)
         invite = new_invite() if private and invite_hash is None else None
         if invite is not None:
@@ -233,6 +278,8 @@ class Lobby:
             now=self.now,
         )
         self._wire(table)
+        if self.cluster is not None:
+            await self.cluster.created(table)
         self.tables[table_id] = table
         if peer is not None:
             self._made_by.setdefault(peer, set()).add(table)
@@ -255,15 +302,20 @@ class Lobby:
             if st.state == FINISHED and st.record is None:
                 continue  # abandoned before its game started: nothing to see
             try:
-                table = self._restore_one(st)
+                await self.adopt(st)
             except (RuleError, ValueError) as e:
                 log.error("could not restore table", extra={"table": st.id, "error": str(e)})
                 continue
             n += 1
-            if table.state != FINISHED and table.game is not None and table.game.over:
-                # it crashed after the last take but before marking the game finished
-                await table.finish("played_out")
         return n
+
+    async def adopt(self, st: StoredTable) -> Table:
+        """Restore one stored table by replaying its record and serve it from now on."""
+        table = self._restore_one(st)
+        if table.state != FINISHED and table.game is not None and table.game.over:
+            # it crashed after the last take but before marking the game finished
+            await table.finish("played_out")
+        return table
 
     def _restore_one(self, st: StoredTable) -> Table:
         table = Table(

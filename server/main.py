@@ -137,6 +137,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-seeds", action="store_true", help="refuse seeds chosen by clients in create_table"
     )
+    p.add_argument(
+        "--cluster",
+        metavar="URL",
+        default=os.environ.get("KK_CLUSTER"),
+        help="redis://host:port/db: run as a node of a cluster sharing this Redis and a"
+        " PostgreSQL --store (env KK_CLUSTER; docs/OPERATIONS.md)",
+    )
+    _seconds(
+        p,
+        "--lease",
+        "KK_LEASE",
+        3,
+        "with --cluster: how long a node's hold on a table lasts unless renewed; a dead"
+        " node's tables are served again after about this long",
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
@@ -191,13 +206,19 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         abandon_ttl=args.abandon_ttl,
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
+        cluster=args.cluster,
+        lease=args.lease,
     )
 
 
 def store_from_args(args: argparse.Namespace) -> Store:
     if args.no_persist:
+        if args.cluster:
+            raise ValueError("a node of a cluster keeps its games in PostgreSQL: give --store")
         return MemoryStore()
-    return open_store(store_url(args))
+    if args.cluster and not args.lease > 0:
+        raise ValueError("--lease must be more than 0 seconds")
+    return open_store(store_url(args), exclusive=not args.cluster)
 
 
 def tune_gc() -> None:
@@ -272,7 +293,11 @@ def run(args: argparse.Namespace) -> int:
         log.warning("connection limits lowered to fit the open-file limit", extra=fds)
     elif fds:
         log.info("open-file limit", extra=fds)
-    store = store_from_args(args)
+    try:
+        store = store_from_args(args)
+    except ValueError as e:
+        log.error("cannot serve", extra={"error": str(e)})
+        return 2
     try:
         if isinstance(store, SqliteStore):
             check_database_path(store.path)

@@ -476,17 +476,17 @@ class Session:
         log.info("seated", extra={"peer": self.peer, "table": table.id, "seat": index})
 
     async def on_join(self, msg: m.JoinMsg) -> None:
-        table = self.server.lobby.enter(msg.table, msg.invite)
+        table = await self.server.lobby.locate(msg.table, msg.invite)
         await self._sit(table, msg.player, msg.seat, msg.id, seeded=msg.seeded)
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
-        table = self.server.lobby.enter(msg.table, msg.invite)
+        table = await self.server.lobby.locate(msg.table, msg.invite)
         self._enter(Phase.WATCHING, table)
         self.send(m.WatchingMsg(table=table.id), msg.id)
         table.watch(self)
 
     async def on_resume(self, msg: m.ResumeMsg) -> None:
-        found = self.server.lobby.find_seat(msg.token)
+        found = await self.server.lobby.locate_seat(msg.token, self.table)
         if found is None:
             raise TableError("bad_token", "that seat token is not valid on this server")
         table, seat = found

@@ -178,6 +178,10 @@ class Store:
         """The (table id, seat) of an unfinished table a seat token hash belongs to."""
         return None
 
+    def open_table_ids(self) -> list[str]:
+        """The ids of every table not finished."""
+        return []
+
     async def claim(self, table_id: str, owner: str) -> int:
         """Become the owner of a table: its epoch goes up by one (durably) and every
         later write of it through this store is fenced by the new epoch. Returns it."""
@@ -735,6 +739,14 @@ class SqlStore(Store):
             ).fetchone()
         )
         return None if row is None else (row[0], int(row[1]))
+
+    def open_table_ids(self) -> list[str]:
+        ids: list[str] = self._read(
+            lambda con: [
+                tid for (tid,) in con.execute("SELECT id FROM tables WHERE state != 'finished'")
+            ]
+        )
+        return ids
 
     def list_games(self) -> list[StoredGame]:
         rows: list[StoredGame] = self._read(

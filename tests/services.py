@@ -3,8 +3,9 @@ free loopback port (no mocks: Debian's own ``postgresql`` and ``redis-server``; 
 installs them, see ``.ci/run``).
 
 PostgreSQL refuses to run as root: as root, its commands run as the ``postgres`` user
-(``runuser``) in a directory owned by it. It runs with ``fsync=off`` (the tests kill
-processes, not machines; durability across a power loss is PostgreSQL's own promise).
+(``runuser``) in a directory owned by it. For the tests it runs with ``fsync=off``
+(they kill processes, not machines; durability across a power loss is PostgreSQL's own
+promise); ``bench/cluster.py`` runs it with ``fsync=on``, as in production.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def _pg_bin() -> Path:
 class Postgres:
     """A throw-away PostgreSQL cluster; ``database()`` makes a fresh database."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, fsync: bool = False) -> None:
+        self.fsync = fsync  # off for tests; on for benchmarks (as in production)
         self.bin = _pg_bin()
         self.dir = Path(tempfile.mkdtemp(prefix="kk-pg-"))
         self.port = free_port()
@@ -65,8 +67,13 @@ class Postgres:
         data = self.dir / "data"
         self._run("initdb", "-D", str(data), "-U", "kk", "--auth=trust", "-E", "UTF8", "--no-sync")
         opts = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-            " -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB"
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+            " -c max_connections=200 -c shared_buffers=32MB"
+        )
+        opts += (
+            " -c fsync=on -c full_page_writes=on"
+            if self.fsync
+            else " -c fsync=off -c full_page_writes=off"
         )
         self._run("pg_ctl", "-D", str(data), "-l", str(self.dir / "log"), "-w", "-o", opts, "start")
         return self

@@ -206,7 +206,16 @@ def check_11_view(obj: dict[str, Any], game: Game, conn: Conn, where: str) -> No
 
 
 # ---------------------------------------------------------------------- playing
-async def play_one(port: int, rng: random.Random) -> Played:
+async def play_one(port: int | list[int], rng: random.Random) -> Played:
+    """One random game; with several ports (the nodes of a cluster) every connection
+    goes to another node than the one before: seats, spectators and a seat's
+    reconnection each on their own."""
+    ports = [port] if isinstance(port, int) else port
+    opened = iter(range(10**6))
+
+    def node() -> int:
+        return ports[next(opened) % len(ports)]
+
     players = rng.choice([2, 3])
     options = Options(
         players=players,
@@ -220,7 +229,7 @@ async def play_one(port: int, rng: random.Random) -> Played:
     wire = options.to_dict()
     wire["recipes"] = options.recipes
     minors = [rng.choice([0, 1]) for _ in range(players)]
-    clients = [await WsClient.open(port, f"p{i}", (1, minors[i])) for i in range(players)]
+    clients = [await WsClient.open(node(), f"p{i}", (1, minors[i])) for i in range(players)]
     table, _, token = await create(clients[0], options=wire)
     played.conns.append(Conn(clients[0], 0, token, minors[0]))
     for i, c in enumerate(clients[1:], 1):
@@ -230,7 +239,7 @@ async def play_one(port: int, rng: random.Random) -> Played:
 
     async def watcher(name: str) -> None:
         minor, combined = rng.choice([(0, False), (1, False), (1, True)])
-        spectator = await WsClient.open(port, None)
+        spectator = await WsClient.open(node(), None)
         hello = {"protocol": [1, minor], "client": name, "combined": combined}
         assert (await spectator.request("hello", **hello)).type == "welcome"
         await spectator.request("watch", table=table)
@@ -251,7 +260,7 @@ async def play_one(port: int, rng: random.Random) -> Played:
             if last.view.game_over:
                 return
             await conn.client.close()
-            client = await WsClient.open(port, f"p{seat}-again", (1, conn.minor))
+            client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor))
             resumed = await client.request("resume", token=conn.token)
             assert resumed.type == "resumed" and resumed.seat == seat
             played.conns.append(Conn(client, seat, None, conn.minor))

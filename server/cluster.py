@@ -1,0 +1,866 @@
+"""Nodes of a cluster: several servers sharing one PostgreSQL store and one Redis.
+
+Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for operators).
+
+- **Ownership.** Each table is served by one node, its owner: the node holds the
+  table's lease, the Redis key ``kk:lease:TABLE`` set to its node id with an expiry
+  (``lease`` seconds) that it renews three times per lease while it lives. Before it
+  serves a table a node also ``claim``s it in the store (``Store.claim``: the table's
+  epoch goes up), and every write of the table carries that epoch: a node that lost its
+  lease without knowing (paused, cut off) cannot write into a game another node took
+  over, because the store refuses a stale epoch (fencing). PostgreSQL is the truth;
+  Redis only says who serves what and carries messages, and is rebuilt from the nodes
+  after a restart.
+- **Any node for any client.** A session on node A at a table owned by node B holds a
+  ``RemoteTable``: a ``Table`` whose methods send the intent to B (``kk:to:B``, Redis
+  pub/sub) and wait for B's answer. On B a ``RemoteOccupant`` stands for the session at
+  the table: what the table delivers to it (views, events, presence, chat) is framed on
+  B exactly as a local session frames it and published to A, which gives each frame the
+  session's own ``seq`` and sends it. Everything one node sends another goes through one
+  publisher task, so frames and answers arrive in the order they were made (the ack of a
+  take after its events and view, as on one node).
+- **Losing a node.** A dead node's leases expire. Every node scans the unfinished tables
+  of the store for tables without a lease; one seen without a lease twice in a row is
+  adopted by whichever node sets the lease first: it claims the table, restores it by
+  replaying its record, and serves it. Sessions on other nodes see the owner change in
+  Redis and attach again to the new owner (a fresh view follows); an intent that was in
+  flight to the dead node is answered ``stale_state`` (decide again on the fresh view).
+  Clients of the dead node reconnect to any node and ``resume``.
+- **Leaving.** On SIGTERM a node hands its tables over: it stops serving each (waiting
+  for an intent in progress), drops its lease and tells the others, who adopt them at
+  once; then it closes its own connections as a single server does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import os
+import random
+import socket
+import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import msgpack  # type: ignore[import-untyped]
+import redis.asyncio as aioredis
+from pydantic import BaseModel
+from redis.exceptions import RedisError
+
+from protocol import messages as m
+from protocol.convert import options_to_shared
+from protocol.wire import encode_as
+from shared.game import Take
+
+from .botseat import BotSeat
+from .session import Deliveries, Frame, Session, table_summary
+from .store import Store, StoredTable
+from .table import FINISHED, Occupant, Seat, Table, TableError, hash_token
+
+if TYPE_CHECKING:
+    from .app import Server
+
+__all__ = ["Cluster", "RemoteOccupant", "RemoteTable", "with_seq"]
+
+log = logging.getLogger("kupferkessel.cluster")
+
+_SEQ_ZERO = b"\xa3seq\x00"  # the key "seq" and the value 0, as msgpack packs them
+
+
+def with_seq(frame: bytes, seq: int) -> bytes:
+    """A frame made with ``seq`` 0 (by the owner of a table) with the connection's own
+    ``seq`` instead: every server message is a map starting ``type``, ``seq``, so the
+    value is spliced in place; the bytes are those a local session would have sent."""
+    at = frame.find(_SEQ_ZERO, 0, 48)
+    if at < 0:  # not our framing: unpack and pack again (the same map, the new seq)
+        data = msgpack.unpackb(frame, raw=False, strict_map_key=False)
+        data["seq"] = seq
+        out: bytes = msgpack.packb(data)
+        return out
+    head = at + len(_SEQ_ZERO) - 1
+    packed: bytes = msgpack.packb(seq)
+    return frame[:head] + packed + frame[head + 1 :]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class Moved(Exception):
+    """The table is not (or no longer) served by the node that was asked."""
+
+
+class RemoteOccupant(Deliveries):
+    """On the owner: a session of another node (``front``) at one of our tables. It
+    frames what the table delivers exactly as a local session would (``Deliveries``,
+    with ``seq`` 0) and sends the frames to the session's node."""
+
+    def __init__(self, cluster: Cluster, front: str, sid: str) -> None:
+        self.cluster = cluster
+        self.front = front
+        self.sid = sid
+
+    def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
+        if isinstance(message, BaseModel):
+            frame = encode_as(type(message), message, seq=0, re=re)
+        else:
+            frame = message(0)
+        self.cluster.send(self.front, {"k": "frame", "sid": self.sid, "f": frame})
+
+    def replaced(self, table: Table, seat: int) -> None:
+        self.cluster.send(self.front, {"k": "replaced", "sid": self.sid, "seat": seat})
+        self.cluster.occupants.pop((self.front, self.sid), None)
+
+
+class RemoteTable(Table):
+    """On a session's node: a table another node owns, as the session sees it. Each
+    intent goes to the owner and waits for its answer; what does not answer (watch,
+    resume, chat, detach) is sent in order with the rest. One per session and table."""
+
+    def __init__(self, cluster: Cluster, st: StoredTable, owner: str | None, store: Store) -> None:
+        super().__init__(
+            st.id,
+            st.name,
+            st.options,
+            store,
+            private=st.private,
+            invite_hash=st.invite_hash,
+            created=st.created,
+        )
+        self.cluster = cluster
+        self.owner = owner
+        self.state = st.state
+        for ss in st.seats:
+            seat = self.seats[ss.seat]
+            seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
+        self.session: Occupant | None = None
+        self.sid = cluster.new_sid()
+        self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
+        self.my_seat: int | None = None
+
+    # the session's view of itself
+    def seat_of(self, occupant: Occupant) -> int | None:
+        return self.my_seat if occupant is self.session else None
+
+    def _bind(self, occupant: Occupant) -> None:
+        self.session = occupant
+        self.cluster.bind(self)
+
+    async def _call(self, kind: str, **fields: Any) -> Any:
+        return await self.cluster.call(self, kind, fields)
+
+    def _cast(self, kind: str, **fields: Any) -> None:
+        if self.owner is not None:
+            self.cluster.send(self.owner, {"k": kind, "t": self.id, "sid": self.sid, **fields})
+
+    def __eq__(self, other: object) -> bool:
+        """The same table as another one (a session's own table is listed once)."""
+        return isinstance(other, Table) and other.id == self.id
+
+    __hash__ = Table.__hash__
+
+    async def join(
+        self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
+    ) -> tuple[int, str]:
+        self._bind(occupant)
+        try:
+            index, token = await self._call(
+                "join", player=name, seat=seat, invite=self._invite, seeded=seeded
+            )
+        except BaseException:
+            self.cluster.unbind(self)
+            raise
+        self.my_seat, self.role = index, ("seat", hash_token(token))
+        self.seats[index].name, self.seats[index].token_hash = name, hash_token(token)
+        return int(index), str(token)
+
+    _invite: str | None = None  # the code the session gave (the owner checks it too)
+
+    def watch(self, occupant: Occupant) -> None:
+        self._bind(occupant)
+        self.role = ("watch", None)
+        self._cast("watch", invite=self._invite)
+
+    def resume(self, token_hash: str, occupant: Occupant) -> int:
+        for s in self.seats:
+            if s.token_hash == token_hash:
+                self._bind(occupant)
+                self.my_seat, self.role = s.index, ("seat", token_hash)
+                self._cast("resume", th=token_hash)
+                return s.index
+        raise TableError("bad_token", "that seat token is not valid here")
+
+    def reattach(self) -> None:
+        """Attach again to a new owner (it sends a fresh view and presence)."""
+        if self.role is None:
+            return
+        if self.role[0] == "seat":
+            self._cast("resume", th=self.role[1])
+        else:
+            self._cast("watch", invite=self._invite)
+
+    async def leave(self, occupant: Occupant) -> None:
+        try:
+            await self._call("leave")
+        finally:
+            self.cluster.unbind(self)
+
+    def detach(self, occupant: Occupant) -> None:
+        self._cast("detach")
+        self.cluster.unbind(self)
+
+    async def set_ready(self, occupant: Occupant, ready: bool = True) -> None:
+        await self._call("ready", ready=ready)
+
+    async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
+        version = await self._call("take", take=list(take), v=state_version)
+        self.version = int(version)
+        return self.version
+
+    async def resign(self, occupant: Occupant) -> None:
+        self.version = int(await self._call("resign"))
+
+    def chat(self, occupant: Occupant, name: str, text: str) -> None:
+        self._cast("chat", name=name, text=text)
+
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  if v == false or v == ARGV[1] then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else
+    table.insert(lost, key)
+  end
+end
+return lost
+"""
+"""Renew our leases (one call for all of them); a lease gone missing (Redis restarted)
+is set again; returns the keys another node holds now."""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _lease(table_id: str) -> str:
+    return f"kk:lease:{table_id}"
+
+
+class Cluster:
+    """This node's part in the cluster (see the module docstring)."""
+
+    def __init__(self, server: Server, url: str, *, lease: float = 3.0) -> None:
+        self.server = server
+        self.url = url
+        self.lease = lease
+        self.every = lease / 3
+        self.node = f"{socket.gethostname()}-{os.getpid()}-{random.getrandbits(24):06x}"
+        # a bounded pool whose users wait their turn (bursts of adoptions, intents)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=32, timeout=lease * 2, socket_timeout=lease
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
+        self._adopting = asyncio.Semaphore(8)  # tables being adopted at once
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self.occupants: dict[tuple[str, str], RemoteOccupant] = {}  # (front, sid), ours
+        self.proxies: dict[str, RemoteTable] = {}  # sid -> a session's remote table
+        self._sid = 0
+        self._rid = 0
+        self._pending: dict[int, tuple[asyncio.Future[Any], RemoteTable]] = {}
+        self._outbox: dict[str, list[dict[str, Any]]] = {}
+        self._flush_queued = False
+        self._publish: asyncio.Queue[dict[str, list[dict[str, Any]]] | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._running: set[asyncio.Task[None]] = set()  # intents being served, adoptions
+        self._unleased: set[str] = set()  # tables seen without a lease in the last scan
+        self._listed: dict[str, tuple[bytes, Table]] = {}  # other nodes' public tables
+        self.figures: dict[str, Any] = {"nodes": 1}
+        self.adopted = 0
+        self.handed_over = 0
+        self.stopping = False
+
+    # ------------------------------------------------------------- life
+    async def start(self) -> None:
+        await self.redis.ping()
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(f"kk:to:{self.node}", "kk:all")
+        self._tasks = [
+            asyncio.create_task(self._listen(pubsub)),
+            asyncio.create_task(self._publisher()),
+            asyncio.create_task(self._keep()),
+        ]
+        log.info("node joined the cluster", extra={"node": self.node})
+
+    async def handover(self) -> None:
+        """Give every table to the other nodes (SIGTERM): stop serving each one once
+        its intent in progress is done, drop its lease, and tell the others."""
+        self.stopping = True
+        lobby = self.server.lobby
+        released = []
+        for table in list(lobby.tables.values()):
+            async with table.lock:
+                self._drop(table)
+            with contextlib.suppress(RedisError):
+                await self._release(keys=[_lease(table.id)], args=[self.node])
+            released.append(table.id)
+        self.handed_over += len(released)
+        if released:
+            self.send_all({"k": "released", "tables": released})
+            await self._drain_outbox()
+        log.info("tables handed over", extra={"count": len(released)})
+
+    async def stop(self) -> None:
+        self.stopping = True
+        await self._drain_outbox()
+        self._publish.put_nowait(None)
+        tasks = [*self._tasks, *self._running]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.lease)
+        with contextlib.suppress(RedisError):
+            await self.redis.srem("kk:nodes", self.node)
+            await self.redis.delete(f"kk:health:{self.node}", f"kk:listed:{self.node}")
+        await self.redis.aclose()
+
+    async def _drain_outbox(self) -> None:
+        self._flush()
+        done = asyncio.get_running_loop().create_future()
+        self._publish.put_nowait({"": [{"k": "_done", "fut": done}]})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done, 5)
+
+    # ------------------------------------------------------------- messaging
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    def new_sid(self) -> str:
+        self._sid += 1
+        return str(self._sid)
+
+    def send(self, node: str, msg: dict[str, Any]) -> None:
+        """Queue a message for a node; all of this loop turn's leave together, in order."""
+        self._outbox.setdefault(node, []).append(msg)
+        if not self._flush_queued:
+            self._flush_queued = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def send_all(self, msg: dict[str, Any]) -> None:
+        self.send("*", msg)
+
+    def _flush(self) -> None:
+        self._flush_queued = False
+        out, self._outbox = self._outbox, {}
+        mine = out.pop(self.node, None)
+        if out:
+            self._publish.put_nowait(out)
+        if mine:
+            self._receive(self.node, mine)
+
+    async def _publisher(self) -> None:
+        """The one task that publishes: messages reach each node in the order made."""
+        while True:
+            batch = await self._publish.get()
+            if batch is None:
+                return
+            marker = batch.pop("", None)
+            if batch:
+                await self._publish_batch(batch)
+            if marker:
+                fut = marker[0]["fut"]
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def _publish_batch(self, batch: dict[str, list[dict[str, Any]]]) -> None:
+        """Publish, trying again while Redis is away (restarting) for up to a lease:
+        what a node sends must not be lost in between; after that it is dropped (the
+        sessions concerned attach again when the cluster channel comes back)."""
+        deadline = time.monotonic() + self.lease
+        while True:
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for node, msgs in batch.items():
+                        channel = "kk:all" if node == "*" else f"kk:to:{node}"
+                        pipe.publish(channel, msgpack.packb([self.node, msgs]))
+                    await pipe.execute()
+                return
+            except (RedisError, OSError) as e:
+                if time.monotonic() > deadline or self.stopping:
+                    log.warning("publish failed", extra={"error": repr(e)})
+                    return
+                await asyncio.sleep(0.05)
+
+    async def _listen(self, pubsub: Any) -> None:
+        """Read our channel; after a lost connection (Redis restarted) subscribe again
+        and attach every remote session again (frames may have been lost meanwhile)."""
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    src, msgs = msgpack.unpackb(message["data"], raw=False)
+                    if src != self.node:
+                        self._receive(src, msgs)
+            except (RedisError, OSError) as e:
+                log.warning("cluster channel lost", extra={"error": repr(e)})
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                while True:
+                    await asyncio.sleep(0.2)
+                    try:
+                        pubsub = self.redis.pubsub()
+                        await pubsub.subscribe(f"kk:to:{self.node}", "kk:all")
+                        break
+                    except (RedisError, OSError):
+                        continue
+                for proxy in list(self.proxies.values()):
+                    proxy.reattach()
+
+    def _receive(self, src: str, msgs: list[dict[str, Any]]) -> None:
+        for msg in msgs:
+            kind = msg["k"]
+            if kind == "frame":
+                proxy = self.proxies.get(msg["sid"])
+                if proxy is not None and proxy.session is not None:
+                    session: Session = proxy.session  # type: ignore[assignment]
+                    session.send(functools.partial(with_seq, msg["f"]))
+            elif kind == "reply":
+                pending = self._pending.pop(msg["rid"], None)
+                if pending is not None and not pending[0].done():
+                    pending[0].set_result(msg)
+            elif kind == "replaced":
+                proxy = self.proxies.pop(msg["sid"], None)
+                if proxy is not None and proxy.session is not None:
+                    proxy.session.replaced(proxy, msg["seat"])
+            elif kind == "moved":
+                self._moved(msg["t"], None)
+            elif kind == "released":
+                if not self.stopping:
+                    for tid in msg["tables"]:
+                        self._spawn(self._adopt(tid))
+            else:
+                self._spawn(self._serve(src, msg))
+
+    # ------------------------------------------------------------- a session's side
+    def bind(self, proxy: RemoteTable) -> None:
+        self.proxies[proxy.sid] = proxy
+
+    def unbind(self, proxy: RemoteTable) -> None:
+        self.proxies.pop(proxy.sid, None)
+        for rid, (fut, p) in list(self._pending.items()):
+            if p is proxy and not fut.done():
+                fut.cancel()
+                del self._pending[rid]
+
+    async def call(self, proxy: RemoteTable, kind: str, fields: dict[str, Any]) -> Any:
+        """Send an intent to the table's owner and wait for its answer; a refusal is
+        raised as the ``TableError`` the owner's table raised."""
+        for _ in range(2):  # once more after the table moved
+            if proxy.owner is None:
+                await self._await_owner(proxy)
+            self._rid += 1
+            rid = self._rid
+            fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._pending[rid] = (fut, proxy)
+            assert proxy.owner is not None
+            self.send(
+                proxy.owner,
+                {
+                    "k": kind,
+                    "t": proxy.id,
+                    "sid": proxy.sid,
+                    "rid": rid,
+                    "front": self.node,
+                    **fields,
+                },
+            )
+            try:
+                answer = await asyncio.wait_for(fut, self.lease * 4)
+            except (TimeoutError, asyncio.CancelledError) as e:
+                self._pending.pop(rid, None)
+                raise self._lost(kind) from e
+            if "moved" in answer:
+                self._moved(proxy.id, proxy)
+                continue
+            if "error" in answer:
+                code, message, detail = answer["error"]
+                raise TableError(code, message, detail)
+            return answer.get("r")
+        raise self._lost(kind)
+
+    @staticmethod
+    def _lost(kind: str) -> TableError:
+        if kind == "take":
+            return TableError(
+                "stale_state", "the table moved to another node: decide again on its fresh view"
+            )
+        return TableError("internal", "the table moved to another node: try again")
+
+    async def _await_owner(self, proxy: RemoteTable) -> None:
+        deadline = time.monotonic() + self.lease * 3
+        while proxy.owner is None and time.monotonic() < deadline:
+            owner = await self.redis.get(_lease(proxy.id))
+            if owner is not None:
+                self._owner_changed(proxy.id, _text(owner))
+                break
+            await asyncio.sleep(self.every / 2)
+        if proxy.owner is None:
+            raise self._lost("")
+
+    def _moved(self, table_id: str, proxy: RemoteTable | None) -> None:
+        """The owner says it no longer serves the table: find the new one."""
+        for p in self.proxies.values():
+            if p.id == table_id:
+                p.owner = None
+        if proxy is not None:
+            proxy.owner = None
+
+    def _owner_changed(self, table_id: str, owner: str) -> None:
+        for p in list(self.proxies.values()):
+            if p.id == table_id and p.owner != owner:
+                old = p.owner
+                p.owner = owner
+                for rid, (fut, q) in list(self._pending.items()):
+                    if q is p and not fut.done():  # in flight to the old owner: lost
+                        del self._pending[rid]
+                        fut.set_exception(self._lost("take"))
+                if old is not None or p.role is not None:
+                    p.reattach()
+
+    def remember_invite(self, table: Table, invite: str | None) -> None:
+        if isinstance(table, RemoteTable):
+            table._invite = invite
+
+    async def locate(self, table_id: str, current: Table | None = None) -> Table:
+        """The table a session asked for: ours, or a ``RemoteTable`` for its owner; an
+        unfinished table nobody serves is adopted here."""
+        if current is not None and current.id == table_id:
+            return current
+        for _ in range(3):
+            local = self.server.lobby.tables.get(table_id)
+            if local is not None:
+                return local
+            owner = await self.redis.get(_lease(table_id))
+            st = await asyncio.to_thread(self.server.store.load_table, table_id)
+            if st is None:
+                break
+            if owner is not None:  # served (a finished one too, while its owner keeps it)
+                return RemoteTable(self, st, _text(owner), self.server.store)
+            if st.state == FINISHED:
+                break
+            await self._adopt(table_id)
+        raise TableError("no_such_table", f"there is no table {table_id!r}")
+
+    async def locate_seat(self, token: str, current: Table | None) -> tuple[Table, int] | None:
+        found = await asyncio.to_thread(self.server.store.find_token, hash_token(token))
+        if found is None:
+            return None
+        table = await self.locate(found[0], current)
+        return table, found[1]
+
+    # ------------------------------------------------------------- the owner's side
+    async def _serve(self, src: str, msg: dict[str, Any]) -> None:
+        kind, rid, front = msg["k"], msg.get("rid"), msg.get("front", src)
+        answer: dict[str, Any] = {"k": "reply", "rid": rid}
+        try:
+            table = self.server.lobby.tables.get(msg["t"])
+            if table is None or self.stopping:
+                raise Moved
+            key = (front, msg["sid"])
+            occ = self.occupants.get(key)
+            if occ is None:
+                occ = self.occupants[key] = RemoteOccupant(self, front, msg["sid"])
+            answer["r"] = await self._apply(table, occ, kind, msg)
+            if kind in ("leave", "detach"):
+                self.occupants.pop(key, None)
+        except Moved:
+            answer["moved"] = True
+            if rid is None:
+                self.send(front, {"k": "moved", "t": msg["t"]})
+        except TableError as e:
+            answer["error"] = [e.code, e.message, e.detail]
+        except Exception:
+            log.exception("internal error serving %s", kind, extra={"table": msg.get("t")})
+            answer["error"] = ["internal", "the server failed to handle this message", None]
+        if rid is not None:
+            self.send(front, answer)
+
+    async def _apply(
+        self, table: Table, occ: RemoteOccupant, kind: str, msg: dict[str, Any]
+    ) -> Any:
+        if kind in ("join", "watch") and not table.invite_ok(msg.get("invite")):
+            raise TableError(
+                "no_such_table", "no such table here (a private table needs its invite code)"
+            )
+        if kind == "join":
+            return list(
+                await table.join(msg["player"], occ, msg["seat"], seeded=msg.get("seeded", False))
+            )
+        if kind == "watch":
+            table.watch(occ)
+        elif kind == "resume":
+            return table.resume(msg["th"], occ)
+        elif kind == "leave":
+            await table.leave(occ)
+        elif kind == "detach":
+            table.detach(occ)
+        elif kind == "ready":
+            await table.set_ready(occ, msg["ready"])
+        elif kind == "take":
+            card, special, targets, keep = msg["take"]
+            take = Take(card, special, None if targets is None else tuple(targets), keep)
+            return await table.take(occ, take, msg["v"])
+        elif kind == "resign":
+            await table.resign(occ)
+            return table.version
+        elif kind == "chat":
+            table.chat(occ, msg["name"], msg["text"])
+        else:
+            raise TableError("not_allowed", f"{kind} is not a cluster intent")
+        return None
+
+    async def claim_new(self, table_id: str) -> bool:
+        """Take the lease of a table about to be created here (False: the id is taken)."""
+        ok = await self.redis.set(_lease(table_id), self.node, nx=True, px=int(self.lease * 1000))
+        return bool(ok)
+
+    async def created(self, table: Table) -> None:
+        """A table was created here: claim it in the store (fencing from now on)."""
+        await self.server.store.claim(table.id, self.node)
+
+    async def _adopt(self, table_id: str) -> None:
+        """Serve a table nobody serves: lease, claim, restore by replaying its record."""
+        async with self._adopting:
+            await self._adopt_one(table_id)
+
+    async def _adopt_one(self, table_id: str) -> None:
+        if self.stopping or table_id in self.server.lobby.tables:
+            return
+        try:
+            ok = await self.redis.set(
+                _lease(table_id), self.node, nx=True, px=int(self.lease * 1000)
+            )
+            if not ok:
+                return
+            started = time.monotonic()
+            store = self.server.store
+            await store.claim(table_id, self.node)
+            st = await asyncio.to_thread(store.load_table, table_id)
+            if st is None or st.state == FINISHED:
+                store.release(table_id)
+                await self._release(keys=[_lease(table_id)], args=[self.node])
+                return
+            await self.server.lobby.adopt(st)
+            self.adopted += 1
+            self._owner_changed(table_id, self.node)
+            log.info(
+                "table adopted",
+                extra={"table": table_id, "ms": round((time.monotonic() - started) * 1000, 1)},
+            )
+        except Exception:
+            if not self.stopping:
+                log.exception("could not adopt table", extra={"table": table_id})
+            self.server.store.release(table_id)
+            with contextlib.suppress(RedisError):
+                await self._release(keys=[_lease(table_id)], args=[self.node])
+
+    def _drop(self, table: Table) -> None:
+        """Stop serving a table (its lease is lost, or handed over): forget it, stop its
+        bots, tell the other nodes' sessions at it, and make our own sessions at it
+        remote ones (they attach again to whichever node takes it)."""
+        lobby = self.server.lobby
+        if lobby.tables.get(table.id) is not table:
+            return
+        del lobby.tables[table.id]
+        if table.state == FINISHED:
+            lobby.finished_here -= 1
+        self.server.store.release(table.id)
+        for seat in table.seats:
+            if isinstance(seat.occupant, BotSeat):
+                self._spawn(seat.occupant.stop())
+        fronts = set()
+        for _, occ in table.occupants():
+            if isinstance(occ, RemoteOccupant):
+                fronts.add(occ.front)
+                self.occupants.pop((occ.front, occ.sid), None)
+        for front in fronts:
+            self.send(front, {"k": "moved", "t": table.id})
+        if not self.stopping:
+            self._demote(table)
+        log.info("table dropped", extra={"table": table.id})
+
+    def _demote(self, table: Table) -> None:
+        st = StoredTable(
+            table.id,
+            table.name,
+            table.options,
+            table.private,
+            table.invite_hash,
+            table.created,
+            table.state,
+        )
+        for seat_no, occ in table.occupants():
+            if not isinstance(occ, Session):
+                continue
+            proxy = RemoteTable(self, st, None, self.server.store)
+            for s in table.seats:
+                proxy.seats[s.index].name = s.name
+                proxy.seats[s.index].token_hash = s.token_hash
+            proxy.session = occ
+            if seat_no is None:
+                proxy.role = ("watch", None)
+            else:
+                proxy.my_seat = seat_no
+                proxy.role = ("seat", table.seats[seat_no].token_hash)
+            self.bind(proxy)
+            occ.table = proxy
+
+    # ------------------------------------------------------------- upkeep
+    async def _keep(self) -> None:
+        """Every third of a lease: renew our leases (dropping the lost ones), publish
+        our figures and public tables, watch the owners of our sessions' tables, and
+        adopt the tables nobody serves."""
+        rounds = 0
+        while True:
+            await asyncio.sleep(self.every)
+            rounds += 1
+            try:
+                await self._renew_leases()
+                await self._publish_state(full=rounds % 10 == 1)
+                await self._watch_owners()
+                if not self.stopping:
+                    await self._scan()
+            except (RedisError, OSError) as e:
+                log.warning("cluster upkeep failed", extra={"error": repr(e)})
+            except Exception:
+                log.exception("cluster upkeep failed")
+
+    async def _renew_leases(self) -> None:
+        ids = list(self.server.lobby.tables)
+        if not ids:
+            return
+        lost = await self._renew(
+            keys=[_lease(t) for t in ids], args=[self.node, int(self.lease * 1000)]
+        )
+        for key in lost:
+            tid = key.decode().removeprefix("kk:lease:")
+            table = self.server.lobby.tables.get(tid)
+            if table is not None:
+                log.warning("lease lost", extra={"table": tid})
+                self._drop(table)
+
+    async def _publish_state(self, *, full: bool) -> None:
+        ttl = int(self.lease * 3000)
+        health = self.server.local_health()
+        listed: dict[Any, Any] = {
+            t.id: table_summary(t).model_dump_json()
+            for t in self.server.lobby.tables.values()
+            if not t.private
+        }
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd("kk:nodes", self.node)
+            pipe.set(f"kk:health:{self.node}", json.dumps(health), px=ttl)
+            key = f"kk:listed:{self.node}"
+            pipe.delete(key)
+            if listed:
+                pipe.hset(key, mapping=listed)
+                pipe.pexpire(key, ttl)
+            pipe.smembers("kk:nodes")
+            results = await pipe.execute()
+        nodes = sorted(n.decode() for n in results[-1])
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.get(f"kk:health:{node}")
+            for node in nodes:
+                pipe.hgetall(f"kk:listed:{node}")
+            got = await pipe.execute()
+        healths = got[: len(nodes)]
+        alive = [n for n, h in zip(nodes, healths, strict=True) if h is not None]
+        gone = [n for n, h in zip(nodes, healths, strict=True) if h is None]
+        if gone:
+            await self.redis.srem("kk:nodes", *gone)
+        figures: dict[str, Any] = {"nodes": len(alive)}
+        for h in healths:
+            if h is None:
+                continue
+            for k, v in json.loads(h).items():
+                if isinstance(v, int | float) and k != "uptime":
+                    figures[k] = figures.get(k, 0) + v
+        self.figures = figures
+        listed_now: dict[str, tuple[bytes, Table]] = {}
+        for node, entries in zip(nodes, got[len(nodes) :], strict=True):
+            if node == self.node:
+                continue
+            for tid, raw in entries.items():
+                tid = tid.decode()
+                kept = self._listed.get(tid)
+                if kept is not None and kept[0] == raw:
+                    listed_now[tid] = kept
+                else:
+                    table = _listed_table(raw, self)
+                    if kept is not None:  # the same place in this node's listing order
+                        table.serial = kept[1].serial
+                    listed_now[tid] = (raw, table)
+        self._listed = listed_now
+
+    def listing(self) -> list[Table]:
+        """The public tables the other nodes serve (as of their last report)."""
+        return [t for _, t in self._listed.values()]
+
+    async def _watch_owners(self) -> None:
+        ids = sorted({p.id for p in self.proxies.values()})
+        if not ids:
+            return
+        owners = await self.redis.mget([_lease(t) for t in ids])
+        for tid, owner in zip(ids, owners, strict=True):
+            if owner is not None:
+                self._owner_changed(tid, _text(owner))
+
+    async def _scan(self) -> None:
+        ids = await asyncio.to_thread(self.server.store.open_table_ids)
+        if not ids:
+            self._unleased = set()
+            return
+        owners = await self.redis.mget([_lease(t) for t in ids])
+        unleased = {t for t, o in zip(ids, owners, strict=True) if o is None}
+        ready = list(unleased & self._unleased)
+        self._unleased = unleased
+        random.shuffle(ready)
+        for tid in ready:
+            await self._adopt(tid)
+
+    def health(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"node": self.node}
+        out.update({f"cluster_{k}": v for k, v in self.figures.items()})
+        out["node_adopted"] = self.adopted
+        return out
+
+
+class _Elsewhere(RemoteOccupant):
+    """Stands for a connected player or spectator in a table another node listed (it
+    is never delivered anything: a listed table is only summarized)."""
+
+
+def _listed_table(raw: bytes, cluster: Cluster) -> Table:
+    """A table another node listed, as a ``Table`` for the listing (public facts only)."""
+    s = m.TableSummary.model_validate_json(raw)
+    store = cluster.server.store
+    table = Table(s.id, s.name, options_to_shared(s.options), store, private=s.private)
+    table.state = s.state
+    for info in s.seats:
+        seat: Seat = table.seats[info.seat]
+        seat.name, seat.bot, seat.ready = info.name, info.bot, info.ready
+        seat.occupant = _Elsewhere(cluster, "", "") if info.connected else None
+        if info.resigned:
+            table.resigned = info.seat
+    table.spectators = {_Elsewhere(cluster, "", "") for _ in range(s.spectators)}
+    return table

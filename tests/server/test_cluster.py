@@ -1,0 +1,182 @@
+"""Nodes of a cluster in this process: several ``Server``s sharing one PostgreSQL
+database and one Redis (both real, started by the fixtures), clients spread over them.
+The process-level tests (SIGKILL, SIGSTOP, a Redis restart) are in
+``test_cluster_failover.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from protocol import messages as m
+from protocol.wire import encode_ack, encode_as, encode_events, encode_view
+from server.app import Server, ServerConfig
+from server.cluster import RemoteTable, with_seq
+from server.store import open_store
+from server.table import Table
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
+
+from ..services import Redis
+from .test_leak_oracle import check_game, play_one
+from .wsclient import WsClient, create, http_get, join, play_seat
+
+
+@contextlib.asynccontextmanager
+async def cluster(
+    pg_url: str, redis_url: str, n: int = 3, **config: Any
+) -> AsyncIterator[list[Server]]:
+    nodes = []
+    try:
+        for _ in range(n):
+            server = Server(
+                ServerConfig(port=0, ping_interval=None, cluster=redis_url, lease=1.0, **config),
+                open_store(pg_url, exclusive=False),
+            )
+            await server.start()
+            nodes.append(server)
+        async with asyncio.timeout(180):  # a hang fails the test (with its traceback)
+            yield nodes
+    finally:
+        for server in nodes:
+            await asyncio.wait_for(server.stop(), 30)
+
+
+@pytest.fixture
+def redis_url(redis_server: Redis) -> str:
+    return redis_server.url
+
+
+def test_frames_made_by_the_owner_are_the_bytes_a_local_session_sends() -> None:
+    record = Record.new(Options(seed=3, players=3, recipes=True))
+    events: list[Any] = []
+    game = record.start(events)
+    for seq in (1, 127, 128, 70_000, 2**33):
+        for seat in (0, 1, None):
+            v = view(game, seat)
+            assert with_seq(encode_view(v, 5, 0), seq) == encode_view(v, 5, seq)
+        assert with_seq(encode_events(events, 0, 0), seq) == encode_events(events, 0, seq)
+        chat = m.ChatLineMsg(seat=1, name="seq", text="\xa3seq\x00 in the text")
+        assert with_seq(encode_as(m.ChatLineMsg, chat, seq=0), seq) == encode_as(
+            m.ChatLineMsg, chat, seq=seq
+        )
+        assert with_seq(encode_ack(9, 4, 0), seq) == encode_ack(9, 4, seq)
+
+
+def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
+    """Every method a session calls on a table is forwarded to its owner: a method
+    added to ``Table`` for sessions must be given to ``RemoteTable`` too."""
+    session_facing = {
+        "join",
+        "watch",
+        "leave",
+        "detach",
+        "resume",
+        "set_ready",
+        "take",
+        "resign",
+        "chat",
+        "seat_of",
+    }
+    from_stored_facts = {"invite_ok"}  # answered by the proxy from the stored table
+    public = {n for n, v in vars(Table).items() if callable(v) and not n.startswith("_")}
+    owner_only = {
+        "occupants",
+        "send_view_to",
+        "broadcast_presence",
+        "add_bot",
+        "attach_bot",
+        "maybe_start",
+        "finish",
+        "take_for_seat",
+    }
+    assert public - owner_only == session_facing | from_stored_facts, (
+        "a new Table method: forward it or list it"
+    )
+    for name in session_facing:
+        assert name in vars(RemoteTable), name
+
+
+async def test_games_with_seats_and_spectators_on_different_nodes(
+    pg_url: str, redis_url: str
+) -> None:
+    async with cluster(pg_url, redis_url) as nodes:
+        ports = [s.port for s in nodes]
+        rng = random.Random(1606)
+        frames = 0
+        games = []
+        for players in (2, 3, 2, 3):
+            while True:  # the oracle's own random choice of players: keep the ones wanted
+                seed = rng.random()
+                if random.Random(seed).choice([2, 3]) == players:
+                    break
+            played = await play_one(ports, random.Random(seed))
+            frames += check_game(played)
+            games.append(played)
+        for p in games:  # every game: connections on at least two nodes, seats apart
+            used = [c.client.ws.remote_address[1] for c in p.conns]
+            assert len(set(used)) >= 2 and used[0] != used[1]
+        print(f"\ncluster leak oracle: {len(games)} games, {frames} frames checked")
+
+
+async def _until(pred: Any, timeout: float = 10) -> None:
+    async with asyncio.timeout(timeout):
+        while not pred():
+            await asyncio.sleep(0.05)
+
+
+async def test_the_lobby_and_healthz_cover_the_cluster(pg_url: str, redis_url: str) -> None:
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        ca = await WsClient.open(a.port, "ann")
+        table, _, _ = await create(ca, "ann", name="on node a")
+        private, _, _ = await create(await WsClient.open(a.port, "pat"), private=True)
+        cb = await WsClient.open(b.port, "bob")
+        await _until(lambda: b.cluster is not None and b.cluster.listing())
+        listed = await cb.request("list_tables")
+        assert [t.id for t in listed.tables] == [table]  # a private table is never listed
+        assert listed.tables[0].seats[0].name == "ann" and listed.tables[0].seats[0].connected
+        _, token = await join(cb, table, "bob")
+        await _until(lambda: b.health().get("cluster_connections") == 3)
+        status, _, body = await http_get(b.port)
+        health = json.loads(body)
+        assert status == 200
+        assert health["cluster_nodes"] == 2 and health["node"] == b.cluster.node
+        assert health["tables"] == 0 and health["cluster_tables"] == 2  # both a's
+        assert health["connections"] == 1 and health["cluster_connections"] == 3
+        # bob's own table, at another node, is listed once
+        again = await cb.request("list_tables")
+        assert [t.id for t in again.tables] == [table]
+        await cb.close()
+        cb2 = await WsClient.open(b.port, "bob again")  # resume at a node that does not own it
+        resumed = await cb2.request("resume", token=token)
+        assert (resumed.type, resumed.table, resumed.seat) == ("resumed", table, 1)
+        await cb2.wait_type("presence")
+        assert private not in [t.id for t in (await cb2.request("list_tables")).tables]
+
+
+async def test_a_stopping_node_hands_its_tables_over(pg_url: str, redis_url: str) -> None:
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        ca = await WsClient.open(a.port, "ann")
+        table, _, token_a = await create(ca)
+        cb = await WsClient.open(b.port, "bob")
+        await join(cb, table, "bob")
+        rng = random.Random(4)
+        for c in (ca, cb):
+            await c.send("ready")
+        await cb.wait_type("view")  # the game started
+        await a.stop()  # SIGTERM: a hands the table to b, then closes ann's connection
+        assert a.cluster is not None and a.cluster.handed_over == 1
+        await _until(lambda: table in b.lobby.tables, 5)
+        ca2 = await WsClient.open(b.port, "ann again")
+        assert (await ca2.request("resume", token=token_a)).type == "resumed"
+        finals = await asyncio.gather(play_seat(ca2, 0, rng), play_seat(cb, 1, rng))
+        assert finals[0].view.game_over and finals[1].view.game_over
+        record, finished = b.store.load_record(table) or (None, False)
+        assert finished and record is not None and record.replay().over

@@ -1,0 +1,432 @@
+"""Nodes as processes (``kupferkessel serve --cluster``) on a real PostgreSQL and Redis:
+losing a node (SIGKILL at random moments), a paused node fenced off (SIGSTOP past its
+lease, then SIGCONT), Redis restarted mid-game.
+
+Players are resilient clients, as the client library is: when their connection drops
+they reconnect to any living node and ``resume`` with their token; a take refused
+because the table moved (``stale_state``) is decided again on the fresh view. At the
+end every acknowledged take must be in the store exactly once, at its place, every game
+finished, and each final view equal to its record's replay."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from server.store import open_store
+from shared.record import Record
+from shared.scoring import score_game
+
+from ..services import Postgres, Redis, free_port
+from .wsclient import WsClient, http_get, random_take
+
+ROOT = Path(__file__).resolve().parents[2]
+SOAK = os.environ.get("KK_SOAK") == "1"
+LEASE = 1.0
+RECOVERABLE = {"stale_state", "internal", "not_your_turn"}
+
+
+class Node:
+    """One ``kupferkessel serve`` node process."""
+
+    def __init__(self, pg_url: str, redis_url: str, log: Path) -> None:
+        self.pg_url, self.redis_url, self.log = pg_url, redis_url, log
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.id = ""
+
+    async def start(self) -> Node:
+        cmd = [sys.executable, "-m", "client.cli", "serve", "--port", str(self.port)]
+        cmd += ["--store", self.pg_url, "--cluster", self.redis_url, "--lease", str(LEASE)]
+        cmd += ["--log-level", "info", "--bot-think", "0.01"]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()[-3000:]
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                status, _, body = await http_get(self.port)
+                if status == 200:
+                    self.id = json.loads(body)["node"]
+                    return self
+            await asyncio.sleep(0.1)
+        raise TimeoutError("the node did not start")
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def kill(self) -> None:
+        if self.alive:
+            assert self.proc is not None
+            self.proc.kill()
+            self.proc.wait()
+
+    async def health(self) -> dict[str, Any]:
+        _, _, body = await http_get(self.port)
+        figures: dict[str, Any] = json.loads(body)
+        return figures
+
+
+@dataclass
+class Game:
+    table: str
+    players: int
+    tokens: list[str]
+    acked: dict[int, dict[str, Any]] = field(default_factory=dict)
+    finals: dict[int, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Stats:
+    reconnects: int = 0
+    refused: int = 0
+    silences: int = 0
+
+
+async def connect_any(nodes: list[Node], rng: random.Random, name: str) -> WsClient:
+    """A connection to a living node (trying others while nodes die and start)."""
+    while True:
+        live = [n for n in nodes if n.alive]
+        if live:
+            with contextlib.suppress(OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                return await WsClient.open(rng.choice(live).port, name)
+        await asyncio.sleep(0.1)
+
+
+async def new_game(nodes: list[Node], rng: random.Random, players: int) -> Game:
+    """Create a table on some node, seats joining from others, all ready; retried from
+    the start with a new table if a node dies meanwhile."""
+    while True:
+        clients: list[WsClient] = []
+        try:
+            clients = [await connect_any(nodes, rng, f"p{i}") for i in range(players)]
+            made = await clients[0].request(
+                "create_table", name="failover", player="p0", options={"players": players}
+            )
+            assert made.type == "table_created", made
+            tokens = [(await clients[0].wait_type("joined")).token]
+            for i, c in enumerate(clients[1:], 1):
+                joined = await c.request("join", table=made.table.id, player=f"p{i}")
+                assert joined.type == "joined", joined
+                tokens.append(joined.token)
+            for c in clients:
+                await c.send("ready")
+            for c in clients:
+                await c.wait_type("view", timeout=5)
+            return Game(made.table.id, players, tokens)
+        except (OSError, ConnectionClosed, TimeoutError, AssertionError):
+            await asyncio.sleep(0.2)
+        finally:
+            for c in clients:
+                await c.close()
+
+
+async def play(
+    nodes: list[Node], game: Game, seat: int, rng: random.Random, stats: Stats, pace: float
+) -> None:
+    """Play one seat to the end of the game, whatever happens to the nodes."""
+    client: WsClient | None = None
+    start = 0  # act only on a view received after our last take (or a reconnection)
+    try:
+        while True:
+            if client is None or client.closed.is_set():
+                if client is not None:
+                    stats.reconnects += 1
+                client = await connect_any(nodes, rng, f"p{seat}")
+                try:
+                    resumed = await client.request("resume", token=game.tokens[seat], timeout=5)
+                except (ConnectionError, ConnectionClosed, TimeoutError):
+                    await client.close()
+                    continue
+                if resumed.type != "resumed":  # the table is being adopted: again soon
+                    assert resumed.code in RECOVERABLE | {"bad_token"}, resumed
+                    await client.close()
+                    await asyncio.sleep(0.2)
+                    continue
+                start = client.msgs.index(resumed)  # the fresh view follows it
+            c = client
+            try:
+                await c.wait_for(
+                    lambda x, c=c: (
+                        x.type == "view"
+                        and x is c.latest_view()
+                        and (x.view.game_over or x.view.to_move == seat)
+                    ),
+                    start=start,
+                    timeout=3 * LEASE + 5,
+                )
+            except TimeoutError:  # no news: the game may be waiting for another seat
+                last = c.latest_view()
+                if last is not None and not last.view.game_over and last.view.to_move != seat:
+                    start = len(c.msgs)
+                    continue
+                stats.silences += 1  # a lost connection not yet noticed: connect again
+                await c.close()
+                continue
+            except ConnectionError:
+                continue
+            vm = c.latest_view()
+            if vm.view.game_over:
+                game.finals[seat] = vm
+                return
+            fields = random_take(vm.view, rng)
+            fields["state_version"] = vm.state_version
+            await asyncio.sleep(pace * rng.random())
+            start = len(c.msgs)
+            try:
+                answer = await c.request("take", timeout=4 * LEASE + 5, **fields)
+            except (ConnectionError, ConnectionClosed, TimeoutError):
+                await c.close()
+                continue
+            if answer.type == "ack":
+                assert answer.state_version == vm.state_version + 1
+                assert vm.state_version not in game.acked, "two acks for one state"
+                game.acked[vm.state_version] = fields
+            else:
+                assert answer.type == "error" and answer.code in RECOVERABLE, answer
+                stats.refused += 1
+    finally:
+        if client is not None:
+            await client.close()
+
+
+def check_games(pg_url: str, games: list[Game]) -> int:
+    """Every acknowledged take stored exactly once at its place, every game finished,
+    every final view equal to the replay of the stored record. Returns the takes."""
+    store = open_store(pg_url, readonly=True)
+    takes = 0
+    try:
+        for g in games:
+            found = store.load_record(g.table)
+            assert found is not None, g.table
+            record, finished = found
+            assert finished, f"{g.table} not finished"
+            for version, f in g.acked.items():
+                stored = record.actions[version]
+                assert stored.card == f["card"], (g.table, version)
+                assert stored.special == f.get("special", True)
+                assert stored.keep == f.get("keep", True)
+                targets = f.get("targets")
+                assert stored.targets == (None if targets is None else tuple(targets))
+            takes += len(record.actions)
+            game = record.replay()
+            assert game.over
+            totals = [s.total for s in score_game(game).scores]
+            for seat, final in g.finals.items():
+                assert [s.total for s in final.view.scores] == totals, (g.table, seat)
+                assert [list(k.cards) for k in final.view.kettles] == [
+                    game.kettle_ids(s) for s in range(game.players)
+                ]
+            assert set(g.finals) == set(range(g.players))
+            assert isinstance(record, Record)
+    finally:
+        store.close_reader()
+    return takes
+
+
+@contextlib.asynccontextmanager
+async def node_set(pg_url: str, redis_url: str, tmp: Path, n: int) -> Any:
+    nodes: list[Node] = []
+    try:
+        nodes = list(
+            await asyncio.gather(
+                *(Node(pg_url, redis_url, tmp / f"node{i}.log").start() for i in range(n))
+            )
+        )
+        yield nodes
+    finally:
+        for node in nodes:
+            node.kill()
+
+
+async def owned_by(r: aioredis.Redis, node: Node, tables: list[str]) -> list[str]:
+    owners = await r.mget([f"kk:lease:{t}" for t in tables]) if tables else []
+    return [
+        t for t, o in zip(tables, owners, strict=True) if o is not None and o.decode() == node.id
+    ]
+
+
+@pytest.mark.slow
+async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_path: Path) -> None:
+    kills = 100 if SOAK else 10
+    pg_url = postgres.database()
+    redis = Redis().start()
+    r = aioredis.Redis.from_url(redis.url)
+    rng = random.Random(1616)
+    stats = Stats()
+    games: list[Game] = []
+    failover: list[float] = []
+    done = asyncio.Event()
+    try:
+        async with node_set(pg_url, redis.url, tmp_path, 3) as nodes:
+
+            async def slot(players: int, srng: random.Random) -> None:
+                while not done.is_set():
+                    game = await new_game(nodes, srng, players)
+                    games.append(game)
+                    await asyncio.gather(
+                        *(
+                            play(nodes, game, s, random.Random(srng.random()), stats, 0.08)
+                            for s in range(players)
+                        )
+                    )
+
+            async def killer() -> None:
+                for k in range(kills):
+                    await asyncio.sleep(rng.uniform(0.5, 2.0))
+                    victim = rng.choice([n for n in nodes if n.alive])
+                    running = [g.table for g in games if len(g.finals) < g.players]
+                    theirs = await owned_by(r, victim, running)
+                    victim.kill()
+                    killed = time.monotonic()
+                    replacement = Node(pg_url, redis.url, tmp_path / f"node-r{k}.log")
+                    nodes.append(replacement)
+                    starting = asyncio.create_task(replacement.start())
+                    async with asyncio.timeout(30):  # its tables served again elsewhere
+                        while theirs:
+                            owners = await r.mget([f"kk:lease:{t}" for t in theirs])
+                            if all(o is not None and o.decode() != victim.id for o in owners):
+                                break
+                            await asyncio.sleep(0.02)
+                    if theirs:
+                        failover.append(time.monotonic() - killed)
+                    await starting
+                done.set()
+
+            slots = [slot(p, random.Random(rng.random())) for p in (2, 3, 2, 3, 2, 3)]
+            async with asyncio.timeout(600 if SOAK else 150):
+                await asyncio.gather(killer(), *slots)
+        takes = check_games(pg_url, games)
+    finally:
+        await r.aclose()
+        redis.stop()
+    print(
+        f"\nnode loss: {kills} SIGKILLs, {len(games)} games ({takes} takes) all finished,"
+        f" {sum(len(g.acked) for g in games)} acked takes all stored once;"
+        f" {stats.reconnects} reconnections, {stats.refused} intents refused as moved,"
+        f" {stats.silences} silent connections dropped"
+    )
+    if failover:
+        print(
+            f"failover (kill -> its tables served again): p50 {statistics.median(failover):.2f} s,"
+            f" max {max(failover):.2f} s over {len(failover)} kills that held tables"
+            f" (lease {LEASE} s)"
+        )
+    assert len(failover) >= kills // 2
+    assert max(failover) < 4 * LEASE + 3
+    assert stats.silences == 0  # clients of living nodes were never left without news
+
+
+async def test_a_paused_node_cannot_write_to_a_table_taken_over(
+    postgres: Postgres, tmp_path: Path
+) -> None:
+    pg_url = postgres.database()
+    redis = Redis().start()
+    rng = random.Random(77)
+    try:
+        async with node_set(pg_url, redis.url, tmp_path, 2) as (a, b):
+            host = await WsClient.open(a.port, "host")  # a owns the table; nobody sits on a
+            made = await host.request(
+                "create_table", name="fenced", player=None, options={"players": 2}
+            )
+            table = made.table.id
+            players = [await WsClient.open(b.port, f"p{i}") for i in range(2)]
+            tokens = [(await join_ok(c, table, f"p{i}")) for i, c in enumerate(players)]
+            for c in players:
+                await c.send("ready")
+            game = Game(table, 2, tokens)
+            first = await players[0].wait_type("view")
+            mover = players[first.view.to_move]
+            a.signal(signal.SIGSTOP)
+            fields = random_take(first.view, rng)
+            fields["state_version"] = first.state_version
+            # sent now, it waits in Redis for the paused owner a; b takes the table over
+            # meanwhile (so the intent is answered stale_state) and the game goes on at b
+            refused = await mover.request("take", timeout=6 * LEASE + 5, **fields)
+            assert (refused.type, refused.code) == ("error", "stale_state"), refused
+            stats = Stats()
+            tasks = [
+                asyncio.create_task(play([b], game, s, random.Random(s), stats, 0.05))
+                for s in range(2)
+            ]
+            await asyncio.sleep(1)
+            a.signal(signal.SIGCONT)  # a wakes up still believing it owns the table
+            await asyncio.gather(*tasks)
+            for c in [host, *players]:
+                await c.close()
+            await asyncio.sleep(LEASE)
+            health_a = await a.health()
+            health_b = await b.health()
+        check_games(pg_url, [game])
+    finally:
+        redis.stop()
+    log = (tmp_path / "node0.log").read_text()
+    refused_writes = health_a["store_failed"]
+    dropped = '"lease lost"' in log
+    print(
+        f"\nfencing: the woken node's writes refused by the store: {refused_writes};"
+        f" it noticed the lost lease: {dropped}; b adopted {health_b['node_adopted']}"
+    )
+    assert health_b["node_adopted"] >= 1 and health_a["tables"] == 0
+    assert refused_writes >= 1 or dropped
+    store = open_store(pg_url, readonly=True)
+    owner = store.owner(table)
+    store.close_reader()
+    assert owner is not None and owner[0] == b.id and owner[1] >= 2
+
+
+async def join_ok(client: WsClient, table: str, name: str) -> str:
+    joined = await client.request("join", table=table, player=name)
+    assert joined.type == "joined", joined
+    token: str = joined.token
+    return token
+
+
+async def test_redis_restarted_mid_game(postgres: Postgres, tmp_path: Path) -> None:
+    pg_url = postgres.database()
+    redis = Redis().start()
+    stats = Stats()
+    try:
+        async with node_set(pg_url, redis.url, tmp_path, 2) as nodes:
+            rng = random.Random(8)
+            games = [await new_game(nodes, rng, p) for p in (2, 3, 2)]
+            tasks = [
+                asyncio.create_task(play(nodes, g, s, random.Random(rng.random()), stats, 0.1))
+                for g in games
+                for s in range(g.players)
+            ]
+            await asyncio.sleep(1.5)
+            before = sum(len(g.acked) for g in games)
+            redis.restart()  # empty: every lease, subscription and listing is gone
+            async with asyncio.timeout(120):
+                await asyncio.gather(*tasks)
+            after = [await n.health() for n in nodes]
+        takes = check_games(pg_url, games)
+    finally:
+        redis.stop()
+    print(
+        f"\nredis restart: {before} takes acked before it, {takes} stored in all;"
+        f" {stats.refused} intents refused meanwhile, {stats.reconnects} reconnections"
+    )
+    assert 0 < before < takes
+    assert all(h["cluster_nodes"] == 2 for h in after)  # the cluster's state rebuilt
