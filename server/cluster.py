@@ -56,7 +56,7 @@ from protocol.wire import encode_as
 from shared.game import Take
 
 from .botseat import BotSeat
-from .session import Deliveries, Frame, Session, table_summary
+from .session import Frame, Session, table_summary
 from .store import Store, StoredTable
 from .table import FINISHED, Occupant, Seat, Table, TableError, hash_token
 
@@ -93,15 +93,23 @@ class Moved(Exception):
     """The table is not (or no longer) served by the node that was asked."""
 
 
-class RemoteOccupant(Deliveries):
+class RemoteOccupant:
     """On the owner: a session of another node (``front``) at one of our tables. It
-    frames what the table delivers exactly as a local session would (``Deliveries``,
-    with ``seq`` 0) and sends the frames to the session's node."""
+    frames what the table delivers exactly as a local session would, with the very
+    methods of ``Session`` (for the protocol version and ``combined`` mode the session
+    agreed on at its hello, sent along when it attached), with ``seq`` 0, and sends the
+    frames to the session's node."""
 
-    def __init__(self, cluster: Cluster, front: str, sid: str) -> None:
+    def __init__(
+        self, cluster: Cluster, front: str, sid: str, minor: int = 0, combined: bool = False
+    ) -> None:
         self.cluster = cluster
         self.front = front
         self.sid = sid
+        self.minor = minor
+        self.combined = combined
+        self.closing = False
+        self._answering: int | None = None  # the id of the take being applied (combined)
 
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
         if isinstance(message, BaseModel):
@@ -110,9 +118,26 @@ class RemoteOccupant(Deliveries):
             frame = message(0)
         self.cluster.send(self.front, {"k": "frame", "sid": self.sid, "f": frame})
 
+    # the session's own framing (they only use send, minor, combined and _answering)
+    _fit = Session._fit
+    deliver_view = Session.deliver_view
+    deliver_update = Session.deliver_update
+    deliver_result = Session.deliver_result
+    deliver_presence = Session.deliver_presence
+    deliver_chat = Session.deliver_chat
+    deliver_finished = Session.deliver_finished
+
+    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
+        """A session at another node stays at the finished table (as a 1.0 client
+        does); it can join the rematch's new table from the lobby."""
+        return False
+
     def replaced(self, table: Table, seat: int) -> None:
         self.cluster.send(self.front, {"k": "replaced", "sid": self.sid, "seat": seat})
         self.cluster.occupants.pop((self.front, self.sid), None)
+
+    async def stop(self) -> None:
+        """Nothing runs here (the session lives at its own node)."""
 
 
 class RemoteTable(Table):
@@ -139,6 +164,7 @@ class RemoteTable(Table):
         self.session: Occupant | None = None
         self.sid = cluster.new_sid()
         self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
+        self.speaks: dict[str, Any] = {"minor": 0, "combined": False}  # set by _bind
         self.my_seat: int | None = None
 
     # the session's view of itself
@@ -147,14 +173,21 @@ class RemoteTable(Table):
 
     def _bind(self, occupant: Occupant) -> None:
         self.session = occupant
+        # the protocol the session speaks: the owner frames for it accordingly
+        self.speaks = {
+            "minor": getattr(occupant, "minor", 0),
+            "combined": getattr(occupant, "combined", False),
+        }
         self.cluster.bind(self)
 
     async def _call(self, kind: str, **fields: Any) -> Any:
-        return await self.cluster.call(self, kind, fields)
+        return (await self.cluster.call(self, kind, fields)).get("r")
 
     def _cast(self, kind: str, **fields: Any) -> None:
         if self.owner is not None:
-            self.cluster.send(self.owner, {"k": kind, "t": self.id, "sid": self.sid, **fields})
+            self.cluster.send(
+                self.owner, {"k": kind, "t": self.id, "sid": self.sid, **self.speaks, **fields}
+            )
 
     def __eq__(self, other: object) -> bool:
         """The same table as another one (a session's own table is listed once)."""
@@ -216,12 +249,26 @@ class RemoteTable(Table):
         await self._call("ready", ready=ready)
 
     async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
-        version = await self._call("take", take=list(take), v=state_version)
-        self.version = int(version)
+        re = getattr(occupant, "_answering", None)  # combined: the update answers the take
+        answer = await self.cluster.call(
+            self, "take", {"take": list(take), "v": state_version, "re": re}
+        )
+        if answer.get("answered"):  # the owner's update answered it: no ack after it
+            occupant._answering = None  # type: ignore[attr-defined]
+        self.version = int(answer["r"])
         return self.version
 
     async def resign(self, occupant: Occupant) -> None:
         self.version = int(await self._call("resign"))
+
+    async def claim(self, occupant: Occupant) -> None:
+        self.version = int(await self._call("claim"))
+
+    async def back(self, occupant: Occupant) -> None:
+        self.version = int(await self._call("back"))
+
+    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
+        await self._call("rematch", yes=yes)
 
     def chat(self, occupant: Occupant, name: str, text: str) -> None:
         self._cast("chat", name=name, text=text)
@@ -461,9 +508,10 @@ class Cluster:
                 fut.cancel()
                 del self._pending[rid]
 
-    async def call(self, proxy: RemoteTable, kind: str, fields: dict[str, Any]) -> Any:
-        """Send an intent to the table's owner and wait for its answer; a refusal is
-        raised as the ``TableError`` the owner's table raised."""
+    async def call(self, proxy: RemoteTable, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """Send an intent to the table's owner and wait for its answer (``r``: what the
+        table returned); a refusal is raised as the ``TableError`` the owner's table
+        raised."""
         for _ in range(2):  # once more after the table moved
             if proxy.owner is None:
                 await self._await_owner(proxy)
@@ -472,17 +520,8 @@ class Cluster:
             fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
             self._pending[rid] = (fut, proxy)
             assert proxy.owner is not None
-            self.send(
-                proxy.owner,
-                {
-                    "k": kind,
-                    "t": proxy.id,
-                    "sid": proxy.sid,
-                    "rid": rid,
-                    "front": self.node,
-                    **fields,
-                },
-            )
+            msg = {"k": kind, "t": proxy.id, "sid": proxy.sid, "rid": rid, "front": self.node}
+            self.send(proxy.owner, {**msg, **proxy.speaks, **fields})
             try:
                 answer = await asyncio.wait_for(fut, self.lease * 4)
             except (TimeoutError, asyncio.CancelledError) as e:
@@ -494,7 +533,7 @@ class Cluster:
             if "error" in answer:
                 code, message, detail = answer["error"]
                 raise TableError(code, message, detail)
-            return answer.get("r")
+            return dict(answer)
         raise self._lost(kind)
 
     @staticmethod
@@ -578,8 +617,13 @@ class Cluster:
             key = (front, msg["sid"])
             occ = self.occupants.get(key)
             if occ is None:
-                occ = self.occupants[key] = RemoteOccupant(self, front, msg["sid"])
+                occ = self.occupants[key] = RemoteOccupant(
+                    self, front, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
+                )
             answer["r"] = await self._apply(table, occ, kind, msg)
+            if kind == "take" and msg.get("re") is not None:
+                answer["answered"] = occ._answering is None  # the update carried re
+                occ._answering = None
             if kind in ("leave", "detach"):
                 self.occupants.pop(key, None)
         except Moved:
@@ -618,7 +662,16 @@ class Cluster:
         elif kind == "take":
             card, special, targets, keep = msg["take"]
             take = Take(card, special, None if targets is None else tuple(targets), keep)
+            occ._answering = msg.get("re") if occ.combined else None
             return await table.take(occ, take, msg["v"])
+        elif kind == "claim":
+            await table.claim(occ)
+            return table.version
+        elif kind == "back":
+            await table.back(occ)
+            return table.version
+        elif kind == "rematch":
+            await table.vote_rematch(occ, msg["yes"])
         elif kind == "resign":
             await table.resign(occ)
             return table.version
@@ -861,6 +914,6 @@ def _listed_table(raw: bytes, cluster: Cluster) -> Table:
         seat.name, seat.bot, seat.ready = info.name, info.bot, info.ready
         seat.occupant = _Elsewhere(cluster, "", "") if info.connected else None
         if info.resigned:
-            table.resigned = info.seat
+            table.resigned.append(info.seat)
     table.spectators = {_Elsewhere(cluster, "", "") for _ in range(s.spectators)}
     return table

@@ -26,7 +26,7 @@ from shared.view import view
 
 from ..services import Redis
 from .test_leak_oracle import check_game, play_one
-from .wsclient import WsClient, create, http_get, join, play_seat
+from .wsclient import WsClient, create, http_get, join, play_seat, random_take
 
 
 @contextlib.asynccontextmanager
@@ -84,6 +84,9 @@ def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
         "resign",
         "chat",
         "seat_of",
+        "claim",
+        "back",
+        "vote_rematch",
     }
     from_stored_facts = {"invite_ok"}  # answered by the proxy from the stored table
     public = {n for n, v in vars(Table).items() if callable(v) and not n.startswith("_")}
@@ -96,6 +99,11 @@ def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
         "maybe_start",
         "finish",
         "take_for_seat",
+        "absent",
+        "life",
+        "next_due",
+        "tick",
+        "view_for",
     }
     assert public - owner_only == session_facing | from_stored_facts, (
         "a new Table method: forward it or list it"
@@ -180,3 +188,53 @@ async def test_a_stopping_node_hands_its_tables_over(pg_url: str, redis_url: str
         assert finals[0].view.game_over and finals[1].view.game_over
         record, finished = b.store.load_record(table) or (None, False)
         assert finished and record is not None and record.replay().over
+
+
+async def test_protocol_1_1_combined_updates_across_nodes(pg_url: str, redis_url: str) -> None:
+    """A 1.1 client in combined mode at another node than its table: the owner frames
+    its update for 1.1 and the update answers its take (no ack after it); a 1.0 client
+    at the same table, at a third node, gets events, view and ack as ever."""
+    async with cluster(pg_url, redis_url) as (a, b, c):
+        new = await WsClient.open(b.port, None)
+        welcome = await new.request("hello", protocol=[1, 1], client="new", combined=True)
+        assert tuple(welcome.protocol) == (1, 1)
+        old = await WsClient.open(c.port, "old")  # 1.0
+        host = await WsClient.open(a.port, "host")
+        made = await host.request("create_table", name="mixed", options={"players": 2})
+        table = made.table.id
+        assert table in a.lobby.tables  # a owns it; nobody plays at a
+        await join(new, table, "new")
+        await join(old, table, "old")
+        for p in (new, old):
+            await p.send("ready")
+        await new.wait_type("update")
+        await old.wait_type("view")
+        rng = random.Random(11)
+        moved = {"new": 0, "old": 0}
+        while min(moved.values()) < 3:
+            await new.wait_until(lambda: bool(new.of_type("update")))
+            await old.wait_until(lambda: old.latest_view() is not None)
+            v_new, v_old = new.of_type("update")[-1], old.latest_view()
+            if v_new.state_version != v_old.state_version:
+                await asyncio.sleep(0.05)
+                continue
+            if v_new.view.to_move == 0:
+                take = v_new.view.takes[rng.randrange(len(v_new.view.takes))]
+                answer = await new.request(
+                    "take",
+                    state_version=v_new.state_version,
+                    **take.model_dump(exclude_defaults=True),
+                )
+                assert answer.type == "update", answer
+                assert answer.state_version == v_new.state_version + 1 and answer.events
+                moved["new"] += 1
+            else:
+                fields = {**random_take(v_old.view, rng), "state_version": v_old.state_version}
+                ack = await old.request("take", **fields)
+                assert ack.type == "ack", ack
+                moved["old"] += 1
+                await old.wait_until(
+                    lambda v=ack.state_version: old.latest_view().state_version == v
+                )
+        assert not new.of_type("ack") and not new.of_type("view")  # combined: updates only
+        assert old.of_type("events") and not old.of_type("update")  # 1.0 as ever
