@@ -37,7 +37,7 @@ def join_from_lobby(t: Tmux, name: str, player: str, port: int) -> None:
     t.keys("Enter", name=name)
 
 
-def play_out(t: Tmux, players: list[str], watchers: list[str], timeout: float = 150) -> None:
+def play_out(t: Tmux, players: list[str], watchers: list[str], timeout: float = 240) -> None:
     """Answer every question on the players' screens until every screen shows the
     final score; nobody may sit on a waiting screen once the game is on."""
     deadline = time.monotonic() + timeout
@@ -64,15 +64,15 @@ def test_lan_game_with_host_joiner_and_watcher(tmp_path: Path, joiner_colour: st
         join_from_lobby(t, "jo", "Jo", port)
         t.start(f"{KK} watch ws://127.0.0.1:{port} --table {table} --name Eve", name="eve")
         # the one who sat down last sees the board at once, not a waiting screen
-        jo = t.wait("Deck", name="jo", timeout=10)
+        jo = t.wait("Deck", name="jo", timeout=30)
         assert "Waiting for players" not in jo
-        t.wait("Deck", name="host", timeout=10)
+        t.wait("Deck", name="host", timeout=30)
         if joiner_colour == "white":
-            t.wait("Your turn", name="jo", timeout=5)
-            t.wait("Waiting for White (Jo)", name="host", timeout=5)
+            t.wait("Your turn", name="jo", timeout=30)
+            t.wait("Waiting for White (Jo)", name="host", timeout=30)
         else:
-            t.wait("Your turn", name="host", timeout=5)
-            t.wait("Waiting for White (Hanna)", name="jo", timeout=5)
+            t.wait("Your turn", name="host", timeout=30)
+            t.wait("Waiting for White (Hanna)", name="jo", timeout=30)
         t.wait("watching", name="eve")
         play_out(t, ["host", "jo"], ["eve"])
         for name in ("host", "jo", "eve"):
@@ -91,7 +91,7 @@ def test_three_player_lan_game(tmp_path: Path) -> None:
         t.wait("Waiting for players", name="jo")
         join_from_lobby(t, "kim", "Kim", port)
         for name in ("host", "jo", "kim"):
-            screen = t.wait("Deck", name=name, timeout=10)
+            screen = t.wait("Deck", name=name, timeout=30)
             assert "Lilac Hanna" in screen and "White Jo" in screen and "Black Kim" in screen
         play_out(t, ["host", "jo", "kim"], [])
     finally:
@@ -114,10 +114,10 @@ def test_resume_mid_game_shows_the_board_and_the_last_round(tmp_path: Path) -> N
                 answer(t, name, t.screen(name))
             time.sleep(0.2)
         t.tmux("kill-session", "-t", "jo")
-        host = t.wait("away", name="host", timeout=10)
+        host = t.wait("away", name="host", timeout=30)
         assert "Black Jo" in host
         join_from_lobby(t, "jo", "Jo", port)  # Enter on the table marked *
-        jo = t.wait("Deck", name="jo", timeout=10)
+        jo = t.wait("Deck", name="jo", timeout=30)
         assert "Black Jo (you)" in jo, jo
         # the log of the last round is back: every turn starts with a move
         assert " moves " in jo or "log:" in jo, jo

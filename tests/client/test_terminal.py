@@ -16,7 +16,7 @@ def test_play_a_whole_game_in_tmux(tmp_path: Path) -> None:
     t = Tmux(tmp_path)
     t.start(f"{KK} play --level easy --name Ann")
     try:
-        deadline = time.monotonic() + 80
+        deadline = time.monotonic() + 150
         screen = ""
         first = True
         while time.monotonic() < deadline:

@@ -80,7 +80,7 @@ class Tmux:
         what: str | Callable[[str], bool],
         *,
         name: str = "kk",
-        timeout: float = 20.0,
+        timeout: float = 30.0,
     ) -> str:
         """The screen once it shows ``what`` (a text or a test); fails with the screen."""
         test = what if callable(what) else (lambda s: what in s)
