@@ -214,7 +214,16 @@ class TableCreated:
     seated: Seated | None = None
 
 
-Update = m.ViewMsg | m.EventsMsg | m.PresenceMsg | m.ChatLineMsg | m.ErrorMsg | m.ByeMsg | Status
+Update = (
+    m.ViewMsg
+    | m.EventsMsg
+    | m.PresenceMsg
+    | m.ChatLineMsg
+    | m.ErrorMsg
+    | m.ByeMsg
+    | m.RematchedMsg
+    | Status
+)
 """What ``Client.updates()`` yields."""
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -358,9 +367,11 @@ class Client:
         bots: Sequence[tuple[int, str]] = (),
         player: str | None = None,
         seat: int | None = None,
+        timing: m.Timing | None = None,
     ) -> TableCreated:
         """Create a table with ``options``; ``bots`` lists (seat, level) pairs for
-        server-side bots. With ``player`` you sit down too (``seat`` or the first free)."""
+        server-side bots. With ``player`` you sit down too (``seat`` or the first free).
+        ``timing`` (1.1): a clock per move and the grace period for absent players."""
         if player is not None:
             self._player = player
         replies = await self._request(
@@ -372,6 +383,7 @@ class Client:
             bots=tuple(m.BotSeat(seat=s, level=lv) for s, lv in bots),
             player=player,
             seat=seat,
+            **({"timing": timing} if timing is not None else {}),
         )
         created = next(r for r in replies if isinstance(r, m.TableCreatedMsg))
         if created.invite is not None:
@@ -476,6 +488,20 @@ class Client:
 
     async def resign(self) -> None:
         await self._request(m.ResignMsg)
+
+    async def claim(self) -> None:
+        """1.1: end a two-player game and take the win while the opponent is absent."""
+        await self._request(m.ClaimMsg)
+
+    async def back(self) -> None:
+        """1.1: take the seat back from the computer player that plays it (after your
+        time ran out several moves in a row)."""
+        await self._request(m.BackMsg)
+
+    async def rematch(self, rematch: bool = True) -> None:
+        """1.1: after the end, ask for another game with the same people (False:
+        withdraw). When everyone has asked, ``rematched`` arrives in ``updates()``."""
+        await self._request_unanswered(m.RematchMsg, rematch=rematch)
 
     async def chat(self, text: str) -> None:
         await self._request_unanswered(m.ChatMsg, text=text)
@@ -599,6 +625,14 @@ class Client:
             self.presence = msg
         elif isinstance(msg, m.ByeMsg):
             self._final_reason = msg.reason
+        elif isinstance(msg, m.RematchedMsg):  # the same seat token, at the new table
+            self.table, self.seat, self.view, self.state_version = msg.table, msg.seat, None, 0
+            token = self.__token
+            if token is not None and msg.seat is not None and self.tokens is not None:
+                try:
+                    self.tokens.save(self.url, msg.table, msg.seat, token, self._player)
+                except OSError as e:
+                    log.warning("cannot save the seat token: %s", type(e).__name__)
 
     def _dispatch(self, msg: m.ServerMessage) -> None:
         self._track(msg)
@@ -612,7 +646,14 @@ class Client:
                 pending.future.set_result(pending.replies)
             return
         if isinstance(
-            msg, m.ViewMsg | m.EventsMsg | m.PresenceMsg | m.ChatLineMsg | m.ErrorMsg | m.ByeMsg
+            msg,
+            m.ViewMsg
+            | m.EventsMsg
+            | m.PresenceMsg
+            | m.ChatLineMsg
+            | m.ErrorMsg
+            | m.ByeMsg
+            | m.RematchedMsg,
         ):
             self._emit(msg)
 

@@ -74,12 +74,12 @@ async def open_client_app(
     watching it) or, without an address, in the lobby browsing the LAN."""
     from ..discovery import Browser
     from ..lib import Client
-    from ..ui.app import KupferApp
+    from ..ui.app import TERMINAL_PROTOCOL, KupferApp
 
     client: Client | None = None
     browser: Browser | None = None
     if url is not None:
-        client = Client(url, name=name)
+        client = Client(url, name=name, protocol=TERMINAL_PROTOCOL)
         await client.connect()
         if table is not None and watch:
             await client.watch(table, invite=invite)

@@ -18,7 +18,7 @@ from server.store import MemoryStore, SqliteStore, Store, StoreInUse
 
 from ..discovery import Announcer, announce_server
 from ..lib import Client, ClientError
-from ..ui.app import KupferApp
+from ..ui.app import TERMINAL_PROTOCOL, KupferApp
 from .common import add_name_argument, default_name, fail, quiet_logging
 
 __all__ = ["DEFAULT_PORT", "add_arguments", "run"]
@@ -64,7 +64,7 @@ async def host(args: argparse.Namespace) -> int:
 
         announcing = asyncio.create_task(announce_server(announcer, open_tables))
         status += " (announced on the LAN)"
-    client = Client(f"ws://127.0.0.1:{server.port}", name=args.name)
+    client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, protocol=TERMINAL_PROTOCOL)
     try:
         await client.connect()
         app = KupferApp(name=args.name, client=client, address=address)

@@ -19,7 +19,7 @@ from shared.cards import THIRD_COLOURS
 from shared.options import MEMORY_MODES, START_CARD_MODES, Options
 
 from ..lib import Client, ClientError
-from ..ui.app import KupferApp
+from ..ui.app import TERMINAL_PROTOCOL, KupferApp
 from ..ui.forms import FIRST_GAME_LEVEL
 from .common import add_name_argument, fail, quiet_logging
 
@@ -50,7 +50,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 async def play(args: argparse.Namespace) -> int:
     server = Server(ServerConfig(host="127.0.0.1", port=0, name="local game"), MemoryStore())
     await server.start()
-    client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, persist_tokens=False)
+    client = Client(
+        f"ws://127.0.0.1:{server.port}",
+        name=args.name,
+        persist_tokens=False,
+        protocol=TERMINAL_PROTOCOL,
+    )
     try:
         await client.connect()
         options = options_from_shared(Options.from_args(args), seed=True)

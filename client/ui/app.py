@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import os
 import re
+import time
 from collections.abc import Awaitable, Callable
 
 from prompt_toolkit.application import Application
@@ -26,7 +27,7 @@ from protocol import messages as m
 from ..discovery import Browser, FoundServer
 from ..lib import Client, ClientError, Status, normalize_url
 from ..tokens import LogStore
-from .forms import Form, create_form, join_form, table_request
+from .forms import Form, create_form, join_form, table_request, table_timing
 from .render import (
     Cards,
     Line,
@@ -49,7 +50,11 @@ from .render import (
 )
 from .table import Intent, LogEntry, TableModel, line_words
 
-__all__ = ["KupferApp"]
+__all__ = ["TERMINAL_PROTOCOL", "KupferApp"]
+
+TERMINAL_PROTOCOL = m.PROTOCOL_VERSION
+"""The protocol the terminal client's screens are written for (1.1: results of every
+ending, clocks, absent players, rematch)."""
 
 _CONNECTION_TROUBLE = ("! not connected", "! the connection closed")
 
@@ -121,6 +126,8 @@ class KupferApp:
         self.hosting = False  # this process runs the server: quitting stops it
         self.no_colour = bool(os.environ.get("NO_COLOR"))
         self.cut_lines: list[str] = []  # lines too long for the last screen drawn
+        self.clock_at = 0.0  # when the latest view (and its clock) arrived
+        self.rematch_asked = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
             layout=Layout(
@@ -142,6 +149,7 @@ class KupferApp:
                 self._sit(self.client)
             self._watch_client(self.client)
         self._spawn(self._refresh_tables())
+        self._spawn(self._tick())
         try:
             return await self.app.run_async()
         finally:
@@ -160,6 +168,13 @@ class KupferApp:
         async for update in client.updates():
             self.on_update(update)
             self.app.invalidate()
+
+    async def _tick(self) -> None:
+        """Redraw twice a second while a clock runs (the countdown)."""
+        while True:
+            await asyncio.sleep(0.5)
+            if self.clock_line() is not None:
+                self.app.invalidate()
 
     async def _refresh_tables(self) -> None:
         while True:
@@ -190,6 +205,7 @@ class KupferApp:
 
     def on_update(self, u: m.ServerMessage | Status) -> None:
         if isinstance(u, m.ViewMsg):
+            self.clock_at = time.monotonic()
             self.table.me = self.client.seat if self.client else None
             self.table.set_view(u.view, u.state_version)
             if self.screen != "table":
@@ -213,6 +229,8 @@ class KupferApp:
                 self.ended = f"The game ended: {', '.join(who) or 'a player'} resigned."
                 self.table.finished = True
                 self.status = ""
+        elif isinstance(u, m.RematchedMsg):  # everyone agreed: a new game, new table
+            self._back_to_table(u.table)
         elif isinstance(u, m.ChatLineMsg):
             self.table.log.append(LogEntry(f"<{u.name}> {u.text}"))
         elif isinstance(u, m.ErrorMsg):
@@ -365,7 +383,11 @@ class KupferApp:
             self.log_scroll = max(0, self.log_scroll + (5 if up else -5))
             return
         if self.ended is not None or (v is not None and v.game_over):
-            if key in ("q", "l", "escape", "enter"):
+            if key == "r" and self.can_rematch() and self.client is not None:
+                client, again = self.client, not self.rematch_asked
+                self.rematch_asked = again
+                self._act(lambda: client.rematch(again))
+            elif key in ("q", "l", "escape", "enter"):
                 self._leave_finished()
             elif key == "g":
                 self.show_board = not self.show_board
@@ -389,6 +411,10 @@ class KupferApp:
             self.chat = ""
         elif key == "R" and t.me is not None:
             self.confirm_resign = True
+        elif key == "w" and self.claimable() and self.client is not None:
+            self._act(self.client.claim)
+        elif key == "b" and self.replaced_me() and self.client is not None:
+            self._act(self.client.back)
         elif key == "q":
             self._quit()
         elif key == "escape" and t.view is None and self.allow_lobby:
@@ -433,6 +459,17 @@ class KupferApp:
         if client.presence is not None:
             self.seats = client.presence.seats
         self.screen = "table"
+
+    def _back_to_table(self, table: str) -> None:
+        """A rematch: the same people at a new table, colours moved one seat on."""
+        client = self.client
+        self.ended = None
+        self.show_board = False
+        self.scroll = self.log_scroll = 0
+        self.rematch_asked = False
+        self.table = TableModel(client.seat if client else None)
+        self.screen = "table"
+        self.status = f"Rematch: a new game at table {table}; colours move one seat on"
 
     def _back_to_lobby(self) -> None:
         client = self.client
@@ -511,7 +548,7 @@ class KupferApp:
 
         async def go() -> None:
             old = self.client
-            client = Client(url, name=self.name)
+            client = Client(url, name=self.name, protocol=TERMINAL_PROTOCOL)
             self.status = f"connecting to {url}..."
             self.app.invalidate()
             await client.connect()
@@ -569,11 +606,18 @@ class KupferApp:
         self.form = None
         if pressed == "create":
             name, options, private, bots, player, seat = table_request(form.values)
+            timing = table_timing(form.values)
             self.name = player
 
             async def create() -> None:
                 created = await client.create_table(
-                    name, options, private=private, bots=bots, player=player, seat=seat
+                    name,
+                    options,
+                    private=private,
+                    bots=bots,
+                    player=player,
+                    seat=seat,
+                    timing=timing,
                 )
                 self._sit(client)
                 self.status = f"invite code: {created.invite}" if created.invite else ""
@@ -759,16 +803,71 @@ class KupferApp:
         foot = [[], *wrap_items(keys, width)]
         return body[: rows - len(foot)] + [[] for _ in range(rows - len(foot) - len(body))] + foot
 
+    def seat_info(self, seat: int | None) -> m.SeatInfo | None:
+        return self.seats[seat] if seat is not None and seat < len(self.seats) else None
+
+    def can_rematch(self) -> bool:
+        """A seated person at a table that ended with a 1.1 result may ask again."""
+        v = self.table.view
+        return v is not None and v.result is not None and self.table.me is not None
+
+    def claimable(self) -> bool:
+        """Two players, the game on, and the opponent absent: the win may be claimed."""
+        v = self.table.view
+        me = self.table.me
+        if v is None or v.game_over or me is None or v.players != 2:
+            return False
+        other = self.seat_info(1 - me)
+        return other is not None and other.absent
+
+    def replaced_me(self) -> bool:
+        """A computer plays our seat (our time ran out move after move)."""
+        info = self.seat_info(self.table.me)
+        return info is not None and info.computer and not info.resigned
+
+    def clock_line(self) -> str | None:
+        """The running seat's time, counting down between views."""
+        v = self.table.view
+        c = v.clock if v is not None and not v.game_over else None
+        if c is None or c.running is None or c.running >= len(c.left_ms):
+            return None
+        left = max(0.0, c.left_ms[c.running] / 1000 - (time.monotonic() - self.clock_at))
+        clock = f"{int(left) // 60}:{int(left) % 60:02d}"
+        if c.running == self.table.me:
+            return f"Your clock: {clock} left, then a computer moves for you."
+        who = seat_label(v.colours, c.running, self.names()) if v else "?"
+        return f"Clock: {who} has {clock} left."
+
+    def rematch_line(self) -> str | None:
+        if not self.can_rematch():
+            return None
+        v = self.table.view
+        assert v is not None
+        asked = [seat_label(v.colours, s.seat, self.names()) for s in self.seats if s.rematch]
+        line = "Rematch (same people, colours move on): "
+        line += f"asked by {', '.join(asked)}. " if asked else "nobody has asked yet. "
+        return line + ("r: withdraw" if self.rematch_asked else "r: ask for it")
+
     def away_line(self) -> str | None:
         """Who the game waits for, when their connection is gone."""
         v = self.table.view
         if v is None or v.game_over or v.to_move is None or v.to_move >= len(self.seats):
             return None
         info = self.seats[v.to_move]
+        if self.replaced_me():
+            return "A computer plays your seat (your time ran out): b takes it back."
+        for other in self.seats:
+            if other.absent and other.seat != self.table.me and not other.resigned:
+                who = seat_label(v.colours, other.seat, self.names())
+                line = f"{who} is away: a computer plays for them until they come back."
+                return line + ("  w: claim the win" if self.claimable() else "")
         if info.connected or info.bot or info.resigned or v.to_move == self.table.me:
             return None
         who = seat_label(v.colours, v.to_move, self.names())
-        return f"{who} is away (the connection is gone): the game waits until they come back."
+        return (
+            f"{who} is away (the connection is gone): the game waits for them; a "
+            "computer takes over if they stay away."
+        )
 
     def prompt_lines(self, width: int) -> list[Line]:
         t = self.table
@@ -783,6 +882,9 @@ class KupferApp:
         away = self.away_line()
         if away is not None:
             lines += wrap([("fg:#ff8700 bold", away)], width)
+        clock = self.clock_line()
+        if clock is not None:
+            lines += wrap([("fg:#87afd7 bold", clock)], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
         if land is not None:
             where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
@@ -802,7 +904,10 @@ class KupferApp:
         common = ["PgUp/PgDn: log", "c: chat", "?: help & colours"]
         if t.me is None:
             return [*common, *lobby, "q: quit", "* boom ~ wand"]
+        extra = ["w: claim the win"] if self.claimable() else []
+        extra += ["b: back to your seat"] if self.replaced_me() else []
         return [
+            *extra,
             "arrows/hjkl, 0-5: choose",
             "Enter: take",
             *common,
@@ -842,6 +947,9 @@ class KupferApp:
         keys = ["g: show the board", "Up/Down: scroll", "?: help"]
         keys += ["Enter/q: back to the lobby"] if self.allow_lobby else ["q: quit"]
         foot = wrap_items(keys, width)
+        rematch = self.rematch_line()
+        if rematch is not None:
+            foot = wrap([("bold", rematch)], width) + foot
         room = rows - len(foot)
         if len(body) > room:
             self.scroll = max(0, min(self.scroll, len(body) - room + 1))

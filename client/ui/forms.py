@@ -11,7 +11,15 @@ from protocol import messages as m
 
 from .render import Line
 
-__all__ = ["FIRST_GAME_LEVEL", "Field", "Form", "create_form", "join_form", "table_request"]
+__all__ = [
+    "FIRST_GAME_LEVEL",
+    "Field",
+    "Form",
+    "create_form",
+    "join_form",
+    "table_request",
+    "table_timing",
+]
 
 TEXT_MAX = 32
 FIRST_GAME_LEVEL = "easy"
@@ -112,6 +120,11 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...]) -> list[Field]:
         Field("memory", "Memory", (("strict", "strict (top only)"), ("casual", "casual"))),
         Field("third_colour", "Third colour", tuple((c, c) for c in m.ThirdColour.__args__)),  # type: ignore[attr-defined]
         Field("private", "Private (invite)", (("no", "no"), ("yes", "yes"))),
+        Field(
+            "clock",
+            "Clock per move",
+            (("off", "off"), ("30", "30 s"), ("60", "60 s"), ("120", "2 min")),
+        ),
         Field("seat", "Your seat", seat_opts),
     ]
     if v.get("seat", "0") not in {s for s, _ in seat_opts}:
@@ -140,10 +153,18 @@ def create_form(name: str, levels: tuple[str, ...] = ()) -> Form:
         "memory": "strict",
         "third_colour": "lilac",
         "private": "no",
+        "clock": "off",
         "seat": "0",
         **{f"bot{s}": "none" for s in range(3)},
     }
     return Form("New table", lambda v: _create_fields(v, tuple(order)), values)
+
+
+def table_timing(v: dict[str, str]) -> m.Timing | None:
+    """The create form's clock: seconds per move (a computer moves for a seat whose
+    time runs out), or None for no clock."""
+    clock = v.get("clock", "off")
+    return m.Timing(move=int(clock)) if clock.isdigit() else None
 
 
 def table_request(

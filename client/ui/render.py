@@ -463,6 +463,28 @@ def recipe_text(recipe_id: str, catalogue: m.Catalogue) -> str:
     return f"{what} (+{info.bonus})"
 
 
+def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[str | None]) -> str:
+    """How a game ended early, in a sentence (the position is scored as it stands)."""
+
+    def who(seats: Sequence[int]) -> str:
+        return " and ".join(seat_label(colours, s, names) for s in seats) or "a player"
+
+    places = ", ".join(
+        f"{seat_label(colours, s, names)} {p}{_ORDINAL.get(p, 'th')}"
+        for s, p in sorted(enumerate(result.places), key=lambda sp: sp[1])
+    )
+    said = {
+        "resigned": f"{who(result.resigned)} resigned.",
+        "claimed": f"{who([result.claimed_by] if result.claimed_by is not None else [])} "
+        "claimed the win while the opponent was away.",
+        "timed_out": f"Time ran out for {who(result.timed_out)} move after move.",
+        "abandoned": "Nobody was left at the table: the game was abandoned, nobody wins.",
+    }.get(result.ending, "")
+    return f"{said} Places: {places}. The cards are scored as they lay."
+
+
+_ORDINAL = {1: "st", 2: "nd", 3: "rd"}
+
 MEASURE_WORDS = {"explode": "boom cards", "wand": "wand cards", "cards": "cards", "fours": "4s"}
 
 
@@ -479,9 +501,13 @@ def seat_status(info: m.SeatInfo | None) -> tuple[str, str]:
     if info is None:
         return ("fg:#808080", "")
     if info.resigned:
-        return ("fg:#ff5f5f", "resigned")
+        return ("fg:#ff5f5f", "resigned, a computer plays" if info.computer else "resigned")
     if info.bot:
         return ("fg:#808080", "bot")
+    if info.absent or (info.computer and not info.connected):
+        return ("fg:#ff5f5f bold", "away, a computer plays")
+    if info.computer:
+        return ("fg:#ff8700 bold", "online, a computer plays")
     if info.connected:
         return ("fg:#40c060", "online")
     return ("fg:#ff5f5f bold", "away")
@@ -612,6 +638,8 @@ def describe_event(
             return f"  {cards.name(card)} fills the gap"
         case m.DiscardedEvent(seat=seat, card=card):
             return f"{who(seat)} discards {cards.name(card)}"
+        case m.TimedOutEvent(seat=seat):
+            return f"Time ran out for {who(seat)}: a computer moves for them"
         case m.GameOverEvent(winners=winners):
             return (
                 "Game over: "
@@ -640,11 +668,17 @@ def render_scores(
     narrow = col < 20  # card values without blanks: "1234 x2 +5=+25"
     tight = col < 16  # and no blanks at all: "1234x2+5=+25"
     lines: list[Line] = []
+    result = view.result
+    winners = result.winners if result is not None else view.winners
     title: Line = [("bold", "Final score")]
-    if view.winners:
-        won = " and ".join(seat_label(view.colours, w, names) for w in view.winners)
-        title.append(("bold", f"   {'winners' if len(view.winners) > 1 else 'winner'}: {won}"))
+    if winners:
+        won = " and ".join(seat_label(view.colours, w, names) for w in winners)
+        title.append(("bold", f"   {'winners' if len(winners) > 1 else 'winner'}: {won}"))
+    elif result is not None:
+        title.append(("bold", "   no winner"))
     lines += wrap(title, width)
+    if result is not None and result.ending != "played_out":
+        lines += wrap([("bold", ending_words(result, view.colours, names))], width)
     head: Line = [("bold", "ingredient".ljust(label + 1))]
     named = all(len(seat_label(view.colours, x.seat, names)) < col for x in scores)
     for s in scores:

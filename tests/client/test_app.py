@@ -5,12 +5,15 @@ the lobby to the final score table."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
+import pytest
 from prompt_toolkit.formatted_text import fragment_list_to_text
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from client.lib import Client
 from client.ui.app import KupferApp
 from client.ui.forms import create_form, table_request
 from client.ui.render import (
@@ -166,13 +169,17 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
         await kapp.client.close()
 
 
-async def test_resigning_asks_first_and_ends_the_game(url: str) -> None:
+@pytest.mark.parametrize("protocol", [m.PROTOCOL_VERSION, m.MINOR_1_0])
+async def test_resigning_asks_first_and_ends_the_game(url: str, protocol: tuple[int, int]) -> None:
+    """1.1: the final view carries the result (who resigned, who wins, the cards
+    scored as they lay); 1.0: presence says the table finished, and the screen says who
+    resigned and who wins. Never 'Your turn' under a finished game."""
+    client = Client(url, name="Ann", protocol=protocol)
+    await client.connect()
     with create_pipe_input() as inp:
-        kapp = KupferApp(name="Ann", address=url, input=inp, output=DummyOutput())
+        kapp = KupferApp(name="Ann", client=client, input=inp, output=DummyOutput())
         run = asyncio.create_task(kapp.run())
         await asyncio.sleep(0.2)
-        inp.send_text("a\r")
-        await until(lambda: kapp.client is not None and kapp.client.connected)
         inp.send_text("n")
         await until(lambda: kapp.form is not None)
         keys = [f.key for f in kapp.form.fields()]  # type: ignore[union-attr]
@@ -188,17 +195,76 @@ async def test_resigning_asks_first_and_ends_the_game(url: str) -> None:
         await asyncio.sleep(0.2)
         assert kapp.ended is None
         inp.send_text("Ry")
-        await until(lambda: kapp.ended is not None)
-        screen = fragment_list_to_text(kapp.text())
-        assert "Ann resigned" in screen and "Winner: Black (easy bot)" in screen
+        if protocol == m.MINOR_1_0:
+            await until(lambda: kapp.ended is not None)
+            screen = fragment_list_to_text(kapp.text())
+            assert "Ann resigned" in screen and "Winner: Black (easy bot)" in screen
+        else:
+            await until(lambda: kapp.table.view is not None and kapp.table.view.game_over)
+            screen = fragment_list_to_text(kapp.text())
+            assert "White (Ann) resigned" in screen and "winner: Black (easy bot)" in screen
+            assert "Final score" in screen and "TOTAL" in screen and "Places:" in screen
         assert "Your turn" not in screen and "Enter/q: back to the lobby" in screen
         inp.send_text("g")  # the board as it was, under the ending, never "Your turn"
         await asyncio.sleep(0.1)
         screen = fragment_list_to_text(kapp.text())
-        assert "Ann resigned" in screen and "Your turn" not in screen and "Deck" in screen
+        assert "Your turn" not in screen and "Deck" in screen
         inp.send_text("\r")  # Enter: back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")
         assert await asyncio.wait_for(run, 5) == 0
         assert kapp.client is not None
         await kapp.client.close()
+
+
+async def test_a_clocked_table_counts_down(url: str) -> None:
+    client = Client(url, name="Ann", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await client.connect()
+    await client.create_table(
+        "t", m.TableOptions(), bots=[(1, "easy")], player="Ann", seat=0, timing=m.Timing(move=30)
+    )
+    await client.ready()
+    await until(lambda: client.view is not None)
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", client=client, input=inp, output=DummyOutput())
+        kapp._sit(client)
+        kapp.clock_at = time.monotonic()
+        first = kapp.clock_line() or ""
+        assert first.startswith("Your clock: 0:") and "a computer moves for you" in first
+        kapp.clock_at -= 10  # ten seconds later
+        later = kapp.clock_line() or ""
+        assert int(later[14:16]) <= int(first[14:16]) - 9
+        assert "Your clock:" in fragment_list_to_text(kapp.text())
+    await client.close()
+
+
+async def test_claiming_the_win_while_the_opponent_is_away(url: str) -> None:
+    host = Client(url, name="Ann", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    jo = Client(url, name="Jo", persist_tokens=False, protocol=m.PROTOCOL_VERSION, reconnect=False)
+    await host.connect()
+    await jo.connect()
+    created = await host.create_table(
+        "t", m.TableOptions(), player="Ann", seat=0, timing=m.Timing(grace=1)
+    )
+    await host.ready()
+    await jo.join(created.table.id, "Jo")
+    await jo.ready()
+    await until(lambda: host.view is not None)
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", client=host, input=inp, output=DummyOutput())
+        run = asyncio.create_task(kapp.run())
+        await jo.close()  # Jo's connection is gone; after the grace period Jo is absent
+        await until(kapp.claimable, 20)
+        screen = fragment_list_to_text(kapp.text())
+        assert "Black (Jo) is away: a computer plays for them" in screen
+        assert "w: claim the win" in screen
+        inp.send_text("w")
+        await until(lambda: host.view is not None and host.view.game_over)
+        await asyncio.sleep(0.1)
+        screen = fragment_list_to_text(kapp.text())
+        assert "White (Ann) claimed the win" in screen and "winner: White (Ann)" in screen
+        inp.send_text("q")  # back to the lobby
+        await until(lambda: kapp.screen == "lobby")
+        inp.send_text("q")
+        assert await asyncio.wait_for(run, 5) == 0
+    await host.close()

@@ -127,7 +127,9 @@ def test_resume_mid_game_shows_the_board_and_the_last_round(tmp_path: Path) -> N
         t.kill()
 
 
-def test_a_resignation_ends_the_game_on_every_screen(tmp_path: Path) -> None:
+def test_a_resignation_ends_the_game_on_every_screen_and_a_rematch_follows(
+    tmp_path: Path,
+) -> None:
     t = Tmux(tmp_path)
     port = free_port()
     try:
@@ -135,17 +137,29 @@ def test_a_resignation_ends_the_game_on_every_screen(tmp_path: Path) -> None:
         join_from_lobby(t, "jo", "Jo", port)
         t.start(f"{KK} watch ws://127.0.0.1:{port} --table {table} --name Eve", name="eve")
         t.wait("Your turn", name="host")
+        t.wait("watching", name="eve")
         t.keys("R", name="jo")
         t.wait("Resign?", name="jo")
         t.keys("y", name="jo")
         for name in ("host", "jo", "eve"):
-            screen = t.wait("Jo resigned", name=name)
-            assert "Winner: White (Hanna)" in screen and "Your turn" not in screen, screen
-        t.keys("g", name="host")  # the board as it was, under the ending
+            screen = t.wait("Black (Jo) resigned", name=name)
+            assert "winner: White (Hanna)" in screen and "Your turn" not in screen, screen
+            assert "Final score" in screen
+        t.keys("g", name="host")  # the board as it was
         screen = t.wait("Deck", name="host")
-        assert "Jo resigned" in screen and "Your turn" not in screen
+        assert "Your turn" not in screen
+        t.keys("g", name="host")
+        for name in ("host", "jo"):  # both ask for a rematch: colours move one seat on
+            t.wait("r: ask for it", name=name)
+            t.keys("r", name=name)
+        for name in ("host", "jo", "eve"):
+            screen = t.wait("Deck", name=name)
+            assert "White Jo" in screen and "Black Hanna" in screen, screen
+        t.wait("Your turn", name="jo")
         for name in ("host", "jo"):
-            t.keys("Enter", name=name)
-            t.wait("Tables on", name=name)  # back in the lobby
+            t.keys("q", name=name)
+        t.wait("Leave?", name="jo")
+        t.keys("n", name="jo")
+        t.wait("stops the server", name="host")  # the host is told the truth
     finally:
         t.kill()

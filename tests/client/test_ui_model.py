@@ -149,8 +149,13 @@ def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
         m.SeatInfo(seat=1, name="Bob", connected=False),
     )
     assert kapp.away_line() == (
-        "Black (Bob) is away (the connection is gone): the game waits until they come back."
+        "Black (Bob) is away (the connection is gone): the game waits for them; a "
+        "computer takes over if they stay away."
     )
+    kapp.seats = (kapp.seats[0], m.SeatInfo(seat=1, name="Bob", absent=True, computer=True))
+    line = kapp.away_line() or ""
+    assert "Black (Bob) is away: a computer plays for them" in line
+    assert "w: claim the win" in line and "w: claim the win" in kapp.key_items()
     kapp.seats = (kapp.seats[0], m.SeatInfo(seat=1, name="Bob", connected=True))
     assert kapp.away_line() is None
     kapp.conn = "reconnecting (try 2)"
