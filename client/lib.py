@@ -31,7 +31,7 @@ import random
 import warnings
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar, get_args
 
 from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection
@@ -225,6 +225,12 @@ Update = (
     | Status
 )
 """What ``Client.updates()`` yields."""
+_UPDATE_TYPES: tuple[type, ...] = get_args(Update)
+
+
+def _is_update(msg: m.ServerMessage) -> TypeGuard[Update]:
+    """Whether ``msg`` goes to ``updates()`` (when no request is waiting for it)."""
+    return isinstance(msg, _UPDATE_TYPES)
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -645,16 +651,7 @@ class Client:
             if pending.terminal is None or msg.type in pending.terminal:
                 pending.future.set_result(pending.replies)
             return
-        if isinstance(
-            msg,
-            m.ViewMsg
-            | m.EventsMsg
-            | m.PresenceMsg
-            | m.ChatLineMsg
-            | m.ErrorMsg
-            | m.ByeMsg
-            | m.RematchedMsg,
-        ):
+        if _is_update(msg):
             self._emit(msg)
 
     async def _read(self, ws: ClientConnection) -> None:
