@@ -241,3 +241,36 @@ async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: 
             whole("Create table", screen)
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("ending", ["resigned", "claimed", "timed_out", "abandoned"])
+async def test_every_ending_reads_whole(
+    seated: tuple[KupferApp, Client], width: int, height: int, ending: str
+) -> None:
+    kapp, _ = seated
+    game = play(Options(seed=4, players=3), [make_bot("greedy", s, seed=s) for s in range(3)])
+    final = view_model(view(game, 0))
+    result = m.ResultInfo(
+        ending=ending,  # type: ignore[arg-type]
+        winners=() if ending == "abandoned" else (1,),
+        places=(3, 1, 2),
+        totals=tuple(s.total for s in final.scores or ()),
+        resigned=(0,) if ending == "resigned" else (),
+        timed_out=(0,) if ending == "timed_out" else (),
+        claimed_by=1 if ending == "claimed" else None,
+    )
+    kapp.table.set_view(final.model_copy(update={"result": result}), 999)
+    kapp.seats = tuple(m.SeatInfo(seat=s, name=n) for s, n in enumerate(["Ann", "Bo", "Cy"]))
+    screen = draw(kapp, width, height)
+    words = {
+        "resigned": "White (Ann) resigned.",
+        "claimed": "Black (Bo) claimed the win",
+        "timed_out": "Time ran out for White (Ann)",
+        "abandoned": "the game was abandoned, nobody wins",
+    }[ending]
+    whole(words, screen)
+    whole("Places: Black (Bo) 1st, Lilac (Cy) 2nd, White (Ann) 3rd.", screen)
+    assert "Your turn" not in screen
+    whole("no winner" if ending == "abandoned" else "winner: Black (Bo)", screen)
+    whole("r: ask for it", screen)
