@@ -268,3 +268,35 @@ async def test_claiming_the_win_while_the_opponent_is_away(url: str) -> None:
         inp.send_text("q")
         assert await asyncio.wait_for(run, 5) == 0
     await host.close()
+
+
+async def test_a_game_that_times_out_says_so(url: str) -> None:
+    """Nobody at the keyboard: the clock runs out, a computer moves, the log says so, and
+    after it happened in a row the game ends timed out, on the result screen."""
+    client = Client(url, name="Ann", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await client.connect()
+    await client.create_table(
+        "t",
+        m.TableOptions(),
+        bots=[(1, "easy")],
+        player="Ann",
+        seat=0,
+        timing=m.Timing(move=1, absent_after=1),
+    )
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", client=client, input=inp, output=DummyOutput())
+        run = asyncio.create_task(kapp.run())
+        await client.ready()
+        await until(lambda: client.view is not None and client.view.game_over, 30)
+        await asyncio.sleep(0.2)
+        screen = fragment_list_to_text(kapp.text())
+        assert "Time ran out for White (Ann)" in screen, screen
+        assert "winner: Black (easy bot)" in screen and "Your turn" not in screen
+        kapp.key("g")
+        log = " ".join(e.text for e in kapp.table.log)
+        assert "Time ran out for White (Ann): a computer moves for them" in log
+        inp.send_text("q")
+        await until(lambda: kapp.screen == "lobby")
+        inp.send_text("q")
+        assert await asyncio.wait_for(run, 5) == 0
+    await client.close()
