@@ -53,6 +53,7 @@ def load_args(args: argparse.Namespace) -> argparse.Namespace:
         default_gc=False,
         procs=args.procs,
         players=args.players,
+        combined=False,  # protocol 1.0 clients (load.py --combined measures 1.1)
     )
 
 
@@ -206,10 +207,12 @@ def failover(args: argparse.Namespace, pg: Postgres, rs: Redis) -> None:
             tables += asyncio.run(_games(node.port, args.failover_tables))
         time.sleep(args.lease)
         for k in range(args.kills):
-            victim = rng.choice(live)
-            node_id = victim.health()["node"]
-            owners = r.mget([f"kk:lease:{t}" for t in tables])
-            theirs = [t for t, o in zip(tables, owners, strict=True) if o and o.decode() == node_id]
+            owners = [o.decode() if o else "" for o in r.mget([f"kk:lease:{t}" for t in tables])]
+            ids = {n.health()["node"]: n for n in live}
+            holding = [n for node_id, n in ids.items() if node_id in owners]
+            victim = rng.choice(holding or live)  # a node that serves tables, when one does
+            node_id = next(i for i, n in ids.items() if n is victim)
+            theirs = [t for t, o in zip(tables, owners, strict=True) if o == node_id]
             victim.proc.kill()
             killed = time.monotonic()
             victim.proc.wait()
