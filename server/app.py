@@ -15,6 +15,7 @@ import json
 import logging
 import signal
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -44,6 +45,8 @@ __all__ = ["Server", "ServerConfig", "run_server"]
 log = logging.getLogger("kupferkessel.server")
 
 SERVER_VERSION = "0.1.0"
+INFLOW_HOSTS = 65_536
+"""Addresses whose incoming byte allowance is remembered (``Server.inflow``)."""
 
 
 @dataclass
@@ -61,7 +64,7 @@ class ServerConfig:
     trust_forwarded: bool = False  # behind a local reverse proxy: X-Forwarded-For's address
     list_page: int = 100  # tables in a list_tables page when the client sets no limit
     max_listing_bytes: int = 32 * 1024  # a tables message is never larger
-    listing_bytes_per_token: int = 8192  # list_tables costs a rate-limit token per this
+    listing_bytes_per_token: int = 2048  # list_tables costs a rate-limit token per this
     max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped
     write_limit: int = 32768  # bytes in a connection's socket buffer before sends wait
     ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large
@@ -115,6 +118,7 @@ class Server:
         self.tcp_refused = 0  # connections dropped: over max_connections + max_handshakes
         self.unread_drops = 0  # connections dropped: unread output over max_output
         self.flood_drops = 0  # connections dropped: incoming bytes over their rate
+        self._inflow: OrderedDict[str, TokenBucket] = OrderedDict()  # see inflow()
         # connections whose HTTP request has not arrived yet, oldest first
         self._waiting: dict[_Counted, None] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -255,6 +259,20 @@ class Server:
         self._waiting[connection] = None
         return True
 
+    def inflow(self, host: str) -> TokenBucket:
+        """The incoming byte allowance of address ``host``, shared by its connections
+        (the ``INFLOW_HOSTS`` most recently seen addresses are remembered)."""
+        bucket = self._inflow.get(host)
+        if bucket is None:
+            limits = self.config.limits
+            rate = limits.max_frame * limits.rate_messages / limits.rate_window
+            bucket = self._inflow[host] = TokenBucket(rate, 2 * rate + self.config.ws_max_size)
+            if len(self._inflow) > INFLOW_HOSTS:
+                self._inflow.popitem(last=False)
+        else:
+            self._inflow.move_to_end(host)
+        return bucket
+
     def tcp_request(self, connection: _Counted) -> None:
         """``connection``'s HTTP request arrived: it no longer waits."""
         self._waiting.pop(connection, None)
@@ -331,6 +349,13 @@ class _Counted(ServerConnection):
         super().connection_made(transport)
         self._socket = transport  # as asyncio hands it to every protocol
         self._peer = _peer_of(transport)
+        self._incoming = self.owner.inflow(self._peer.rsplit(":", 1)[0])
+        if self._incoming.available() < self.owner.config.ws_max_size:
+            # the address has spent its incoming allowance: no handshake for it
+            # until it has refilled (a flood that reconnects gains nothing)
+            self.owner.flood_drops += 1
+            self._abort()
+            return
         self._counted = self.owner.tcp_opened(self)
         if not self._counted:
             self._abort()
@@ -344,18 +369,17 @@ class _Counted(ServerConnection):
     def data_received(self, data: bytes) -> None:
         """Incoming bytes are rate-limited before the library parses them: the rate
         limit counts messages, but the library answers control frames (pings) itself,
-        so a ping flood would cost CPU without limit. A connection sending more than
-        ``limits.max_frame * limits.rate_messages`` bytes a second (bursts of twice
-        that plus one WebSocket frame) is dropped.
+        so a ping flood would cost CPU without limit. An address whose connections send
+        more than ``limits.max_frame * limits.rate_messages`` bytes a second together
+        (bursts of twice that plus one WebSocket frame; ``Server.inflow``) has the
+        connection that went over dropped: reconnecting buys no new allowance.
 
         And the library writes its pongs to the socket whatever the reader does: a
         client flooding pings and never reading would make that buffer grow without
         end. Past ``max_output`` unread bytes, whatever filled them, the connection is
         dropped at once."""
         if self._incoming is None:
-            cfg = self.owner.config
-            rate = cfg.limits.max_frame * cfg.limits.rate_messages / cfg.limits.rate_window
-            self._incoming = TokenBucket(rate, 2 * rate + cfg.ws_max_size)
+            self._incoming = self.owner.inflow(self._peer.rsplit(":", 1)[0])
         if not self._incoming.take(len(data)):
             self.owner.flood_drops += 1
             log.warning("incoming bytes over the limit, dropping", extra={"peer": self._peer})

@@ -37,6 +37,13 @@ class TokenBucket:
             return True
         return False
 
+    def available(self) -> float:
+        """The tokens there are now (refilled, nothing spent)."""
+        now = self._clock()
+        self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
+        self._last = now
+        return self.tokens
+
     def charge(self, cost: float) -> None:
         """Spend ``cost`` tokens whatever is left: the bucket may go into debt, and
         later messages wait until it has refilled (an answer's cost is known only once
