@@ -99,6 +99,9 @@ async def test_a_ping_flood_is_dropped_by_its_byte_rate(make_server: MakeServer)
         cfg = server.config
         allowed = cfg.limits.max_frame * cfg.limits.rate_messages
         assert sent[0] < 10 * allowed + 8 * 1024 * 1024  # burst, plus what sockets hold
+        # the flood's address (ours too) gets no new connection until it refilled
+        assert server.health()["flood_drops"] >= 1
+        await asyncio.sleep(1.5)
         status, _, _ = await http_get(server.port)
         assert status == 200
     finally:
