@@ -768,13 +768,12 @@ class Cluster:
             for s in table.seats:
                 proxy.seats[s.index].name = s.name
                 proxy.seats[s.index].token_hash = s.token_hash
-            proxy.session = occ
             if seat_no is None:
                 proxy.role = ("watch", None)
             else:
                 proxy.my_seat = seat_no
                 proxy.role = ("seat", table.seats[seat_no].token_hash)
-            self.bind(proxy)
+            proxy._bind(occ)  # with the protocol the session speaks
             occ.table = proxy
 
     # ------------------------------------------------------------- upkeep

@@ -352,6 +352,8 @@ async def test_a_paused_node_cannot_write_to_a_table_taken_over(
                 "create_table", name="fenced", player=None, options={"players": 2}
             )
             table = made.table.id
+            watching = await host.request("watch", table=table)  # a spectator at a
+            assert watching.type == "watching"
             players = [await WsClient.open(b.port, f"p{i}") for i in range(2)]
             tokens = [(await join_ok(c, table, f"p{i}")) for i, c in enumerate(players)]
             for c in players:
@@ -374,6 +376,11 @@ async def test_a_paused_node_cannot_write_to_a_table_taken_over(
             await asyncio.sleep(1)
             a.signal(signal.SIGCONT)  # a wakes up still believing it owns the table
             await asyncio.gather(*tasks)
+            # a's own spectator was handed to b when a let go: it sees the game's end
+            end = await host.wait_for(
+                lambda x: x.type == "view" and x.view.game_over, timeout=6 * LEASE + 5
+            )
+            assert end.state_version == max(game.acked) + 1
             for c in [host, *players]:
                 await c.close()
             await asyncio.sleep(LEASE)
