@@ -63,6 +63,7 @@ class ServerConfig:
     quotas: Quotas = field(default_factory=Quotas)  # per peer (IP address)
     trust_forwarded: bool = False  # behind a local reverse proxy: X-Forwarded-For's address
     list_page: int = 100  # tables in a list_tables page when the client sets no limit
+    list_page_max: int = 100  # tables in a page at most, whatever limit the client sets
     max_listing_bytes: int = 32 * 1024  # a tables message is never larger
     listing_bytes_per_token: int = 2048  # list_tables costs a rate-limit token per this
     max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped

@@ -210,11 +210,11 @@ class Lobby:
         """Refuse (``server_full``, saying which quota) a new table by ``peer`` if it
         already holds as many tables as ``quotas`` allow."""
         mine = self._made_by.get(peer)
-        if not mine:
+        q = self.quotas
+        if not mine or q == NO_QUOTAS:
             return
         for table in [t for t in mine if t.state == FINISHED or self.tables.get(t.id) is not t]:
             mine.discard(table)
-        q = self.quotas
         waiting = sum(t.state == LOBBY for t in mine)
         unattended = sum(t.state == PLAYING and not t.attended for t in mine)
         of_bots = sum(t.bots_only for t in mine)

@@ -405,7 +405,7 @@ class Session:
         lobby = self.server.lobby
         if self._out_bytes + cfg.max_listing_bytes > self._max_output // 2:
             raise TableError("rate_limited", "read the tables already sent first")
-        limit = msg.limit or cfg.list_page
+        limit = min(msg.limit or cfg.list_page, cfg.list_page_max)
         room = cfg.max_listing_bytes - _TABLES_OVERHEAD
         summaries: list[m.TableSummary] = []
         size = 0
