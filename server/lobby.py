@@ -92,6 +92,10 @@ class Lobby:
         self.games_finished = 0
         self.finished_here = 0  # finished tables still in ``tables`` (until swept)
         self.tables_abandoned = 0
+        # when running tables are next due (``due``): a heap of (due, serial, table)
+        # entries, and each table's live entry; the others are stale, skipped
+        self._deadlines: list[tuple[float, int, Table]] = []
+        self._due_at: dict[Table, float] = {}
 
     # ------------------------------------------------------------- queries
     def get(self, table_id: str) -> Table:
@@ -349,6 +353,7 @@ class Lobby:
         self.tables[st.id] = table
         if table.state == PLAYING:
             self._restore_life(table, st.life or {})
+            table.due_changed()
         for seat in table.seats:
             if seat.bot is not None and self.attach_bot is not None and table.state != FINISHED:
                 self.attach_bot(table, seat.index, seat.bot)
@@ -382,6 +387,7 @@ class Lobby:
     def _wire(self, table: Table) -> None:
         """Connect a table to the lobby's hooks."""
         table.on_finish = self._finished
+        table.on_due = self._schedule
         table.on_rematch = self.rematch
         table.stand_in = self.stand_in
 
@@ -427,21 +433,70 @@ class Lobby:
         for s in new.seats:  # a person who could not follow is away from the start
             if s.person and s.occupant is None:
                 new.absent_since[s.index] = self.now()
+        new.due_changed()
         return new
 
     async def tick(self, now: float | None = None) -> None:
-        """Run every running table's clock and grace periods (``Table.tick``)."""
+        """Run the clocks and grace periods (``Table.tick``) of the running tables that
+        have something due by ``now`` (``due``)."""
         now = self.now() if now is None else now
-        for table in [t for t in self.tables.values() if t.state == PLAYING]:
-            due = table.next_due()
-            if due is None or due > now:
-                continue
+        for table in self.due(now):
             try:
                 await table.tick(now)
             except Exception:
                 log.exception("table tick failed", extra={"table": table.id})
 
+    def due_scan(self, now: float) -> list[Table]:
+        """The running tables with something due by ``now`` (``Table.next_due``), in
+        creation order: the simple path, a look at every table, which ``due`` equals."""
+        return [
+            t
+            for t in self.tables.values()
+            if t.state == PLAYING and (d := t.next_due()) is not None and d <= now
+        ]
+
+    def due(self, now: float) -> list[Table]:
+        """What ``due_scan`` finds, at the cost of the tables whose time has come rather
+        than of all (bench/tick.py): each table keeps an entry in a heap at or before
+        its ``next_due`` (``Table.due_changed`` calls ``_schedule``); the entries up to
+        ``now`` come off, and each of their tables is scheduled again at its due time
+        as it is now (still due: at once, for the next round)."""
+        heap, due_at = self._deadlines, self._due_at
+        came: list[Table] = []
+        while heap and heap[0][0] <= now:
+            at, _, table = heapq.heappop(heap)
+            if due_at.get(table) == at:  # else stale: the table has a later entry
+                del due_at[table]
+                came.append(table)
+        found = []
+        for table in sorted(came, key=lambda t: t.serial):
+            if self.tables.get(table.id) is not table:
+                continue  # gone from the lobby
+            self._schedule(table)
+            if (d := table.next_due()) is not None and d <= now:
+                found.append(table)
+        return found
+
+    def _schedule(self, table: Table) -> None:
+        """``Table.on_due``: make sure an entry comes up at or before the table's
+        ``next_due``. A later due time needs no new entry (the one there comes first
+        and ``due`` looks again); a heap mostly of stale entries is rebuilt."""
+        due = table.next_due()
+        if due is None:
+            return
+        at = self._due_at.get(table)
+        if at is not None and at <= due:
+            return
+        self._due_at[table] = due
+        heap = self._deadlines
+        if len(heap) > 2 * len(self._due_at) + 64:
+            heap[:] = [(d, t.serial, t) for t, d in self._due_at.items()]
+            heapq.heapify(heap)
+        else:
+            heapq.heappush(heap, (due, table.serial, table))
+
     def _finished(self, table: Table) -> None:
+        self._due_at.pop(table, None)  # its entry, now stale, leaves the heap in time
         self.games_finished += table.finish_reason != "abandoned"
         self.tables_abandoned += table.finish_reason == "abandoned"
         self.finished_here += 1
