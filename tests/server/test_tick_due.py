@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+import sys
 from pathlib import Path
 
 from server.botseat import stand_in
@@ -19,9 +19,10 @@ from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, Store, open_store
 from server.table import PLAYING, Table, TableError, hash_token
 from shared.clock import Timing
-from shared.events import Event
 from shared.options import Options
-from shared.view import View
+
+sys.path.insert(1, str(Path(__file__).resolve().parents[2] / "bench"))
+from tick import Person  # a person's connection that hears and says nothing
 
 
 class FakeClock:
@@ -30,36 +31,6 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.t
-
-
-class Person:
-    """A person's connection: hears everything, acts only when the test says so."""
-
-    def deliver_view(self, table: Table, view: View, version: int) -> None:
-        pass
-
-    def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
-    ) -> None:
-        pass
-
-    def deliver_result(self, table: Table, view: View, version: int) -> None:
-        pass
-
-    def deliver_presence(self, table: Table) -> None:
-        pass
-
-    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
-        pass
-
-    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
-        pass
-
-    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
-        return False
-
-    def replaced(self, table: Table, seat: int) -> None:
-        pass
 
 
 def new_lobby(store: Store, clock: FakeClock) -> Lobby:
