@@ -353,7 +353,7 @@ class Lobby:
         self.tables[st.id] = table
         if table.state == PLAYING:
             self._restore_life(table, st.life or {})
-            table.due_changed()
+            self._schedule(table)
         for seat in table.seats:
             if seat.bot is not None and self.attach_bot is not None and table.state != FINISHED:
                 self.attach_bot(table, seat.index, seat.bot)
@@ -433,7 +433,7 @@ class Lobby:
         for s in new.seats:  # a person who could not follow is away from the start
             if s.person and s.occupant is None:
                 new.absent_since[s.index] = self.now()
-        new.due_changed()
+        self._schedule(new)
         return new
 
     async def tick(self, now: float | None = None) -> None:
@@ -458,7 +458,7 @@ class Lobby:
     def due(self, now: float) -> list[Table]:
         """What ``due_scan`` finds, at the cost of the tables whose time has come rather
         than of all (bench/tick.py): each table keeps an entry in a heap at or before
-        its ``next_due`` (``Table.due_changed`` calls ``_schedule``); the entries up to
+        its ``next_due`` (``Table._due_changed`` calls ``_schedule``); the entries up to
         ``now`` come off, and each of their tables is scheduled again at its due time
         as it is now (still due: at once, for the next round)."""
         heap, due_at = self._deadlines, self._due_at
@@ -482,8 +482,8 @@ class Lobby:
         ``next_due``. A later due time needs no new entry (the one there comes first
         and ``due`` looks again); a heap mostly of stale entries is rebuilt."""
         due = table.next_due()
-        if due is None:
-            return
+        if due is None or self.tables.get(table.id) is not table:
+            return  # nothing pending, or not served here (any more)
         at = self._due_at.get(table)
         if at is not None and at <= due:
             return

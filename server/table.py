@@ -412,7 +412,7 @@ class Table:
         """A person's connection left its seat during the game: the grace period runs."""
         if self.state == PLAYING and self.seats[seat].person:
             self.absent_since.setdefault(seat, self.now())
-            self.due_changed()
+            self._due_changed()
 
     def resume(self, token_hash: str, occupant: Occupant) -> int:
         """Take a seat back with its token; an older connection on it is replaced, and
@@ -457,7 +457,7 @@ class Table:
             if self.timing.clocked:
                 self.clock = Clock(self.timing, options.players)
                 self.clock.start(game.to_move, self.now())
-            self.due_changed()
+            self._due_changed()
             log.info("game started", extra={"table": self.id})
             self._send_update(events)
         self.broadcast_presence()
@@ -525,7 +525,7 @@ class Table:
         self.game = trial
         self.clock = clock
         self.version += 1
-        self.due_changed()
+        self._due_changed()
         if trial.over:  # the end is stored before anyone hears of it
             await self._store_end(self._judge("played_out"))
         self._send_update(events)
@@ -700,7 +700,7 @@ class Table:
         if deadline is not None and now >= deadline:
             await self._expire(self.version)
 
-    def due_changed(self) -> None:
+    def _due_changed(self) -> None:
         """Say (``on_due``) that ``next_due`` may have come earlier: called wherever a
         clock starts or a grace period begins. A later or no due time needs no call
         (the lobby finds out when the earlier one comes)."""
