@@ -519,7 +519,15 @@ class Table:
             clock.stop(now)
             if not trial.over:
                 clock.start(trial.to_move, now)
-        # durable before the ack
+        # durable before the ack; once the write is asked for, the table follows it
+        # whatever happens to the caller (a stand-in stopped, a connection gone)
+        await _to_the_end(self._commit(index, take, trial, clock, events))
+
+    async def _commit(
+        self, index: int, take: Take, trial: Game, clock: Clock | None, events: list[Event]
+    ) -> None:
+        """Store take ``index``, then make it the table's (and announce it)."""
+        assert self.record is not None
         await self.store.append_action(self.id, index, take, self.life(clock))
         self.record.actions.append(take)
         self.game = trial
@@ -764,6 +772,23 @@ class Table:
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+async def _to_the_end(coro: Awaitable[None]) -> None:
+    """Run ``coro`` to its end even if the caller is cancelled meanwhile, then pass the
+    cancellation on. A store write cannot be taken back once asked for (the writer may
+    already be committing it), so the table must not stop half-way between the write
+    and taking the action into its record: the next write would reuse the index."""
+    task = asyncio.ensure_future(coro)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    task.result()
 
 
 def _later(coro: Awaitable[None]) -> None:
