@@ -75,7 +75,7 @@ LADDER: tuple[Level, ...] = (
         "beginner",
         "Beginner",
         "Takes what looks good for its kettle right now half the time and any card the "
-        "other half, and remembers nothing under the kettle tops. For a first game.",
+        "other half, and remembers nothing under the kettle tops. For learning the rules.",
         "greedy",
         Recall(own=1, others=0, deck=False),
         blunder=0.5,
@@ -84,7 +84,7 @@ LADDER: tuple[Level, ...] = (
         "easy",
         "Easy",
         "Takes the best card for its kettle, one time in five carelessly; remembers its own "
-        "last 3 cards and only the tops of the other kettles.",
+        "last 3 cards and only the tops of the other kettles. For a first game.",
         "greedy",
         Recall(own=3, others=0, deck=False),
         blunder=0.2,
