@@ -39,6 +39,7 @@ from pydantic import (
 from shared.cards import ThirdColour
 from shared.events import ExplodedTo
 from shared.options import Memory, StartCard
+from shared.result import Ending
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -471,7 +472,7 @@ class Score(_Model):
 class ResultInfo(_Model):
     """1.1: how a game ended (RULES.md section 12)."""  # mirrors shared.result.GameResult
 
-    ending: Literal["played_out", "resigned", "claimed", "timed_out", "abandoned"]
+    ending: Ending
     winners: tuple[int, ...]
     """The seats that won (none for an abandoned game)."""
     places: tuple[int, ...]

@@ -21,15 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .errors import RecordError
 from .game import Game
 from .scoring import score_game
 
-__all__ = ["ENDINGS", "GameResult", "judge"]
+__all__ = ["ENDINGS", "Ending", "GameResult", "judge"]
 
-ENDINGS = ("played_out", "resigned", "claimed", "timed_out", "abandoned")
+Ending = Literal["played_out", "resigned", "claimed", "timed_out", "abandoned"]
+ENDINGS: tuple[Ending, ...] = get_args(Ending)
 """Every way a game can end."""
 
 
