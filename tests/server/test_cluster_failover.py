@@ -267,6 +267,7 @@ async def owned_by(r: aioredis.Redis, node: Node, tables: list[str]) -> list[str
 
 
 @pytest.mark.slow
+@pytest.mark.flaky(reruns=1)  # timing of kills and leases on a shared machine: one rerun
 async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_path: Path) -> None:
     kills = 100 if SOAK else 10
     pg_url = postgres.database()
@@ -339,6 +340,7 @@ async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_p
     assert stats.silences <= max(1, kills // 10)
 
 
+@pytest.mark.flaky(reruns=1)  # timing of kills and leases on a shared machine: one rerun
 async def test_a_paused_node_cannot_write_to_a_table_taken_over(
     postgres: Postgres, tmp_path: Path
 ) -> None:
@@ -411,6 +413,7 @@ async def join_ok(client: WsClient, table: str, name: str) -> str:
     return token
 
 
+@pytest.mark.flaky(reruns=1)  # timing of kills and leases on a shared machine: one rerun
 async def test_redis_restarted_mid_game(postgres: Postgres, tmp_path: Path) -> None:
     pg_url = postgres.database()
     redis = Redis().start()
