@@ -231,28 +231,40 @@ def tune_gc() -> None:
 
 
 FD_RESERVE = 64
-"""File descriptors kept out of the connection budget: listening sockets, the database
-and its journal, the log, the bot worker processes' pipes; and twice
-``ServerConfig.backlog`` more: the event loop accepts up to ``backlog`` connections at a
-time, and a refused one's socket is closed only a loop turn or two later."""
+"""File descriptors kept out of the connection budget for what the process holds
+besides connections: standard streams, the listening sockets, the event loop's own,
+the database and its journal, the bot worker processes' pipes. Measured at about 20
+(``tests/server/test_open_files.py`` holds a running server with a store and bot
+workers under half of this)."""
+
+ACCEPT_TURNS = 3
+"""Event-loop turns an accepted socket holds its descriptor before a refusal of ours can
+close it: asyncio accepts up to ``backlog`` sockets in one turn, makes their transports
+the next, calls ``connection_made`` (where a connection over the limits is refused) in
+the one after, and the socket is closed at the start of the fourth. So up to
+``ACCEPT_TURNS * backlog`` sockets are open beyond what the server counts."""
 
 
 def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
     """Make the connection limits fit the process's open-file limit (``RLIMIT_NOFILE``).
 
-    The soft limit is raised towards what ``max_connections + max_handshakes`` plus
-    ``FD_RESERVE`` need, as far as the hard limit allows; if it still falls short, the
-    limits are lowered to fit (``max_handshakes`` to a tenth of the budget at most), so
-    the server refuses connections politely instead of failing ``accept()``. Returns
-    the figures for the start-up log line. ``ValueError`` if the limit leaves no room."""
+    The process needs ``max_connections + max_handshakes`` descriptors for connections,
+    ``ACCEPT_TURNS * backlog`` for sockets accepted but not yet refused, and
+    ``FD_RESERVE`` for the rest. The soft limit is raised towards that, as far as the
+    hard limit allows; if it still falls short, the limits are lowered to fit (the
+    accept backlog to an eighth of what is left after ``FD_RESERVE``,
+    ``max_handshakes`` to a tenth of the connection budget at most), so the server
+    refuses connections politely instead of failing ``accept()``. Returns the figures
+    for the start-up log line. ``ValueError`` if the limit leaves no room."""
     try:
         import resource
     except ImportError:  # not POSIX: nothing to fit
         return {}
     infinity = resource.RLIM_INFINITY
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    reserve = FD_RESERVE + 2 * config.backlog
-    want = config.max_connections + config.max_handshakes + reserve
+    want = (
+        config.max_connections + config.max_handshakes + FD_RESERVE + ACCEPT_TURNS * config.backlog
+    )
     if soft != infinity and soft < want:
         new = want if hard == infinity else min(want, hard)
         try:
@@ -262,12 +274,13 @@ def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
             pass
     lowered = False
     if soft != infinity and soft < want:
-        budget = soft - reserve
+        config.backlog = min(config.backlog, max(1, (soft - FD_RESERVE) // 8))
+        budget = soft - FD_RESERVE - ACCEPT_TURNS * config.backlog
         handshakes = min(config.max_handshakes, max(1, budget // 10))
         if budget - handshakes < 1:
             raise ValueError(
                 f"the open-file limit ({soft}) leaves no room for connections;"
-                f" raise it (ulimit -n) above {reserve + 2}"
+                f" raise it (ulimit -n) above {FD_RESERVE + ACCEPT_TURNS + 2}"
             )
         config.max_connections = min(config.max_connections, budget - handshakes)
         config.max_handshakes = handshakes
@@ -277,6 +290,7 @@ def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
         "open_files_hard": -1 if hard == infinity else hard,
         "max_connections": config.max_connections,
         "max_handshakes": config.max_handshakes,
+        "backlog": config.backlog,
         "lowered": lowered,
     }
 
