@@ -57,8 +57,8 @@ from shared.game import Take
 
 from .botseat import BotSeat
 from .session import Frame, Session, table_summary
-from .store import Store, StoredTable
-from .table import FINISHED, Occupant, Seat, Table, TableError, hash_token
+from .store import Store, StoredSeat, StoredTable
+from .table import FINISHED, LOBBY, Occupant, Seat, Table, TableError, hash_token
 
 if TYPE_CHECKING:
     from .app import Server
@@ -110,6 +110,7 @@ class RemoteOccupant:
         self.combined = combined
         self.closing = False
         self._answering: int | None = None  # the id of the take being applied (combined)
+        self.at: str | None = None  # the table it was last put at (a rematch moves it)
 
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
         if isinstance(message, BaseModel):
@@ -128,9 +129,25 @@ class RemoteOccupant:
     deliver_finished = Session.deliver_finished
 
     def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
-        """A session at another node stays at the finished table (as a 1.0 client
-        does); it can join the rematch's new table from the lobby."""
-        return False
+        """The session follows to the rematch's new table (served here too), as a local
+        session does: its node makes its remote table the new one and sends it
+        ``rematched`` (1.0 knows no rematch: such a session stays, as on one node)."""
+        if self.minor == 0:
+            return False
+        seats = [[s.name, s.bot] for s in new.seats]
+        self.cluster.send(
+            self.front,
+            {
+                "k": "rematched",
+                "sid": self.sid,
+                "t": new.id,
+                "c": new.created,
+                "seat": seat,
+                "seats": seats,
+            },
+        )
+        self.at = new.id
+        return True
 
     def replaced(self, table: Table, seat: int) -> None:
         self.cluster.send(self.front, {"k": "replaced", "sid": self.sid, "seat": seat})
@@ -225,6 +242,33 @@ class RemoteTable(Table):
                 self._cast("resume", th=token_hash)
                 return s.index
         raise TableError("bad_token", "that seat token is not valid here")
+
+    def rematched(self, table_id: str, created: float, seat: int | None, seats: list[Any]) -> bool:
+        """The owner started this table's rematch at ``table_id`` and moved the session
+        there (at ``seat``; None: it watches): it becomes the session's remote table, under
+        the same ``sid``. False if the session cannot follow (it is closing)."""
+        session = self.session
+        if session is None:
+            return False
+        st = StoredTable(
+            table_id,
+            self.name,
+            self.options.replace(seed=None),
+            self.private,
+            self.invite_hash,
+            created,
+            LOBBY,
+            seats=[StoredSeat(i, name, None, bot) for i, (name, bot) in enumerate(seats) if name],
+        )
+        new = RemoteTable(self.cluster, st, self.owner, self.store)
+        new.sid, new._invite, new.role, new.my_seat = self.sid, self._invite, self.role, seat
+        if seat is not None and self.role is not None:
+            new.seats[seat].token_hash = self.role[1]  # the token opens the new seat
+        self.cluster.rebind(self, new, session)
+        if session.deliver_rematch(self, new, seat):
+            return True
+        self.cluster.unbind(new)
+        return False
 
     def reattach(self) -> None:
         """Attach again to a new owner (it sends a fresh view and presence)."""
@@ -488,6 +532,12 @@ class Cluster:
                 proxy = self.proxies.pop(msg["sid"], None)
                 if proxy is not None and proxy.session is not None:
                     proxy.session.replaced(proxy, msg["seat"])
+            elif kind == "rematched":
+                proxy = self.proxies.get(msg["sid"])
+                if proxy is None or not proxy.rematched(
+                    msg["t"], msg["c"], msg["seat"], msg["seats"]
+                ):
+                    self.send(src, {"k": "detach", "t": msg["t"], "sid": msg["sid"]})
             elif kind == "moved":
                 self._moved(msg["t"], None)
             elif kind == "released":
@@ -500,6 +550,15 @@ class Cluster:
     # ------------------------------------------------------------- a session's side
     def bind(self, proxy: RemoteTable) -> None:
         self.proxies[proxy.sid] = proxy
+
+    def rebind(self, old: RemoteTable, new: RemoteTable, session: Occupant) -> None:
+        """``new`` replaces ``old`` for its session (a rematch), with the intents in
+        flight (the vote that started the rematch is answered after it)."""
+        new.session, new.speaks = session, old.speaks
+        self.proxies[new.sid] = new
+        for rid, (fut, p) in list(self._pending.items()):
+            if p is old:
+                self._pending[rid] = (fut, new)
 
     def unbind(self, proxy: RemoteTable) -> None:
         self.proxies.pop(proxy.sid, None)
@@ -620,11 +679,14 @@ class Cluster:
                 occ = self.occupants[key] = RemoteOccupant(
                     self, front, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
                 )
+            moved_on = kind in ("leave", "detach") and occ.at not in (None, table.id)
             answer["r"] = await self._apply(table, occ, kind, msg)
+            if kind in ("join", "watch", "resume"):
+                occ.at = table.id
             if kind == "take" and msg.get("re") is not None:
                 answer["answered"] = occ._answering is None  # the update carried re
                 occ._answering = None
-            if kind in ("leave", "detach"):
+            if kind in ("leave", "detach") and not moved_on:  # (not one a rematch moved)
                 self.occupants.pop(key, None)
         except Moved:
             answer["moved"] = True

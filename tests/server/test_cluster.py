@@ -238,3 +238,75 @@ async def test_protocol_1_1_combined_updates_across_nodes(pg_url: str, redis_url
                 )
         assert not new.of_type("ack") and not new.of_type("view")  # combined: updates only
         assert old.of_type("events") and not old.of_type("update")  # 1.0 as ever
+
+
+async def test_a_rematch_across_nodes_takes_every_session_along(
+    pg_url: str, redis_url: str
+) -> None:
+    """A rematch voted by players at two nodes (the table's owner and another), with a
+    spectator at a third: every 1.1 session follows to the new table exactly as on one
+    server (``rematched``, then the new game's views), its intents go to the new table,
+    and its token resumes the new seat at any node. Twice: once the owner's local
+    player votes last, once the remote one (whose vote is answered after the move)."""
+    async with cluster(pg_url, redis_url) as (a, b, c):
+        here, there = await hello(a.port, "here"), await hello(b.port, "there")
+        table, _, token = await create(here, player="here", options={"players": 2})
+        assert table in a.lobby.tables and token is not None  # a owns it
+        _, other = await join(there, table, "there")
+        watcher = await hello(c.port, "w")
+        assert (await watcher.request("watch", table=table)).type == "watching"
+        for p in (here, there):
+            await p.send("ready")
+        seated = ["here", "there"]  # who sits where
+        everyone = {"here": here, "there": there, "w": watcher}
+        for last in ("here", "there"):
+            assert (await there.request("resign")).type == "ack"  # the remote intent
+            starts = {k: len(x.msgs) for k, x in everyone.items()}
+            for x in everyone.values():
+                await x.wait_for(lambda v: v.type == "view" and v.view.game_over)
+            first = "there" if last == "here" else "here"
+            await everyone[first].send("rematch")
+            await everyone[last].wait_for(
+                lambda x: x.type == "presence" and any(s.rematch for s in x.seats),
+                start=starts[last],
+            )
+            await everyone[last].send("rematch")
+            moved = {
+                k: await x.wait_type("rematched", start=starts[k]) for k, x in everyone.items()
+            }
+            new = moved["here"].table
+            assert new != table and {r.table for r in moved.values()} == {new}
+            seated = [seated[1], seated[0]]  # everyone one seat on
+            assert moved["here"].seat == seated.index("here")
+            assert moved["there"].seat == seated.index("there")
+            assert moved["w"].seat is None
+            owned = a.lobby.tables[new]  # the new table is the old one's owner's
+            assert [s.name for s in owned.seats] == seated
+            for k, x in everyone.items():
+                v = await x.wait_for(
+                    lambda m: m.type == "view" and not m.view.game_over, start=starts[k]
+                )
+                assert v.state_version == 0
+            assert [p.id for p in b.cluster.proxies.values()] == [new]  # type: ignore[union-attr]
+            table = new
+        # the remote player's take reaches the new table as well as the local one's
+        assert owned.game is not None
+        mover = everyone[seated[owned.game.to_move]]
+        await mover.wait_until(lambda: mover.latest_view().view.to_move == owned.game.to_move)
+        fields = {**random_take(mover.latest_view().view, random.Random(5)), "state_version": 0}
+        assert (await mover.request("take", **fields)).type == "ack"
+        assert owned.version == 1
+        # the token moved with the seat: resumed at a third node, at the new table
+        await there.close()
+        again = await hello(c.port, "there again")
+        resumed = await again.request("resume", token=other)
+        assert resumed.type == "resumed"
+        assert (resumed.table, resumed.seat) == (table, seated.index("there"))
+        for x in (here, watcher, again):
+            await x.close()
+
+
+async def hello(port: int, name: str) -> WsClient:
+    """A 1.1 client (a rematch is 1.1)."""
+    client = await WsClient.open(port, name, (1, 1))
+    return client
