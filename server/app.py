@@ -25,6 +25,7 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import encode
@@ -305,14 +306,32 @@ class Server:
         return counts
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The request is in: ``/healthz`` is answered (whatever followed its headers:
+        the connection closes after the answer, so pipelined requests are not); a
+        WebSocket handshake whose client sent anything after the headers (data or the
+        end of its stream) before the answer is refused with ``400``."""
+        early = False
         if isinstance(connection, _Counted):
             self.tcp_request(connection)
+            early = connection.early > 0 or connection.early_eof
+            if connection.early_eof:  # the answer is written before the loop's next turn
+                asyncio.get_running_loop().call_soon(connection.end_held)
         if request.path.split("?")[0] == "/healthz":
             body = json.dumps(self.health()).encode()
             headers = Headers(
-                [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+                [
+                    ("Content-Type", "application/json"),
+                    ("Content-Length", str(len(body))),
+                    ("Connection", "close"),
+                ]
             )
             return Response(HTTPStatus.OK, "OK", headers, body)
+        if early:
+            return connection.respond(
+                HTTPStatus.BAD_REQUEST,
+                "Data after the request headers: a WebSocket client waits for the "
+                "handshake's answer before it sends.\n",
+            )
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -345,6 +364,9 @@ class _Counted(ServerConnection):
     _socket: asyncio.BaseTransport | None = None
     _incoming: TokenBucket | None = None
     _peer = "?"
+    early = -1  # bytes received after the request's head during the handshake (-1: no head yet)
+    early_eof = False  # the client ended its stream after the request's head, before the answer
+    _head_tail = b""  # the last bytes of an incomplete request head (its end may span reads)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -386,6 +408,10 @@ class _Counted(ServerConnection):
             log.warning("incoming bytes over the limit, dropping", extra={"peer": self._peer})
             self.drop()
             return
+        if self.state is State.CONNECTING:
+            data = self._head_only(data)
+            if not data:
+                return
         super().data_received(data)
         sock = self._socket
         if (
@@ -396,6 +422,44 @@ class _Counted(ServerConnection):
             self.owner.unread_drops += 1
             log.warning("unread output over the limit, dropping", extra={"peer": self._peer})
             self.drop()
+
+    def _head_only(self, data: bytes) -> bytes:
+        """During the opening handshake, the part of ``data`` that belongs to the HTTP
+        request's head (up to its blank line); what follows is counted in ``early``
+        and dropped. The library would parse it as WebSocket frames before its answer
+        is sent, fail, and end the stream so that no answer goes out at all (an
+        assertion in its handshake): ``/healthz`` with a body or a pipelined request
+        got nothing. A WebSocket client sends nothing before the answer (RFC 6455,
+        4.1), so nothing a client may send is lost."""
+        if self.early >= 0:
+            self.early += len(data)
+            return b""
+        seen = self._head_tail + data
+        end = seen.find(b"\r\n\r\n")
+        if end < 0:
+            self._head_tail = seen[-3:]
+            return data
+        cut = end + 4 - len(self._head_tail)
+        self.early = len(data) - cut
+        self._head_tail = b""
+        return data[:cut]
+
+    def eof_received(self) -> bool | None:  # type: ignore[override]
+        """The client ended its stream after its request's head, before the answer (a
+        health check through ``nc -N``): the end is held, the transport stays open for
+        the answer, and ``end_held`` closes it once the answer is written. The library
+        would fail the connection at once, before any answer. (A request the library
+        could not parse is not held: no answer is coming.)"""
+        if self.state is State.CONNECTING and self.request is not None and self.response is None:
+            self.early_eof = True
+            return True  # asyncio: keep the transport open, the protocol closes it
+        super().eof_received()
+        return None
+
+    def end_held(self) -> None:
+        """The answer is out: close as asyncio would have on the held end of stream."""
+        if self._socket is not None:
+            self._socket.close()  # unsent data is sent first
 
     def drop(self) -> None:
         """Abort now and stop counting (``connection_lost`` comes later)."""

@@ -33,32 +33,50 @@ def json_lines(stream: io.StringIO) -> list[dict[str, object]]:
     return [json.loads(line) for line in stream.getvalue().splitlines()]
 
 
-async def bad_health_request(port: int) -> bytes:
-    """A /healthz request with bytes after its headers (the library fails on them)."""
+async def raw_request(port: int, data: bytes) -> bytes:
+    """Send ``data`` over a raw socket; all the answer."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\x00\xffjunk after the headers")
+    writer.write(data)
     await writer.drain()
     async with asyncio.timeout(10):
-        data = await reader.read(-1)
+        answer = await reader.read(-1)
     writer.close()
-    return data
+    return answer
 
 
 async def test_library_errors_are_json_lines_and_rate_limited(
     make_server: MakeServer, log_stream: io.StringIO
 ) -> None:
+    setup_logging("debug", log_stream)  # the library logs a bad request with its traceback
     server = await make_server()
     for _ in range(200):
-        await bad_health_request(server.port)
+        assert await raw_request(server.port, b"\x00\xff not HTTP\r\n\r\n") == b""
     status, _, body = await http_get(server.port)  # the health check still answers
     assert status == 200 and json.loads(body)["status"] == "ok"
     lines = json_lines(log_stream)  # every line one JSON object, tracebacks included
-    library = [x for x in lines if str(x["logger"]).startswith("websockets")]
-    assert library, "the failing requests were logged"
+    failed = [x for x in lines if x["msg"] == "! no valid HTTP request"]
+    assert failed, "the failing requests were logged"
+    assert all(str(x["logger"]).startswith("websockets") for x in failed)
+    assert all(str(x["peer"]).startswith("127.0.0.1:") for x in failed)
     assert all("\n" not in line for line in log_stream.getvalue().splitlines())
-    assert any("Traceback" in str(x.get("exc", "")) for x in library)
+    assert any("Traceback" in str(x.get("exc", "")) for x in failed)
     # one peer, one kind of line: a burst of 30, then about 2 per second
-    assert len(library) <= 40, len(library)
+    assert len(failed) <= 40, len(failed)
+
+
+async def test_healthz_with_bytes_after_its_headers_logs_no_error(
+    make_server: MakeServer, log_stream: io.StringIO
+) -> None:
+    """It made the library fail an assertion in its handshake, logged with a
+    traceback, and got no answer (finding 7); now it is answered like any other."""
+    server = await make_server()
+    for _ in range(20):
+        answer = await raw_request(
+            server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\x00\xffjunk after the headers"
+        )
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    lines = json_lines(log_stream)
+    assert not [x for x in lines if x["level"] in ("warning", "error", "critical")], lines
 
 
 async def test_a_name_with_line_separators_keeps_one_line(

@@ -43,6 +43,85 @@ async def test_healthz_counts(server: Server) -> None:
         await c.close()
 
 
+async def raw_http(port: int, data: bytes, *, eof: bool = False) -> bytes:
+    """Send ``data`` over a raw socket (then end the stream if ``eof``); all the answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    if eof:
+        writer.write_eof()
+    await writer.drain()
+    async with asyncio.timeout(10):
+        answer = await reader.read(-1)
+    writer.close()
+    return answer
+
+
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+UPGRADE = (
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+    b"Sec-WebSocket-Protocol: kupferkessel.v1\r\n\r\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "eof"),
+    [
+        (b"\x00\xffjunk after the headers", False),  # a body the request did not declare
+        (HEALTHZ, False),  # a pipelined request
+        (b"", True),  # the stream ends after the request (nc -N, shutdown(SHUT_WR))
+        (b"x" * 70_000, False),  # more than a WebSocket frame may hold
+    ],
+    ids=["junk", "pipelined", "eof", "large"],
+)
+async def test_healthz_answers_whatever_follows_the_headers(
+    server: Server, after: bytes, eof: bool
+) -> None:
+    """Finding 7 of issue 14: bytes after the headers made the library fail the
+    connection before its answer (an assertion in its handshake): no answer at all."""
+    # in pieces too: the end of the head split across reads
+    for pieces in ([HEALTHZ + after], [HEALTHZ[:-3], HEALTHZ[-3:] + after]):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        for piece in pieces:
+            writer.write(piece)
+            await writer.drain()
+            await asyncio.sleep(0.01)
+        if eof:
+            writer.write_eof()
+        async with asyncio.timeout(10):
+            answer = await reader.read(-1)
+        writer.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:200]
+        assert b"\r\nConnection: close" in head  # a pipelined request is not answered
+        assert json.loads(body)["status"] == "ok"  # one answer, nothing after it
+    async with asyncio.timeout(5):  # and the server lets go of the connections at once
+        while server.tcp_open:
+            await asyncio.sleep(0.01)
+    status, _, _ = await http_get(server.port)
+    assert status == 200
+
+
+@pytest.mark.parametrize("eof", [False, True], ids=["data", "eof"])
+async def test_a_handshake_with_data_before_the_answer_is_refused(
+    server: Server, eof: bool
+) -> None:
+    """A WebSocket client waits for the handshake's answer before sending (RFC 6455,
+    4.1): data or the end of the stream before it gets a clear 400, not a dead socket."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(UPGRADE)  # the same head alone is accepted
+    async with asyncio.timeout(10):
+        accepted = await reader.readuntil(b"\r\n\r\n")
+    writer.close()
+    assert accepted.startswith(b"HTTP/1.1 101 "), accepted
+    frame = b"\x82\x80\x00\x00\x00\x00"  # an empty masked binary frame, too early
+    answer = await raw_http(server.port, UPGRADE + (b"" if eof else frame), eof=eof)
+    assert answer.startswith(b"HTTP/1.1 400 Bad Request\r\n"), answer[:200]
+    assert b"Data after the request headers" in answer
+    status, _, _ = await http_get(server.port)
+    assert status == 200
+
+
 class ServeProcess:
     """``kupferkessel serve --port 0`` as a child process; stderr collected line by line."""
 
