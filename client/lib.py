@@ -232,6 +232,7 @@ def _is_update(msg: m.ServerMessage) -> TypeGuard[Update]:
     """Whether ``msg`` goes to ``updates()`` (when no request is waiting for it)."""
     return isinstance(msg, _UPDATE_TYPES)
 
+
 _M = TypeVar("_M", bound=BaseModel)
 
 
@@ -405,11 +406,15 @@ class Client:
         *,
         invite: str | None = None,
         seat: int | None = None,
+        seeded: bool = False,
     ) -> Seated:
-        """Sit down at ``table`` (``seat``, or the first free one)."""
+        """Sit down at ``table`` (``seat``, or the first free one). A seeded table (its
+        creator chose the deal, so may know every card: ``TableSummary.seeded``, listed
+        to 1.1 clients) refuses you with ``NotAllowed`` unless you say ``seeded=True``:
+        you sit down knowing it."""
         self._player = player or self.name
         (reply,) = await self._request(
-            m.JoinMsg, table=table, player=self._player, invite=invite, seat=seat
+            m.JoinMsg, table=table, player=self._player, invite=invite, seat=seat, seeded=seeded
         )
         assert isinstance(reply, m.JoinedMsg)
         self.invite = invite

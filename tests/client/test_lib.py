@@ -17,8 +17,10 @@ from client.lib import (
     Client,
     IllegalMoveError,
     NoSuchTable,
+    NotAllowed,
     NotSeated,
     NotYourTurn,
+    Seated,
     StaleState,
     Status,
     normalize_url,
@@ -185,6 +187,24 @@ async def test_private_table_and_watching(url: str) -> None:
                     lines.append(u.text)
                     break
         assert lines == ["hello"]
+
+
+@pytest.mark.parametrize("protocol", [m.MINOR_1_0, m.PROTOCOL_VERSION], ids=["1.0", "1.1"])
+async def test_join_a_seeded_table_knowingly(url: str, protocol: tuple[int, int]) -> None:
+    """A table whose creator chose the deal refuses ``join`` unless the joiner says
+    ``seeded`` (issue 14, finding 10); the library can say it, whatever its version."""
+    async with (
+        Client(url, name="Ann") as a,
+        Client(url, name="Bob", persist_tokens=False, protocol=protocol) as b,
+    ):
+        created = await a.create_table("fixed", m.TableOptions(players=2, seed=7), player="Ann")
+        (listed,) = await b.list_tables()
+        assert listed.seeded is (protocol > m.MINOR_1_0)  # 1.0 knew no such field
+        with pytest.raises(NotAllowed):
+            await b.join(created.table.id, "Bob")
+        seated = await b.join(created.table.id, "Bob", seeded=True)
+        assert seated == Seated(created.table.id, 1)
+        assert b.table == created.table.id and b.seat == 1
 
 
 def test_normalize_url() -> None:
