@@ -34,8 +34,9 @@ from protocol.convert import catalogue
 from .botpool import default_workers, shared_pool
 from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
 from .lobby import Lobby, Quotas
+from .logs import peer_fields
 from .ratelimit import TokenBucket
-from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
+from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
 from .store import MemoryStore, Store
 
 if TYPE_CHECKING:
@@ -313,6 +314,9 @@ class Server:
         early = False
         if isinstance(connection, _Counted):
             self.tcp_request(connection)
+            connection.quota_address = client_address(
+                connection, connection.peer, self.config.trust_forwarded
+            )
             early = connection.early > 0 or connection.early_eof
             if connection.early_eof:  # the answer is written before the loop's next turn
                 asyncio.get_running_loop().call_soon(connection.end_held)
@@ -343,14 +347,14 @@ class Server:
             return
         session = Session(self, ws)
         self.sessions.add(session)
-        log.info("connect", extra={"peer": session.peer})
+        log.info("connect", extra=session.log_extra)
         try:
             await session.run()
         finally:
             self.sessions.discard(session)
             log.info(
                 "disconnect",
-                extra={"peer": session.peer, "code": ws.close_code, "reason": ws.close_reason},
+                extra={**session.log_extra, "code": ws.close_code, "reason": ws.close_reason},
             )
 
 
@@ -363,7 +367,8 @@ class _Counted(ServerConnection):
     _counted = False
     _socket: asyncio.BaseTransport | None = None
     _incoming: TokenBucket | None = None
-    _peer = "?"
+    peer = "?"  # "host:port"
+    quota_address = "?"  # the client address quotas and the log's limit count by
     early = -1  # bytes received after the request's head during the handshake (-1: no head yet)
     early_eof = False  # the client ended its stream after the request's head, before the answer
     _head_tail = b""  # the last bytes of an incomplete request head (its end may span reads)
@@ -371,8 +376,9 @@ class _Counted(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._socket = transport  # as asyncio hands it to every protocol
-        self._peer = _peer_of(transport)
-        self._incoming = self.owner.inflow(self._peer.rsplit(":", 1)[0])
+        self.peer = _peer_of(transport)
+        self.quota_address = self.peer.rsplit(":", 1)[0]  # until the request says more
+        self._incoming = self.owner.inflow(self.peer.rsplit(":", 1)[0])
         if self._incoming.available() < self.owner.config.ws_max_size:
             # the address has spent its incoming allowance: no handshake for it
             # until it has refilled (a flood that reconnects gains nothing)
@@ -402,10 +408,13 @@ class _Counted(ServerConnection):
         end. Past ``max_output`` unread bytes, whatever filled them, the connection is
         dropped at once."""
         if self._incoming is None:
-            self._incoming = self.owner.inflow(self._peer.rsplit(":", 1)[0])
+            self._incoming = self.owner.inflow(self.peer.rsplit(":", 1)[0])
         if not self._incoming.take(len(data)):
             self.owner.flood_drops += 1
-            log.warning("incoming bytes over the limit, dropping", extra={"peer": self._peer})
+            log.warning(
+                "incoming bytes over the limit, dropping",
+                extra=peer_fields(self.peer, self.quota_address),
+            )
             self.drop()
             return
         if self.state is State.CONNECTING:
@@ -420,7 +429,10 @@ class _Counted(ServerConnection):
             and not sock.is_closing()
         ):
             self.owner.unread_drops += 1
-            log.warning("unread output over the limit, dropping", extra={"peer": self._peer})
+            log.warning(
+                "unread output over the limit, dropping",
+                extra=peer_fields(self.peer, self.quota_address),
+            )
             self.drop()
 
     def _head_only(self, data: bytes) -> bytes:

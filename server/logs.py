@@ -7,9 +7,11 @@ resource``) come out as JSON too, the traceback as the ``exc`` string. Line sepa
 other than ``\\n`` that JSON leaves raw (U+2028, U+2029, U+0085) are escaped, so a name
 a client chose cannot split a line for a line-based reader.
 
-A peer cannot flood the log: each (peer address, logger, message) has a token bucket
+A peer cannot flood the log: each (client address, logger, message) has a token bucket
 (``LogLimit``, 30 lines then 2 per second); lines beyond it are dropped and counted, and
 the next line of that kind that passes carries ``suppressed``: how many were dropped.
+The client address is the one the per-address quotas count by (``source_of``): behind a
+trusted reverse proxy the forwarded client's, not the proxy's, which every client shares.
 Lines without a peer are limited by (logger, message) alike.
 
 Seat tokens and invite codes are never passed to the logger; as a second line of defence
@@ -26,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["JsonFormatter", "LogLimit", "peer_of", "setup_logging"]
+__all__ = ["JsonFormatter", "LogLimit", "peer_fields", "peer_of", "setup_logging", "source_of"]
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 _SECRET_WORDS = ("token", "invite", "secret")
@@ -48,6 +50,28 @@ def peer_of(record: logging.LogRecord) -> str | None:
         except Exception:
             return None
     return None
+
+
+def peer_fields(peer: str, address: str) -> dict[str, str]:
+    """The ``extra`` fields of a line about a connection: its ``peer`` ("host:port"),
+    and its ``address``, the client address the quotas count by, when that is not the
+    peer's host (behind a trusted proxy: the forwarded client)."""
+    if address == peer.rsplit(":", 1)[0]:
+        return {"peer": peer}
+    return {"peer": peer, "address": address}
+
+
+def source_of(record: logging.LogRecord) -> str | None:
+    """The client a record is about, as the quotas count clients: its ``address``
+    field, or the ``quota_address`` of the library's connection it is logged with, or
+    else the host of its peer (``peer_of``)."""
+    address = getattr(record, "address", None)
+    if address is None:
+        address = getattr(getattr(record, "websocket", None), "quota_address", None)
+    if isinstance(address, str):
+        return address
+    peer = peer_of(record)
+    return peer.rsplit(":", 1)[0] if peer else None
 
 
 class JsonFormatter(logging.Formatter):
@@ -77,10 +101,11 @@ class JsonFormatter(logging.Formatter):
 
 
 class LogLimit(logging.Filter):
-    """Rate-limit repeated lines: a token bucket per (peer host, logger, message
-    template), ``burst`` lines then ``rate`` per second. A dropped line is counted; the
-    next line of its kind that passes carries ``suppressed`` (the count). At most
-    ``max_keys`` kinds are tracked (the least recently seen is forgotten)."""
+    """Rate-limit repeated lines: a token bucket per (client address as the quotas
+    count it, ``source_of``; logger; message template), ``burst`` lines then ``rate``
+    per second. A dropped line is counted; the next line of its kind that passes
+    carries ``suppressed`` (the count). At most ``max_keys`` kinds are tracked (the
+    least recently seen is forgotten)."""
 
     def __init__(
         self,
@@ -99,9 +124,7 @@ class LogLimit(logging.Filter):
         self.dropped = 0  # lines dropped since the start
 
     def filter(self, record: logging.LogRecord) -> bool:
-        peer = peer_of(record)
-        host = peer.rsplit(":", 1)[0] if peer else "-"
-        key = (host, record.name, str(record.msg))
+        key = (source_of(record) or "-", record.name, str(record.msg))
         now = self.clock()
         bucket = self._buckets.get(key)
         if bucket is None:

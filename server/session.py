@@ -41,6 +41,7 @@ from shared.events import Event, TimedOut
 from shared.game import Take
 from shared.view import View
 
+from .logs import peer_fields
 from .ratelimit import RateLimiter, TokenBucket
 from .table import Table, TableError
 
@@ -136,6 +137,7 @@ class Session:
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = _peer(ws)
         self.host = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
+        self.log_extra = peer_fields(self.peer, self.host)  # and so does the log's limit
 
     # ------------------------------------------------------------------ sending
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -152,7 +154,7 @@ class Session:
         else:
             frame = message(self.seq)
         if self._out_bytes + len(frame) > self._max_output:
-            log.warning("client too slow, closing", extra={"peer": self.peer})
+            log.warning("client too slow, closing", extra=self.log_extra)
             self._out.clear()
             self._out_bytes = 0
             self.close(CLOSE_TRY_AGAIN, "too_slow: unread output over the limit")
@@ -208,7 +210,7 @@ class Session:
     def _drop_if_open(self) -> None:
         drop = getattr(self.ws, "drop", None)  # the server's counted connection
         if drop is not None and self.ws.state is not State.CLOSED:
-            log.info("closing took too long, dropping", extra={"peer": self.peer})
+            log.info("closing took too long, dropping", extra=self.log_extra)
             drop()
 
     async def _writer(self) -> None:
@@ -314,7 +316,7 @@ class Session:
                     break
                 verdict = self.limiter.check()
                 if verdict == "abuse":
-                    log.warning("rate limit abuse, closing", extra={"peer": self.peer})
+                    log.warning("rate limit abuse, closing", extra=self.log_extra)
                     self.close(CLOSE_POLICY, "rate_limited: sustained flooding")
                     break
                 if verdict == "limited":
@@ -356,7 +358,7 @@ class Session:
         except TableError as e:
             self.error(e.code, e.message, msg.id, e.detail)
         except Exception:
-            log.exception("internal error handling %s", msg.type, extra={"peer": self.peer})
+            log.exception("internal error handling %s", msg.type, extra=self.log_extra)
             self.error("internal", "the server failed to handle this message", msg.id)
 
     async def dispatch(self, msg: Any) -> None:
@@ -388,7 +390,7 @@ class Session:
         if self.minor == 0:  # a 1.0 client hears the version it speaks, as before
             welcome = welcome.model_copy(update={"protocol": m.MINOR_1_0})
         self.send(welcome, re=msg.id)
-        log.info("hello", extra={"peer": self.peer, "client": msg.client[:32]})
+        log.info("hello", extra={**self.log_extra, "client": msg.client[:32]})
 
     async def on_ping(self, msg: m.PingMsg) -> None:
         self.send(m.PongMsg(), re=msg.id)
@@ -473,7 +475,7 @@ class Session:
         self._enter(Phase.SEATED, table)
         self.name = player
         self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)
-        log.info("seated", extra={"peer": self.peer, "table": table.id, "seat": index})
+        log.info("seated", extra={**self.log_extra, "table": table.id, "seat": index})
 
     async def on_join(self, msg: m.JoinMsg) -> None:
         table = await self.server.lobby.locate(msg.table, msg.invite)

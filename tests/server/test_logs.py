@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.logs import LogLimit, setup_logging
+from server.logs import LogLimit, peer_fields, setup_logging, source_of
 
 from .conftest import MakeServer
 from .wsclient import WsClient, http_get
@@ -107,3 +107,57 @@ def test_log_limit_counts_what_it_dropped() -> None:
     assert limit.filter(passed)
     assert passed.suppressed == 2
     assert not limit.filter(rec("1.2.3.4:7"))
+
+
+@pytest.mark.parametrize("behind_proxy", [True, False], ids=["behind-proxy", "direct"])
+async def test_the_log_limit_counts_clients_as_the_quotas_do(
+    make_server: MakeServer, log_stream: io.StringIO, behind_proxy: bool
+) -> None:
+    """Behind a trusted proxy every connection comes from the proxy's address: the
+    per-peer limit must count the forwarded clients (as the quotas do), or one
+    client's flood silences everyone's lines; without ``--behind-proxy`` the header
+    is nobody's word and the connection's address counts."""
+    setup_logging("debug", log_stream)  # the library's "connection open" lines too
+    (handler,) = logging.getLogger().handlers
+    handler.filters[:] = [LogLimit(burst=10, rate=0.0)]  # no refill: no timing in the test
+    server = await make_server(trust_forwarded=behind_proxy)
+    for i in range(15):
+        client = await WsClient.open(
+            server.port, f"c{i}", additional_headers={"X-Forwarded-For": f"203.0.113.{i}"}
+        )
+        await client.close()
+    lines = json_lines(log_stream)
+    ours = [x for x in lines if x["msg"] == "connect"]
+    library = [x for x in lines if x["msg"] == "connection open"]
+    if behind_proxy:  # 15 clients, one line each: nothing dropped
+        assert [x["address"] for x in ours] == [f"203.0.113.{i}" for i in range(15)]
+        assert len(library) == 15
+    else:  # one address: the burst of each kind, then nothing
+        assert len(ours) == 10 and all("address" not in x for x in ours)
+        assert len(library) == 10
+
+
+def test_log_limit_counts_by_the_quota_address() -> None:
+    limit = LogLimit(burst=2, rate=0.0, clock=lambda: 0.0)
+
+    def rec(peer: str, address: str) -> logging.LogRecord:
+        fields: dict[str, object] = {"name": "kupferkessel.session", "msg": "too slow"}
+        fields.update(peer_fields(peer, address))
+        return logging.makeLogRecord(fields)
+
+    proxy = "127.0.0.1:4000"
+    assert peer_fields(proxy, "127.0.0.1") == {"peer": proxy}  # no proxy: nothing added
+    assert source_of(rec(proxy, "198.51.100.2")) == "198.51.100.2"
+    assert [limit.filter(rec(proxy, "198.51.100.2")) for _ in range(3)] == [True, True, False]
+    assert limit.filter(rec(proxy, "198.51.100.3"))  # another client behind the same proxy
+    assert not limit.filter(rec("127.0.0.1:4001", "198.51.100.2"))  # same client, new socket
+
+    class Connection:  # what the library logs with: its connection, as ``websocket``
+        remote_address = ("127.0.0.1", 4002)
+        quota_address = "198.51.100.4"
+
+    library = logging.makeLogRecord({"name": "websockets.server", "msg": "x"})
+    library.websocket = Connection()
+    assert source_of(library) == "198.51.100.4"
+    del Connection.quota_address
+    assert source_of(library) == "127.0.0.1"
