@@ -513,6 +513,12 @@ def seat_status(info: m.SeatInfo | None) -> tuple[str, str]:
     return ("fg:#ff5f5f bold", "away")
 
 
+def names_a_bot(name: str) -> bool:
+    """Whether a seat's name already says it is a bot: the server names its bots
+    ``"{level} bot"`` ("easy bot"), so the side panel does not say "bot" again."""
+    return name.lower().split()[-1:] == ["bot"]
+
+
 def render_side(
     view: m.GameView | None,
     cards: Cards,
@@ -555,11 +561,14 @@ def render_side(
         you = " (you)" if seat == me else ""
         top = cards.marked(k.top) if k.top else "-"
         count = f"{k.count} card{'s' if k.count != 1 else ''}"
+        status = seat_status(info)
+        if info is not None and info.bot and names_a_bot(name or ""):
+            status = ("", "")  # "White easy bot", not "White easy bot bot"
         who = [
             (COLOUR_STYLE.get(k.colour, ""), PAWN_TAG.get(k.colour, "  ")),
             ("", " "),
-            ("bold" if seat == view.to_move else "", f"{colour_word(k.colour)} {name}{you} "),
-            seat_status(info),
+            ("bold" if seat == view.to_move else "", f"{colour_word(k.colour)} {name}{you}"),
+            *([("", " "), status] if status[1] else []),
             ("", f", {count}"),
         ]
         kettle: Line = (

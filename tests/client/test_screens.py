@@ -24,6 +24,7 @@ from client.ui.render import (
     Cards,
     Size,
     colour_table,
+    colour_word,
     long_name,
     recipe_text,
     render_scores,
@@ -125,6 +126,21 @@ async def test_table_screen_cuts_nothing(
         assert label in lines[1] + lines[2], screen
     if t.my_turn:
         assert "This card on top: next turn you move" in flat(screen)
+
+
+async def test_the_side_panel_says_bot_once(seated: tuple[KupferApp, Client]) -> None:
+    """The server names its bots "easy bot" (1.0 golden frames): the seat's line reads
+    "Gray easy bot, 0 cards", not "Gray easy bot bot"; a person's line keeps its word."""
+    kapp, _ = seated
+    v = kapp.table.view
+    assert v is not None
+    screen = flat(draw(kapp, 120, 40))
+    assert "bot bot" not in screen, screen
+    for seat in (1, 2):
+        colour = colour_word(v.colours[seat])
+        count = v.kettles[seat].count
+        whole(f"{colour} easy bot, {count} card", screen)
+    whole(f"{colour_word(v.colours[0])} Ann (you) online, {v.kettles[0].count} card", screen)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
