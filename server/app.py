@@ -81,6 +81,7 @@ class ServerConfig:
     bot_think: float | None = None  # seconds per move for search bots (None: per level)
     bot_workers: int = field(default_factory=default_workers)  # bot processes (0: a thread)
     tick: float = 0.25  # seconds between checks of clocks and grace periods
+    beat: float = 1.0  # seconds between notes in the store that clocked games still run
     now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
     cluster: str | None = None  # redis://... : a node of a cluster (server.cluster)
     lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed
@@ -127,6 +128,7 @@ class Server:
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._beater: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
         self.cluster: Cluster | None = None
@@ -147,6 +149,7 @@ class Server:
             from .cluster import Cluster
 
             self.cluster = Cluster(self, self.config.cluster, lease=self.config.lease)
+            self.store.server_id = self.cluster.node  # whose beat a clocked game follows
             await self.cluster.start()
             self.lobby.cluster = self.cluster
         else:
@@ -172,6 +175,7 @@ class Server:
         self._sweeper = asyncio.create_task(self._sweep())
         self._watcher = asyncio.create_task(self._idle_watch())
         self._ticker = asyncio.create_task(self._tick())
+        self._beater = asyncio.create_task(self._beat())
         log.info("listening", extra={"host": self.config.host, "port": self.port})
 
     async def stop(self) -> None:
@@ -180,6 +184,9 @@ class Server:
             return
         log.info("shutting down", extra={"connections": len(self.sessions)})
         self._ws.close(close_connections=False)
+        if self._beater is not None:
+            self._beater.cancel()
+        await self._beat_once()  # the clocked moves stop here: at the next start, they go on
         if self.cluster is not None:
             await self.cluster.handover()  # before our clients go: they reconnect elsewhere
         for s in list(self.sessions):
@@ -219,6 +226,23 @@ class Server:
                 await self.lobby.tick()
             except Exception:  # a failed round must not end the ticking
                 log.exception("tick failed")
+
+    async def _beat(self) -> None:
+        """Note in the store every ``beat`` seconds that the clocked games still run
+        (``Store.beat``): after a crash, a move resumes with the time it had used by
+        the last note, so a crash gives back at most ``beat`` seconds of a move and
+        charges its downtime to nobody."""
+        while True:
+            await asyncio.sleep(self.config.beat)
+            await self._beat_once()
+
+    async def _beat_once(self) -> None:
+        if not self.lobby.clocks_running():
+            return
+        try:
+            await self.store.beat(self.config.now())
+        except Exception:  # a failed note must not end the beating (nor a shutdown)
+            log.exception("beat failed")
 
     async def _sweep(self) -> None:
         every = min(60.0, max(1.0, self.config.finished_ttl / 4))

@@ -169,6 +169,10 @@ class Lobby:
             after = 0
         return out
 
+    def clocks_running(self) -> bool:
+        """Whether a clocked game runs here (the server then ``beat``s)."""
+        return any(t.clock is not None and t.state == PLAYING for t in self.tables.values())
+
     def counts(self) -> dict[str, int]:
         states = [t.state for t in self.tables.values()]
         return {
@@ -319,6 +323,8 @@ class Lobby:
         if table.state != FINISHED and table.game is not None and table.game.over:
             # it crashed after the last take but before marking the game finished
             await table.finish("played_out")
+        elif table.clock is not None and table.state == PLAYING:
+            await table.save_life()  # the move's new start: a second crash charges no downtime
         return table
 
     def _restore_one(self, st: StoredTable) -> Table:
@@ -361,9 +367,12 @@ class Lobby:
 
     def _restore_life(self, table: Table, life: dict[str, Any]) -> None:
         """A running game after a restart: who resigned, was replaced or timed out, the
-        clocks' reserves. Every person is away from now on (the grace period runs from
-        the restart), the move in progress starts afresh: the time the server was down
-        is charged to nobody."""
+        clock. Every person is away from now on (the grace period runs from the
+        restart). The move in progress goes on with the time it had used when its
+        server last said it was serving (its last ``beat``, at most a second before a
+        crash; at a clean stop, the stop): the time the server was down is charged to
+        nobody, and the time used before it is not given back (a clock stored without
+        its move's start, or a server that never beat: the move starts afresh)."""
         now = self.now()
         n = table.options.players
 
@@ -376,8 +385,14 @@ class Lobby:
         table.replaced = set(seats("replaced"))
         table.timed_out = set(seats("timed_out"))
         if table.timing.clocked and table.game is not None:
-            table.clock = Clock.from_dict(table.timing, n, life.get("clock"))
-            table.clock.start(table.game.to_move, now)
+            clock = Clock.from_dict(table.timing, n, life.get("clock"))
+            server = life.get("server")
+            alive = self.store.alive_at(server) if isinstance(server, str) else None
+            used = 0.0
+            if alive is not None and clock.seat == table.game.to_move:
+                used = clock.spent(min(alive, now))
+            clock.start(table.game.to_move, now, used)
+            table.clock = clock
         for seat in table.seats:
             if seat.index in table.resigned:
                 table._take_over(seat.index)

@@ -114,6 +114,10 @@ class Store:
     (``--no-persist``); ``SqliteStore`` is durable. Every coroutine returns once the
     write is durable (immediately for ``MemoryStore``)."""
 
+    server_id = ""
+    """Whose ``beat`` this store writes: "" for a stand-alone server (one per database),
+    the node's name on a node of a cluster."""
+
     async def start(self) -> None:
         """Open the store (create the schema)."""
 
@@ -139,8 +143,11 @@ class Store:
     async def clear_seat(self, table_id: str, seat: int) -> None:
         """A player left a seat before the game started."""
 
-    async def start_game(self, table_id: str, record: Record) -> None:
-        """The game began: store its record (options with seed, explicit deal)."""
+    async def start_game(
+        self, table_id: str, record: Record, life: dict[str, Any] | None = None
+    ) -> None:
+        """The game began: store its record (options with seed, explicit deal); with
+        ``life``, its life beyond the record (a clocked game: its clock) alike."""
 
     async def append_action(
         self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
@@ -155,6 +162,14 @@ class Store:
     async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
         """The table is over: its game ended with ``result`` (``GameResult.to_dict``;
         the record carries it from then on), or it was abandoned in the lobby (None)."""
+
+    async def beat(self, at: float) -> None:
+        """Store that the server ``server_id`` was serving at time ``at``: after a crash
+        its running moves resume with the time they had used by then (``alive_at``)."""
+
+    def alive_at(self, server: str) -> float | None:
+        """The time of server ``server``'s last ``beat`` (None if unknown)."""
+        return None
 
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
         """Every table not finished, with its record, for restoring at start-up; with
@@ -613,17 +628,41 @@ class SqlStore(Store):
             table_id, ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
         )
 
-    async def start_game(self, table_id: str, record: Record) -> None:
+    async def start_game(
+        self, table_id: str, record: Record, life: dict[str, Any] | None = None
+    ) -> None:
         raw = record.to_dict()
         raw["options"] = record.options.to_dict()  # keep the seed: this is the full record
         await self._write(
             table_id,
             (
-                "INSERT INTO games (table_id, record, started) VALUES (?, ?, ?)",
-                (table_id, json.dumps(raw), time.time()),
+                "INSERT INTO games (table_id, record, started, life) VALUES (?, ?, ?, ?)",
+                (
+                    table_id,
+                    json.dumps(raw),
+                    time.time(),
+                    None if life is None else json.dumps(life),
+                ),
             ),
             ("UPDATE tables SET state = 'playing' WHERE id = ?", (table_id,)),
         )
+
+    async def beat(self, at: float) -> None:
+        await self._write(
+            "",  # no table's: never fenced
+            (
+                "INSERT INTO alive (server, at) VALUES (?, ?)"
+                " ON CONFLICT (server) DO UPDATE SET at = excluded.at",
+                (self.server_id, at),
+            ),
+            ("DELETE FROM alive WHERE at < ?", (at - ALIVE_KEPT,)),
+        )
+
+    def alive_at(self, server: str) -> float | None:
+        row = self._read(
+            lambda con: con.execute("SELECT at FROM alive WHERE server = ?", (server,)).fetchone()
+        )
+        return None if row is None else float(row[0])
 
     async def append_action(
         self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
@@ -823,7 +862,17 @@ CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash)
 ALTER TABLE tables ADD COLUMN timing TEXT;
 ALTER TABLE games ADD COLUMN life TEXT
 """,
+    # 4: when each server (or node) last said it was serving (``beat``): after a crash
+    # a running move resumes with the time it had used by then
+    """
+CREATE TABLE IF NOT EXISTS alive (
+    server TEXT PRIMARY KEY,
+    at REAL NOT NULL
 )
+""",
+)
+ALIVE_KEPT = 7 * 24 * 3600.0
+"""Seconds a server's last ``beat`` is kept once it stops beating (a node gone for good)."""
 
 
 class SqliteStore(SqlStore):

@@ -451,12 +451,14 @@ class Table:
                 options = options.replace(seed=secrets.randbits(63))
             events: list[Event] = []
             record, game = Record.deal(options, events)
-            await self.store.start_game(self.id, record)
+            clock = None
+            if self.timing.clocked:  # stored with the game: a crash knows the first move's start
+                clock = Clock(self.timing, options.players)
+                clock.start(game.to_move, self.now())
+            await self.store.start_game(self.id, record, self.life(clock))
             self.record, self.game, self.version = record, game, 0
             self.state = PLAYING
-            if self.timing.clocked:
-                self.clock = Clock(self.timing, options.players)
-                self.clock.start(game.to_move, self.now())
+            self.clock = clock
             self._due_changed()
             log.info("game started", extra={"table": self.id})
             self._send_update(events)
@@ -570,7 +572,7 @@ class Table:
             if len(playing) <= 1 or not any(s.person for s in playing):
                 await self._end_early(self._judge("resigned"))
                 return
-            await self._save_life()  # the resignation is durable before it is heard of
+            await self.save_life()  # the resignation is durable before it is heard of
             self._take_over(seat)
         self.broadcast_presence()
 
@@ -655,7 +657,9 @@ class Table:
     # ------------------------------------------------------------- absence and clocks
     def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
         """What the store keeps of the game beyond its record (None while there is
-        nothing): resignations, stand-ins, time-outs, the clocks' reserves."""
+        nothing): resignations, stand-ins, time-outs, the clock (reserves, the running
+        move's start) and the server that runs it (``Store.server_id``: its last
+        ``beat`` says until when the move ran, should it crash)."""
         clock = clock or self.clock
         if clock is None and not (self.resigned or self.replaced or self.timed_out):
             return None
@@ -664,9 +668,11 @@ class Table:
             "replaced": sorted(self.replaced),
             "timed_out": sorted(self.timed_out),
             "clock": None if clock is None else clock.to_dict(),
+            "server": self.store.server_id,
         }
 
-    async def _save_life(self) -> None:
+    async def save_life(self) -> None:
+        """Store ``life()`` now (a running game's)."""
         life = self.life()
         if life is not None and self.state == PLAYING:
             await self.store.save_life(self.id, life)
@@ -701,7 +707,7 @@ class Table:
                 changed = True
         if changed:
             async with self.lock:
-                await self._save_life()
+                await self.save_life()
             self.broadcast_presence()
         clock = self.clock
         deadline = None if clock is None else clock.deadline()
@@ -745,7 +751,7 @@ class Table:
                 return
             self.timed_out.add(seat)
             self._take_over(seat)
-            await self._save_life()
+            await self.save_life()
             people = [s.index for s in self.seats if s.person and s.index not in self.resigned]
             if all(self.expiries[s] >= self.timing.absent_after for s in people):
                 await self._end_early(self._judge("timed_out"))

@@ -6,13 +6,17 @@ the grace period a disconnected seat waits before a computer player takes it ove
 how many expiries in a row make a seat count as absent.
 
 ``Clock`` times the move of one seat at a time. The caller tells it when a move starts
-and stops, with the current time (seconds, any monotonic origin), and asks for the
-deadline; it never reads a clock itself, so tests drive it with made-up times and a
-server restart can start the move in progress afresh (downtime is never charged).
+and stops, with the current time (seconds, one origin for as long as the clock is kept:
+the server's wall clock, so the stored clock outlives the process), and asks for the
+deadline; it never reads a clock itself, so tests drive it with made-up times. After a
+server restart the move in progress goes on with the time it had used when the server
+stopped (``spent``, then ``start`` with ``used``): the downtime is charged to nobody and
+nothing used before it is given back.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,9 +90,17 @@ class Clock:
         assert self.timing.move is not None
         return self.timing.move
 
-    def start(self, seat: int, now: float) -> None:
-        """``seat``'s move starts now with the full move time."""
-        self.seat, self.started = seat, now
+    def start(self, seat: int, now: float, used: float = 0.0) -> None:
+        """``seat``'s move starts now with the full move time, less ``used`` seconds
+        (a move resumed after a restart: what it had used before)."""
+        self.seat, self.started = seat, now - max(0.0, used)
+
+    def spent(self, at: float) -> float:
+        """Seconds the running move had used by ``at`` (0 if none runs; at most the
+        move time plus the seat's reserve: all it had)."""
+        if self.seat is None:
+            return 0.0
+        return min(max(0.0, at - self.started), self.move + self.reserve[self.seat])
 
     def stop(self, now: float) -> None:
         """The running move ended: time used beyond the move time comes off the reserve."""
@@ -118,16 +130,31 @@ class Clock:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """What the store keeps: each seat's reserve (a move in progress restarts)."""
-        return {"reserve": [round(r, 3) for r in self.reserve]}
+        """What the store keeps: each seat's reserve, and the running move's seat and
+        start (so a restart knows how much of it was used)."""
+        raw: dict[str, Any] = {"reserve": [round(r, 3) for r in self.reserve]}
+        if self.seat is not None:
+            raw["seat"], raw["started"] = self.seat, round(self.started, 3)
+        return raw
 
     @classmethod
     def from_dict(cls, timing: Timing, players: int, raw: Any) -> Clock:
-        reserve = raw.get("reserve") if isinstance(raw, dict) else None
+        """The clock as stored (anything malformed: a fresh clock, or no running move)."""
+        raw = raw if isinstance(raw, dict) else {}
+        reserve = raw.get("reserve")
         if (
             not isinstance(reserve, list)
             or len(reserve) != players
             or any(isinstance(r, bool) or not isinstance(r, int | float) for r in reserve)
         ):
             return cls(timing, players)
-        return cls(timing, players, [max(0.0, float(r)) for r in reserve])
+        clock = cls(timing, players, [max(0.0, float(r)) for r in reserve])
+        seat, started = raw.get("seat"), raw.get("started")
+        if (
+            type(seat) is int
+            and 0 <= seat < players
+            and type(started) in (int, float)
+            and math.isfinite(started)
+        ):
+            clock.seat, clock.started = seat, float(started)
+        return clock

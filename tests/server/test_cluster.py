@@ -101,6 +101,7 @@ def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
         "take_for_seat",
         "absent",
         "life",
+        "save_life",
         "next_due",
         "tick",
         "view_for",

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -38,7 +40,7 @@ from server.store import SqliteStore
 from shared.game import Take
 from shared.scoring import score_game
 
-from .wsclient import random_take
+from .wsclient import WsClient, human_table, random_take
 
 ROOT = Path(__file__).resolve().parents[2]
 TAKES_PER_GAME = 42  # about (bench/engine.py), to place the kills inside the games
@@ -356,6 +358,59 @@ def check_stored(db: Path, tables: list[list[Player]]) -> None:
 async def test_games_survive_kills_and_restarts(tmp_path: Path) -> None:
     kills = [signal.SIGKILL, signal.SIGTERM, signal.SIGKILL]
     await crash_run(tmp_path, games=16, kills=kills, seed=1)
+
+
+def clock_notes(db: Path, table_id: str) -> tuple[float, float | None]:
+    """What the store holds for a clocked game: when its running move started, and
+    the server's last note that it was serving (``alive``; None before the first)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        (life,) = con.execute("SELECT life FROM games WHERE table_id = ?", (table_id,)).fetchone()
+        row = con.execute("SELECT at FROM alive WHERE server = ''").fetchone()
+    finally:
+        con.close()
+    return float(json.loads(life)["clock"]["started"]), None if row is None else float(row[0])
+
+
+async def test_a_crash_resumes_the_move_with_the_time_it_had_used(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a clocked move, two seconds down, a restart: the move
+    goes on with the time it had used by the server's last note before the crash (at
+    most a second is given back), and the downtime is charged to nobody (issue 13)."""
+    db = tmp_path / "kk.db"
+    server = ServerProcess(db, free_port(), tmp_path / "server.log")
+    await server.start()
+    try:
+        table_id, clients, tokens = await human_table(
+            server.port, 2, minors=(1, 1), create_fields={"timing": {"move": 60}}
+        )
+        mover = clients[0].latest_view().view.to_move
+        async with asyncio.timeout(20):  # until the store says the move ran for 3 s
+            while True:
+                started, alive = clock_notes(db, table_id)
+                if alive is not None and alive - started >= 3:
+                    break
+                await asyncio.sleep(0.1)
+        await server.stop(signal.SIGKILL)
+        killed = time.time()  # the server wrote nothing after this
+        for c in clients:
+            with contextlib.suppress(Exception):
+                await c.close()
+        await asyncio.sleep(2)  # down for two seconds
+        restarted = time.time()
+        await server.start()
+        back = await WsClient.open(server.port, "back", (1, 1))
+        assert (await back.request("resume", token=tokens[mover])).type == "resumed"
+        v = (await back.wait_type("view")).view
+        seen = time.time()
+        await back.close()
+        assert v.to_move == mover and v.clock is not None and v.clock.running == mover
+        used = 60_000 - v.clock.left_ms[mover]  # before the crash and since the restore
+        assert used >= (alive - started) * 1000 - 2, (used, alive - started)  # not given back
+        # the two seconds down are not in it: at most the time before the kill and
+        # the time from the restart's beginning to the view
+        assert used <= (killed - started + seen - restarted) * 1000 + 2, used
+    finally:
+        server.kill()
 
 
 @pytest.mark.slow

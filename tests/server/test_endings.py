@@ -360,6 +360,40 @@ async def test_deadlines_survive_a_restart_without_charging_downtime(tmp_path: P
         )
 
 
+async def test_a_restart_neither_charges_downtime_nor_gives_back_used_time(
+    store_url: str,
+) -> None:
+    """The move in progress goes on after a restart with the time it had used when the
+    server stopped: not from full (which gave back what the player had spent before),
+    and the downtime charged to nobody; a second restart neither (SQLite, PostgreSQL)."""
+    clock = FakeClock()
+    async with serving(store_url, now=clock) as server:
+        table_id, (a, b), tokens = await table_of(server, timing={"move": 30, "reserve": 60})
+        mover = a.latest_view().view.to_move
+        clock.t += 12  # the mover thinks for 12 s; then the server stops
+        for x in (a, b):
+            await x.close()
+
+    async def left_after_restart() -> int:
+        back = await hello(server.port, "back")
+        assert (await back.request("resume", token=tokens[mover])).type == "resumed"
+        v = (await back.wait_type("view")).view
+        assert v.to_move == mover and v.clock.running == mover
+        await back.close()
+        return int(v.clock.left_ms[mover])
+
+    clock.t += 3600  # down for an hour
+    async with serving(store_url, now=clock) as server:
+        assert await left_after_restart() == 30_000 + 60_000 - 12_000
+        clock.t += 5  # 5 s more of thinking, then down again for ten minutes
+    clock.t += 600
+    async with serving(store_url, now=clock) as server:
+        assert await left_after_restart() == 30_000 + 60_000 - 17_000
+        table = server.lobby.get(table_id)
+        assert table is not None and table.clock is not None
+        assert table.clock.deadline() == clock.t + 73  # the expiry follows: in 73 s
+
+
 # ------------------------------------------------------------------ versions and takes
 async def test_a_1_0_and_a_1_1_client_at_one_table(server: Server) -> None:
     table_id, (old, new), _ = await table_of(server, minors=(0, 1))

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.store import (
+    ALIVE_KEPT,
     SQLITE_MIGRATIONS,
     SqliteStore,
     StaleOwner,
@@ -40,6 +41,27 @@ async def test_the_server_creates_the_schema_and_records_its_version(store_url: 
     again = open_store(store_url)  # opening again migrates nothing and loses nothing
     await again.start()
     assert again.schema_version() == len(store.MIGRATIONS)
+    await again.close()
+
+
+async def test_each_server_s_last_beat_is_kept(store_url: str) -> None:
+    """``beat`` notes when a server (a node: by its name) was last serving; a restart
+    reads it back for the clocked moves it ran. Notes of servers silent for a week go."""
+    store = open_store(store_url)
+    await store.start()
+    assert store.alive_at("") is None
+    await store.beat(100.0)
+    await store.beat(105.5)
+    assert store.alive_at("") == 105.5
+    store.server_id = "node-1"
+    await store.beat(106.0)
+    assert (store.alive_at(""), store.alive_at("node-1")) == (105.5, 106.0)
+    await store.beat(106.0 + ALIVE_KEPT)  # the stand-alone note is over a week old
+    assert store.alive_at("") is None and store.alive_at("node-1") is not None
+    await store.close()
+    again = open_store(store_url)  # durable
+    await again.start()
+    assert again.alive_at("node-1") == 106.0 + ALIVE_KEPT
     await again.close()
 
 
