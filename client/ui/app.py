@@ -122,12 +122,14 @@ class KupferApp:
         self.scroll = 0  # the score table's first line
         self.log_scroll = 0  # log lines hidden below (PgUp pages back)
         self.help_scroll = 0
+        self.show_log = False  # the whole log, full screen (L)
         self.side_scroll = 0  # the side panel's first line, when it pages
         self.hosting = False  # this process runs the server: quitting stops it
         self.no_colour = bool(os.environ.get("NO_COLOR"))
         self.cut_lines: list[str] = []  # lines too long for the last screen drawn
         self.clock_at = 0.0  # when the latest view (and its clock) arrived
         self.rematch_asked = False
+        self.bye = ""  # the server's last goodbye (shown until the connection is back)
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
             layout=Layout(
@@ -222,7 +224,9 @@ class KupferApp:
         elif isinstance(u, m.EventsMsg):
             self.log_events(u.events)
         elif isinstance(u, m.PresenceMsg):
+            self.log_presence(u.seats)
             self.seats = u.seats
+            self.table.resigned = not self.seated_in_game() and self.table.me is not None
             v = self.table.view
             if u.state == "finished" and v is not None and not v.game_over:
                 who = [s.name or f"seat {s.seat + 1}" for s in u.seats if s.resigned]
@@ -237,7 +241,7 @@ class KupferApp:
             self.status = f"! {u.message}"
             self.table.failed()
         elif isinstance(u, m.ByeMsg):
-            self.status = f"server: {u.message or u.reason}"
+            self.status = self.bye = f"server: {u.message or u.reason}"
         elif isinstance(u, Status):
             self.conn = {
                 "connected": "connected",
@@ -245,8 +249,32 @@ class KupferApp:
                 "reconnecting": f"reconnecting (try {u.attempt})",
                 "closed": f"disconnected ({u.detail})",
             }.get(u.state, u.state)
-            if u.state in ("connected", "resumed") and self.status in _CONNECTION_TROUBLE:
-                self.status = ""  # "! not connected" and the like are over
+            over = (*_CONNECTION_TROUBLE, self.bye)
+            if u.state in ("connected", "resumed") and self.status in over:
+                self.status = ""  # "! not connected", the server's goodbye: over
+
+    def log_presence(self, seats: tuple[m.SeatInfo, ...]) -> None:
+        """What the log must say that no game event says: a seat resigned (with three
+        players a computer plays it to the end), a computer took over an absent seat,
+        its person came back."""
+        v = self.table.view
+        if v is None or v.game_over or len(seats) != len(self.seats):
+            return
+        for old, new in zip(self.seats, seats, strict=True):
+            who = seat_label(v.colours, new.seat, [s.name for s in seats])
+            text = None
+            if new.resigned and not old.resigned:
+                text = f"{who} resigned"
+                text += ": a computer plays their seat to the end" if v.players > 2 else ""
+            elif new.resigned:
+                continue
+            elif new.absent and not old.absent:
+                text = f"{who} is away: a computer plays for them"
+            elif old.absent and not new.absent:
+                text = f"{who} is back"
+            if text is not None:
+                self.table.log.append(LogEntry(text))
+                self._keep_log()
 
     def log_events(self, events: tuple[m.GameEvent, ...]) -> None:
         """A batch of public events into the log, in words. The view still is the one
@@ -332,9 +360,20 @@ class KupferApp:
                 self.help_scroll = max(0, self.help_scroll - (1 if key in ("up", "k") else 10))
             else:
                 self.show_help = False
+        elif self.show_log:
+            if key in ("up", "k", "pageup"):
+                self.log_scroll += 1 if key in ("up", "k") else 10
+            elif key in ("down", "j", "pagedown", " "):
+                self.log_scroll = max(0, self.log_scroll - (1 if key in ("down", "j") else 10))
+            else:
+                self.show_log = False
+                self.log_scroll = 0
         elif key == "?":
             self.show_help = True
             self.help_scroll = 0
+        elif key == "L" and self.screen == "table" and self.form is None:
+            self.show_log = True
+            self.log_scroll = 0
         elif self.form is not None:
             self._form_key(key)
         elif self.screen == "table":
@@ -347,7 +386,7 @@ class KupferApp:
         """q during a game: ask first, and say what really happens."""
         v = self.table.view
         playing = self.screen == "table" and v is not None and not v.game_over
-        if self.hosting or (playing and self.table.me is not None):
+        if self.hosting or (playing and self.seated_in_game()):
             self.confirm_quit = True
         else:
             self.app.exit(result=0)
@@ -409,7 +448,7 @@ class KupferApp:
             self._send(t.select())
         elif key == "c":
             self.chat = ""
-        elif key == "R" and t.me is not None:
+        elif key == "R" and self.seated_in_game():
             self.confirm_resign = True
         elif key == "w" and self.claimable() and self.client is not None:
             self._act(self.client.claim)
@@ -417,7 +456,7 @@ class KupferApp:
             self._act(self.client.back)
         elif key == "q":
             self._quit()
-        elif key == "escape" and t.view is None and self.allow_lobby:
+        elif key == "escape" and self.allow_lobby and (t.view is None or not self.seated_in_game()):
             self._back_to_lobby()
 
     def click(self, row: int, col: int) -> None:
@@ -458,6 +497,7 @@ class KupferApp:
             t.set_view(client.view, client.state_version)
         if client.presence is not None:
             self.seats = client.presence.seats
+            t.resigned = not self.seated_in_game() and t.me is not None
         self.screen = "table"
 
     def _back_to_table(self, table: str) -> None:
@@ -642,17 +682,21 @@ class KupferApp:
             lines = too_small_lines(width, height)
             lines += [[] for _ in range(height - len(lines))]
         else:
+            status = self.status_lines(width)
+            rows = height - len(status)  # the status line (wrapped) is at the bottom
             if self.show_help:
-                lines = self.help_page(width, height - 1)
+                lines = self.help_page(width, rows)
+            elif self.show_log and self.screen == "table":
+                lines = self.log_page(width, rows)
             elif self.form is not None:
                 lines = self.form.render(width)
             elif self.screen == "table" and self.client is not None and self.client.welcome:
-                lines = self.table_lines(width, height)
+                lines = self.table_lines(width, rows + 1)
             else:
-                lines = self.lobby_lines(width, height)
-            lines = lines[: height - 1]
-            lines += [[] for _ in range(height - 1 - len(lines))]
-            lines.append(self.status_line(width))
+                lines = self.lobby_lines(width, rows + 1)
+            lines = lines[:rows]
+            lines += [[] for _ in range(rows - len(lines))]
+            lines += status
         lines = lines[:height]
         # what pad() would cut: nothing, ever (the screen tests hold every screen to it)
         self.cut_lines = [text_of(ln) for ln in lines if len(text_of(ln)) > width]
@@ -670,6 +714,30 @@ class KupferApp:
         shown = lines[self.help_scroll : self.help_scroll + room]
         return shown + [[] for _ in range(room - len(shown))] + foot
 
+    def log_page(self, width: int, rows: int) -> list[Line]:
+        """The log on the whole screen (``L``): every entry the rules allow, wrapped,
+        the newest at the bottom, paged with Up/Down and PgUp/PgDn."""
+        memory = self.table.view.options.memory if self.table.view else "strict"
+        what = "since your previous turn" if memory == "strict" else "the whole game"
+        if self.table.me is None and memory == "strict":
+            what = "the last round"
+        head: list[Line] = [self.header("log", width)]
+        head += wrap([("bold", f"Log ({what})")], width)
+        foot = wrap_items(["Up/Down, PgUp/PgDn: scroll", "any other key: back"], width)
+        room = rows - len(head) - len(foot)
+        wrapped = self.wrapped_log(width) or [[("fg:#808080", "  (nothing yet)")]]
+        if len(wrapped) > room:
+            shown, more = self.log_window(wrapped, room - 1, "Up", "Down")
+            shown = [[("fg:#808080 italic", more)], *shown]
+        else:
+            self.log_scroll = 0
+            shown = wrapped
+        return head + shown + [[] for _ in range(room - len(shown))] + foot
+
+    def status_lines(self, width: int) -> list[Line]:
+        """The status line, wrapped (at most three lines): never cut."""
+        return wrap(self.status_line(width), width)[:3]
+
     def status_line(self, width: int) -> Line:
         if self.confirm_quit:
             if self.hosting:
@@ -678,7 +746,12 @@ class KupferApp:
                 text = "Leave? Your seat stays yours: come back with join to resume. y/n"
             return [("bold reverse", text)]
         if self.confirm_resign:
-            return [("bold reverse", "Resign? The game ends for everyone. y/n")]
+            v = self.table.view
+            if v is not None and v.players > 2:
+                text = "Resign? A computer plays your seat to the end; you place last. y/n"
+            else:
+                text = "Resign? The game ends now and the other player wins. y/n"
+            return [("bold reverse", text)]
         if self.chat is not None:
             return [("bold", "say: "), ("", self.chat[-(width - 6) :] + "_")]
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"
@@ -688,13 +761,10 @@ class KupferApp:
         conn = self.conn
         style = "fg:#40c060" if conn == "connected" else "fg:#ff5f5f bold"
         right = f" {conn} "
-        return [
-            (
-                "bold",
-                f" Kupferkessel Co. - {title}"[: width - len(right) - 1].ljust(width - len(right)),
-            ),
-            (style, right),
-        ]
+        left = f" Kupferkessel Co. - {title}"
+        if len(left) + len(right) >= width:  # the title matters more than the name
+            left = f" {title}"
+        return [("bold", left[: width - len(right) - 1].ljust(width - len(right))), (style, right)]
 
     def table_lines(self, width: int, height: int) -> list[Line]:
         client = self.client
@@ -757,7 +827,9 @@ class KupferApp:
         self.side_scroll = max(0, min(self.side_scroll, len(side) - page))
         shown = side[self.side_scroll : self.side_scroll + page]
         rest = len(side) - self.side_scroll - len(shown)
-        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "top: PgUp"
+        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "end (PgUp: back)"
+        if with_log:  # the log has no room here: say where it is
+            more += "; the log: L"
         return [*shown, [("fg:#808080 italic", more)]]
 
     def waiting_lines(self, table_id: str, width: int) -> list[Line]:
@@ -802,6 +874,11 @@ class KupferApp:
         body = [piece for line in lines for piece in wrap(line, width)]
         foot = [[], *wrap_items(keys, width)]
         return body[: rows - len(foot)] + [[] for _ in range(rows - len(foot) - len(body))] + foot
+
+    def seated_in_game(self) -> bool:
+        """We hold a seat that still plays (not one that resigned)."""
+        info = self.seat_info(self.table.me)
+        return self.table.me is not None and not (info is not None and info.resigned)
 
     def seat_info(self, seat: int | None) -> m.SeatInfo | None:
         return self.seats[seat] if seat is not None and seat < len(self.seats) else None
@@ -900,9 +977,9 @@ class KupferApp:
         if self.ended is not None or (v is not None and v.game_over):
             back = "g: result" if self.ended else "g: score table"
             out = ["Enter/q: lobby"] if self.allow_lobby else ["q: quit"]
-            return [back, "PgUp/PgDn: log", "?: help", *out]
-        common = ["PgUp/PgDn: log", "c: chat", "?: help & colours"]
-        if t.me is None:
+            return [back, "PgUp/PgDn, L: log", "?: help", *out]
+        common = ["PgUp/PgDn, L: log", "c: chat", "?: help & colours"]
+        if not self.seated_in_game():  # watching, or resigned (a computer plays on)
             return [*common, *lobby, "q: quit", "* boom ~ wand"]
         extra = ["w: claim the win"] if self.claimable() else []
         extra += ["b: back to your seat"] if self.replaced_me() else []
@@ -918,26 +995,38 @@ class KupferApp:
 
     def log_lines(self, width: int, rows: int) -> list[Line]:
         """The log in ``rows`` lines: the entries the rules allow, wrapped, the newest
-        at the bottom; PgUp/PgDn page through what does not fit."""
+        at the bottom; PgUp/PgDn page through what does not fit, ``L`` shows it all."""
         if rows <= 0:
             return []
-        wrapped = [
+        wrapped = self.wrapped_log(width)
+        if len(wrapped) <= rows:
+            self.log_scroll = 0
+            return wrapped + [[] for _ in range(rows - len(wrapped))]
+        if rows == 1:  # no room for a page: say where the log is
+            n = len(wrapped)
+            return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
+        shown, more = self.log_window(wrapped, rows - 1, "PgUp", "PgDn")
+        return [[("fg:#808080 italic", f"log: {more}, L: all"[:width])], *shown]
+
+    def wrapped_log(self, width: int) -> list[Line]:
+        return [
             piece
             for e in self.table.visible_log()
             for piece in wrap([("fg:#c0c0c0", e.text)], width)
         ]
-        if len(wrapped) <= rows:
-            self.log_scroll = 0
-            return wrapped + [[] for _ in range(rows - len(wrapped))]
-        page = rows - 1
+
+    def log_window(
+        self, wrapped: list[Line], page: int, up: str, down: str
+    ) -> tuple[list[Line], str]:
+        """``page`` lines of the wrapped log, ``log_scroll`` lines up from the newest,
+        and words for what lies above and below them."""
         self.log_scroll = max(0, min(self.log_scroll, len(wrapped) - page))
         end = len(wrapped) - self.log_scroll
         shown = wrapped[max(0, end - page) : end]
         above, below = end - len(shown), self.log_scroll
-        more = f"log: {above} more line{'s' if above != 1 else ''} above (PgUp)"
-        if below:
-            more += f", {below} below (PgDn)"
-        return [[("fg:#808080 italic", more[:width])], *shown]
+        parts = [f"{above} more above ({up})"] if above else []
+        parts += [f"{below} below ({down})"] if below else []
+        return shown, ", ".join(parts) or "the whole log"
 
     def score_lines(self, width: int, rows: int) -> list[Line]:
         client = self.client
@@ -955,9 +1044,10 @@ class KupferApp:
             self.scroll = max(0, min(self.scroll, len(body) - room + 1))
             end = self.scroll + room - 1
             rest = len(body) - end
-            more: Line = [
-                ("fg:#808080 italic", f"{rest} more line{'s' if rest != 1 else ''} (Down)")
-            ]
+            words = (
+                f"{rest} more line{'s' if rest != 1 else ''} (Down)" if rest else "end (Up: back)"
+            )
+            more: Line = [("fg:#808080 italic", words)]
             body = [*body[self.scroll : end], more]
         else:
             self.scroll = 0

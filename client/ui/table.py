@@ -66,6 +66,7 @@ class TableModel:
         self.log: deque[LogEntry] = deque(maxlen=log_size)
         self.busy = False  # a take is on its way
         self.finished = False  # the table says the game ended (a resignation, ...)
+        self.resigned = False  # our seat resigned: a computer plays it to the end
 
     # ------------------------------------------------------------------ queries
     @property
@@ -77,7 +78,7 @@ class TableModel:
     @property
     def my_turn(self) -> bool:
         v = self.view
-        over = self.finished or (v is not None and v.game_over)
+        over = self.finished or self.resigned or (v is not None and v.game_over)
         return v is not None and self.me is not None and v.to_move == self.me and not over
 
     def cursor_cell(self) -> tuple[int, int] | None:
@@ -247,6 +248,8 @@ class TableModel:
                 f"{s + 1}={v.colours[s]}{'*' if s in d.targets else ''}" for s in v.explodable
             )
             return f"Targets (toggle with the number, * = hit): {hit}   Enter: go"
+        if self.resigned:
+            return "You resigned: a computer plays your seat to the end."
         if self.busy:
             return "..."
         if self.my_turn:

@@ -15,7 +15,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.lib import Client
+from client.lib import Client, Status
 from client.ui.app import KupferApp
 from client.ui.render import (
     HELP,
@@ -290,3 +290,87 @@ async def test_every_ending_reads_whole(
     assert "Your turn" not in screen
     whole("no winner" if ending == "abandoned" else "winner: Black (Bo)", screen)
     whole("r: ask for it", screen)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_the_whole_log_reads_at_every_size(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    """At 60x20 with three players the panel leaves the log a line or none: the screen
+    says where the log is, and L shows every entry whole, paged, then goes back."""
+    kapp, _ = seated
+    entries = [
+        f"entry {n}: White (Annabelle-Marie) takes Dragon blood 4 from column 3" for n in range(30)
+    ]
+    kapp.table.log.extend(LogEntry(e) for e in entries)
+    screen = draw(kapp, width, height)
+    pointer = ("L: all", "L: read the log", "the log: L")  # where the log is, when cut
+    assert "L: log" in screen and any(p in screen for p in pointer), screen
+    kapp.key("L")
+    seen = draw(kapp, width, height)
+    assert "Log (the whole game)" in seen and "any other key: back" in seen
+    whole(entries[-1], seen)
+    for n in range(20):
+        kapp.key("up" if n % 2 else "pageup")
+        seen += "\n" + draw(kapp, width, height)
+    for e in entries:
+        whole(e, seen)
+    assert "more above" not in seen.split("\n")[-height:][2]  # at the top: nothing above
+    kapp.key("x")
+    assert not kapp.show_log and "Deck" in draw(kapp, width, height)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_status_and_header_wrap_instead_of_being_cut(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    kapp, _ = seated
+    kapp.hosting = True
+    kapp.key("q")
+    whole(
+        "Quit? This stops the server: the game ends for everyone connected. y/n",
+        draw(kapp, width, height),
+    )
+    kapp.key("n")
+    kapp.hosting = False
+    kapp.key("R")  # three players: the others play on
+    whole(
+        "Resign? A computer plays your seat to the end; you place last. y/n",
+        draw(kapp, width, height),
+    )
+    kapp.key("n")
+    kapp.status = "Rematch: a new game at table 47416151; colours move one seat on"
+    kapp.conn = "reconnecting (try 12)"
+    screen = draw(kapp, width, height)
+    whole(kapp.status, screen)
+    assert "(seat 1)" in screen.split("\n")[0] and "reconnecting (try 12)" in screen, screen
+
+
+async def test_a_resignation_at_three_is_logged_and_the_seat_stops_playing(
+    seated: tuple[KupferApp, Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With three players the one who resigns is told a computer plays on, is never
+    asked to move again nor offered to resign, and may leave for the lobby; every
+    screen's log says who resigned. The server's goodbye clears once reconnected."""
+    kapp, _ = seated
+    seats = tuple(
+        m.SeatInfo(seat=s, name=n, connected=True) for s, n in enumerate(["Ann", "Bo", "Cy"])
+    )
+    kapp.on_update(m.PresenceMsg(table="t", state="playing", seats=seats, spectators=0))
+    gone = tuple(
+        s.model_copy(update={"resigned": s.seat == 0, "computer": s.seat == 0}) for s in seats
+    )
+    kapp.on_update(m.PresenceMsg(table="t", state="playing", seats=gone, spectators=0))
+    screen = draw(kapp, 80, 24)
+    whole("White (Ann) resigned: a computer plays their seat to the end", screen)
+    whole("You resigned: a computer plays your seat to the end.", screen)
+    assert "R: resign" not in screen and "Enter: take" not in screen, screen
+    assert not kapp.table.my_turn
+    kapp.on_update(m.ByeMsg(reason="shutdown", message="the server is going away"))
+    assert "going away" in draw(kapp, 80, 24)
+    kapp.on_update(Status(state="resumed"))
+    assert "going away" not in draw(kapp, 80, 24)
+    exits: list[object] = []
+    monkeypatch.setattr(kapp.app, "exit", lambda **kw: exits.append(kw))
+    kapp.key("q")  # a resigned seat leaves without being asked: nothing is kept for it
+    assert not kapp.confirm_quit and exits == [{"result": 0}]
