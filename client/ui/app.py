@@ -27,7 +27,7 @@ from protocol import messages as m
 from ..discovery import Browser, FoundServer
 from ..lib import Client, ClientError, Status, normalize_url
 from ..tokens import LogStore
-from .forms import Form, create_form, join_form, table_request, table_timing
+from .forms import Form, create_form, join_form, join_seat, table_request, table_timing
 from .render import (
     Cards,
     Line,
@@ -55,6 +55,10 @@ __all__ = ["TERMINAL_PROTOCOL", "KupferApp"]
 TERMINAL_PROTOCOL = m.PROTOCOL_VERSION
 """The protocol the terminal client's screens are written for (1.1: results of every
 ending, clocks, absent players, rematch)."""
+
+END_PAUSE = 1.5
+"""Seconds after a game ends during which Enter (and ``l``) do not leave the result: a
+key pressed once too often while taking the last card must not skip the score table."""
 
 _CONNECTION_TROUBLE = ("! not connected", "! the connection closed")
 
@@ -129,6 +133,7 @@ class KupferApp:
         self.cut_lines: list[str] = []  # lines too long for the last screen drawn
         self.clock_at = 0.0  # when the latest view (and its clock) arrived
         self.rematch_asked = False
+        self.over_at = 0.0  # when the game was seen to end
         self.bye = ""  # the server's last goodbye (shown until the connection is back)
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
@@ -209,7 +214,10 @@ class KupferApp:
         if isinstance(u, m.ViewMsg):
             self.clock_at = time.monotonic()
             self.table.me = self.client.seat if self.client else None
+            was_over = self.table.view is not None and self.table.view.game_over
             self.table.set_view(u.view, u.state_version)
+            if u.view.game_over and not was_over:
+                self.over_at = time.monotonic()
             if self.screen != "table":
                 self.screen = "table"
             client = self.client
@@ -231,6 +239,7 @@ class KupferApp:
             if u.state == "finished" and v is not None and not v.game_over:
                 who = [s.name or f"seat {s.seat + 1}" for s in u.seats if s.resigned]
                 self.ended = f"The game ended: {', '.join(who) or 'a player'} resigned."
+                self.over_at = time.monotonic()
                 self.table.finished = True
                 self.status = ""
         elif isinstance(u, m.RematchedMsg):  # everyone agreed: a new game, new table
@@ -427,7 +436,10 @@ class KupferApp:
                 self.rematch_asked = again
                 self._act(lambda: client.rematch(again))
             elif key in ("q", "l", "escape", "enter"):
-                self._leave_finished()
+                # the keys that played the last turn, pressed once too often, must not
+                # leave the result unseen: they go back only after a moment
+                if key in ("escape", "q") or time.monotonic() - self.over_at >= END_PAUSE:
+                    self._leave_finished()
             elif key == "g":
                 self.show_board = not self.show_board
             elif key in ("up", "down", "k", "j"):
@@ -564,8 +576,9 @@ class KupferApp:
         elif key == "n":
             levels = self.client.welcome.bot_levels if self.client.welcome else ()
             self.form = create_form(self.name, levels)
-        elif key == "p":
-            self.form = join_form(self.name)
+        elif key == "p":  # the table chosen in the list, if any: its id filled in
+            chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
+            self.form = join_form(self.name, chosen.id if chosen else "")
         elif key == "r":
             self._act(self._reload)
         elif key in ("enter", "w") and self.focus == "tables" and self.tables:
@@ -603,7 +616,13 @@ class KupferApp:
         self._act(go)
 
     def _enter_table(
-        self, table: str, invite: str | None, *, watch: bool, player: str | None = None
+        self,
+        table: str,
+        invite: str | None,
+        *,
+        watch: bool,
+        player: str | None = None,
+        seat: int | None = None,
     ) -> None:
         client = self.client
         assert client is not None
@@ -614,7 +633,7 @@ class KupferApp:
             elif client.saved_table(table, player or self.name):
                 await client.resume(table, player or self.name, self._seat_to_resume(table))
             else:
-                await client.join(table, player or self.name, invite=invite)
+                await client.join(table, player or self.name, invite=invite, seat=seat)
                 self._sit(client)
                 await client.ready()
             self._sit(client)
@@ -668,7 +687,10 @@ class KupferApp:
             v = form.values
             self.name = v["player"].strip() or self.name
             self._enter_table(
-                v["table_id"].strip(), v["invite"].strip() or None, watch=pressed == "watch"
+                v["table_id"].strip(),
+                v["invite"].strip() or None,
+                watch=pressed == "watch",
+                seat=join_seat(v),
             )
 
     # ------------------------------------------------------------------ drawing

@@ -17,6 +17,7 @@ __all__ = [
     "Form",
     "create_form",
     "join_form",
+    "join_seat",
     "table_request",
     "table_timing",
 ]
@@ -191,19 +192,32 @@ def table_request(
     return name, options, v["private"] == "yes", bots, v["player"].strip() or "player", seat
 
 
+JOIN_SEATS = (("any", "the first free"), ("0", "1 (white)"), ("1", "2 (black)"), ("2", "3"))
+"""The join form's seat choices: the first free seat, or a given one (the third seat's
+colour is the table's choice)."""
+
+
 def _join_fields(v: dict[str, str]) -> list[Field]:
     return [
         Field("table_id", "Table id"),
         Field("invite", "Invite code"),
         Field("player", "Your name"),
+        Field("seat", "Seat", JOIN_SEATS),
         Field("join", "Join", button=True),
         Field("watch", "Watch", button=True),
     ]
 
 
-def join_form(name: str) -> Form:
+def join_form(name: str, table_id: str = "") -> Form:
+    """Join (or watch) a table by id, at the first free seat or a chosen one."""
     return Form(
         "Join a table by id (private tables need the invite code)",
         _join_fields,
-        {"table_id": "", "invite": "", "player": name},
+        {"table_id": table_id, "invite": "", "player": name, "seat": "any"},
     )
+
+
+def join_seat(v: dict[str, str]) -> int | None:
+    """The join form's seat: None for the first free one."""
+    seat = v.get("seat", "any")
+    return int(seat) if seat.isdigit() else None

@@ -14,7 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.lib import Client
-from client.ui.app import KupferApp
+from client.ui.app import END_PAUSE, KupferApp
 from client.ui.forms import create_form, table_request
 from client.ui.render import (
     GRID_WIDTH,
@@ -209,6 +209,10 @@ async def test_resigning_asks_first_and_ends_the_game(url: str, protocol: tuple[
         await asyncio.sleep(0.1)
         screen = fragment_list_to_text(kapp.text())
         assert "Your turn" not in screen and "Deck" in screen
+        inp.send_text("\r")  # an Enter too many while the game ends: the result stays
+        await asyncio.sleep(0.2)
+        assert kapp.screen == "table"
+        await asyncio.sleep(max(0.0, kapp.over_at + END_PAUSE - time.monotonic()))
         inp.send_text("\r")  # Enter: back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")

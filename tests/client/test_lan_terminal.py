@@ -163,3 +163,52 @@ def test_a_resignation_ends_the_game_on_every_screen_and_a_rematch_follows(
         t.wait("stops the server", name="host")  # the host is told the truth
     finally:
         t.kill()
+
+
+def join_by_form(t: Tmux, name: str, player: str, port: int, table: str, seat: str) -> None:
+    """``join``, then ``p``: the chosen table's id is filled in; pick ``seat``, Join."""
+    t.start(f"{KK} join ws://127.0.0.1:{port} --name {player}", name=name, size=(60, 20))
+    t.wait("Hanna's table", name=name)
+    t.keys("p", name=name)
+    t.wait(f"Table id              {table}", name=name)
+    form_set(t, name, "Seat", seat)
+    form_set(t, name, "Join")
+
+
+def test_three_players_the_last_sits_as_white_and_one_resigns(tmp_path: Path) -> None:
+    """Seats chosen when joining: the host sits Black, Jo Lilac, and Kim, the last to
+    sit down, White: everyone sees the board and Kim moves first. At 60x20 the log has
+    no room under the grid, L shows it. Jo resigns: a computer plays Jo's seat to the
+    end, every log says so, Jo is never asked to move and goes back to the lobby."""
+    t = Tmux(tmp_path)
+    port = free_port()
+    try:
+        table = host_table(t, port, players=3, seat="2 (black)")
+        join_by_form(t, "jo", "Jo", port, table, "3")
+        t.wait("seat 3: Jo (ready)", name="host")
+        join_by_form(t, "kim", "Kim", port, table, "1 (white)")
+        for name in ("host", "jo", "kim"):
+            t.wait("Deck", name=name, timeout=30)
+        t.wait("Your turn", name="kim", timeout=30)
+        t.wait("Waiting for White (Kim)", name="jo")
+        deadline = time.monotonic() + 30  # Kim's turn (a symbol asks first)
+        while "White (Kim) takes" not in t.screen("host"):
+            assert time.monotonic() < deadline, t.screen("kim")
+            answer(t, "kim", t.screen("kim"))
+            time.sleep(0.3)
+        t.keys("L", name="jo")
+        screen = t.wait("Log (since your previous turn)", name="jo")
+        assert "White (Kim) takes" in screen and "any other key: back" in screen, screen
+        t.keys("x", name="jo")
+        t.wait("Deck", name="jo")
+        t.keys("R", name="jo")
+        t.wait("A computer plays your seat to the end", name="jo")
+        t.keys("y", name="jo")
+        t.wait("You resigned: a computer plays your seat to the end.", name="jo")
+        t.wait("Lilac (Jo) resigned: a computer plays their seat", name="host")
+        t.keys("L", name="kim")  # 60x20: the log is on its own page
+        t.wait("Lilac (Jo) resigned: a computer plays their seat", name="kim")
+        t.keys("Escape", name="jo")
+        t.wait("Tables on", name="jo")
+    finally:
+        t.kill()
