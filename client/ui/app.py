@@ -743,11 +743,15 @@ class KupferApp:
         what = "since your previous turn" if memory == "strict" else "the whole game"
         if self.table.me is None and memory == "strict":
             what = "the last round"
-        head: list[Line] = [self.header("log", width)]
-        head += wrap([("bold", f"Log ({what})")], width)
+        head: list[Line] = [self.header("kettles and log", width)]
         foot = wrap_items(["Up/Down, PgUp/PgDn: scroll", "any other key: back"], width)
         room = rows - len(head) - len(foot)
-        wrapped = self.wrapped_log(width) or [[("fg:#808080", "  (nothing yet)")]]
+        side = self.side_lines(width, compact=False, legend=False) if self.client else []
+        wrapped = [
+            *side,
+            *wrap([("bold", f"Log ({what})")], width),
+            *(self.wrapped_log(width) or [[("fg:#808080", "  (nothing yet)")]]),
+        ]
         if len(wrapped) > room:
             shown, more = self.log_window(wrapped, room - 1, "Up", "Down")
             shown = [[("fg:#808080 italic", more)], *shown]
@@ -810,17 +814,7 @@ class KupferApp:
             else (t.decision.choice.row, t.decision.choice.col)
         )
         grid = render_grid(v, cards, cursor, self.click, size)
-        side = render_side(
-            v,
-            cards,
-            client.catalogue,
-            self.names(),
-            self.seats,
-            t.me,
-            size.side_width,
-            compact=not size.side_right,
-            legend=size.log_right,
-        )
+        side = self.side_lines(size.side_width, compact=not size.side_right, legend=size.log_right)
         bottom = self.prompt_lines(width) + wrap_items(self.key_items(), width)
         room = height - 1 - len(lines) - len(bottom)  # the status line is the last
         if size.side_right:
@@ -836,10 +830,30 @@ class KupferApp:
             lines += grid + self.pane(side, width, room - len(grid), with_log=True)
         return lines[: height - 1 - len(bottom)] + bottom
 
+    def side_lines(self, width: int, *, compact: bool, legend: bool) -> list[Line]:
+        """The side panel: whose turn, the deck, the kettles, who is here, recipes."""
+        client = self.client
+        assert client is not None
+        t = self.table
+        return render_side(
+            t.view,
+            self.cards(),
+            client.catalogue,
+            self.names(),
+            self.seats,
+            t.me,
+            width,
+            compact=compact,
+            legend=legend,
+        )
+
     def pane(self, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
         """The side panel in ``rows`` lines, followed by the log ``with_log`` (under the
         grid on a small terminal, in the right column on a big one); when the panel
         alone does not fit it pages (PgUp/PgDn) instead of being cut."""
+        if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
+            where: Line = [("fg:#808080 italic", "kettles and log: L")]
+            return [where][:rows]
         if len(side) < rows or (len(side) == rows and not with_log):
             self.side_scroll = 0
             if not with_log:

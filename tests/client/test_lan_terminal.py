@@ -197,7 +197,7 @@ def test_three_players_the_last_sits_as_white_and_one_resigns(tmp_path: Path) ->
             answer(t, "kim", t.screen("kim"))
             time.sleep(0.3)
         t.keys("L", name="jo")
-        screen = t.wait("Log (since your previous turn)", name="jo")
+        screen = t.wait("kettles and log", name="jo")
         assert "White (Kim) takes" in screen and "any other key: back" in screen, screen
         t.keys("x", name="jo")
         t.wait("Deck", name="jo")

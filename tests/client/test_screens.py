@@ -308,14 +308,16 @@ async def test_the_whole_log_reads_at_every_size(
     assert "L: log" in screen and any(p in screen for p in pointer), screen
     kapp.key("L")
     seen = draw(kapp, width, height)
-    assert "Log (the whole game)" in seen and "any other key: back" in seen
+    assert "kettles and log" in seen and "any other key: back" in seen
     whole(entries[-1], seen)
     for n in range(20):
         kapp.key("up" if n % 2 else "pageup")
         seen += "\n" + draw(kapp, width, height)
     for e in entries:
         whole(e, seen)
-    assert "more above" not in seen.split("\n")[-height:][2]  # at the top: nothing above
+    whole("Log (the whole game)", seen)
+    whole("White Ann (you)", seen)  # the kettles come with the log
+    assert "more above" not in seen.split("\n")[-height:][1]  # at the top: nothing above
     kapp.key("x")
     assert not kapp.show_log and "Deck" in draw(kapp, width, height)
 
