@@ -84,6 +84,18 @@ def _no_colour(style: str) -> str:
     return " ".join(w for w in style.split() if not re.match(r"(fg|bg):", w))
 
 
+def table_terms(table: m.TableSummary) -> str:
+    """A listed table's terms in a few words: players, variant, memory, clock."""
+    o = table.options
+    terms = [f"{o.players} players"]
+    terms += ["recipes"] if o.recipes else []
+    terms += ["casual memory"] if o.memory == "casual" else []
+    move = table.timing.move if table.timing is not None else None
+    terms += [f"{move} s a move" if move < 120 else f"{move // 60} min a move"] if move else []
+    terms += ["private"] if table.private else []
+    return ", ".join(terms)
+
+
 class KupferApp:
     """One terminal session. Give it a connected ``client`` (already at a table, or in
     its lobby), or nothing and let the player pick a server (``browser`` lists LAN
@@ -185,7 +197,9 @@ class KupferApp:
 
     async def _refresh_tables(self) -> None:
         while True:
-            if self.screen == "lobby" and self.client is not None and self.client.connected:
+            waiting = self.screen == "table" and self.table.view is None  # its terms
+            listing = self.screen == "lobby" or waiting
+            if listing and self.client is not None and self.client.connected:
                 with contextlib.suppress(ClientError):
                     self.tables = await self.client.list_tables()
                     self.app.invalidate()
@@ -879,6 +893,9 @@ class KupferApp:
         for s in self.seats:
             how = "bot" if s.bot else "ready" if s.ready else "joined" if s.name else "free"
             lines.append([("", f"  seat {s.seat + 1}: {s.name or '-'} ({how})")])
+        listed = next((tb for tb in self.tables if tb.id == table_id), None)
+        if listed is not None:
+            lines.append([("", f"  {table_terms(listed)}")])
         lines.append([])
         lines.append([("", f"Others join from their lobby, or with the table id {table_id}.")])
         invite = self.client.invite if self.client else None
@@ -1118,7 +1135,8 @@ class KupferApp:
                 sel = self.focus == "tables" and i == self.table_index
                 seats = ", ".join(s.name or "-" for s in tb.seats)
                 mine = " *" if self.client.saved_table(tb.id, self.name) else ""
-                text = f"{'>' if sel else ' '} {tb.name} ({tb.state}): {seats}{mine}"
+                text = f"{'>' if sel else ' '} {tb.name} ({tb.state}; {table_terms(tb)}): "
+                text += f"{seats}{mine}"
                 right += wrap([("reverse" if sel else "", text)], room, 4)
         right = [piece for line in right for piece in wrap(line, room)]
         lines += side_by_side(left, right, 34)

@@ -241,8 +241,10 @@ async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: 
                 while not kapp.seats:
                     kapp.on_update(client.presence) if client.presence else None
                     await asyncio.sleep(0.02)
+            kapp.tables = await client.list_tables()
             screen = draw(kapp, width, height)
             whole("Waiting for players to sit down", screen)
+            whole("3 players, private", screen)  # the table's terms
             whole(f"with the table id {created.table.id}", screen)
             assert created.invite and created.invite in screen
             whole("seat 2: Hanna-Maria Longname (joined)", screen)
@@ -250,6 +252,7 @@ async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: 
             kapp.tables = await client.list_tables()
             screen = draw(kapp, width, height)
             whole(name, screen)
+            whole("(lobby; 3 players, private)", screen)
             for item in ("n: new table", "p: join by id", "q: quit"):
                 assert item in screen
             kapp.key("n")
