@@ -15,6 +15,10 @@ and drives the servers with the load clients of ``bench/load.py``.
 3. Failover: three nodes with ``--failover-tables`` games in progress each; a node is
    SIGKILLed ``--kills`` times (replaced by a new one each time): the time from the
    kill until every table it served is served by another node; p50 and max.
+4. Republishing the lobby: two nodes in this process, one holding ``--quiet-tables``
+   public tables waiting in the lobby, the other none; what the nodes' upkeep costs per
+   round (a third of a lease) while nothing changes, then while ``--changing`` tables
+   change each round: Redis commands, bytes into and out of Redis, and the nodes' CPU.
 
 Two cores cannot show scaling across nodes: every node, PostgreSQL, Redis and the
 clients share them. The CPU per intent of each node is the figure to plan with.
@@ -243,6 +247,68 @@ def failover(args: argparse.Namespace, pg: Postgres, rs: Redis) -> None:
         )
 
 
+async def _republish(args: argparse.Namespace, url: str, redis_url: str) -> None:
+    from server.app import Server, ServerConfig
+    from server.store import open_store
+    from shared.options import Options
+
+    r = redis.Redis.from_url(redis_url)
+    config = ServerConfig(port=0, cluster=redis_url, lease=args.lease, max_tables=10**6)
+    a = Server(config, open_store(url, exclusive=False))
+    b = Server(config, open_store(url, exclusive=False))
+    await a.start()
+    await b.start()
+    try:
+        made = 0
+        while made < args.quiet_tables:
+            n = min(50, args.quiet_tables - made)
+            await asyncio.gather(*(a.lobby.create("quiet", Options(players=3)) for _ in range(n)))
+            made += n
+        every = args.lease / 3
+        tables = list(a.lobby.tables.values())
+        rounds = args.rounds
+        for label, changing in (("quiet", 0), (f"{args.changing} changing", args.changing)):
+            await asyncio.sleep(3 * every)  # everything published and read once
+            r.config_resetstat()
+            cpu = time.process_time()
+            for k in range(rounds):
+                for table in tables[k * changing : (k + 1) * changing]:
+                    await table.add_bot("easy", 0)  # a seat taken: its summary changes
+                await asyncio.sleep(every)
+            cpu = time.process_time() - cpu
+            info = r.info("stats")
+            stats = {
+                k.removeprefix("cmdstat_"): v["calls"]
+                for k, v in r.info("commandstats").items()
+                if k != "cmdstat_config"
+            }
+            calls = sum(stats.values())
+            top = sorted(stats.items(), key=lambda kv: -kv[1])[:6]
+            listed = sum(len(t.listing()) for t in (b.lobby,))
+            print(
+                f"  {len(a.lobby.tables)} tables, {label}: per round {calls / rounds:.0f}"
+                f" Redis commands, {info['total_net_input_bytes'] / rounds / 1024:.1f} KiB into"
+                f" Redis, {info['total_net_output_bytes'] / rounds / 1024:.1f} KiB out of it;"
+                f" CPU of both nodes {cpu / rounds * 1000:.1f} ms per round"
+                f" (the other node lists {listed} tables); commands per round: "
+                + ", ".join(f"{k} {v / rounds:.0f}" for k, v in top),
+                flush=True,
+            )
+    finally:
+        await a.stop()
+        await b.stop()
+        r.close()
+
+
+def republish(args: argparse.Namespace, pg: Postgres, rs: Redis) -> None:
+    print(
+        f"== 4. republishing the lobby: {args.quiet_tables} quiet tables on one node,"
+        f" a second node, --lease {args.lease:g} (a round every {args.lease / 3:.2f} s),"
+        f" {args.rounds} rounds"
+    )
+    asyncio.run(_republish(args, pg.database(), rs.url))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=500)
@@ -256,12 +322,16 @@ def main() -> None:
     p.add_argument("--failover-tables", type=int, default=50)
     p.add_argument("--kills", type=int, default=5)
     p.add_argument("--lease", type=float, default=3.0)
-    p.add_argument("--only", choices=["stores", "forwarded", "failover"])
+    p.add_argument("--quiet-tables", type=int, default=10_000)
+    p.add_argument("--changing", type=int, default=20, help="tables changing each round")
+    p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--only", choices=["stores", "forwarded", "failover", "republish"])
     p.add_argument("--quick", action="store_true", help="a small run to check the bench")
     args = p.parse_args()
     if args.quick:
         args.tables, args.seconds, args.warmup, args.repeat = 20, 2.0, 1.0, 1
         args.paced_tables, args.failover_tables, args.kills, args.lease = 10, 5, 2, 1.0
+        args.quiet_tables, args.changing, args.rounds = 200, 5, 5
     pg = Postgres(fsync=True).start()
     rs = Redis().start()
     try:
@@ -271,6 +341,8 @@ def main() -> None:
             forwarded(args, pg, rs)
         if args.only in (None, "failover"):
             failover(args, pg, rs)
+        if args.only in (None, "republish"):
+            republish(args, pg, rs)
     finally:
         rs.stop()
         pg.stop()

@@ -26,6 +26,12 @@ Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for opera
   Redis and attach again to the new owner (a fresh view follows); an intent that was in
   flight to the dead node is answered ``stale_state`` (decide again on the fresh view).
   Clients of the dead node reconnect to any node and ``resume``.
+- **The lobby.** Each node keeps its public tables' summaries in Redis
+  (``kk:listed:NODE``, with the listing's version) and every round writes only those
+  that changed (``Table.on_change``), sending the same change to every node in one
+  transaction (``listed``); the others keep every node's listing in memory, read it
+  whole only when they do not follow it yet (they joined, missed a version, lost
+  their channel), and a node writes its own whole only when Redis lost it.
 - **Leaving.** On SIGTERM a node hands its tables over: it stops serving each (waiting
   for an intent in progress), drops its lease and tells the others, who adopt them at
   once; then it closes its own connections as a single server does.
@@ -371,7 +377,15 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()  # intents being served, adoptions
         self._unleased: set[str] = set()  # tables seen without a lease in the last scan
-        self._listed: dict[str, tuple[bytes, Table]] = {}  # other nodes' public tables
+        # our public tables as published (table id -> summary), the ids seen last
+        # round, the tables changed since (``changed``), our listing's version in Redis
+        # and whether to write it whole (the first time, after Redis lost it)
+        self._summaries: dict[str, bytes] = {}
+        self._known: set[str] = set()
+        self._dirty: set[str] = set()
+        self._version = 0
+        self._whole = True
+        self._others: dict[str, _Listing] = {}  # other nodes' public tables
         self.figures: dict[str, Any] = {"nodes": 1}
         self.adopted = 0
         self.handed_over = 0
@@ -515,6 +529,8 @@ class Cluster:
                         continue
                 for proxy in list(self.proxies.values()):
                     proxy.reattach()
+                for other in self._others.values():  # "listed" messages may be lost
+                    other.stale()
 
     def _receive(self, src: str, msgs: list[dict[str, Any]]) -> None:
         for msg in msgs:
@@ -540,6 +556,8 @@ class Cluster:
                     self.send(src, {"k": "detach", "t": msg["t"], "sid": msg["sid"]})
             elif kind == "moved":
                 self._moved(msg["t"], None)
+            elif kind == "listed":
+                self._listed_changed(src, msg)
             elif kind == "released":
                 if not self.stopping:
                     for tid in msg["tables"]:
@@ -843,13 +861,11 @@ class Cluster:
         """Every third of a lease: renew our leases (dropping the lost ones), publish
         our figures and public tables, watch the owners of our sessions' tables, and
         adopt the tables nobody serves."""
-        rounds = 0
         while True:
             await asyncio.sleep(self.every)
-            rounds += 1
             try:
                 await self._renew_leases()
-                await self._publish_state(full=rounds % 10 == 1)
+                await self._publish_state()
                 await self._watch_owners()
                 if not self.stopping:
                     await self._scan()
@@ -872,37 +888,35 @@ class Cluster:
                 log.warning("lease lost", extra={"table": tid})
                 self._drop(table)
 
-    async def _publish_state(self, *, full: bool) -> None:
+    def changed(self, table: Table) -> None:
+        """What the lobby shows of one of our tables may have changed (``on_change``)."""
+        self._dirty.add(table.id)
+
+    async def _publish_state(self) -> None:
+        """Our health, and our public tables as far as they changed since the last round
+        (the ``kk:listed:NODE`` hash and a ``listed`` message to every node, in one
+        transaction); then the other nodes' health, and the listings of the nodes we do
+        not follow yet in full (a node joined, a gap, Redis restarted)."""
         ttl = int(self.lease * 3000)
-        health = self.server.local_health()
-        listed: dict[Any, Any] = {
-            t.id: table_summary(t).model_dump_json()
-            for t in self.server.lobby.tables.values()
-            if not t.private
-        }
+        key = f"kk:listed:{self.node}"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.sadd("kk:nodes", self.node)
-            pipe.set(f"kk:health:{self.node}", json.dumps(health), px=ttl)
-            key = f"kk:listed:{self.node}"
-            pipe.delete(key)
-            if listed:
-                pipe.hset(key, mapping=listed)
-                pipe.pexpire(key, ttl)
+            pipe.set(f"kk:health:{self.node}", json.dumps(self.server.local_health()), px=ttl)
+            pipe.pexpire(key, ttl)
+            pipe.hget(key, "~v")
             pipe.smembers("kk:nodes")
             results = await pipe.execute()
+        if results[-2] is None:  # not written yet, or lost (Redis restarted)
+            self._whole = True
+        delta = self._listing_delta()
+        if delta is not None:
+            await self._write_listing(key, ttl, delta)
         nodes = sorted(n.decode() for n in results[-1])
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for node in nodes:
-                pipe.get(f"kk:health:{node}")
-            for node in nodes:
-                pipe.hgetall(f"kk:listed:{node}")
-            got = await pipe.execute()
-        healths = got[: len(nodes)]
-        alive = [n for n, h in zip(nodes, healths, strict=True) if h is not None]
+        healths = await self.redis.mget([f"kk:health:{n}" for n in nodes]) if nodes else []
         gone = [n for n, h in zip(nodes, healths, strict=True) if h is None]
         if gone:
             await self.redis.srem("kk:nodes", *gone)
-        figures: dict[str, Any] = {"nodes": len(alive)}
+        figures: dict[str, Any] = {"nodes": len(nodes) - len(gone)}
         for h in healths:
             if h is None:
                 continue
@@ -910,25 +924,87 @@ class Cluster:
                 if isinstance(v, int | float) and k != "uptime":
                     figures[k] = figures.get(k, 0) + v
         self.figures = figures
-        listed_now: dict[str, tuple[bytes, Table]] = {}
-        for node, entries in zip(nodes, got[len(nodes) :], strict=True):
-            if node == self.node:
-                continue
-            for tid, raw in entries.items():
-                tid = tid.decode()
-                kept = self._listed.get(tid)
-                if kept is not None and kept[0] == raw:
-                    listed_now[tid] = kept
+        alive = {n for n, h in zip(nodes, healths, strict=True) if h is not None}
+        alive.discard(self.node)
+        for node in set(self._others) - alive:
+            del self._others[node]
+        stale = [n for n in sorted(alive) if self._others.setdefault(n, _Listing()).v is None]
+        if stale:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for node in stale:
+                    pipe.hgetall(f"kk:listed:{node}")
+                got = await pipe.execute()
+            for node, entries in zip(stale, got, strict=True):
+                self._others[node].load(entries, self)
+
+    def _listing_delta(self) -> tuple[dict[str, bytes], list[str]] | None:
+        """What changed in our public tables since the last round: (summaries to set,
+        ids to delete); everything when the listing is to be written in full; None if
+        nothing changed."""
+        tables = self.server.lobby.tables
+        ids = tables.keys()
+        if self._whole:
+            self._summaries, self._known, self._dirty = {}, set(), set()
+        new = ids - self._known
+        gone = self._known - ids
+        self._known.difference_update(gone)
+        self._known.update(new)
+        check, self._dirty = (self._dirty & ids) | new, set()
+        changed: dict[str, bytes] = {}
+        for tid in check:
+            table = tables[tid]
+            if not table.private:
+                raw = table_summary(table).model_dump_json().encode()
+                if self._summaries.get(tid) != raw:
+                    changed[tid] = self._summaries[tid] = raw
+        removed = [tid for tid in gone if self._summaries.pop(tid, None) is not None]
+        if changed or removed or self._whole:
+            return changed, removed
+        return None
+
+    async def _write_listing(
+        self, key: str, ttl: int, delta: tuple[dict[str, bytes], list[str]]
+    ) -> None:
+        """Apply ``delta`` to our listing in Redis and tell every node, atomically; in
+        full (every summary, readers read the hash again) at the first round, after
+        Redis lost it, or when too much changed to send it along."""
+        changed, removed = delta
+        full = self._whole
+        version = self._version + 1
+        if full or len(changed) + len(removed) > _DELTA_MAX:
+            msg: dict[str, Any] = {"k": "listed", "v": version, "full": True}
+        else:
+            msg = {"k": "listed", "v": version, "set": changed, "del": removed}
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                if full:
+                    pipe.delete(key)
+                    items = list(self._summaries.items())
+                    for at in range(0, len(items), 1000):
+                        pipe.hset(key, mapping=dict(items[at : at + 1000]))
                 else:
-                    table = _listed_table(raw, self)
-                    if kept is not None:  # the same place in this node's listing order
-                        table.serial = kept[1].serial
-                    listed_now[tid] = (raw, table)
-        self._listed = listed_now
+                    if changed:
+                        pipe.hset(key, mapping=changed)  # type: ignore[arg-type]
+                    if removed:
+                        pipe.hdel(key, *removed)
+                pipe.hset(key, "~v", version)
+                pipe.pexpire(key, ttl)
+                pipe.publish("kk:all", msgpack.packb([self.node, [msg]]))
+                await pipe.execute()
+        except BaseException:  # written or not: whole next time, under a new version
+            self._version, self._whole = version, True
+            raise
+        self._version, self._whole = version, False
+
+    def _listed_changed(self, src: str, msg: dict[str, Any]) -> None:
+        """Another node's ``listed`` message: apply it to what we know of its tables."""
+        self._others.setdefault(src, _Listing()).apply(msg, self)
 
     def listing(self) -> list[Table]:
-        """The public tables the other nodes serve (as of their last report)."""
-        return [t for _, t in self._listed.values()]
+        """The public tables the other nodes serve (as of their last report; a table
+        being handed over is listed once)."""
+        found = {tid: t for o in self._others.values() for tid, (_, t) in o.tables.items()}
+        return list(found.values())
 
     async def _watch_owners(self) -> None:
         ids = sorted({p.id for p in self.proxies.values()})
@@ -957,6 +1033,68 @@ class Cluster:
         out.update({f"cluster_{k}": v for k, v in self.figures.items()})
         out["node_adopted"] = self.adopted
         return out
+
+
+_DELTA_MAX = 200
+"""Changed tables a ``listed`` message carries at most; beyond, the readers read the
+whole listing again (a burst, such as a node adopting many tables)."""
+
+
+class _Listing:
+    """What this node knows of another node's public tables: its listing's version
+    ``v`` (None: to be read in full from Redis, at the next round) and the tables, each
+    as its summary and a ``Table`` for the lobby; ``listed`` messages that came while
+    it is being read wait in ``backlog``."""
+
+    def __init__(self) -> None:
+        self.v: int | None = None
+        self.tables: dict[str, tuple[bytes, Table]] = {}
+        self.backlog: list[dict[str, Any]] = []
+
+    def stale(self) -> None:
+        self.v, self.backlog = None, []
+
+    def apply(self, msg: dict[str, Any], cluster: Cluster) -> None:
+        if self.v is None:
+            if len(self.backlog) < 50:
+                self.backlog.append(msg)
+        elif msg["v"] <= self.v:
+            return  # already in what was read
+        elif msg["v"] != self.v + 1 or msg.get("full"):
+            self.stale()
+        else:
+            self.v = msg["v"]
+            for tid, raw in msg["set"].items():
+                self._put(tid, raw, cluster)
+            for tid in msg["del"]:
+                self.tables.pop(tid, None)
+
+    def load(self, entries: dict[bytes, bytes], cluster: Cluster) -> None:
+        """The node's whole listing as read from Redis (then the messages since)."""
+        version = entries.pop(b"~v", None)
+        if version is None:  # not written yet (it joined, or Redis restarted)
+            return
+        kept, self.tables = self.tables, {}
+        for tid, raw in entries.items():
+            tid_s = tid.decode()
+            old = kept.get(tid_s)
+            if old is not None and old[0] == raw:
+                self.tables[tid_s] = old
+            else:
+                self._put(tid_s, raw, cluster, old)
+        self.v = int(version)
+        backlog, self.backlog = self.backlog, []
+        for msg in sorted(backlog, key=lambda x: int(x["v"])):
+            self.apply(msg, cluster)
+
+    def _put(
+        self, tid: str, raw: bytes, cluster: Cluster, old: tuple[bytes, Table] | None = None
+    ) -> None:
+        old = old or self.tables.get(tid)
+        table = _listed_table(raw, cluster)
+        if old is not None:  # the same place in this node's listing order
+            table.serial = old[1].serial
+        self.tables[tid] = (raw, table)
 
 
 class _Elsewhere(RemoteOccupant):

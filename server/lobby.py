@@ -405,6 +405,8 @@ class Lobby:
         table.on_due = self._schedule
         table.on_rematch = self.rematch
         table.stand_in = self.stand_in
+        if self.cluster is not None:
+            table.on_change = self.cluster.changed
 
     async def rematch(self, old: Table) -> Table:
         """Every person at ``old`` asked for a rematch: a new table with the same

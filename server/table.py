@@ -198,6 +198,9 @@ class Table:
         self.on_rematch: Callable[[Table], Awaitable[object]] | None = None
         self.lock = asyncio.Lock()
         self.on_finish: Callable[[Table], None] | None = None
+        # told whenever what the lobby shows of the table (``table_summary``) may have
+        # changed: who sits or watches, readiness, state (a node republishes it)
+        self.on_change: Callable[[Table], None] | None = None
         # told whenever ``next_due`` may have come earlier (the lobby's deadline heap)
         self.on_due: Callable[[Table], None] | None = None
         # since when no person has sat or watched here (None while someone does); set
@@ -297,6 +300,8 @@ class Table:
             occupant.deliver_view(self, made, self.version)
 
     def broadcast_presence(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
         for _, occ in self.occupants():
             occ.deliver_presence(self)
 
@@ -645,6 +650,8 @@ class Table:
         log.info("game finished", extra={"table": self.id, "reason": self.finish_reason})
         if self.on_finish is not None:
             self.on_finish(self)
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _announce_end(self, seat: int | None) -> None:
         reason = self.finish_reason or "played_out"

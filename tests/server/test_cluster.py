@@ -13,11 +13,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from protocol import messages as m
 from protocol.wire import encode_ack, encode_as, encode_events, encode_view
 from server.app import Server, ServerConfig
 from server.cluster import RemoteTable, with_seq
+from server.session import table_summary
 from server.store import open_store
 from server.table import Table
 from shared.options import Options
@@ -168,6 +170,60 @@ async def test_the_lobby_and_healthz_cover_the_cluster(pg_url: str, redis_url: s
         assert (resumed.type, resumed.table, resumed.seat) == ("resumed", table, 1)
         await cb2.wait_type("presence")
         assert private not in [t.id for t in (await cb2.request("list_tables")).tables]
+
+
+def _summaries(*nodes: Server) -> dict[str, Any]:
+    """The summaries of the public tables the nodes own, as they see them."""
+    return {t.id: table_summary(t) for n in nodes for t in n.lobby.tables.values() if not t.private}
+
+
+def _listed(node: Server) -> dict[str, Any]:
+    """The summaries of the other nodes' public tables, as ``node`` lists them."""
+    assert node.cluster is not None
+    return {t.id: table_summary(t) for t in node.cluster.listing()}
+
+
+async def test_nodes_publish_what_changed_in_their_listing(
+    pg_url: str, redis_url: str, redis_server: Redis
+) -> None:
+    """A node writes its public tables to Redis once, then only what changed (nothing
+    while its tables are quiet); the other nodes follow, a node that joins later reads
+    the listing whole, and a listing Redis lost is written whole again."""
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        assert a.cluster is not None and b.cluster is not None
+        made = [(await a.lobby.create(f"t{i}", Options(players=2)))[0] for i in range(30)]
+        await a.lobby.create("hidden", Options(players=2), private=True)
+        await _until(lambda: _listed(b) == _summaries(a))
+        assert len(_listed(b)) == 30
+        version = a.cluster._version
+        await asyncio.sleep(a.cluster.lease)  # three rounds: nothing changed, nothing sent
+        assert a.cluster._version == version
+        guest = await WsClient.open(b.port, "guest")
+        await join(guest, made[7].id, "guest")  # forwarded to a: the summary changes there
+        await _until(lambda: _listed(b)[made[7].id].seats[0].name == "guest")
+        assert _listed(b) == _summaries(a) and a.cluster._version > version
+        r = aioredis.Redis.from_url(redis_url)
+        try:
+            listed = await r.hlen(f"kk:listed:{a.cluster.node}")
+            assert listed == 31  # the 30 summaries and the version
+            c = Server(
+                ServerConfig(port=0, ping_interval=None, cluster=redis_url, lease=1.0),
+                open_store(pg_url, exclusive=False),
+            )
+            await c.start()
+            try:
+                await _until(lambda: _listed(c) == _summaries(a, b))  # read whole once
+                version = a.cluster._version
+                await r.delete(f"kk:listed:{a.cluster.node}")  # lost (as in a Redis restart)
+                await _until(lambda: a.cluster is not None and a.cluster._version > version)
+                assert await r.hlen(f"kk:listed:{a.cluster.node}") == 31
+                made[3].broadcast_presence()  # (unchanged: nothing more to send)
+                await _until(lambda: _listed(c) == _summaries(a, b) == _listed(b))
+            finally:
+                await c.stop()
+        finally:
+            await r.aclose()
+            await guest.close()
 
 
 async def test_a_stopping_node_hands_its_tables_over(pg_url: str, redis_url: str) -> None:
