@@ -377,6 +377,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()  # intents being served, adoptions
         self._unleased: set[str] = set()  # tables seen without a lease in the last scan
+        self._orphans: set[str] = set()  # our sessions' tables seen without an owner
+        self._unservable: set[str] = set()  # ... and found finished too long ago
         # our public tables as published (table id -> summary), the ids seen last
         # round, the tables changed since (``changed``), our listing's version in Redis
         # and whether to write it whole (the first time, after Redis lost it)
@@ -657,8 +659,9 @@ class Cluster:
             table._invite = invite
 
     async def locate(self, table_id: str, current: Table | None = None) -> Table:
-        """The table a session asked for: ours, or a ``RemoteTable`` for its owner; an
-        unfinished table nobody serves is adopted here."""
+        """The table a session asked for: ours, or a ``RemoteTable`` for its owner; a
+        table nobody serves is adopted here (a finished one too, if it finished less
+        than the lobby's ``finished_ttl`` ago, as a single server restores it)."""
         if current is not None and current.id == table_id:
             return current
         for _ in range(3):
@@ -671,13 +674,14 @@ class Cluster:
                 break
             if owner is not None:  # served (a finished one too, while its owner keeps it)
                 return RemoteTable(self, st, _text(owner), self.server.store)
-            if st.state == FINISHED:
+            if not self._servable(st):
                 break
-            await self._adopt(table_id)
+            await self._adopt(table_id, finished=True)
         raise TableError("no_such_table", f"there is no table {table_id!r}")
 
     async def locate_seat(self, token: str, current: Table | None) -> tuple[Table, int] | None:
-        found = await asyncio.to_thread(self.server.store.find_token, hash_token(token))
+        since = self.server.lobby.now() - self.server.lobby.finished_ttl
+        found = await asyncio.to_thread(self.server.store.find_token, hash_token(token), since)
         if found is None:
             return None
         table = await self.locate(found[0], current)
@@ -770,12 +774,23 @@ class Cluster:
         """A table was created here: claim it in the store (fencing from now on)."""
         await self.server.store.claim(table.id, self.node)
 
-    async def _adopt(self, table_id: str) -> None:
-        """Serve a table nobody serves: lease, claim, restore by replaying its record."""
-        async with self._adopting:
-            await self._adopt_one(table_id)
+    def _servable(self, st: StoredTable, finished: bool = True) -> bool:
+        """Whether a table nobody serves is to be served again: unfinished, or (with
+        ``finished``) a game that finished less than ``finished_ttl`` ago, so that its
+        players and spectators see how it ended even if its node died meanwhile."""
+        if st.state != FINISHED:
+            return True
+        lobby = self.server.lobby
+        recent = st.finished is not None and st.finished >= lobby.now() - lobby.finished_ttl
+        return finished and recent and st.record is not None
 
-    async def _adopt_one(self, table_id: str) -> None:
+    async def _adopt(self, table_id: str, *, finished: bool = False) -> None:
+        """Serve a table nobody serves: lease, claim, restore by replaying its record
+        (a recently finished one too, with ``finished``: see ``_servable``)."""
+        async with self._adopting:
+            await self._adopt_one(table_id, finished)
+
+    async def _adopt_one(self, table_id: str, finished: bool) -> None:
         if self.stopping or table_id in self.server.lobby.tables:
             return
         try:
@@ -788,7 +803,9 @@ class Cluster:
             store = self.server.store
             await store.claim(table_id, self.node)
             st = await asyncio.to_thread(store.load_table, table_id)
-            if st is None or st.state == FINISHED:
+            if st is None or not self._servable(st, finished):
+                if st is not None:
+                    self._unservable.add(table_id)
                 store.release(table_id)
                 await self._release(keys=[_lease(table_id)], args=[self.node])
                 return
@@ -1007,13 +1024,26 @@ class Cluster:
         return list(found.values())
 
     async def _watch_owners(self) -> None:
+        """Follow the owners of our sessions' remote tables; a table seen without one
+        twice in a row is adopted here, finished or not (a game that ended as its node
+        died: its sessions here may not have heard the end; ``_scan`` only takes the
+        unfinished tables)."""
         ids = sorted({p.id for p in self.proxies.values()})
+        self._unservable &= set(ids)
         if not ids:
+            self._orphans = set()
             return
         owners = await self.redis.mget([_lease(t) for t in ids])
+        orphans = set()
         for tid, owner in zip(ids, owners, strict=True):
             if owner is not None:
                 self._owner_changed(tid, _text(owner))
+            elif tid not in self._unservable:
+                orphans.add(tid)
+        ready, self._orphans = orphans & self._orphans, orphans
+        for tid in sorted(ready):
+            if not self.stopping:
+                self._spawn(self._adopt(tid, finished=True))
 
     async def _scan(self) -> None:
         ids = await asyncio.to_thread(self.server.store.open_table_ids)

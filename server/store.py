@@ -189,8 +189,12 @@ class Store:
         """One table with its record (a node taking it over restores it so)."""
         return None
 
-    def find_token(self, token_hash: str) -> tuple[str, int] | None:
-        """The (table id, seat) of an unfinished table a seat token hash belongs to."""
+    def find_token(
+        self, token_hash: str, finished_since: float | None = None
+    ) -> tuple[str, int] | None:
+        """The (table id, seat) of an unfinished table a seat token hash belongs to; with
+        ``finished_since``, also of a game that finished at or after that time (as
+        ``load_open_tables``: so that its players still see how it ended)."""
         return None
 
     def open_table_ids(self) -> list[str]:
@@ -769,12 +773,16 @@ class SqlStore(Store):
         table: StoredTable | None = self._read(read)
         return table
 
-    def find_token(self, token_hash: str) -> tuple[str, int] | None:
+    def find_token(
+        self, token_hash: str, finished_since: float | None = None
+    ) -> tuple[str, int] | None:
+        since = float("inf") if finished_since is None else finished_since
         row = self._read(
             lambda con: con.execute(
                 "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
-                " WHERE s.token_hash = ? AND t.state != 'finished'",
-                (token_hash,),
+                " WHERE s.token_hash = ? AND (t.state != 'finished'"
+                " OR (t.finished >= ? AND t.id IN (SELECT table_id FROM games)))",
+                (token_hash, since),
             ).fetchone()
         )
         return None if row is None else (row[0], int(row[1]))

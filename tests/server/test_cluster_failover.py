@@ -100,7 +100,7 @@ class Game:
 class Stats:
     reconnects: int = 0
     refused: int = 0
-    silences: int = 0
+    silences: list[str] = field(default_factory=list)
 
 
 async def connect_any(nodes: list[Node], rng: random.Random, name: str) -> WsClient:
@@ -159,7 +159,7 @@ async def play(
                     await client.close()
                     continue
                 if resumed.type != "resumed":  # the table is being adopted: again soon
-                    assert resumed.code in RECOVERABLE | {"bad_token"}, resumed
+                    assert resumed.code in RECOVERABLE, resumed
                     await client.close()
                     await asyncio.sleep(0.2)
                     continue
@@ -180,7 +180,9 @@ async def play(
                 if last is not None and not last.view.game_over and last.view.to_move != seat:
                     start = len(c.msgs)
                     continue
-                stats.silences += 1  # a lost connection not yet noticed: connect again
+                # no news: what it last heard, for the assertion's message; connect again
+                when = time.strftime("%H:%M:%S", time.gmtime())
+                stats.silences.append(f"{when} {game.table} seat {seat}: {c.tail(4)}")
                 await c.close()
                 continue
             except ConnectionError:
@@ -267,7 +269,6 @@ async def owned_by(r: aioredis.Redis, node: Node, tables: list[str]) -> list[str
 
 
 @pytest.mark.slow
-@pytest.mark.flaky(reruns=1)  # timing of kills and leases on a shared machine: one rerun
 async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_path: Path) -> None:
     kills = 100 if SOAK else 10
     pg_url = postgres.database()
@@ -325,7 +326,7 @@ async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_p
         f"\nnode loss: {kills} SIGKILLs, {len(games)} games ({takes} takes) all finished,"
         f" {sum(len(g.acked) for g in games)} acked takes all stored once;"
         f" {stats.reconnects} reconnections, {stats.refused} intents refused as moved,"
-        f" {stats.silences} silent connections dropped"
+        f" {len(stats.silences)} silent connections dropped"
     )
     if failover:
         print(
@@ -335,12 +336,11 @@ async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_p
         )
     assert len(failover) >= kills // 2
     assert max(failover) < 4 * LEASE + 3
-    # a client left without news for 8 s reconnects: seen at most once in a run so far
-    # (its cause not yet found), never more than one per ten kills
-    assert stats.silences <= max(1, kills // 10)
+    # a client at a living node hears from its table's new owner within the failover
+    # time, a client of the dead node reconnects: nobody is ever left without news
+    assert not stats.silences, stats.silences
 
 
-@pytest.mark.flaky(reruns=1)  # timing of kills and leases on a shared machine: one rerun
 async def test_a_paused_node_cannot_write_to_a_table_taken_over(
     postgres: Postgres, tmp_path: Path
 ) -> None:
@@ -406,6 +406,51 @@ async def test_a_paused_node_cannot_write_to_a_table_taken_over(
     assert owner is not None and owner[0] == b.id and owner[1] >= 2
 
 
+async def test_a_game_that_ended_as_its_node_died_is_seen_to_its_end(
+    postgres: Postgres, tmp_path: Path
+) -> None:
+    """The node of a finished game dies: a player at another node is attached again to
+    the game (adopted there, finished as it is) and sees its end again; a player who
+    had gone away resumes with its token at a living node and sees the end, as after a
+    single server's restart (a game that ended as its node died is not lost to its
+    players; before, they waited for a view that never came, and their token was
+    refused)."""
+    pg_url = postgres.database()
+    redis = Redis().start()
+    try:
+        async with node_set(pg_url, redis.url, tmp_path, 2) as (a, b):
+            host = await WsClient.open(a.port, "p0", (1, 1))
+            made = await host.request(
+                "create_table", name="ended", player="p0", options={"players": 2}
+            )
+            table = made.table.id
+            token = (await host.wait_type("joined")).token
+            guest = await WsClient.open(b.port, "p1", (1, 1))  # a remote session at b
+            await join_ok(guest, table, "p1")
+            for c in (host, guest):
+                await c.send("ready")
+            await host.wait_type("view")
+            await host.close()  # p0 goes away before the end
+            assert (await guest.request("resign")).type == "ack"  # the game ends at a
+            await guest.wait_for(lambda x: x.type == "view" and x.view.game_over)
+            seen = len(guest.msgs)
+            a.kill()
+            again = await guest.wait_for(
+                lambda x: x.type == "view" and x.view.game_over, start=seen, timeout=15
+            )
+            assert again.view.result is not None and again.view.result.ending == "resigned"
+            assert (await b.health())["node_adopted"] == 1  # b serves the finished game
+            back = await WsClient.open(b.port, "p0 again", (1, 1))
+            resumed = await back.request("resume", token=token)
+            assert (resumed.type, resumed.table, resumed.seat) == ("resumed", table, 0)
+            end = await back.wait_for(lambda x: x.type == "view" and x.view.game_over)
+            assert end.view.result == again.view.result
+            for c in (guest, back):
+                await c.close()
+    finally:
+        redis.stop()
+
+
 async def join_ok(client: WsClient, table: str, name: str) -> str:
     joined = await client.request("join", table=table, player=name)
     assert joined.type == "joined", joined
@@ -413,7 +458,6 @@ async def join_ok(client: WsClient, table: str, name: str) -> str:
     return token
 
 
-@pytest.mark.flaky(reruns=1)  # timing of kills and leases on a shared machine: one rerun
 async def test_redis_restarted_mid_game(postgres: Postgres, tmp_path: Path) -> None:
     pg_url = postgres.database()
     redis = Redis().start()

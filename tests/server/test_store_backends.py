@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,9 @@ async def test_tokens_and_tables_are_found_for_a_node_taking_over(store_url: str
     assert store.load_table("nope") is None
     await store.finish("t1", None)
     assert store.find_token(hash_token("secret")) is None  # a finished table's seats are not
+    # ... unless it finished recently enough (its players still see how it ended)
+    assert store.find_token(hash_token("secret"), time.time() - 60) == ("t1", 1)
+    assert store.find_token(hash_token("secret"), time.time() + 60) is None
     await store.close()
 
 
