@@ -33,7 +33,8 @@ from protocol.convert import catalogue
 
 from .botpool import default_workers, shared_pool
 from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
-from .lobby import Lobby, Quotas
+from .limits import Quotas
+from .lobby import Lobby
 from .logs import peer_fields
 from .ratelimit import TokenBucket
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
@@ -57,7 +58,9 @@ class ServerConfig:
     port: int = 8765
     name: str = "Kupferkessel server"
     limits: m.Limits = m.DEFAULT_LIMITS
-    max_connections: int = 5000
+    max_connections: int = 5000  # this process's connections at most
+    # on a node of a cluster: the cluster's connections at most (None: max_connections)
+    cluster_max_connections: int | None = None
     max_handshakes: int = 100  # TCP connections beyond max_connections (handshakes, refusals)
     handshake_timeout: float = 10.0  # seconds to complete the opening handshake
     backlog: int = 100  # the listen backlog, also what one loop turn may accept
@@ -152,6 +155,7 @@ class Server:
             self.store.server_id = self.cluster.node  # whose beat a clocked game follows
             await self.cluster.start()
             self.lobby.cluster = self.cluster
+            self.lobby.limits = self.cluster.limits  # the cluster's tables and connections
         else:
             restored = await self.lobby.restore()
             if restored:
@@ -363,7 +367,8 @@ class Server:
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
-        if len(self.sessions) >= self.config.max_connections:
+        limits = self.lobby.limits
+        if len(self.sessions) >= self.config.max_connections or not await limits.admit():
             full = "server_full: too many connections"
             with contextlib.suppress(Exception):  # bye first, as for every close of ours
                 await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
@@ -376,6 +381,7 @@ class Server:
             await session.run()
         finally:
             self.sessions.discard(session)
+            limits.left()
             log.info(
                 "disconnect",
                 extra={**session.log_extra, "code": ws.close_code, "reason": ws.close_reason},

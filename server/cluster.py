@@ -32,6 +32,8 @@ Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for opera
   transaction (``listed``); the others keep every node's listing in memory, read it
   whole only when they do not follow it yet (they joined, missed a version, lost
   their channel), and a node writes its own whole only when Redis lost it.
+- **Limits.** ``--max-tables``, ``--max-connections`` and the quotas per address count
+  the whole cluster, in Redis (``server.cluster_limits``, ``Cluster.limits``).
 - **Leaving.** On SIGTERM a node hands its tables over: it stops serving each (waiting
   for an intent in progress), drops its lease and tells the others, who adopt them at
   once; then it closes its own connections as a single server does.
@@ -62,6 +64,7 @@ from protocol.wire import encode_as
 from shared.game import Take
 
 from .botseat import BotSeat
+from .cluster_limits import ClusterCounts
 from .session import Frame, Session, table_summary
 from .store import Store, StoredSeat, StoredTable
 from .table import FINISHED, LOBBY, Occupant, Seat, Table, TableError, hash_token
@@ -392,6 +395,8 @@ class Cluster:
         self.adopted = 0
         self.handed_over = 0
         self.stopping = False
+        config = server.config
+        self.limits = ClusterCounts(self, config.cluster_max_connections or config.max_connections)
 
     # ------------------------------------------------------------- life
     async def start(self) -> None:
@@ -403,6 +408,7 @@ class Cluster:
             asyncio.create_task(self._publisher()),
             asyncio.create_task(self._keep()),
         ]
+        self.limits.start()
         log.info("node joined the cluster", extra={"node": self.node})
 
     async def handover(self) -> None:
@@ -432,6 +438,7 @@ class Cluster:
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=self.lease)
+        await self.limits.stop()
         with contextlib.suppress(RedisError):
             await self.redis.srem("kk:nodes", self.node)
             await self.redis.delete(f"kk:health:{self.node}", f"kk:listed:{self.node}")
@@ -882,6 +889,7 @@ class Cluster:
             await asyncio.sleep(self.every)
             try:
                 await self._renew_leases()
+                self.limits.renew()
                 await self._publish_state()
                 await self._watch_owners()
                 if not self.stopping:

@@ -13,18 +13,20 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from shared.clock import Clock, Timing
 from shared.errors import RuleError
 from shared.options import Options
 
+from .limits import NO_QUOTAS, LocalCounts, Quotas
 from .store import Store, StoredTable
 from .table import FINISHED, LOBBY, PLAYING, StandInFactory, Table, TableError, hash_token
 
 if TYPE_CHECKING:
     from .cluster import Cluster
+    from .cluster_limits import ClusterCounts
 
 INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """Letters and digits nobody confuses when reading a code aloud or off a screen: no
@@ -46,23 +48,6 @@ BotFactory = Callable[[Table, int, str], object]
 """Attaches a server-side bot for (table, seat, level); set by the server."""
 
 
-@dataclass(frozen=True)
-class Quotas:
-    """What one peer (an IP address) may hold at once; 0 means no limit. The tables a
-    peer made are counted while they are not finished."""
-
-    lobby_tables: int = 10
-    """Tables waiting in the lobby."""
-    unattended_games: int = 4
-    """Running games with no person connected (no seat, no spectator)."""
-    bot_games: int = 2
-    """Games of bots only (every seat a server-side bot)."""
-
-
-NO_QUOTAS = Quotas(lobby_tables=0, unattended_games=0, bot_games=0)
-"""No per-peer limit: for tests and benchmarks that play many people from one address."""
-
-
 class Lobby:
     def __init__(
         self,
@@ -78,7 +63,9 @@ class Lobby:
     ) -> None:
         self.store = store
         self.quotas = quotas or Quotas()
-        self._made_by: dict[str, set[Table]] = {}  # peer -> its tables not yet finished
+        # what counts against ``max_tables`` and the quotas: this process's tables, or
+        # on a node of a cluster the cluster's (``server.limits``)
+        self.limits: LocalCounts | ClusterCounts = LocalCounts(self)
         self.max_tables = max_tables
         self.finished_ttl = finished_ttl
         self.lobby_ttl = lobby_ttl  # <= 0: tables waiting in the lobby never expire
@@ -214,31 +201,6 @@ class Lobby:
         return found
 
     # ------------------------------------------------------------- changes
-    def check_quotas(self, peer: str, bots_only: bool) -> None:
-        """Refuse (``server_full``, saying which quota) a new table by ``peer`` if it
-        already holds as many tables as ``quotas`` allow."""
-        mine = self._made_by.get(peer)
-        q = self.quotas
-        if not mine or q == NO_QUOTAS:
-            return
-        for table in [t for t in mine if t.state == FINISHED or self.tables.get(t.id) is not t]:
-            mine.discard(table)
-        waiting = sum(t.state == LOBBY for t in mine)
-        unattended = sum(t.state == PLAYING and not t.attended for t in mine)
-        of_bots = sum(t.bots_only for t in mine)
-        if q.lobby_tables > 0 and waiting >= q.lobby_tables:
-            why = f"you have {waiting} tables waiting in the lobby: start or leave one first"
-        elif q.unattended_games > 0 and unattended >= q.unattended_games:
-            why = (
-                f"{unattended} games you started run with nobody connected:"
-                " resume, watch or resign one first"
-            )
-        elif bots_only and q.bot_games > 0 and of_bots >= q.bot_games:
-            why = f"{of_bots} games of bots only you started are still running"
-        else:
-            return
-        raise TableError("server_full", why)
-
     async def create(
         self,
         name: str,
@@ -254,11 +216,7 @@ class Lobby:
         ``bots`` lists (seat, level) pairs to fill with server-side bots; ``timing`` its
         time rules (``invite_hash``: a private table's code, kept for a rematch). A table
         made for ``peer`` (a client's address) counts against its ``quotas``."""
-        if len(self.tables) - self.finished_here >= self.max_tables:
-            raise TableError("server_full", "this server has reached its table limit")
         bots = bots or []
-        if peer is not None:
-            self.check_quotas(peer, bots_only=len(bots) >= options.players)
         for _, level in bots:
             if level not in self.bot_levels:
                 raise TableError(
@@ -269,12 +227,19 @@ class Lobby:
             self.cluster is not None and not await self.cluster.claim_new(table_id)
         ):
             table_id = secrets.token_hex(4)
+        await self.limits.reserve(table_id, peer, bots_only=len(bots) >= options.players)
         invite = new_invite() if private and invite_hash is None else None
         if invite is not None:
             invite_hash = hash_token(invite)
         timing = timing or Timing()
         stored_timing = None if timing == Timing() else asdict(timing)
-        await self.store.create_table(table_id, name, options, private, invite_hash, stored_timing)
+        try:
+            await self.store.create_table(
+                table_id, name, options, private, invite_hash, stored_timing, peer
+            )
+        except BaseException:
+            self.limits.cancel(table_id)
+            raise
         table = Table(
             table_id,
             name,
@@ -285,12 +250,12 @@ class Lobby:
             timing=timing,
             now=self.now,
         )
+        table.made_by = peer
         self._wire(table)
         if self.cluster is not None:
             await self.cluster.created(table)
         self.tables[table_id] = table
-        if peer is not None:
-            self._made_by.setdefault(peer, set()).add(table)
+        self.limits.added(table)
         for seat_no, level in bots:
             seat = await table.add_bot(level, seat_no)
             if self.attach_bot is not None:
@@ -339,6 +304,7 @@ class Lobby:
             timing=Timing(**st.timing) if st.timing else None,
             now=self.now,
         )
+        table.made_by = st.made_by
         for ss in st.seats:
             seat = table.seats[ss.seat]
             seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
@@ -357,6 +323,7 @@ class Lobby:
                 self.finished_here += 1
         self._wire(table)
         self.tables[st.id] = table
+        self.limits.added(table)
         if table.state == PLAYING:
             self._restore_life(table, st.life or {})
             self._schedule(table)
@@ -405,8 +372,15 @@ class Lobby:
         table.on_due = self._schedule
         table.on_rematch = self.rematch
         table.stand_in = self.stand_in
-        if self.cluster is not None:
-            table.on_change = self.cluster.changed
+        if self.cluster is not None:  # one process counts at each request instead
+            table.on_change = self._changed
+
+    def _changed(self, table: Table) -> None:
+        """``Table.on_change`` on a node: what the lobby shows of the table and what it
+        counts as against the limits may have changed."""
+        assert self.cluster is not None
+        self.cluster.changed(table)
+        self.limits.changed(table)
 
     async def rematch(self, old: Table) -> Table:
         """Every person at ``old`` asked for a rematch: a new table with the same

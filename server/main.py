@@ -20,7 +20,7 @@ import platformdirs
 
 from .app import ServerConfig, run_server
 from .botpool import default_workers
-from .lobby import Quotas
+from .limits import Quotas
 from .logs import setup_logging
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
@@ -191,7 +191,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         host="0.0.0.0" if args.public else args.host,
         port=args.port,
         name=args.name,
-        max_connections=args.max_connections,
+        max_connections=args.max_connections,  # lowered to fit the open files (per node)
+        cluster_max_connections=args.max_connections,
         max_handshakes=args.max_handshakes,
         max_tables=args.max_tables,
         trust_forwarded=args.behind_proxy,

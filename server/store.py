@@ -95,6 +95,7 @@ class StoredTable:
     record: Record | None = None
     timing: dict[str, Any] | None = None  # ``Timing`` as created (None: the defaults)
     life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
+    made_by: str | None = None  # the client address whose quotas it counts against
 
 
 @dataclass
@@ -132,8 +133,10 @@ class Store:
         private: bool,
         invite_hash: str | None,
         timing: dict[str, Any] | None = None,
+        made_by: str | None = None,
     ) -> None:
-        """Store a new table in the lobby state (``timing``: its time rules)."""
+        """Store a new table in the lobby state (``timing``: its time rules;
+        ``made_by``: the client address whose quotas it counts against)."""
 
     async def set_seat(
         self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
@@ -595,13 +598,14 @@ class SqlStore(Store):
         private: bool,
         invite_hash: str | None,
         timing: dict[str, Any] | None = None,
+        made_by: str | None = None,
     ) -> None:
         await self._write(
             table_id,
             (
                 "INSERT INTO tables"
-                " (id, name, options, private, invite_hash, created, state, timing)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
+                " (id, name, options, private, invite_hash, created, state, timing, made_by)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
                 (
                     table_id,
                     name,
@@ -610,6 +614,7 @@ class SqlStore(Store):
                     invite_hash,
                     time.time(),
                     None if timing is None else json.dumps(timing),
+                    made_by,
                 ),
             ),
         )
@@ -720,10 +725,12 @@ class SqlStore(Store):
         result: tuple[Record, bool] | None = self._read(lambda con: self._record(con, table_id))
         return result
 
-    _TABLE_COLUMNS = "id, name, options, private, invite_hash, created, state, finished, timing"
+    _TABLE_COLUMNS = (
+        "id, name, options, private, invite_hash, created, state, finished, timing, made_by"
+    )
 
     def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:
-        tid, name, opts, private, invite, created, state, finished, timing = row
+        tid, name, opts, private, invite, created, state, finished, timing, made_by = row
         t = StoredTable(
             tid,
             name,
@@ -744,6 +751,7 @@ class SqlStore(Store):
         rec = self._record(con, tid)
         t.record = rec[0] if rec else None
         t.timing = json.loads(timing) if timing else None
+        t.made_by = made_by
         life = con.execute("SELECT life FROM games WHERE table_id = ?", (tid,)).fetchone()
         t.life = json.loads(life[0]) if life is not None and life[0] else None
         return t
@@ -877,6 +885,11 @@ CREATE TABLE IF NOT EXISTS alive (
     server TEXT PRIMARY KEY,
     at REAL NOT NULL
 )
+""",
+    # 5: the client address a table counts against (its quotas follow the table when
+    # a server restarts or another node of a cluster takes it over)
+    """
+ALTER TABLE tables ADD COLUMN made_by TEXT
 """,
 )
 ALIVE_KEPT = 7 * 24 * 3600.0

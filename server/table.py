@@ -198,8 +198,11 @@ class Table:
         self.on_rematch: Callable[[Table], Awaitable[object]] | None = None
         self.lock = asyncio.Lock()
         self.on_finish: Callable[[Table], None] | None = None
+        # the client address whose quotas the table counts against (``server.limits``)
+        self.made_by: str | None = None
         # told whenever what the lobby shows of the table (``table_summary``) may have
-        # changed: who sits or watches, readiness, state (a node republishes it)
+        # changed: who sits or watches, readiness, state (a node republishes it, and
+        # what the table counts as against the limits: ``server.cluster_limits``)
         self.on_change: Callable[[Table], None] | None = None
         # told whenever ``next_due`` may have come earlier (the lobby's deadline heap)
         self.on_due: Callable[[Table], None] | None = None

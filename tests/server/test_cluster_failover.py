@@ -44,8 +44,9 @@ RECOVERABLE = {"stale_state", "internal", "not_your_turn"}
 class Node:
     """One ``kupferkessel serve`` node process."""
 
-    def __init__(self, pg_url: str, redis_url: str, log: Path) -> None:
+    def __init__(self, pg_url: str, redis_url: str, log: Path, *args: str) -> None:
         self.pg_url, self.redis_url, self.log = pg_url, redis_url, log
+        self.args = args  # more flags for ``kupferkessel serve``
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.id = ""
@@ -53,7 +54,7 @@ class Node:
     async def start(self) -> Node:
         cmd = [sys.executable, "-m", "client.cli", "serve", "--port", str(self.port)]
         cmd += ["--store", self.pg_url, "--cluster", self.redis_url, "--lease", str(LEASE)]
-        cmd += ["--log-level", "info", "--bot-think", "0.01"]
+        cmd += ["--log-level", "info", "--bot-think", "0.01", *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
         deadline = time.monotonic() + 30

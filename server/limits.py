@@ -1,0 +1,163 @@
+"""The server's limits on tables and connections, and the quotas per client address.
+
+Theory of operation. One decision, two ways of counting. ``refusal`` decides whether a
+new table may be made, from what is held (``Held``: the unfinished tables, and the
+tables the client's address made that wait in the lobby, run with nobody connected, or
+are games of bots only; ``counts_as`` says which of these a table is). What is held is
+counted by the lobby's ``counts``:
+
+- ``LocalCounts``, one process: its own tables, counted at each request from memory
+  (the single server's path, with no other cost);
+- ``server.cluster_limits.ClusterCounts``, a node of a cluster: the whole cluster's,
+  counted in Redis, where the check and the reservation of the new table are one atomic
+  script (two nodes cannot both make the last table allowed).
+
+A table counts against the address that made it (``Table.made_by``, stored with it),
+so a restored or adopted table still counts for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .table import FINISHED, LOBBY, PLAYING, Table, TableError
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+__all__ = [
+    "KINDS",
+    "NO_QUOTAS",
+    "Held",
+    "LocalCounts",
+    "Quotas",
+    "counts_as",
+    "refusal",
+]
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """What one peer (an IP address) may hold at once; 0 means no limit. The tables a
+    peer made are counted while they are not finished."""
+
+    lobby_tables: int = 10
+    """Tables waiting in the lobby."""
+    unattended_games: int = 4
+    """Running games with no person connected (no seat, no spectator)."""
+    bot_games: int = 2
+    """Games of bots only (every seat a server-side bot)."""
+
+
+NO_QUOTAS = Quotas(lobby_tables=0, unattended_games=0, bot_games=0)
+"""No per-peer limit: for tests and benchmarks that play many people from one address."""
+
+KINDS = ("lobby", "unattended", "bots")
+"""What a peer's table may count as, in ``Held``'s order (after ``tables``)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """What counts against the limits: unfinished ``tables`` (of the server, or of the
+    cluster), and the peer's tables of each of ``KINDS``."""
+
+    tables: int = 0
+    lobby: int = 0
+    unattended: int = 0
+    bots: int = 0
+
+
+def counts_as(table: Table) -> tuple[str, ...]:
+    """Which of ``KINDS`` a table counts as against the address that made it: waiting in
+    the lobby, running with no person connected, a game of bots only (until it ends)."""
+    if table.state == FINISHED:
+        return ()
+    kinds = []
+    if table.state == LOBBY:
+        kinds.append("lobby")
+    elif table.state == PLAYING and not table.attended:
+        kinds.append("unattended")
+    if table.bots_only:
+        kinds.append("bots")
+    return tuple(kinds)
+
+
+def limits_of(max_tables: int, quotas: Quotas, bots_only: bool) -> tuple[int | None, ...]:
+    """The limit on each of ``Held``'s counts for a new table (None: none): a quota of 0
+    is none; the bots quota applies to a table of bots only."""
+    bots = quotas.bot_games if bots_only else 0
+    quota = (quotas.lobby_tables, quotas.unattended_games, bots)
+    return (max_tables, *(q if q > 0 else None for q in quota))
+
+
+def refusal(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str | None:
+    """Why a new table may not be made (``server_full``'s message), or None: a count at
+    its limit (``limits_of``) refuses, the table limit first, then the quotas."""
+    over = [
+        n is not None and count >= n
+        for count, n in zip(
+            (held.tables, held.lobby, held.unattended, held.bots),
+            limits_of(max_tables, quotas, bots_only),
+            strict=True,
+        )
+    ]
+    if over[0]:
+        return "this server has reached its table limit"
+    if over[1]:
+        return f"you have {held.lobby} tables waiting in the lobby: start or leave one first"
+    if over[2]:
+        return (
+            f"{held.unattended} games you started run with nobody connected:"
+            " resume, watch or resign one first"
+        )
+    if over[3]:
+        return f"{held.bots} games of bots only you started are still running"
+    return None
+
+
+class LocalCounts:
+    """What one process holds, counted from its lobby at each request."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self._made_by: dict[str, set[Table]] = {}  # peer -> its tables not yet finished
+
+    def held(self, peer: str | None) -> Held:
+        """The lobby's unfinished tables, and ``peer``'s tables of each kind."""
+        lobby = self.lobby
+        tables = len(lobby.tables) - lobby.finished_here
+        mine = self._made_by.get(peer) if peer is not None else None
+        if not mine or self.lobby.quotas == NO_QUOTAS:
+            return Held(tables)
+        for table in [t for t in mine if t.state == FINISHED or lobby.tables.get(t.id) is not t]:
+            mine.discard(table)
+        kinds = [k for t in mine for k in counts_as(t)]
+        return Held(tables, kinds.count("lobby"), kinds.count("unattended"), kinds.count("bots"))
+
+    async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None:
+        """Refuse (``server_full``, saying which limit) a new table if the server holds
+        as many tables as ``max_tables``, or ``peer`` as many as its quotas allow."""
+        lobby = self.lobby
+        quotas = lobby.quotas if peer is not None else NO_QUOTAS
+        why = refusal(self.held(peer), lobby.max_tables, quotas, bots_only)
+        if why is not None:
+            raise TableError("server_full", why)
+
+    def cancel(self, table_id: str) -> None:
+        """The reserved table was not made after all (nothing was reserved here)."""
+
+    def added(self, table: Table) -> None:
+        """A table is served here from now on (made, restored or adopted)."""
+        if table.made_by is not None:
+            self._made_by.setdefault(table.made_by, set()).add(table)
+
+    def changed(self, table: Table) -> None:
+        """What ``table`` counts as may have changed (counted at the next request)."""
+
+    async def admit(self) -> bool:
+        """Whether one more connection may be served (the server's own cap is checked
+        by the server)."""
+        return True
+
+    def left(self) -> None:
+        """A connection admitted by ``admit`` ended."""
