@@ -131,8 +131,15 @@ class LocalCounts:
             return Held(tables)
         for table in [t for t in mine if t.state == FINISHED or lobby.tables.get(t.id) is not t]:
             mine.discard(table)
-        kinds = [k for t in mine for k in counts_as(t)]
-        return Held(tables, kinds.count("lobby"), kinds.count("unattended"), kinds.count("bots"))
+        # ``counts_as`` for each table, summed (one pass per kind is faster: a peer's
+        # unfinished tables are counted at each of its requests; test_limits holds the
+        # two equal)
+        return Held(
+            tables,
+            sum(t.state == LOBBY for t in mine),
+            sum(t.state == PLAYING and not t.attended for t in mine),
+            sum(t.bots_only for t in mine),
+        )
 
     async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None:
         """Refuse (``server_full``, saying which limit) a new table if the server holds
