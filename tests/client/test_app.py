@@ -134,6 +134,20 @@ async def until(
             await asyncio.sleep(0.05)
 
 
+async def shown(kapp: KupferApp, *words: str, timeout: float = 30.0) -> str:
+    """The screen once it shows every one of ``words``: the application handles keys and
+    server updates in its own tasks, so the test waits for them, not for a guessed time.
+    Fails with the screen as it was."""
+    screen = ""
+    try:
+        async with asyncio.timeout(timeout):
+            while not all(w in (screen := fragment_list_to_text(kapp.text())) for w in words):
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        raise AssertionError(f"the screen never showed {words!r}:\n{screen}") from None
+    return screen
+
+
 async def test_from_the_lobby_to_the_score_table(url: str) -> None:
     with create_pipe_input() as inp:
         kapp = KupferApp(name="Ann", address=url, input=inp, output=DummyOutput())
@@ -158,9 +172,7 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
         await until(
             lambda: kapp.table.view is not None and kapp.table.view.game_over, 60, press_enter
         )
-        await asyncio.sleep(0.2)
-        screen = fragment_list_to_text(kapp.text())
-        assert "Final score" in screen and "TOTAL" in screen
+        await shown(kapp, "Final score", "TOTAL")
         inp.send_text("q")  # at the end, q goes back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")  # and there it quits
@@ -206,13 +218,14 @@ async def test_resigning_asks_first_and_ends_the_game(url: str, protocol: tuple[
             assert "Final score" in screen and "TOTAL" in screen and "Places:" in screen
         assert "Your turn" not in screen and "Enter/q: back to the lobby" in screen
         inp.send_text("g")  # the board as it was, under the ending, never "Your turn"
-        await asyncio.sleep(0.1)
-        screen = fragment_list_to_text(kapp.text())
-        assert "Your turn" not in screen and "Deck" in screen
-        inp.send_text("\r")  # an Enter too many while the game ends: the result stays
-        await asyncio.sleep(0.2)
+        screen = await shown(kapp, "Deck")
+        assert "Your turn" not in screen
+        # an Enter too many while the game ends keeps the result; the key is handled
+        # here, at a known moment after the end, not whenever a loaded machine reads it
+        kapp.over_at = time.monotonic()
+        kapp.key("enter")
         assert kapp.screen == "table"
-        await asyncio.sleep(max(0.0, kapp.over_at + END_PAUSE - time.monotonic()))
+        kapp.over_at -= END_PAUSE  # the pause is over
         inp.send_text("\r")  # Enter: back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")
@@ -264,9 +277,7 @@ async def test_claiming_the_win_while_the_opponent_is_away(url: str) -> None:
         assert "w: claim the win" in screen
         inp.send_text("w")
         await until(lambda: host.view is not None and host.view.game_over)
-        await asyncio.sleep(0.1)
-        screen = fragment_list_to_text(kapp.text())
-        assert "White (Ann) claimed the win" in screen and "winner: White (Ann)" in screen
+        await shown(kapp, "White (Ann) claimed the win", "winner: White (Ann)")
         inp.send_text("q")  # back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")
@@ -292,10 +303,8 @@ async def test_a_game_that_times_out_says_so(url: str) -> None:
         run = asyncio.create_task(kapp.run())
         await client.ready()
         await until(lambda: client.view is not None and client.view.game_over, 30)
-        await asyncio.sleep(0.2)
-        screen = fragment_list_to_text(kapp.text())
-        assert "Time ran out for White (Ann)" in screen, screen
-        assert "winner: Black (easy bot)" in screen and "Your turn" not in screen
+        screen = await shown(kapp, "Time ran out for White (Ann)", "winner: Black (easy bot)")
+        assert "Your turn" not in screen
         kapp.key("g")
         log = " ".join(e.text for e in kapp.table.log)
         assert "Time ran out for White (Ann): a computer moves for them" in log

@@ -88,7 +88,7 @@ async def seated(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
     options = m.TableOptions(players=3, recipes=True, memory="casual", seed=5)
     await client.create_table("t", options, bots=[(1, "easy"), (2, "easy")], player="Ann", seat=0)
     await client.ready()
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(30):
         while client.view is None:
             await asyncio.sleep(0.02)
     with create_pipe_input() as inp:
@@ -237,7 +237,7 @@ async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: 
         with create_pipe_input() as inp:
             kapp = KupferApp(name="Hanna", client=client, input=inp, output=SizedOutput())
             kapp._sit(client)
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(30):
                 while not kapp.seats:
                     kapp.on_update(client.presence) if client.presence else None
                     await asyncio.sleep(0.02)

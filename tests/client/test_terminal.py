@@ -37,15 +37,10 @@ def test_play_a_whole_game_in_tmux(tmp_path: Path) -> None:
         assert "Final score" in screen, screen
         assert "TOTAL" in screen and "White (Ann)" in screen and "Black (easy bot)" in screen
         t.keys("?")  # the help panel with the scoring overview
-        time.sleep(0.5)
-        assert "SCORING" in t.screen()
-        t.keys("Escape")
-        time.sleep(0.5)
+        t.wait("SCORING")
+        t.keys("Escape")  # back to the score table, then q (not Escape q: Alt-q)
+        t.wait(lambda s: "SCORING" not in s and "Final score" in s)
         t.keys("q")
-        for _ in range(50):
-            if not t.alive():
-                break
-            time.sleep(0.1)
-        assert not t.alive(), "q on the score screen should quit"
+        assert t.wait_gone(timeout=30), "q on the score screen should quit"
     finally:
         t.kill()
