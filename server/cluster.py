@@ -68,6 +68,7 @@ from .cluster_limits import ClusterCounts
 from .session import Frame, Session, table_summary
 from .store import Store, StoredSeat, StoredTable
 from .table import FINISHED, LOBBY, Occupant, Seat, Table, TableError, hash_token
+from .tasks import stop_tasks
 
 if TYPE_CHECKING:
     from .app import Server
@@ -433,11 +434,7 @@ class Cluster:
         self.stopping = True
         await self._drain_outbox()
         self._publish.put_nowait(None)
-        tasks = [*self._tasks, *self._running]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=self.lease)
+        await stop_tasks([*self._tasks, *self._running], self.lease)
         await self.limits.stop()
         with contextlib.suppress(RedisError):
             await self.redis.srem("kk:nodes", self.node)

@@ -38,6 +38,7 @@ from redis.exceptions import RedisError
 
 from .limits import KINDS, NO_QUOTAS, Held, counts_as, limits_of, refusal
 from .table import FINISHED, Table, TableError
+from .tasks import stop_tasks
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -49,6 +50,7 @@ log = logging.getLogger("kupferkessel.cluster")
 TABLES = "kk:quota:tables"
 CONNS = "kk:conns"
 CONNS_LIVE = "kk:conns:live"
+STOP_WITHIN = 5.0  # seconds the writer may take to end at a stop (a write in progress)
 
 _NOW = """
 local t = redis.call('TIME')
@@ -181,9 +183,7 @@ class ClusterCounts:
     async def stop(self) -> None:
         """Stop writing; this node's connections stop counting at once."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_tasks([self._task], STOP_WITHIN)
         node = self.cluster.node
         with contextlib.suppress(RedisError, OSError):
             async with self.redis.pipeline(transaction=True) as pipe:

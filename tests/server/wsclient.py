@@ -144,8 +144,9 @@ class WsClient:
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await self.ws.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._reader, 5)
+        # asyncio.wait, not wait_for: on Python 3.11 wait_for loses a cancellation of
+        # this task that comes as the reader ends (see server.tasks)
+        await asyncio.wait({self._reader}, timeout=5)
 
     def abort(self) -> None:
         """Drop the connection abruptly (no closing handshake)."""
