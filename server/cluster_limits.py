@@ -141,6 +141,11 @@ return n
 )
 
 
+_Reserve = tuple[list[str], list[Any], "asyncio.Future[list[int]]", str, frozenset[str]]
+"""A reservation waiting: the script's keys and arguments, the future of its answer,
+the table's id and the sets it joins if reserved."""
+
+
 def peer_key(peer: str, kind: str) -> str:
     return f"kk:quota:{peer}:{kind}"
 
@@ -170,7 +175,7 @@ class ClusterCounts:
         self._connect = self.redis.register_script(_CONNECT)
         self._pushed: dict[str, frozenset[str]] = {}  # table id -> its sets, as last sent
         self._dirty: dict[str, Table | None] = {}  # changed tables (None: cancelled)
-        self._reserves: list[tuple[list[str], list[Any], asyncio.Future[list[int]]]] = []
+        self._reserves: list[_Reserve] = []
         self._admits: list[asyncio.Future[bool]] = []
         self._renew = True  # every table and the connections, at the next round
         self.held = 0  # connections admitted here and not yet gone
@@ -206,12 +211,12 @@ class ClusterCounts:
         for limit, join in zip(limits, joins, strict=True):
             args += [-1 if limit is None else limit, int(join)]
         done: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
-        self._reserves.append((keys, args, done))
+        joined = frozenset(k for k, j in zip(keys, joins, strict=True) if j)
+        self._reserves.append((keys, args, done, table_id, joined))
         self._wake.set()
         got = await done
         counts, ok = got[:-1], got[-1]
         if ok:
-            self._pushed[table_id] = frozenset(k for k, j in zip(keys, joins, strict=True) if j)
             return
         held = Held(*(counts + [0] * (4 - len(counts))))
         why = refusal(held, lobby.max_tables, quotas, bots_only)
@@ -318,7 +323,7 @@ class ClusterCounts:
             async with self.redis.pipeline(transaction=False) as pipe:
                 if keys:
                     await self._apply(keys=keys, args=[self.table_ttl, *ops], client=pipe)
-                for rkeys, rargs, _ in reserves:
+                for rkeys, rargs, *_ in reserves:
                     await self._reserve(keys=rkeys, args=rargs, client=pipe)
                 if connect:
                     args: list[Any] = [self.cluster.node, self.held, len(admits)]
@@ -328,7 +333,7 @@ class ClusterCounts:
         except (RedisError, OSError) as e:
             for tid, now in sent.items():  # not known whether it arrived: remove later
                 self._pushed[tid] = now | self._pushed.get(tid, frozenset())
-            for _, _, done in reserves:
+            for _, _, done, *_ in reserves:
                 if not done.done():
                     done.set_exception(
                         TableError("internal", "the cluster's counts cannot be reached: try again")
@@ -344,11 +349,19 @@ class ClusterCounts:
                 self._pushed.pop(tid, None)
         if keys:
             results = results[1:]
-        for (_, _, done), got in zip(reserves, results, strict=False):
+        for (_, _, done, tid, joined), got in zip(reserves, results, strict=False):
             if isinstance(got, Exception):
-                done.set_exception(got)
-            elif not done.done():
-                done.set_result([int(x) for x in got])
+                log.warning("a table's reservation failed", extra={"error": repr(got)})
+                if not done.done():
+                    done.set_exception(TableError("internal", "the cluster's counts failed"))
+                continue
+            got = [int(x) for x in got]
+            if got[-1]:  # reserved
+                self._pushed[tid] = joined
+                if done.done():  # its request went away meanwhile: not made after all
+                    self.cancel(tid)
+            if not done.done():
+                done.set_result(got)
         if connect:
             got = results[-1]
             if isinstance(got, Exception):

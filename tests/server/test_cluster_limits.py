@@ -224,6 +224,29 @@ async def test_the_counts_follow_tables_handed_over_and_come_back_after_a_redis_
             await r.aclose()
 
 
+async def test_a_reservation_whose_request_went_away_is_given_back(
+    pg_url: str, own_redis: Redis
+) -> None:
+    """A table reserved for a request that was cancelled meanwhile (its client went
+    away) is never made: its reservation is removed, not left to expire."""
+    async with cluster(pg_url, own_redis.url, n=1) as (a,):
+        counts = _counts(a)
+        r = aioredis.Redis.from_url(own_redis.url)
+        try:
+            for peer in ("203.0.113.9", None):
+                asking = asyncio.create_task(counts.reserve("feedf00d", peer, False))
+                await asyncio.sleep(0)  # the reservation waits for its answer now
+                asking.cancel()
+                await _until(counts.written)
+                assert await r.zcard(TABLES) == 0
+                assert await r.zcard(peer_key("203.0.113.9", "lobby")) == 0
+            await counts.reserve("feedf00d", "203.0.113.9", False)  # not cancelled: kept
+            assert await r.zcard(TABLES) == 1
+            assert await r.zcard(peer_key("203.0.113.9", "lobby")) == 1
+        finally:
+            await r.aclose()
+
+
 async def _connect(port: int) -> WsClient | None:
     """A connection and its hello, or None if refused (``bye`` ``server_full``)."""
     client = await WsClient.open(port, None)
