@@ -325,19 +325,19 @@ class Lobby:
         self.tables[st.id] = table
         self.limits.added(table)
         if table.state == PLAYING:
-            self._restore_life(table, st.life or {})
+            self._restore_life(table, st.life or {}, st.alive)
             self._schedule(table)
         for seat in table.seats:
             if seat.bot is not None and self.attach_bot is not None and table.state != FINISHED:
                 self.attach_bot(table, seat.index, seat.bot)
         return table
 
-    def _restore_life(self, table: Table, life: dict[str, Any]) -> None:
+    def _restore_life(self, table: Table, life: dict[str, Any], alive: float | None) -> None:
         """A running game after a restart: who resigned, was replaced or timed out, the
         clock. Every person is away from now on (the grace period runs from the
         restart). The move in progress goes on with the time it had used when its
-        server last said it was serving (its last ``beat``, at most a second before a
-        crash; at a clean stop, the stop): the time the server was down is charged to
+        server last said it was serving (``alive``: its last ``beat``, at most a second
+        before a crash; at a clean stop, the stop): the time the server was down is charged to
         nobody, and the time used before it is not given back (a clock stored without
         its move's start, or a server that never beat: the move starts afresh)."""
         now = self.now()
@@ -353,8 +353,6 @@ class Lobby:
         table.timed_out = set(seats("timed_out"))
         if table.timing.clocked and table.game is not None:
             clock = Clock.from_dict(table.timing, n, life.get("clock"))
-            server = life.get("server")
-            alive = self.store.alive_at(server) if isinstance(server, str) else None
             used = 0.0
             if alive is not None and clock.seat == table.game.to_move:
                 used = clock.spent(min(alive, now))

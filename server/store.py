@@ -96,6 +96,7 @@ class StoredTable:
     timing: dict[str, Any] | None = None  # ``Timing`` as created (None: the defaults)
     life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
     made_by: str | None = None  # the client address whose quotas it counts against
+    alive: float | None = None  # the last ``beat`` of the server its life names (if any)
 
 
 @dataclass
@@ -668,10 +669,8 @@ class SqlStore(Store):
         )
 
     def alive_at(self, server: str) -> float | None:
-        row = self._read(
-            lambda con: con.execute("SELECT at FROM alive WHERE server = ?", (server,)).fetchone()
-        )
-        return None if row is None else float(row[0])
+        at: float | None = self._read(lambda con: _alive(con, server))
+        return at
 
     async def append_action(
         self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
@@ -754,6 +753,8 @@ class SqlStore(Store):
         t.made_by = made_by
         life = con.execute("SELECT life FROM games WHERE table_id = ?", (tid,)).fetchone()
         t.life = json.loads(life[0]) if life is not None and life[0] else None
+        server = t.life.get("server") if isinstance(t.life, dict) else None
+        t.alive = _alive(con, server) if isinstance(server, str) else None
         return t
 
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
@@ -954,6 +955,11 @@ class SqliteStore(SqlStore):
         con.execute("PRAGMA synchronous=FULL")
         con.execute("PRAGMA foreign_keys=ON")
         return con
+
+
+def _alive(con: _Dialect, server: str) -> float | None:
+    row = con.execute("SELECT at FROM alive WHERE server = ?", (server,)).fetchone()
+    return None if row is None else float(row[0])
 
 
 def _life_op(table_id: str, life: dict[str, Any]) -> _Op:

@@ -247,6 +247,31 @@ async def test_a_stopping_node_hands_its_tables_over(pg_url: str, redis_url: str
         assert finished and record is not None and record.replay().over
 
 
+async def test_a_handed_over_clocked_move_keeps_the_time_it_had_used(
+    pg_url: str, redis_url: str
+) -> None:
+    """A clocked move in progress on a node that stops goes on at the node that takes
+    the table over with the time it had used (the stopping node's last note in the
+    store, under its name), not from full."""
+    now = [1_000_000.0]
+    async with cluster(pg_url, redis_url, n=2, now=lambda: now[0]) as (a, b):
+        ca = await WsClient.open(a.port, "ann", (1, 1))
+        table, _, _ = await create(ca, timing={"move": 30, "reserve": 60})
+        cb = await WsClient.open(b.port, "bob", (1, 1))
+        await join(cb, table, "bob")
+        for c in (ca, cb):
+            await c.send("ready")
+        await cb.wait_type("view")  # the game started, at a
+        assert table in a.lobby.tables
+        now[0] += 12  # 12 s into the first move, a stops
+        await a.stop()
+        await _until(lambda: table in b.lobby.tables, 5)
+        clock = b.lobby.tables[table].clock
+        assert clock is not None and clock.deadline() == now[0] - 12 + 30 + 60
+        for c in (ca, cb):
+            await c.close()
+
+
 async def test_protocol_1_1_combined_updates_across_nodes(pg_url: str, redis_url: str) -> None:
     """A 1.1 client in combined mode at another node than its table: the owner frames
     its update for 1.1 and the update answers its take (no ack after it); a 1.0 client
