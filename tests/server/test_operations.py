@@ -281,7 +281,13 @@ async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
     client reads nothing (``max_queue=1`` stops its library reading the socket) and has
     a small receive buffer, so the stall comes quickly."""
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 10_000, "rate_burst": 10_000})
-    server = await make_server(max_output=16_384, write_limit=4096, limits=limits)
+    # a page is made only while the unread output leaves room for a whole one under half
+    # of max_output (on_list_tables): with the default 32 KiB cap every request here
+    # would be refused with a small error, and the errors (~90 bytes) may all fit in the
+    # socket buffers; pages of 4 KiB at most are answered while the queue is short
+    server = await make_server(
+        max_output=16_384, write_limit=4096, limits=limits, max_listing_bytes=4096
+    )
     maker = await WsClient.open(server.port, "maker")
     for i in range(20):
         await create(maker, player=None, name=f"table {i:02d} with a long enough name")
@@ -305,6 +311,12 @@ async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
         await ws.send(msgpack.packb({"type": "list_tables", "id": 2 + sent}))
         sent += 1
         await asyncio.sleep(0)
+    # the requests sent may still wait in the sockets (a busy or cold server reads them
+    # later than they were written): the server must get to them and drop the reader
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(20):
+            while not session.closing:
+                await asyncio.sleep(0.01)
     assert session.closing, "the stalled reader was never dropped"
     frames = []
     with contextlib.suppress(ConnectionClosed):
@@ -312,6 +324,7 @@ async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
             async for frame in ws:
                 frames.append(decode_server(frame))  # type: ignore[arg-type]
     assert frames[0].type == "welcome" and frames[-1].type == "bye", frames[-3:]
+    assert frames[1].type == "tables" and len(frames[1].tables) == 20  # pages, not refusals
     assert frames[-1].reason == "too_slow"
     assert len(frames) < sent, "the backlog was not dropped"
     assert ws.close_code == 1013
