@@ -716,6 +716,8 @@ class KupferApp:
         width, height = self.size()
         if Size(width, height).too_small:
             lines = too_small_lines(width, height)
+            # a question asked, or the last word, still shows; q still quits
+            lines += [[], *wrap_items(["q: quit"], width), *self.status_lines(width)]
             lines += [[] for _ in range(height - len(lines))]
         else:
             status = self.status_lines(width)

@@ -201,6 +201,10 @@ async def test_below_the_minimum_the_screen_says_so(
     screen = draw(kapp, width, height)
     whole(f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT}", screen)
     whole(f"(it is {width} x {height})", screen)
+    assert "q: quit" in screen
+    kapp.key("q")  # asks first, and the question shows
+    whole("Leave? Your seat stays yours", draw(kapp, width, height))
+    kapp.key("n")
 
 
 async def test_big_terminals_use_the_space(seated: tuple[KupferApp, Client]) -> None:
