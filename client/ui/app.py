@@ -147,6 +147,7 @@ class KupferApp:
         self.rematch_asked = False
         self.over_at = 0.0  # when the game was seen to end
         self.bye = ""  # the server's last goodbye (shown until the connection is back)
+        self.server_stopped = False  # it said goodbye because it stops (the host quit)
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
             layout=Layout(
@@ -265,6 +266,7 @@ class KupferApp:
             self.table.failed()
         elif isinstance(u, m.ByeMsg):
             self.status = self.bye = f"server: {u.message or u.reason}"
+            self.server_stopped = u.reason == "shutdown"
         elif isinstance(u, Status):
             self.conn = {
                 "connected": "connected",
@@ -273,8 +275,10 @@ class KupferApp:
                 "closed": f"disconnected ({u.detail})",
             }.get(u.state, u.state)
             over = (*_CONNECTION_TROUBLE, self.bye)
-            if u.state in ("connected", "resumed") and self.status in over:
-                self.status = ""  # "! not connected", the server's goodbye: over
+            if u.state in ("connected", "resumed"):
+                self.server_stopped = False
+                if self.status in over:
+                    self.status = ""  # "! not connected", the server's goodbye: over
 
     def log_presence(self, seats: tuple[m.SeatInfo, ...]) -> None:
         """What the log must say that no game event says: a seat resigned (with three
@@ -1009,6 +1013,11 @@ class KupferApp:
             text = f"Not connected to the server: {self.conn}. Your seat is kept for you."
             if t.me is None:
                 text = f"Not connected to the server: {self.conn}."
+            if self.server_stopped:  # the host quit: the game may not come back
+                text = (
+                    f"The server has stopped: {self.conn}, in case it comes back with the "
+                    "game (a host that keeps its games). q: quit"
+                )
             return wrap([("fg:#ff5f5f bold", text)], width)
         lines = wrap([("bold", t.prompt(self.names()))], width)
         away = self.away_line()

@@ -376,9 +376,13 @@ async def test_a_resignation_at_three_is_logged_and_the_seat_stops_playing(
     assert "R: resign" not in screen and "Enter: take" not in screen, screen
     assert not kapp.table.my_turn
     kapp.on_update(m.ByeMsg(reason="shutdown", message="the server is going away"))
-    assert "going away" in draw(kapp, 80, 24)
+    kapp.on_update(Status(state="reconnecting", attempt=2))
+    screen = draw(kapp, 80, 24)
+    assert "going away" in screen and "reconnecting (try 2)" in screen
+    whole("The server has stopped: reconnecting (try 2), in case it comes back", screen)
     kapp.on_update(Status(state="resumed"))
-    assert "going away" not in draw(kapp, 80, 24)
+    screen = draw(kapp, 80, 24)
+    assert "going away" not in screen and "stopped" not in screen
     exits: list[object] = []
     monkeypatch.setattr(kapp.app, "exit", lambda **kw: exits.append(kw))
     kapp.key("q")  # a resigned seat leaves without being asked: nothing is kept for it
