@@ -305,12 +305,16 @@ def text_of(line: Line) -> str:
     return "".join(f[1] for f in line)
 
 
+GLUE = "\u00a0"
+"""A blank that ``wrap`` never breaks at (``1 card``, ``turn 12``); drawn as a blank."""
+
+
 def join_lines(lines: Sequence[Line]) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
-        out.extend(line)
+        out.extend((f[0], f[1].replace(GLUE, " "), *f[2:]) if GLUE in f[1] else f for f in line)
     return out
 
 
@@ -548,7 +552,7 @@ def render_side(
             ("bold", "To move: "),
             ("bold reverse" if mine else "bold", "You" if mine else mover),
         ]
-    deck = f"Deck {view.deck_size} cards   turn {view.ply + 1}"
+    deck = f"Deck{GLUE}{view.deck_size}{GLUE}cards   turn{GLUE}{view.ply + 1}"
     if compact:
         lines.append([*head, ("", "   " + deck)])
     else:
@@ -560,7 +564,7 @@ def render_side(
         name = names[seat] if seat < len(names) and names[seat] else "-"
         you = " (you)" if seat == me else ""
         top = cards.marked(k.top) if k.top else "-"
-        count = f"{k.count} card{'s' if k.count != 1 else ''}"
+        count = f"{k.count}{GLUE}card{'s' if k.count != 1 else ''}"
         status = seat_status(info)
         if info is not None and info.bot and names_a_bot(name or ""):
             status = ("", "")  # "White easy bot", not "White easy bot bot"
