@@ -1155,6 +1155,7 @@ class KupferApp:
         enter = "Enter: connect/watch" if self.watch_only else "Enter: connect/join"
         keys = ["Tab: pane", enter, "w: watch", "n: new table", "p: join by id", "q: quit"]
         lines += wrap_items(keys, width)
-        if self.client is not None:
+        client = self.client
+        if client is not None and any(client.saved_table(tb.id, self.name) for tb in self.tables):
             lines += wrap_items(["* your seat: Enter takes it back"], width)
         return lines
