@@ -625,6 +625,14 @@ class Client:
         elif isinstance(msg, m.WatchingMsg):
             self.table, self.seat, self.__token = msg.table, None, None
         elif isinstance(msg, m.LeftMsg):
+            waiting = self.view is None and (
+                self.presence is None or self.presence.state == "lobby"
+            )
+            if waiting and self.table is not None and self.seat is not None:
+                self.__token = None  # left before the game: the seat is free, its token void
+                if self.tokens is not None:
+                    with contextlib.suppress(OSError):
+                        self.tokens.forget(self.url, self.table, self.seat)
             self.table, self.seat, self.view, self.presence = None, None, None, None
         elif isinstance(msg, m.ViewMsg):
             self.view, self.state_version = msg.view, msg.state_version

@@ -74,7 +74,7 @@ async def open_client_app(
     watching it) or, without an address, in the lobby browsing the LAN."""
     from ..discovery import Browser
     from ..lib import Client
-    from ..ui.app import TERMINAL_PROTOCOL, KupferApp
+    from ..ui.app import TERMINAL_PROTOCOL, KupferApp, sit_down
 
     client: Client | None = None
     browser: Browser | None = None
@@ -84,11 +84,7 @@ async def open_client_app(
         if table is not None and watch:
             await client.watch(table, invite=invite)
         elif table is not None:
-            if client.saved_table(table, name):
-                await client.resume(table, name)
-            else:
-                await client.join(table, name, invite=invite)
-                await client.ready()
+            await sit_down(client, table, name, invite=invite)
     else:
         browser = Browser()
         try:

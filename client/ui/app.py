@@ -25,7 +25,7 @@ from prompt_toolkit.output import Output
 from protocol import messages as m
 
 from ..discovery import Browser, FoundServer
-from ..lib import Client, ClientError, Status, normalize_url
+from ..lib import BadToken, Client, ClientError, Status, normalize_url
 from ..tokens import LogStore
 from .forms import Form, create_form, join_form, join_seat, table_request, table_timing
 from .render import (
@@ -82,6 +82,29 @@ KEY_NAMES = {
 def _no_colour(style: str) -> str:
     """A style without its colours (bold, reverse, underline stay)."""
     return " ".join(w for w in style.split() if not re.match(r"(fg|bg):", w))
+
+
+async def sit_down(
+    client: Client,
+    table: str,
+    player: str,
+    *,
+    invite: str | None = None,
+    seat: int | None = None,
+    resume_seat: int | None = None,
+) -> None:
+    """Sit at ``table``: take back a seat whose token is kept (``resume_seat``, or any
+    of ``player``'s), or join (at ``seat``, or the first free one) and say ready. A kept
+    token the server no longer knows (the seat was left before the game, the server
+    lost its games) is forgotten, and the player joins instead."""
+    if client.saved_table(table, player):
+        try:
+            await client.resume(table, player, resume_seat)
+            return
+        except BadToken:
+            pass
+    await client.join(table, player, invite=invite, seat=seat)
+    await client.ready()
 
 
 def table_terms(table: m.TableSummary) -> str:
@@ -648,12 +671,10 @@ class KupferApp:
         async def go() -> None:
             if watch:
                 await client.watch(table, invite=invite)
-            elif client.saved_table(table, player or self.name):
-                await client.resume(table, player or self.name, self._seat_to_resume(table))
             else:
-                await client.join(table, player or self.name, invite=invite, seat=seat)
-                self._sit(client)
-                await client.ready()
+                name = player or self.name
+                resume = self._seat_to_resume(table)
+                await sit_down(client, table, name, invite=invite, seat=seat, resume_seat=resume)
             self._sit(client)
             self.status = ""
 

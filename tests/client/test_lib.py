@@ -309,3 +309,22 @@ async def test_two_clients_of_one_user_keep_their_seats(url: str, data_dir: Path
             assert again.saved_seats(table, name) == [seat]
             seated = await again.resume(table, name)
             assert seated.seat == seat
+
+
+async def test_a_seat_left_before_the_game_is_no_longer_kept(url: str, data_dir: Path) -> None:
+    """Leaving a table that has not started frees the seat: its token goes, so the
+    lobby no longer marks the table as ours and sitting down there again joins."""
+    from client.ui.app import sit_down
+
+    async with Client(url, name="Hanna") as c:
+        created = await c.create_table("t", m.TableOptions(), player="Hanna")
+        table = created.table.id
+        assert c.saved_table(table, "Hanna")
+        await c.leave()
+        assert not c.saved_table(table, "Hanna")
+        assert TokenStore(data_dir).seats(url, table) == []
+        # a stale token (kept by an older client) is forgotten, and Hanna joins
+        TokenStore(data_dir).save(url, table, 0, "x" * 24, "Hanna")
+        await sit_down(c, table, "Hanna")
+        assert c.table == table and c.seat == 0
+        assert c.saved_table(table, "Hanna")
