@@ -476,7 +476,7 @@ class KupferApp:
                 client, again = self.client, not self.rematch_asked
                 self.rematch_asked = again
                 self._act(lambda: client.rematch(again))
-            elif key in ("q", "l", "escape", "enter"):
+            elif key in ("q", "escape", "enter"):
                 # the keys that played the last turn, pressed once too often, must not
                 # leave the result unseen: they go back only after a moment
                 if key in ("escape", "q") or time.monotonic() - self.over_at >= END_PAUSE:

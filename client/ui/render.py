@@ -218,6 +218,20 @@ class Cards:
         info = self.by_id.get(card)
         return info.value if info else 0
 
+    def grouped(self, cards: Sequence[str]) -> str:
+        """``Spider 1 2 4, Moss 2``: cards by ingredient, in the catalogue's order,
+        values rising; an ingredient's group is never broken across lines."""
+        order = {c.ingredient: i for i, c in reversed(list(enumerate(self.by_id.values())))}
+        groups: dict[str, list[int]] = {}
+        for card in cards:
+            info = self.by_id.get(card)
+            if info is not None:
+                groups.setdefault(info.ingredient, []).append(info.value)
+        return ", ".join(
+            GLUE.join([short_name(ing), *map(str, sorted(groups[ing]))])
+            for ing in sorted(groups, key=lambda i: order.get(i, 99))
+        )
+
     def marked(self, card: str) -> str:
         """``Toad 2 boom (brown)``: a card in words with its colour, for panels."""
         info = self.by_id.get(card)
@@ -585,8 +599,8 @@ def render_side(
         else:
             lines += [who, kettle]
         if k.cards is not None and seat == me and not view.game_over:  # memory: casual
-            inside = ", ".join(cards.short(c) for c in reversed(k.cards))
-            lines.append([("fg:#a0a0a0", f"  in it (top first): {inside}")])
+            # what scores: each ingredient with its values (the top is shown above)
+            lines.append([("fg:#a0a0a0", f"  in it: {cards.grouped(k.cards)}")])
     if me is not None and me < len(view.recipes):
         hand = view.recipes[me]
         if hand:

@@ -73,6 +73,13 @@ def test_score_table_has_the_breakdown() -> None:
     assert "White (Ann)" in text
 
 
+def test_a_kettle_in_groups_of_ingredients() -> None:
+    cards = Cards.of(catalogue())
+    by = {(c.ingredient, c.value): c.id for c in catalogue().cards}
+    kettle = [by["spider_web", 4], by["moss", 2], by["spider_web", 1], by["whiskers", 3]]
+    assert cards.grouped(kettle).replace("\u00a0", " ") == "Whiskr 3, Spider 1 4, Moss 2"
+
+
 def test_help_has_the_scoring_overview() -> None:
     text = text_of(help_lines())
     for words in ("minus its value", "plus the sum, plus 5", "double", "Most value-1 cards: +5"):

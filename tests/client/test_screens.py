@@ -121,6 +121,9 @@ async def test_table_screen_cuts_nothing(
         whole(f"{k.count} card", screen)
     for r in v.recipes[0] or ():
         whole(recipe_text(r, client.catalogue), screen)
+    mine = v.kettles[0].cards  # casual memory: every card of our kettle, by ingredient
+    assert mine
+    whole("in it: " + cards.grouped(mine).replace("\u00a0", " "), screen)
     whole("Ann", screen)
     for label in ("col", "row", "0", "5"):
         assert label in lines[1] + lines[2], screen
