@@ -488,7 +488,7 @@ class KupferApp:
             elif key == "c":
                 self.chat = ""
             return
-        if t.decision is not None:
+        if t.decision is not None and key not in ("c", "R", "q"):  # those work anyway
             self._send(t.answer(key))
             return
         if key in ("left", "up", "h", "k"):

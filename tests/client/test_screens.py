@@ -30,7 +30,7 @@ from client.ui.render import (
     render_scores,
     text_of,
 )
-from client.ui.table import LogEntry
+from client.ui.table import Decision, LogEntry
 from protocol import messages as m
 from protocol.convert import view_model
 from shared.bots import make_bot, play
@@ -390,3 +390,23 @@ async def test_a_resignation_at_three_is_logged_and_the_seat_stops_playing(
     monkeypatch.setattr(kapp.app, "exit", lambda **kw: exits.append(kw))
     kapp.key("q")  # a resigned seat leaves without being asked: nothing is kept for it
     assert not kapp.confirm_quit and exits == [{"result": 0}]
+
+
+async def test_quit_chat_and_resign_work_while_a_symbol_asks(
+    seated: tuple[KupferApp, Client],
+) -> None:
+    """A question about a card (use the wand?) does not swallow q, c and R."""
+    kapp, _ = seated
+    t = kapp.table
+    assert t.choices
+    t.decision = Decision("special", t.choices[0])
+    kapp.key("q")
+    assert kapp.confirm_quit
+    kapp.key("n")
+    kapp.key("R")
+    assert kapp.confirm_resign
+    kapp.key("n")
+    kapp.key("c")
+    assert kapp.chat == ""
+    kapp.key("escape")
+    assert t.decision is not None  # still asked; Esc in it chooses again
