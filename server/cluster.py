@@ -25,7 +25,11 @@ Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for opera
   replaying its record, and serves it. Sessions on other nodes see the owner change in
   Redis and attach again to the new owner (a fresh view follows); an intent that was in
   flight to the dead node is answered ``stale_state`` (decide again on the fresh view).
-  Clients of the dead node reconnect to any node and ``resume``.
+  Clients of the dead node reconnect to any node and ``resume``. A game that finished
+  as its node died is adopted too (finished) by a node whose sessions are at it.
+- **Losing Redis.** Pub/sub keeps nothing: what is published to a node while its
+  channel is away is lost. A node that subscribes again attaches its sessions again
+  and tells the others (``back``), which attach theirs at its tables again.
 - **The lobby.** Each node keeps its public tables' summaries in Redis
   (``kk:listed:NODE``, with the listing's version) and every round writes only those
   that changed (``Table.on_change``), sending the same change to every node in one
@@ -56,7 +60,9 @@ from typing import TYPE_CHECKING, Any
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as aioredis
 from pydantic import BaseModel
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
+from redis.retry import Retry
 
 from protocol import messages as m
 from protocol.convert import options_to_shared
@@ -367,6 +373,10 @@ class Cluster:
             url, max_connections=32, timeout=lease * 2, socket_timeout=lease
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
+        # our channel's own connection, which never reconnects behind our back: a
+        # message published while it was away is lost, so each loss must be seen
+        # (``_listen``) to attach again what it may have cost
+        self._channel = aioredis.Redis.from_url(url, retry=Retry(NoBackoff(), 0))
         self._adopting = asyncio.Semaphore(8)  # tables being adopted at once
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -383,6 +393,8 @@ class Cluster:
         self._unleased: set[str] = set()  # tables seen without a lease in the last scan
         self._orphans: set[str] = set()  # our sessions' tables seen without an owner
         self._unservable: set[str] = set()  # ... and found finished too long ago
+        self._queued: set[str] = set()  # tables to adopt, in a task each (``_adopt_soon``)
+        self._claiming: set[str] = set()  # tables being adopted (leased, not yet served)
         # our public tables as published (table id -> summary), the ids seen last
         # round, the tables changed since (``changed``), our listing's version in Redis
         # and whether to write it whole (the first time, after Redis lost it)
@@ -402,12 +414,13 @@ class Cluster:
     # ------------------------------------------------------------- life
     async def start(self) -> None:
         await self.redis.ping()
-        pubsub = self.redis.pubsub()
+        pubsub = self._channel.pubsub()
         await pubsub.subscribe(f"kk:to:{self.node}", "kk:all")
         self._tasks = [
             asyncio.create_task(self._listen(pubsub)),
             asyncio.create_task(self._publisher()),
             asyncio.create_task(self._keep()),
+            asyncio.create_task(self._renewer()),
         ]
         self.limits.start()
         log.info("node joined the cluster", extra={"node": self.node})
@@ -440,6 +453,7 @@ class Cluster:
             await self.redis.srem("kk:nodes", self.node)
             await self.redis.delete(f"kk:health:{self.node}", f"kk:listed:{self.node}")
         await self.redis.aclose()
+        await self._channel.aclose()
 
     async def _drain_outbox(self) -> None:
         self._flush()
@@ -511,8 +525,10 @@ class Cluster:
                 await asyncio.sleep(0.05)
 
     async def _listen(self, pubsub: Any) -> None:
-        """Read our channel; after a lost connection (Redis restarted) subscribe again
-        and attach every remote session again (frames may have been lost meanwhile)."""
+        """Read our channel. After a lost connection (Redis restarted) subscribe again,
+        then attach every remote session of ours again (frames for it may have been
+        lost meanwhile) and tell the other nodes we are ``back`` (what they sent us
+        meanwhile, a session's attachment or intent, was lost too)."""
         while True:
             try:
                 async for message in pubsub.listen():
@@ -528,13 +544,13 @@ class Cluster:
                 while True:
                     await asyncio.sleep(0.2)
                     try:
-                        pubsub = self.redis.pubsub()
+                        pubsub = self._channel.pubsub()
                         await pubsub.subscribe(f"kk:to:{self.node}", "kk:all")
                         break
                     except (RedisError, OSError):
                         continue
-                for proxy in list(self.proxies.values()):
-                    proxy.reattach()
+                self._attach_again(list(self.proxies.values()))
+                self.send_all({"k": "back"})
                 for other in self._others.values():  # "listed" messages may be lost
                     other.stale()
 
@@ -564,10 +580,12 @@ class Cluster:
                 self._moved(msg["t"], None)
             elif kind == "listed":
                 self._listed_changed(src, msg)
+            elif kind == "back":  # its channel was lost a while: attach to it again
+                self._attach_again([p for p in self.proxies.values() if p.owner == src])
             elif kind == "released":
                 if not self.stopping:
                     for tid in msg["tables"]:
-                        self._spawn(self._adopt(tid))
+                        self._adopt_soon(tid)
             else:
                 self._spawn(self._serve(src, msg))
 
@@ -651,12 +669,19 @@ class Cluster:
             if p.id == table_id and p.owner != owner:
                 old = p.owner
                 p.owner = owner
-                for rid, (fut, q) in list(self._pending.items()):
-                    if q is p and not fut.done():  # in flight to the old owner: lost
-                        del self._pending[rid]
-                        fut.set_exception(self._lost("take"))
                 if old is not None or p.role is not None:
-                    p.reattach()
+                    self._attach_again([p])
+
+    def _attach_again(self, proxies: list[RemoteTable]) -> None:
+        """Attach remote sessions again to their tables' owners (a fresh view each);
+        their intents in flight are answered as lost (``stale_state`` for a take:
+        decide again on the fresh view)."""
+        for p in proxies:
+            for rid, (fut, q) in list(self._pending.items()):
+                if q is p and not fut.done():
+                    del self._pending[rid]
+                    fut.set_exception(self._lost("take"))
+            p.reattach()
 
     def remember_invite(self, table: Table, invite: str | None) -> None:
         if isinstance(table, RemoteTable):
@@ -788,6 +813,20 @@ class Cluster:
         recent = st.finished is not None and st.finished >= lobby.now() - lobby.finished_ttl
         return finished and recent and st.record is not None
 
+    def _adopt_soon(self, table_id: str, *, finished: bool = False) -> None:
+        """``_adopt`` in a task of its own (once at a time for a table)."""
+        if table_id in self._queued:
+            return
+        self._queued.add(table_id)
+
+        async def adopt() -> None:
+            try:
+                await self._adopt(table_id, finished=finished)
+            finally:
+                self._queued.discard(table_id)
+
+        self._spawn(adopt())
+
     async def _adopt(self, table_id: str, *, finished: bool = False) -> None:
         """Serve a table nobody serves: lease, claim, restore by replaying its record
         (a recently finished one too, with ``finished``: see ``_servable``)."""
@@ -803,6 +842,7 @@ class Cluster:
             )
             if not ok:
                 return
+            self._claiming.add(table_id)  # renewed from now on
             started = time.monotonic()
             store = self.server.store
             await store.claim(table_id, self.node)
@@ -826,6 +866,8 @@ class Cluster:
             self.server.store.release(table_id)
             with contextlib.suppress(RedisError):
                 await self._release(keys=[_lease(table_id)], args=[self.node])
+        finally:
+            self._claiming.discard(table_id)
 
     def _drop(self, table: Table) -> None:
         """Stop serving a table (its lease is lost, or handed over): forget it, stop its
@@ -878,15 +920,28 @@ class Cluster:
             occ.table = proxy
 
     # ------------------------------------------------------------- upkeep
-    async def _keep(self) -> None:
-        """Every third of a lease: renew our leases (dropping the lost ones), publish
-        our figures and public tables, watch the owners of our sessions' tables, and
-        adopt the tables nobody serves."""
+    async def _renewer(self) -> None:
+        """Every third of a lease, renew our leases (dropping the lost ones): in a task
+        of its own, so that nothing else the node does between two renewals (publish,
+        scan, adopt, all of which wait for Redis and PostgreSQL) can make them late;
+        the cluster limits are renewed with them (``ClusterLimits.renew``)."""
         while True:
             await asyncio.sleep(self.every)
             try:
                 await self._renew_leases()
                 self.limits.renew()
+            except (RedisError, OSError) as e:
+                log.warning("lease renewal failed", extra={"error": repr(e)})
+            except Exception:
+                log.exception("lease renewal failed")
+
+    async def _keep(self) -> None:
+        """Every third of a lease: publish our figures and public tables, watch the
+        owners of our sessions' tables, and adopt the tables nobody serves (each in a
+        task of its own, a few at a time)."""
+        while True:
+            await asyncio.sleep(self.every)
+            try:
                 await self._publish_state()
                 await self._watch_owners()
                 if not self.stopping:
@@ -897,7 +952,7 @@ class Cluster:
                 log.exception("cluster upkeep failed")
 
     async def _renew_leases(self) -> None:
-        ids = list(self.server.lobby.tables)
+        ids = [*self.server.lobby.tables, *self._claiming]
         if not ids:
             return
         lost = await self._renew(
@@ -1048,7 +1103,7 @@ class Cluster:
         ready, self._orphans = orphans & self._orphans, orphans
         for tid in sorted(ready):
             if not self.stopping:
-                self._spawn(self._adopt(tid, finished=True))
+                self._adopt_soon(tid, finished=True)
 
     async def _scan(self) -> None:
         ids = await asyncio.to_thread(self.server.store.open_table_ids)
@@ -1061,7 +1116,7 @@ class Cluster:
         self._unleased = unleased
         random.shuffle(ready)
         for tid in ready:
-            await self._adopt(tid)
+            self._adopt_soon(tid)
 
     def health(self) -> dict[str, Any]:
         out: dict[str, Any] = {"node": self.node}
