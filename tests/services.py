@@ -21,6 +21,8 @@ import time
 import uuid
 from pathlib import Path
 
+import redis
+
 __all__ = ["Postgres", "Redis", "free_port"]
 
 
@@ -111,35 +113,41 @@ class Redis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> Redis:
-        self.proc = subprocess.Popen(
-            [
-                self.exe,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--protected-mode",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), 0.2) as s,
-            ):
-                s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
-                    return self
-            time.sleep(0.05)
+    def start(self, *, same_port: bool = False) -> Redis:
+        """Start it and wait until it answers. The answer must come from this very
+        process: on a shared machine another program may take the free port first
+        (this one then fails to bind and exits), and its server must never pass for
+        ours; then it starts again on another port (unless ``same_port``)."""
+        for _ in range(5):
+            self.proc = subprocess.Popen(
+                [
+                    *(self.exe, "--port", str(self.port), "--bind", "127.0.0.1"),
+                    *("--save", "", "--appendonly", "no", "--protected-mode", "no"),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            if self._answers():
+                return self
+            self.stop()
+            if same_port:
+                break
+            self.port = free_port()
         raise RuntimeError("redis-server did not start")
+
+    def _answers(self) -> bool:
+        """Whether our process serves the port (False once it has exited)."""
+        assert self.proc is not None
+        deadline = time.monotonic() + 10
+        client = redis.Redis(port=self.port, socket_timeout=1, socket_connect_timeout=0.2)
+        try:
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    return bool(client.info("server")["process_id"] == self.proc.pid)
+                time.sleep(0.05)
+            return False
+        finally:
+            client.close()
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -150,4 +158,4 @@ class Redis:
     def restart(self) -> None:
         """Kill it and start it again on the same port, empty (nothing was saved)."""
         self.stop()
-        self.start()
+        self.start(same_port=True)

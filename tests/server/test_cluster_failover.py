@@ -52,21 +52,29 @@ class Node:
         self.id = ""
 
     async def start(self) -> Node:
-        cmd = [sys.executable, "-m", "client.cli", "serve", "--port", str(self.port)]
-        cmd += ["--store", self.pg_url, "--cluster", self.redis_url, "--lease", str(LEASE)]
-        cmd += ["--log-level", "info", "--bot-think", "0.01", *self.args]
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
+        """Start the node and wait until it answers ``/healthz`` as itself (its id
+        names its process: on a shared machine another program may take the free port
+        first; then it starts again on another port)."""
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                status, _, body = await http_get(self.port)
-                if status == 200:
-                    self.id = json.loads(body)["node"]
-                    return self
-            await asyncio.sleep(0.1)
-        raise TimeoutError("the node did not start")
+        while True:
+            cmd = [sys.executable, "-m", "client.cli", "serve", "--port", str(self.port)]
+            cmd += ["--store", self.pg_url, "--cluster", self.redis_url, "--lease", str(LEASE)]
+            cmd += ["--log-level", "info", "--bot-think", "0.01", *self.args]
+            with self.log.open("ab") as out:
+                self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                with contextlib.suppress(OSError, ValueError, IndexError, KeyError):
+                    status, _, body = await http_get(self.port)
+                    node = json.loads(body)["node"]
+                    if status == 200 and node.rsplit("-", 2)[1] == str(self.proc.pid):
+                        self.id = node
+                        return self
+                await asyncio.sleep(0.1)
+            self.kill()
+            log = self.log.read_text()
+            assert "address already in use" in log[-3000:].lower(), log[-3000:]
+            assert time.monotonic() < deadline, "the node did not start"
+            self.port = free_port()
 
     @property
     def alive(self) -> bool:
