@@ -18,7 +18,8 @@ and drives the servers with the load clients of ``bench/load.py``.
 4. Republishing the lobby: two nodes in this process, one holding ``--quiet-tables``
    public tables waiting in the lobby, the other none; what the nodes' upkeep costs per
    round (a third of a lease) while nothing changes, then while ``--changing`` tables
-   change each round: Redis commands, bytes into and out of Redis, and the nodes' CPU.
+   change each round: Redis commands, bytes into and out of Redis, and the nodes' CPU,
+   per second.
 
 Two cores cannot show scaling across nodes: every node, PostgreSQL, Redis and the
 clients share them. The CPU per intent of each node is the figure to plan with.
@@ -270,12 +271,13 @@ async def _republish(args: argparse.Namespace, url: str, redis_url: str) -> None
         for label, changing in (("quiet", 0), (f"{args.changing} changing", args.changing)):
             await asyncio.sleep(3 * every)  # everything published and read once
             r.config_resetstat()
-            cpu = time.process_time()
+            cpu, began = time.process_time(), time.monotonic()
             for k in range(rounds):
                 for table in tables[k * changing : (k + 1) * changing]:
                     await table.add_bot("easy", 0)  # a seat taken: its summary changes
                 await asyncio.sleep(every)
             cpu = time.process_time() - cpu
+            per = time.monotonic() - began  # seconds
             info = r.info("stats")
             stats = {
                 k.removeprefix("cmdstat_"): v["calls"]
@@ -286,12 +288,12 @@ async def _republish(args: argparse.Namespace, url: str, redis_url: str) -> None
             top = sorted(stats.items(), key=lambda kv: -kv[1])[:6]
             listed = sum(len(t.listing()) for t in (b.lobby,))
             print(
-                f"  {len(a.lobby.tables)} tables, {label}: per round {calls / rounds:.0f}"
-                f" Redis commands, {info['total_net_input_bytes'] / rounds / 1024:.1f} KiB into"
-                f" Redis, {info['total_net_output_bytes'] / rounds / 1024:.1f} KiB out of it;"
-                f" CPU of both nodes {cpu / rounds * 1000:.1f} ms per round"
-                f" (the other node lists {listed} tables); commands per round: "
-                + ", ".join(f"{k} {v / rounds:.0f}" for k, v in top),
+                f"  {len(a.lobby.tables)} tables, {label}: per second {calls / per:.0f}"
+                f" Redis commands, {info['total_net_input_bytes'] / per / 1024:.1f} KiB into"
+                f" Redis, {info['total_net_output_bytes'] / per / 1024:.1f} KiB out of it;"
+                f" CPU of both nodes {cpu / per * 1000:.1f} ms per second"
+                f" (the other node lists {listed} tables); commands per second: "
+                + ", ".join(f"{k} {v / per:.0f}" for k, v in top),
                 flush=True,
             )
     finally:
