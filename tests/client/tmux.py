@@ -128,22 +128,29 @@ def focused_line(screen: str) -> str:
     return next((ln for ln in screen.splitlines() if ln.startswith("> ")), "")
 
 
+def _press(t: Tmux, name: str, key: str) -> str:
+    """Press ``key`` in a form and wait until the focused line shows it was handled (a
+    key decided on a screen not yet redrawn after the last one lands a field too far)."""
+    before = focused_line(t.screen(name))
+    t.keys(key, name=name)
+    return focused_line(t.wait(lambda s: focused_line(s) != before, name=name, timeout=10))
+
+
 def form_set(t: Tmux, name: str, label: str, value: str | None = None) -> None:
     """In a form: move to the field ``label`` and turn it to ``value`` (Right until the
     field shows it); with no value, press the button ``label``."""
+    line = focused_line(t.screen(name))
     for _ in range(30):
-        if label in focused_line(t.screen(name)):
+        if label in line:
             break
-        t.keys("Down", name=name)
-        time.sleep(0.05)
+        line = _press(t, name, "Down")
     else:
         raise AssertionError(f"no field {label!r}:\n{t.screen(name)}")
     if value is None:
         t.keys("Enter", name=name)
         return
     for _ in range(10):
-        if f"< {value}" in focused_line(t.screen(name)):
+        if f"< {value}" in line:
             return
-        t.keys("Right", name=name)
-        time.sleep(0.05)
+        line = _press(t, name, "Right")
     raise AssertionError(f"no value {value!r} for {label!r}:\n{t.screen(name)}")
