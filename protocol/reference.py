@@ -22,6 +22,7 @@ from shared.view import view
 
 from .codec import encode
 from .convert import catalogue, events_message, view_message
+from .json_schema import message_schemas
 from .messages import (
     CLIENT_MESSAGES,
     DEFAULT_LIMITS,
@@ -66,7 +67,6 @@ from .messages import (
     WatchMsg,
     WelcomeMsg,
 )
-from .schema import message_schemas
 
 __all__ = ["BEGIN", "END", "PROTOCOL_MD", "examples", "render", "update_protocol_doc"]
 

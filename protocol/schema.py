@@ -1,20 +1,17 @@
-"""JSON Schema of every message, generated from the models (docs/schema/).
+"""The generated documents: docs/schema/ and the message reference in docs/PROTOCOL.md.
 
-``python -m protocol.schema`` rewrites docs/schema/ and the generated message reference
-in docs/PROTOCOL.md; a test fails when either differs from what the models generate.
-The output is deterministic (sorted keys), so a diff shows exactly what changed.
+``python -m protocol.schema`` rewrites both; a test fails when either differs from what
+the models generate. The output is deterministic (sorted keys), so a diff shows exactly
+what changed. The schemas themselves come from ``protocol.json_schema``.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from .codec import CLIENT_ADAPTER, SERVER_ADAPTER
+from .json_schema import dumps, message_schemas
 from .messages import (
     CLIENT_MESSAGES,
     EVENT_MODELS,
@@ -23,37 +20,12 @@ from .messages import (
     SUBPROTOCOL,
     ErrorCode,
 )
+from .reference import update_protocol_doc
 
 __all__ = ["SCHEMA_DIR", "dumps", "message_schemas", "schema_files"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
-
-
-def dumps(obj: Any) -> str:
-    """The one JSON form of generated files: sorted keys, two-space indent, newline."""
-    return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-
-
-def message_schemas() -> dict[str, dict[str, Any]]:
-    """The JSON Schema of each direction: ``client`` and ``server``."""
-    version = f"{PROTOCOL_VERSION[0]}.{PROTOCOL_VERSION[1]}"
-    out: dict[str, dict[str, Any]] = {}
-    adapters: tuple[tuple[str, TypeAdapter[Any], str], ...] = (
-        ("client", CLIENT_ADAPTER, "client to server"),
-        ("server", SERVER_ADAPTER, "server to client"),
-    )
-    for name, adapter, title in adapters:
-        schema = adapter.json_schema(mode="validation")
-        schema["$schema"] = DRAFT
-        schema["title"] = f"Kupferkessel Co. protocol {version}: {title}"
-        schema["description"] = (
-            "One msgpack map per binary WebSocket frame; its 'type' names the message. "
-            "Fields at their default may be absent. Unknown fields must be ignored."
-        )
-        out[name] = schema
-    return out
 
 
 def _refs(models: dict[str, Any]) -> dict[str, str]:
@@ -80,8 +52,7 @@ def schema_files() -> dict[str, str]:
 
 
 def main() -> int:
-    from .reference import update_protocol_doc
-
+    """Rewrite docs/schema/ and the reference in docs/PROTOCOL.md from the models."""
     SCHEMA_DIR.mkdir(parents=True, exist_ok=True)
     files = schema_files()
     for stale in SCHEMA_DIR.glob("*.json"):

@@ -1,19 +1,19 @@
 """Final scoring (RULES.md section 6) with a per-ingredient breakdown, and recipes (section 8).
 
 The functions here work on card indices and plain sequences, so they score a finished
-``Game`` (``score_game``) as readily as a hand-written kettle (``score_kettles``).
+``Game`` (``score_game``) as readily as a hand-written kettle (``score_kettles``). They
+read a game through ``Scored``, the few fields scoring needs, so that ``shared.game``
+(which scores the game it ends) depends on this module and not the other way round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .cards import CARD_IDS, CARD_INDEX, INGREDIENTS, IS_EXPLODE, IS_WAND, RECIPES, VALUE, Recipe
-
-if TYPE_CHECKING:
-    from .game import Game
+from .options import Options
 
 __all__ = [
     "FOUR_OF_A_KIND_BONUS",
@@ -22,6 +22,7 @@ __all__ = [
     "RecipeScore",
     "Result",
     "Score",
+    "Scored",
     "recipe_met",
     "score_game",
     "score_kettles",
@@ -98,6 +99,29 @@ class Result:
     winners: tuple[int, ...]  # every seat with the highest total: ties share the win
 
 
+class Scored(Protocol):
+    """What scoring reads of a game: ``shared.game.Game`` is one.
+
+    A structural type, so that scoring needs no import of the game that calls it.
+    """
+
+    @property
+    def options(self) -> Options:
+        """The table options: scoring reads each seat's colour."""
+
+    @property
+    def kettles(self) -> Sequence[Sequence[int]]:
+        """Each seat's kettle as card indices, bottom first."""
+
+    @property
+    def recipes(self) -> Sequence[Sequence[str]]:
+        """Each seat's recipe ids (empty without the recipe variant)."""
+
+    @property
+    def ended_by(self) -> int:
+        """The seat that took the last card, -1 while the game runs."""
+
+
 def _measure(kettle: Sequence[int], measure: str | None) -> int:
     if measure == "explode":
         return sum(1 for c in kettle if IS_EXPLODE[c])
@@ -136,7 +160,7 @@ def score_kettles(
     return _score([[CARD_INDEX[c] for c in k] for k in kettles], colours, recipes, ended_by)
 
 
-def score_game(game: Game) -> Result:
+def score_game(game: Scored) -> Result:
     """Score a game as it stands (normally once it is over)."""
     return _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
 
