@@ -74,7 +74,8 @@ async def open_client_app(
     watching it) or, without an address, in the lobby browsing the LAN."""
     from ..discovery import Browser
     from ..lib import Client
-    from ..ui.app import TERMINAL_PROTOCOL, KupferApp, sit_down
+    from ..ui.app import TERMINAL_PROTOCOL, KupferApp
+    from ..ui.seating import sit_down
 
     client: Client | None = None
     browser: Browser | None = None

@@ -14,8 +14,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.lib import Client
-from client.ui.app import END_PAUSE, KupferApp
+from client.ui.app import KupferApp
 from client.ui.forms import create_form, table_request
+from client.ui.game import END_PAUSE
 from client.ui.render import (
     GRID_WIDTH,
     Cards,
@@ -163,21 +164,25 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
         inp.send_text("a\r")  # the direct address field, then connect
         await until(lambda: kapp.client is not None and kapp.client.connected)
         inp.send_text("n")  # new table
-        await until(lambda: kapp.form is not None)
-        keys = [f.key for f in kapp.form.fields()]  # type: ignore[union-attr]
+        await until(lambda: kapp.lobby.form is not None)
+        keys = [f.key for f in kapp.lobby.form.fields()]  # type: ignore[union-attr]
         inp.send_text("\x1b[B" * keys.index("bot1") + "\x1b[C")  # down to seat 2: easy bot
-        await until(lambda: kapp.form is not None and kapp.form.values["bot1"] == "easy")
+        await until(
+            lambda: kapp.lobby.form is not None and kapp.lobby.form.values["bot1"] == "easy"
+        )
         inp.send_text("\x1b[B\r")  # down to "Create table", Enter
-        await until(lambda: kapp.table.view is not None)
+        await until(lambda: kapp.game.table.view is not None)
         screen = fragment_list_to_text(kapp.text())
         assert "To move" in screen and "Deck" in screen
 
         def press_enter() -> None:
-            if kapp.table.my_turn or kapp.table.decision is not None:
+            if kapp.game.table.my_turn or kapp.game.table.decision is not None:
                 inp.send_text("\r")
 
         await until(
-            lambda: kapp.table.view is not None and kapp.table.view.game_over, 60, press_enter
+            lambda: kapp.game.table.view is not None and kapp.game.table.view.game_over,
+            60,
+            press_enter,
         )
         await shown(kapp, "Final score", "TOTAL")
         inp.send_text("q")  # at the end, q goes back to the lobby
@@ -200,26 +205,28 @@ async def test_resigning_asks_first_and_ends_the_game(url: str, protocol: tuple[
         run = asyncio.create_task(kapp.run())
         await asyncio.sleep(0.2)
         inp.send_text("n")
-        await until(lambda: kapp.form is not None)
-        keys = [f.key for f in kapp.form.fields()]  # type: ignore[union-attr]
+        await until(lambda: kapp.lobby.form is not None)
+        keys = [f.key for f in kapp.lobby.form.fields()]  # type: ignore[union-attr]
         inp.send_text("\x1b[B" * keys.index("bot1") + "\x1b[C")
-        await until(lambda: kapp.form is not None and kapp.form.values["bot1"] == "easy")
+        await until(
+            lambda: kapp.lobby.form is not None and kapp.lobby.form.values["bot1"] == "easy"
+        )
         inp.send_text("\x1b[B\r")
-        await until(lambda: kapp.table.view is not None)
+        await until(lambda: kapp.game.table.view is not None)
         inp.send_text("R")
-        await until(lambda: kapp.confirm_resign)
+        await until(lambda: kapp.game.confirm_resign)
         assert "Resign?" in fragment_list_to_text(kapp.text())
         inp.send_text("n")  # declined: nothing happens
-        await until(lambda: not kapp.confirm_resign)
+        await until(lambda: not kapp.game.confirm_resign)
         await asyncio.sleep(0.2)
-        assert kapp.ended is None
+        assert kapp.game.ended is None
         inp.send_text("Ry")
         if protocol == m.MINOR_1_0:
-            await until(lambda: kapp.ended is not None)
+            await until(lambda: kapp.game.ended is not None)
             screen = fragment_list_to_text(kapp.text())
             assert "Ann resigned" in screen and "Winner: Black (easy bot)" in screen
         else:
-            await until(lambda: kapp.table.view is not None and kapp.table.view.game_over)
+            await until(lambda: kapp.game.table.view is not None and kapp.game.table.view.game_over)
             screen = fragment_list_to_text(kapp.text())
             assert "White (Ann) resigned" in screen and "winner: Black (easy bot)" in screen
             assert "Final score" in screen and "TOTAL" in screen and "Places:" in screen
@@ -229,10 +236,10 @@ async def test_resigning_asks_first_and_ends_the_game(url: str, protocol: tuple[
         assert "Your turn" not in screen
         # an Enter too many while the game ends keeps the result; the key is handled
         # here, at a known moment after the end, not whenever a loaded machine reads it
-        kapp.over_at = time.monotonic()
+        kapp.game.over_at = time.monotonic()
         kapp.key("enter")
         assert kapp.screen == "table"
-        kapp.over_at -= END_PAUSE  # the pause is over
+        kapp.game.over_at -= END_PAUSE  # the pause is over
         inp.send_text("\r")  # Enter: back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")
@@ -251,12 +258,12 @@ async def test_a_clocked_table_counts_down(url: str) -> None:
     await until(lambda: client.view is not None)
     with create_pipe_input() as inp:
         kapp = KupferApp(name="Ann", client=client, input=inp, output=DummyOutput())
-        kapp._sit(client)
-        kapp.clock_at = time.monotonic()
-        first = kapp.clock_line() or ""
+        kapp.sat_down(client)
+        kapp.game.clock_at = time.monotonic()
+        first = kapp.game.clock_line() or ""
         assert first.startswith("Your clock: 0:") and "a computer moves for you" in first
-        kapp.clock_at -= 10  # ten seconds later
-        later = kapp.clock_line() or ""
+        kapp.game.clock_at -= 10  # ten seconds later
+        later = kapp.game.clock_line() or ""
         assert int(later[14:16]) <= int(first[14:16]) - 9
         assert "Your clock:" in fragment_list_to_text(kapp.text())
     await client.close()
@@ -278,7 +285,7 @@ async def test_claiming_the_win_while_the_opponent_is_away(url: str) -> None:
         kapp = KupferApp(name="Ann", client=host, input=inp, output=DummyOutput())
         run = asyncio.create_task(kapp.run())
         await jo.close()  # Jo's connection is gone; after the grace period Jo is absent
-        await until(kapp.claimable, 20)
+        await until(kapp.game.claimable, 20)
         screen = fragment_list_to_text(kapp.text())
         assert "Black (Jo) is away: a computer plays for them" in screen
         assert "w: claim the win" in screen
@@ -313,7 +320,7 @@ async def test_a_game_that_times_out_says_so(url: str) -> None:
         screen = await shown(kapp, "Time ran out for White (Ann)", "winner: Black (easy bot)")
         assert "Your turn" not in screen
         kapp.key("g")
-        log = " ".join(e.text for e in kapp.table.log)
+        log = " ".join(e.text for e in kapp.game.table.log)
         assert "Time ran out for White (Ann): a computer moves for them" in log
         inp.send_text("q")
         await until(lambda: kapp.screen == "lobby")

@@ -314,7 +314,7 @@ async def test_two_clients_of_one_user_keep_their_seats(url: str, data_dir: Path
 async def test_a_seat_left_before_the_game_is_no_longer_kept(url: str, data_dir: Path) -> None:
     """Leaving a table that has not started frees the seat: its token goes, so the
     lobby no longer marks the table as ours and sitting down there again joins."""
-    from client.ui.app import sit_down
+    from client.ui.seating import sit_down
 
     async with Client(url, name="Hanna") as c:
         created = await c.create_table("t", m.TableOptions(), player="Hanna")

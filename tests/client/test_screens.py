@@ -68,7 +68,7 @@ def draw(kapp: KupferApp, width: int, height: int) -> str:
     split = 0
     if kapp.screen == "table" and size.side_right and not kapp.show_help:
         split = size.grid_width + 1
-    elif kapp.screen == "lobby" and kapp.form is None and not kapp.show_help:
+    elif kapp.screen == "lobby" and kapp.lobby.form is None and not kapp.show_help:
         split = 35
     if split:
         text += "\n" + "\n".join(ln[:split] for ln in lines)
@@ -93,7 +93,7 @@ async def seated(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
             await asyncio.sleep(0.02)
     with create_pipe_input() as inp:
         kapp = KupferApp(name="Ann", client=client, input=inp, output=SizedOutput())
-        kapp._sit(client)
+        kapp.sat_down(client)
         yield kapp, client
     await client.close()
 
@@ -103,16 +103,16 @@ async def test_table_screen_cuts_nothing(
     seated: tuple[KupferApp, Client], width: int, height: int
 ) -> None:
     kapp, client = seated
-    t = kapp.table
+    t = kapp.game.table
     v = t.view
     assert v is not None
     screen = draw(kapp, width, height)
     for _ in range(5):  # what pages on a small terminal
         kapp.key("pagedown")
         screen += "\n" + draw(kapp, width, height)
-    whole(t.prompt(kapp.names()), screen)
+    whole(t.prompt(kapp.game.names()), screen)
     lines = screen.split("\n")
-    for item in kapp.key_items():
+    for item in kapp.game.key_items():
         assert any(item in line for line in lines), f"key {item!r} cut:\n{screen}"
     cards = Cards.of(client.catalogue)
     for k in v.kettles:
@@ -135,7 +135,7 @@ async def test_the_side_panel_says_bot_once(seated: tuple[KupferApp, Client]) ->
     """The server names its bots "easy bot" (1.0 golden frames): the seat's line reads
     "Gray easy bot, 0 cards", not "Gray easy bot bot"; a person's line keeps its word."""
     kapp, _ = seated
-    v = kapp.table.view
+    v = kapp.game.table.view
     assert v is not None
     screen = flat(draw(kapp, 120, 40))
     assert "bot bot" not in screen, screen
@@ -176,7 +176,7 @@ async def test_score_table_cuts_nothing(
         [make_bot("greedy", s, seed=s) for s in range(players)],
     )
     final = view_model(view(game, None))
-    kapp.table.set_view(final, 999)
+    kapp.game.table.set_view(final, 999)
     seen = ""
     for _ in range(30):
         seen += draw(kapp, width, height) + "\n"
@@ -220,8 +220,8 @@ async def test_big_terminals_use_the_space(seated: tuple[KupferApp, Client]) -> 
     assert any(" boom " in ln or " wand " in ln for ln in big)
     assert not any(" boom " in ln[:58] or " wand " in ln[:58] for ln in small[1:16])
     for n in range(40):
-        kapp.table.log.append(LogEntry(f"entry {n}"))
-    kapp.table.view = kapp.table.view.model_copy(  # type: ignore[union-attr]
+        kapp.game.table.log.append(LogEntry(f"entry {n}"))
+    kapp.game.table.view = kapp.game.table.view.model_copy(  # type: ignore[union-attr]
         update={"options": m.TableOptions(memory="casual")}
     )
 
@@ -243,20 +243,20 @@ async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: 
         )
         with create_pipe_input() as inp:
             kapp = KupferApp(name="Hanna", client=client, input=inp, output=SizedOutput())
-            kapp._sit(client)
+            kapp.sat_down(client)
             async with asyncio.timeout(30):
-                while not kapp.seats:
+                while not kapp.game.seats:
                     kapp.on_update(client.presence) if client.presence else None
                     await asyncio.sleep(0.02)
-            kapp.tables = await client.list_tables()
+            kapp.lobby.tables = await client.list_tables()
             screen = draw(kapp, width, height)
             whole("Waiting for players to sit down", screen)
             whole("3 players, private", screen)  # the table's terms
             whole(f"with the table id {created.table.id}", screen)
             assert created.invite and created.invite in screen
             whole("seat 2: Hanna-Maria Longname (joined)", screen)
-            kapp._back_to_lobby()
-            kapp.tables = await client.list_tables()
+            kapp.to_lobby()
+            kapp.lobby.tables = await client.list_tables()
             screen = draw(kapp, width, height)
             whole(name, screen)
             whole("(lobby; 3 players, private)", screen)
@@ -286,8 +286,8 @@ async def test_every_ending_reads_whole(
         timed_out=(0,) if ending == "timed_out" else (),
         claimed_by=1 if ending == "claimed" else None,
     )
-    kapp.table.set_view(final.model_copy(update={"result": result}), 999)
-    kapp.seats = tuple(m.SeatInfo(seat=s, name=n) for s, n in enumerate(["Ann", "Bo", "Cy"]))
+    kapp.game.table.set_view(final.model_copy(update={"result": result}), 999)
+    kapp.game.seats = tuple(m.SeatInfo(seat=s, name=n) for s, n in enumerate(["Ann", "Bo", "Cy"]))
     screen = draw(kapp, width, height)
     words = {
         "resigned": "White (Ann) resigned.",
@@ -312,7 +312,7 @@ async def test_the_whole_log_reads_at_every_size(
     entries = [
         f"entry {n}: White (Annabelle-Marie) takes Dragon blood 4 from column 3" for n in range(30)
     ]
-    kapp.table.log.extend(LogEntry(e) for e in entries)
+    kapp.game.table.log.extend(LogEntry(e) for e in entries)
     screen = draw(kapp, width, height)
     pointer = ("L: all", "L: read the log", "the log: L")  # where the log is, when cut
     assert "L: log" in screen and any(p in screen for p in pointer), screen
@@ -329,7 +329,7 @@ async def test_the_whole_log_reads_at_every_size(
     whole("White Ann (you)", seen)  # the kettles come with the log
     assert "more above" not in seen.split("\n")[-height:][1]  # at the top: nothing above
     kapp.key("x")
-    assert not kapp.show_log and "Deck" in draw(kapp, width, height)
+    assert not kapp.game.show_log and "Deck" in draw(kapp, width, height)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -377,7 +377,7 @@ async def test_a_resignation_at_three_is_logged_and_the_seat_stops_playing(
     whole("White (Ann) resigned: a computer plays their seat to the end", screen)
     whole("You resigned: a computer plays your seat to the end.", screen)
     assert "R: resign" not in screen and "Enter: take" not in screen, screen
-    assert not kapp.table.my_turn
+    assert not kapp.game.table.my_turn
     kapp.on_update(m.ByeMsg(reason="shutdown", message="the server is going away"))
     kapp.on_update(Status(state="reconnecting", attempt=2))
     screen = draw(kapp, 80, 24)
@@ -397,14 +397,14 @@ async def test_quit_chat_and_resign_work_while_a_symbol_asks(
 ) -> None:
     """A question about a card (use the wand?) does not swallow q, c and R."""
     kapp, _ = seated
-    t = kapp.table
+    t = kapp.game.table
     assert t.choices
     t.decision = Decision("special", t.choices[0])
     kapp.key("q")
     assert kapp.confirm_quit
     kapp.key("n")
     kapp.key("R")
-    assert kapp.confirm_resign
+    assert kapp.game.confirm_resign
     kapp.key("n")
     kapp.key("c")
     assert kapp.chat == ""

@@ -142,23 +142,26 @@ def test_a_reconnection_clears_the_connection_error() -> None:
 
 def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
     kapp = KupferApp(name="Ann")
-    kapp.table = TableModel(me=0)
-    kapp.table.set_view(a_view(to_move=1), 1)
-    kapp.seats = (
+    kapp.game.table = TableModel(me=0)
+    kapp.game.table.set_view(a_view(to_move=1), 1)
+    kapp.game.seats = (
         m.SeatInfo(seat=0, name="Ann", connected=True),
         m.SeatInfo(seat=1, name="Bob", connected=False),
     )
-    assert kapp.away_line() == (
+    assert kapp.game.away_line() == (
         "Black (Bob) is away (the connection is gone): the game waits for them; a "
         "computer takes over if they stay away."
     )
-    kapp.seats = (kapp.seats[0], m.SeatInfo(seat=1, name="Bob", absent=True, computer=True))
-    line = kapp.away_line() or ""
+    kapp.game.seats = (
+        kapp.game.seats[0],
+        m.SeatInfo(seat=1, name="Bob", absent=True, computer=True),
+    )
+    line = kapp.game.away_line() or ""
     assert "Black (Bob) is away: a computer plays for them" in line
-    assert "w: claim the win" in line and "w: claim the win" in kapp.key_items()
-    kapp.seats = (kapp.seats[0], m.SeatInfo(seat=1, name="Bob", connected=True))
-    assert kapp.away_line() is None
+    assert "w: claim the win" in line and "w: claim the win" in kapp.game.key_items()
+    kapp.game.seats = (kapp.game.seats[0], m.SeatInfo(seat=1, name="Bob", connected=True))
+    assert kapp.game.away_line() is None
     kapp.conn = "reconnecting (try 2)"
-    text = fragment_list_to_text(join_lines(kapp.prompt_lines(80)))
+    text = fragment_list_to_text(join_lines(kapp.game.prompt_lines(80)))
     assert "Not connected to the server: reconnecting (try 2)" in text
     assert "Waiting for" not in text and "Your turn" not in text

@@ -1,0 +1,75 @@
+"""The Python client library of protocol v1: one ``Client`` per connection to a server.
+
+``Client`` (``client.lib.connection``) holds the connection, its requests and its
+reconnection; ``client.lib.errors`` the typed errors; ``client.lib.results`` what the
+requests and ``Client.updates()`` hand back; ``client.lib.address`` the reading of an
+address. This package names them all in one place, so code imports ``from client.lib
+import Client, NotYourTurn``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .address import normalize_url
+from .connection import Client
+from .errors import (
+    AlreadySeated,
+    BadInvite,
+    BadOptions,
+    BadToken,
+    ClientError,
+    ConnectionLost,
+    GameIsOver,
+    IllegalMoveError,
+    NoSuchTable,
+    NotAllowed,
+    NotInLobby,
+    NotSeated,
+    NotYourTurn,
+    RateLimited,
+    SeatTaken,
+    ServerError,
+    StaleState,
+    TableFull,
+)
+from .results import Seated, Status, TableCreated, Update
+
+__all__ = [
+    "AlreadySeated",
+    "BadInvite",
+    "BadOptions",
+    "BadToken",
+    "Client",
+    "ClientError",
+    "ConnectionLost",
+    "GameIsOver",
+    "IllegalMoveError",
+    "NoSuchTable",
+    "NotAllowed",
+    "NotInLobby",
+    "NotSeated",
+    "NotYourTurn",
+    "RateLimited",
+    "SeatTaken",
+    "Seated",
+    "ServerError",
+    "StaleState",
+    "Status",
+    "TableCreated",
+    "TableFull",
+    "Update",
+    "normalize_url",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """``IllegalMove``: the old name of ``IllegalMoveError``, kept for code written
+    against it (with a ``DeprecationWarning``)."""
+    if name == "IllegalMove":
+        warnings.warn(
+            "client.lib.IllegalMove is now IllegalMoveError", DeprecationWarning, stacklevel=2
+        )
+        return IllegalMoveError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,142 @@
+"""The errors the client library raises: ``ClientError`` and one ``ServerError``
+subclass per protocol error code.
+
+A caller catches the case it can handle (``except NotYourTurn``) instead of comparing
+codes; ``ServerError.from_message`` picks the class for an ``error`` reply.
+"""
+
+from __future__ import annotations
+
+from protocol import messages as m
+
+__all__ = [
+    "AlreadySeated",
+    "BadInvite",
+    "BadOptions",
+    "BadToken",
+    "ClientError",
+    "ConnectionLost",
+    "GameIsOver",
+    "IllegalMoveError",
+    "NoSuchTable",
+    "NotAllowed",
+    "NotInLobby",
+    "NotSeated",
+    "NotYourTurn",
+    "RateLimited",
+    "SeatTaken",
+    "ServerError",
+    "StaleState",
+    "TableFull",
+]
+
+
+class ClientError(Exception):
+    """Base of every error this library raises."""
+
+
+class ConnectionLost(ClientError):
+    """The connection closed before the reply came (the client may be reconnecting)."""
+
+
+class ServerError(ClientError):
+    """An ``error`` reply. ``code`` is the protocol's error code, ``detail`` refines it
+    (for ``illegal_move``: the engine's reason)."""
+
+    code = "error"
+
+    def __init__(self, code: str, message: str, detail: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.detail = detail
+
+    @staticmethod
+    def from_message(msg: m.ErrorMsg) -> ServerError:
+        cls = ERROR_CLASSES.get(msg.code, ServerError)
+        return cls(msg.code, msg.message, msg.detail)
+
+
+class IllegalMoveError(ServerError):
+    """The server refused a take as illegal (``.detail``: the engine's reason). Named
+    apart from ``shared.errors.IllegalMove``, the engine's own exception."""
+
+    code = "illegal_move"
+
+
+class NotYourTurn(ServerError):
+    code = "not_your_turn"
+
+
+class StaleState(ServerError):
+    code = "stale_state"
+
+
+class BadToken(ServerError):
+    code = "bad_token"
+
+
+class NoSuchTable(ServerError):
+    code = "no_such_table"
+
+
+class TableFull(ServerError):
+    code = "table_full"
+
+
+class SeatTaken(ServerError):
+    code = "seat_taken"
+
+
+class BadInvite(ServerError):
+    code = "bad_invite"
+
+
+class BadOptions(ServerError):
+    code = "bad_options"
+
+
+class NotAllowed(ServerError):
+    code = "not_allowed"
+
+
+class NotInLobby(ServerError):
+    code = "not_in_lobby"
+
+
+class AlreadySeated(ServerError):
+    code = "already_seated"
+
+
+class NotSeated(ServerError):
+    code = "not_seated"
+
+
+class RateLimited(ServerError):
+    code = "rate_limited"
+
+
+class GameIsOver(ServerError):
+    code = "game_over"
+
+
+ERROR_CLASSES: dict[str, type[ServerError]] = {
+    c.code: c
+    for c in (
+        IllegalMoveError,
+        NotYourTurn,
+        StaleState,
+        BadToken,
+        NoSuchTable,
+        TableFull,
+        SeatTaken,
+        BadInvite,
+        BadOptions,
+        NotAllowed,
+        NotInLobby,
+        AlreadySeated,
+        NotSeated,
+        RateLimited,
+        GameIsOver,
+    )
+}

@@ -1,0 +1,249 @@
+"""The lobby: servers on the LAN, a direct address, the tables of the server, and the
+forms for a new table and for joining by id.
+
+It holds the lobby's own state (the listing, the focus, the open form) and is handed a
+``LobbyHost`` to connect, act and show a table, so it never reaches up into the
+application that shows it.
+"""
+
+from __future__ import annotations
+
+from protocol import messages as m
+
+from ..discovery import Browser, FoundServer
+from ..lib import Client, normalize_url
+from .forms import Form, create_form, join_form, join_seat, table_request, table_timing
+from .host import LobbyHost
+from .render import Line, header, side_by_side, wrap, wrap_items
+from .seating import seat_to_resume, sit_down
+from .waiting import table_terms
+
+__all__ = ["LobbyScreen"]
+
+
+class LobbyScreen:
+    """The lobby screen and its forms.
+
+    ``browser`` lists LAN servers, ``address`` pre-fills the direct address;
+    ``watch_only`` (``kupferkessel watch``) makes Enter watch a table. ``protocol`` is
+    the version a new connection asks for.
+    """
+
+    def __init__(
+        self,
+        host: LobbyHost,
+        *,
+        name: str,
+        protocol: tuple[int, int],
+        browser: Browser | None = None,
+        address: str = "",
+        watch_only: bool = False,
+    ) -> None:
+        self.host = host
+        self.name = name  # the player's name (a form may change it)
+        self.protocol = protocol
+        self.browser = browser
+        self.address = address
+        self.watch_only = watch_only
+        self.tables: tuple[m.TableSummary, ...] = ()
+        self.focus = "servers" if host.client is None else "tables"
+        self.server_index = 0
+        self.table_index = 0
+        self.form: Form | None = None
+
+    def servers(self) -> list[FoundServer]:
+        return self.browser.servers if self.browser is not None else []
+
+    # ------------------------------------------------------------------ keys
+    def key(self, key: str) -> None:
+        """A key in the lobby (or in its open form)."""
+        if self.form is not None:
+            self._form_key(key)
+        elif self.focus == "address":
+            self._address_key(key)
+        else:
+            self._list_key(key)
+
+    def _address_key(self, key: str) -> None:
+        if key == "enter":
+            self.connect(self.address)
+        elif key == "backspace":
+            self.address = self.address[:-1]
+        elif key in ("tab", "escape"):
+            self.focus = "tables" if self.host.client else "servers"
+        elif key in ("up", "down"):
+            self.focus = "servers"
+        elif len(key) == 1 and key.isprintable():
+            self.address += key
+
+    def _list_key(self, key: str) -> None:
+        client = self.host.client
+        if key == "q":
+            self.host.exit()
+        elif key == "tab":
+            order = ["servers", "address", "tables"] if client else ["servers", "address"]
+            self.focus = order[(order.index(self.focus) + 1) % len(order)]
+        elif key == "a":
+            self.focus = "address"
+        elif key in ("up", "down"):
+            step = 1 if key == "down" else -1
+            if self.focus == "servers":
+                n = len(self.servers())
+                self.server_index = (self.server_index + step) % n if n else 0
+            else:
+                n = len(self.tables)
+                self.table_index = (self.table_index + step) % n if n else 0
+        elif key == "enter" and self.focus == "servers":
+            found = self.servers()
+            if found:
+                self.connect(found[min(self.server_index, len(found) - 1)].url)
+        elif client is None:
+            return
+        elif key == "n":
+            levels = client.welcome.bot_levels if client.welcome else ()
+            self.form = create_form(self.name, levels)
+        elif key == "p":  # the table chosen in the list, if any: its id filled in
+            chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
+            self.form = join_form(self.name, chosen.id if chosen else "")
+        elif key == "r":
+            self.host.act(self.reload)
+        elif key in ("enter", "w") and self.focus == "tables" and self.tables:
+            table = self.tables[min(self.table_index, len(self.tables) - 1)]
+            mine = client.saved_table(table.id, self.name)
+            # Enter on a table whose game runs without us: watch it (``watch`` opens
+            # the lobby with Enter meaning watch)
+            watch = key == "w" or self.watch_only or (table.state != "lobby" and not mine)
+            self.enter_table(table.id, None, watch=watch)
+
+    def _form_key(self, key: str) -> None:
+        form = self.form
+        assert form is not None
+        if key == "escape":
+            self.form = None
+            return
+        pressed = form.key(key)
+        client = self.host.client
+        if pressed is None or client is None:
+            return
+        self.form = None
+        if pressed == "create":
+            self._create(client, form)
+        else:
+            v = form.values
+            self.name = v["player"].strip() or self.name
+            self.enter_table(
+                v["table_id"].strip(),
+                v["invite"].strip() or None,
+                watch=pressed == "watch",
+                seat=join_seat(v),
+            )
+
+    # ------------------------------------------------------------------ actions
+    async def reload(self) -> None:
+        client = self.host.client
+        if client is not None:
+            self.tables = await client.list_tables()
+
+    def connect(self, url: str) -> None:
+        """Connect to ``url`` (as typed) instead of the server in use."""
+        if not url.strip():
+            self.host.say("! type an address like ws://192.168.1.5:8765")
+            return
+        url = normalize_url(url)
+
+        async def go() -> None:
+            old = self.host.client
+            client = Client(url, name=self.name, protocol=self.protocol)
+            self.host.say(f"connecting to {url}...")
+            await client.connect()
+            if old is not None:
+                await old.close()
+            self.host.adopt(client)
+            self.focus = "tables"
+            self.host.say(f"connected to {client.welcome.server if client.welcome else url}")
+            self.tables = await client.list_tables()
+
+        self.host.act(go)
+
+    def enter_table(
+        self, table: str, invite: str | None, *, watch: bool, seat: int | None = None
+    ) -> None:
+        """Watch ``table``, or sit down at it (taking back a kept seat)."""
+        client = self.host.client
+        assert client is not None
+
+        async def go() -> None:
+            if watch:
+                await client.watch(table, invite=invite)
+            else:
+                resume = seat_to_resume(client, self.tables, table, self.name)
+                await sit_down(
+                    client, table, self.name, invite=invite, seat=seat, resume_seat=resume
+                )
+            self.host.sat_down(client)
+            self.host.say("")
+
+        self.host.act(go)
+
+    def _create(self, client: Client, form: Form) -> None:
+        """Create the table the form describes, sit down at it and say ready."""
+        name, options, private, bots, player, seat = table_request(form.values)
+        timing = table_timing(form.values)
+        self.name = player
+
+        async def create() -> None:
+            created = await client.create_table(
+                name, options, private=private, bots=bots, player=player, seat=seat, timing=timing
+            )
+            self.host.sat_down(client)
+            self.host.say(f"invite code: {created.invite}" if created.invite else "")
+            await client.ready()
+
+        self.host.act(create)
+
+    # ------------------------------------------------------------------ drawing
+    def lines(self, width: int, height: int) -> list[Line]:
+        """The lobby, or its open form."""
+        if self.form is not None:
+            return self.form.render(width)
+        client = self.host.client
+        lines: list[Line] = [header("lobby", width, self.host.conn), []]
+        left: list[Line] = [[("bold", "Servers on the LAN")]]
+        found = self.servers()
+        if self.browser is None:
+            left.append([("fg:#808080", "  (not browsing)")])
+        elif not found:
+            left.append([("fg:#808080", "  searching...")])
+        for i, s in enumerate(found):
+            sel = self.focus == "servers" and i == self.server_index
+            text = f"{'>' if sel else ' '} {s.name} ({s.tables} open)"
+            left += wrap([("reverse" if sel else "", text)], 33, 4)
+        left.append([])
+        left.append([("bold", "Direct address")])
+        focused = self.focus == "address"
+        shown = (self.address + ("_" if focused else ""))[-30:]
+        left.append([("reverse" if focused else "underline", shown.ljust(30))])
+        room = width - 35
+        right: list[Line] = []
+        if client is None:
+            right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
+        else:
+            right.append([("bold", f"Tables on {client.url}")])
+            if not self.tables:
+                right.append([("fg:#808080", "  no tables yet: press n to create one")])
+            for i, tb in enumerate(self.tables):
+                sel = self.focus == "tables" and i == self.table_index
+                seats = ", ".join(s.name or "-" for s in tb.seats)
+                mine = " *" if client.saved_table(tb.id, self.name) else ""
+                text = f"{'>' if sel else ' '} {tb.name} ({tb.state}; {table_terms(tb)}): "
+                text += f"{seats}{mine}"
+                right += wrap([("reverse" if sel else "", text)], room, 4)
+        right = [piece for line in right for piece in wrap(line, room)]
+        lines += side_by_side(left, right, 34)
+        lines.append([])
+        enter = "Enter: connect/watch" if self.watch_only else "Enter: connect/join"
+        keys = ["Tab: pane", enter, "w: watch", "n: new table", "p: join by id", "q: quit"]
+        lines += wrap_items(keys, width)
+        if client is not None and any(client.saved_table(tb.id, self.name) for tb in self.tables):
+            lines += wrap_items(["* your seat: Enter takes it back"], width)
+        return lines

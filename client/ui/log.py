@@ -1,0 +1,180 @@
+"""The game log: events and presence changes in words, the log under the grid and on
+its own page (paged with PgUp/PgDn or Up/Down), and the log kept on disk for a client
+started again.
+
+What the log may show is the rules' business (``TableModel.visible_log``); this module
+only words the entries, pages them and keeps them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from protocol import messages as m
+
+from ..lib import Client
+from ..tokens import LogStore
+from .render import Cards, Line, describe_event, seat_label, wrap, wrap_items
+from .table import LogEntry
+
+__all__ = [
+    "LogPager",
+    "event_entries",
+    "forget_log",
+    "keep_log",
+    "presence_entries",
+    "restore_log",
+    "wrapped_log",
+]
+
+
+def presence_entries(
+    view: m.GameView | None, old: Sequence[m.SeatInfo], new: Sequence[m.SeatInfo]
+) -> list[LogEntry]:
+    """What the log must say that no game event says: a seat resigned (with three
+    players a computer plays it to the end), a computer took over an absent seat,
+    its person came back."""
+    if view is None or view.game_over or len(new) != len(old):
+        return []
+    out: list[LogEntry] = []
+    names = [s.name for s in new]
+    for was, now in zip(old, new, strict=True):
+        who = seat_label(view.colours, now.seat, names)
+        text = None
+        if now.resigned and not was.resigned:
+            text = f"{who} resigned"
+            text += ": a computer plays their seat to the end" if view.players > 2 else ""
+        elif now.resigned:
+            continue
+        elif now.absent and not was.absent:
+            text = f"{who} is away: a computer plays for them"
+        elif was.absent and not now.absent:
+            text = f"{who} is back"
+        if text is not None:
+            out.append(LogEntry(text))
+    return out
+
+
+def event_entries(
+    events: Sequence[m.GameEvent],
+    view: m.GameView | None,
+    names: Sequence[str | None],
+    cards: Cards,
+) -> list[LogEntry]:
+    """A batch of public events in words. ``view`` still is the one the take was
+    decided on: it says whether a symbol could act at all."""
+    colours = view.colours if view else ("white", "black", "lilac")
+    discarded = any(isinstance(e, m.DiscardedEvent) for e in events)
+    out: list[LogEntry] = []
+    for e in events:
+        could_act = True
+        if isinstance(e, m.TookEvent) and view is not None:
+            symbol = cards.by_id[e.card].symbol if e.card in cards.by_id else None
+            could_act = (view.turn_in_row < 2) if symbol == "wand" else bool(view.explodable)
+        words = describe_event(e, colours, names, cards, could_act=could_act)
+        if words:
+            turn = e.seat if isinstance(e, m.MovedEvent | m.PassedCornerEvent) else None
+            out.append(LogEntry(words, turn))
+        if isinstance(e, m.TookEvent) and e.ends_game and not discarded:
+            who = seat_label(colours, e.seat, names)
+            out.append(LogEntry(f"{who} keeps {cards.name(e.card)}"))
+    return out
+
+
+def keep_log(client: Client | None, entries: Sequence[LogEntry]) -> None:
+    """Keep what the log may show on disk, for a client started again."""
+    if client is None or client.tokens is None or client.table is None or client.seat is None:
+        return
+    kept = [(e.text, e.turn) for e in entries]
+    with contextlib.suppress(OSError):
+        LogStore(client.tokens.directory).save(client.url, client.table, client.seat, kept)
+
+
+def restore_log(client: Client) -> list[LogEntry]:
+    """The log a resumed seat saw last, so it shows the last round, not an empty log."""
+    if client.tokens is None or client.table is None or client.seat is None:
+        return []
+    kept = LogStore(client.tokens.directory).load(client.url, client.table, client.seat)
+    return [LogEntry(text, turn) for text, turn in kept]
+
+
+def forget_log(client: Client | None, seat: int | None) -> None:
+    """Drop the kept log of ``seat`` once its game is over."""
+    if client and client.tokens and client.table and seat is not None:
+        LogStore(client.tokens.directory).forget(client.url, client.table, seat)
+
+
+def wrapped_log(entries: Sequence[LogEntry], width: int) -> list[Line]:
+    """The entries wrapped to ``width``, the newest at the bottom."""
+    return [piece for e in entries for piece in wrap([("fg:#c0c0c0", e.text)], width)]
+
+
+@dataclass
+class LogPager:
+    """How far the log is paged back: ``scroll`` lines up from the newest."""
+
+    scroll: int = 0
+
+    def lines(self, entries: Sequence[LogEntry], width: int, rows: int) -> list[Line]:
+        """The log in ``rows`` lines: the entries, wrapped, the newest at the bottom;
+        PgUp/PgDn page through what does not fit, ``L`` shows it all."""
+        if rows <= 0:
+            return []
+        wrapped = wrapped_log(entries, width)
+        if len(wrapped) <= rows:
+            self.scroll = 0
+            return wrapped + [[] for _ in range(rows - len(wrapped))]
+        if rows == 1:  # no room for a page: say where the log is
+            n = len(wrapped)
+            return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
+        shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")
+        return [[("fg:#808080 italic", f"log: {more}, L: all"[:width])], *shown]
+
+    def window(self, wrapped: list[Line], page: int, up: str, down: str) -> tuple[list[Line], str]:
+        """``page`` lines of the wrapped log, ``scroll`` lines up from the newest, and
+        words for what lies above and below them."""
+        self.scroll = max(0, min(self.scroll, len(wrapped) - page))
+        end = len(wrapped) - self.scroll
+        shown = wrapped[max(0, end - page) : end]
+        above, below = end - len(shown), self.scroll
+        parts = [f"{above} more above ({up})"] if above else []
+        parts += [f"{below} below ({down})"] if below else []
+        return shown, ", ".join(parts) or "the whole log"
+
+    def page(
+        self,
+        head: Line,
+        side: list[Line],
+        entries: Sequence[LogEntry],
+        what: str,
+        width: int,
+        rows: int,
+    ) -> list[Line]:
+        """The log on the whole screen (``L``): the kettles (``side``), then every
+        entry, wrapped, the newest at the bottom, paged with Up/Down and PgUp/PgDn."""
+        foot = wrap_items(["Up/Down, PgUp/PgDn: scroll", "any other key: back"], width)
+        room = rows - 1 - len(foot)
+        wrapped = [
+            *side,
+            *wrap([("bold", f"Log ({what})")], width),
+            *(wrapped_log(entries, width) or [[("fg:#808080", "  (nothing yet)")]]),
+        ]
+        if len(wrapped) > room:
+            shown, more = self.window(wrapped, room - 1, "Up", "Down")
+            shown = [[("fg:#808080 italic", more)], *shown]
+        else:
+            self.scroll = 0
+            shown = wrapped
+        return [head, *shown, *[[] for _ in range(room - len(shown))], *foot]
+
+    def key(self, key: str) -> bool:
+        """Up/Down and PgUp/PgDn on the log page; False for any other key (back)."""
+        if key in ("up", "k", "pageup"):
+            self.scroll += 1 if key in ("up", "k") else 10
+        elif key in ("down", "j", "pagedown", " "):
+            self.scroll = max(0, self.scroll - (1 if key in ("down", "j") else 10))
+        else:
+            return False
+        return True

@@ -1,0 +1,84 @@
+"""The help page: keys, scoring, the turn, and which colour is which.
+
+Paragraphs wrapped to the screen, so the whole help reads at 60x20 as at 120x40.
+"""
+
+from __future__ import annotations
+
+from protocol import messages as m
+
+from .cards import COLOUR_STYLE, COLOUR_TAG, long_name
+from .text import Line, wrap
+
+__all__ = ["HELP", "colour_table", "help_lines"]
+
+
+HELP: tuple[str, ...] = (  # paragraphs, wrapped to the screen
+    "KEYS",
+    (
+        "  arrows or h j k l: choose a card of the underlined line; 0-5: the card in that"
+        " row or column (the labels); Enter or a click: take it"
+    ),
+    "  y / n: use or decline a card's symbol;  1 2 3 then Enter: explosion targets (3 players)",
+    "  k / d: keep or discard the card that ends the game",
+    "  PgUp / PgDn: page the log;  L: the kettles and the whole log on the screen;"
+    "  c: chat;  ?: this help;  R: resign;  q: quit",
+    "",
+    "SCORING (per ingredient in your kettle)",
+    (
+        "  1 card: minus its value.  2 cards: 0.  3 cards: plus the sum of the values.  4"
+        " cards: plus the sum, plus 5."
+    ),
+    (
+        "  Your own colour (white or black; the third player's colour) counts double, the"
+        " penalty too, but not the +5 for all four."
+    ),
+    "  Most value-1 cards: +5 (a tie gives nobody the points).",
+    "  Recipes (variant): the bonus of each recipe you fulfil.",
+    "",
+    "THE TURN",
+    (
+        "  Your pawn moves clockwise by the value of your kettle's top card (other pawns "
+        "are jumped, not counted). Take one card from the line next to your pawn "
+        "(column 1-4 or row 1-4; the grid is labelled 0-5 all round); at a corner you "
+        "take nothing. The line under the prompt says where a card would send you next "
+        "turn."
+    ),
+    (
+        "  * boom: the other players' top kettle cards go under the deck (a one-card "
+        "kettle is immune). ~ wand: play another turn (at most two in a row)."
+    ),
+    (
+        "  You only ever see your kettle's top card: remember what you took! The game "
+        "ends when a line is emptied: keep or discard that last card."
+    ),
+)
+
+
+def colour_table(catalogue: m.Catalogue) -> list[Line]:
+    """Which ingredients have which colour, and the marks cards carry for it."""
+    lines: list[Line] = [[("bold", "COLOURS (the mark on each card: the colour word, or its tag)")]]
+    for colour in catalogue.colours:
+        names = []
+        for c in catalogue.cards:
+            name = long_name(c.ingredient)
+            if c.colour == colour and name not in names:
+                names.append(name)
+        lines.append(
+            [
+                ("", "  "),
+                (COLOUR_STYLE.get(colour, ""), f"{colour:<6}"),
+                ("", f" {COLOUR_TAG.get(colour, '')}: {', '.join(names)}"),
+            ]
+        )
+    return lines
+
+
+def help_lines(width: int = 80, catalogue: m.Catalogue | None = None) -> list[Line]:
+    """The help, wrapped to ``width``: keys, scoring, the turn and the colour table."""
+    lines: list[Line] = []
+    for t in HELP:
+        lines.append([("bold" if t and not t.startswith(" ") else "", t)])
+        if t.startswith("SCORING") and catalogue is not None:
+            lines[-1:-1] = [*colour_table(catalogue), []]
+    return [piece for line in lines for piece in wrap(line, width, 4)]

@@ -1,0 +1,128 @@
+"""The final score table and the words for an early ending.
+
+Every kettle revealed, each ingredient's points, the bonuses and the recipes, never cut
+at any width, so a player can check the count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol import messages as m
+
+from .cards import COLOUR_STYLE, COLOUR_TAG, PAWN_STYLE, Cards, colour_word, long_name, seat_label
+from .side import recipe_text
+from .text import Line, wrap
+
+__all__ = ["ending_words", "render_scores"]
+
+
+def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[str | None]) -> str:
+    """How a game ended early, in a sentence (the position is scored as it stands)."""
+
+    def who(seats: Sequence[int]) -> str:
+        return " and ".join(seat_label(colours, s, names) for s in seats) or "a player"
+
+    places = ", ".join(
+        f"{seat_label(colours, s, names)} {p}{_ORDINAL.get(p, 'th')}"
+        for s, p in sorted(enumerate(result.places), key=lambda sp: sp[1])
+    )
+    said = {
+        "resigned": f"{who(result.resigned)} resigned.",
+        "claimed": f"{who([result.claimed_by] if result.claimed_by is not None else [])} "
+        "claimed the win while the opponent was away.",
+        "timed_out": f"Time ran out for {who(result.timed_out)} move after move.",
+        "abandoned": "Nobody was left at the table: the game was abandoned, nobody wins.",
+    }.get(result.ending, "")
+    return f"{said} Places: {places}. The cards are scored as they lay."
+
+
+_ORDINAL = {1: "st", 2: "nd", 3: "rd"}
+
+
+def render_scores(
+    view: m.GameView,
+    cards: Cards,
+    catalogue: m.Catalogue,
+    names: Sequence[str | None],
+    width: int = 80,
+) -> list[Line]:
+    """The final score table, ``width`` wide and never cut: per ingredient each
+    player's cards and points (every kettle revealed), the value-1 bonus (and who gets
+    it, or that a tie gives it to nobody), each player's recipes in full, the totals."""
+    scores = view.scores or ()
+    n = max(1, len(scores))
+    held = {i.ingredient for s in scores for i in s.ingredients}
+    label = max((len(long_name(i)) for i in held), default=10) + 3  # "Dragon blood li"
+    col = max(14, min(26, (width - label - 1) // n))  # a cell, with a blank after it
+    narrow = col < 20  # card values without blanks: "1234 x2 +5=+25"
+    tight = col < 16  # and no blanks at all: "1234x2+5=+25"
+    lines: list[Line] = []
+    result = view.result
+    winners = result.winners if result is not None else view.winners
+    title: Line = [("bold", "Final score")]
+    if winners:
+        won = " and ".join(seat_label(view.colours, w, names) for w in winners)
+        title.append(("bold", f"   {'winners' if len(winners) > 1 else 'winner'}: {won}"))
+    elif result is not None:
+        title.append(("bold", "   no winner"))
+    lines += wrap(title, width)
+    if result is not None and result.ending != "played_out":
+        lines += wrap([("bold", ending_words(result, view.colours, names))], width)
+    head: Line = [("bold", "ingredient".ljust(label + 1))]
+    named = all(len(seat_label(view.colours, x.seat, names)) < col for x in scores)
+    for s in scores:
+        who = seat_label(view.colours, s.seat, names) if named else colour_word(s.colour)
+        head.append((PAWN_STYLE.get(s.colour, "") + " bold", who.ljust(col)))
+    lines.append(head)
+    order = [c.ingredient for c in catalogue.cards[::4]]
+    for ingredient in [i for i in order if i in held]:
+        colour = next((c.colour for c in catalogue.cards if c.ingredient == ingredient), "gray")
+        name = f"{long_name(ingredient):<{label - 3}} {COLOUR_TAG.get(colour, '')}"
+        line: Line = [(COLOUR_STYLE.get(colour, ""), name.ljust(label)), ("", " ")]
+        for s in scores:
+            ing = next((i for i in s.ingredients if i.ingredient == ingredient), None)
+            if ing is None:
+                line.append(("fg:#606060", "-".ljust(col)))
+                continue
+            values = ("" if narrow else " ").join(c.rsplit("-", 1)[1] for c in ing.cards)
+            mark = " x2" if ing.doubled else ""
+            bonus = " +5" if ing.bonus else ""
+            eq = "=" if narrow else " = "
+            text = f"{values}{mark}{bonus}{eq}{ing.total:+d}"
+            if tight:
+                text = text.replace(" ", "")
+            style = "fg:#40c060" if ing.total > 0 else "fg:#ff5f5f" if ing.total < 0 else ""
+            line.append((style, text.ljust(col)))
+        lines.append(line)
+    ones: Line = [("", "value-1 cards".ljust(label + 1))]
+    for s in scores:
+        bonus = f" +{s.value_one_bonus}" if s.value_one_bonus else ""
+        ones.append(("", f"{s.value_ones}{bonus}".ljust(col)))
+    lines.append(ones)
+    most = max((s.value_ones for s in scores), default=0)
+    if most and not any(s.value_one_bonus for s in scores):
+        lines += wrap(
+            [("fg:#a0a0a0", f"  value-1 cards: a tie at {most}, nobody gets the +5")], width
+        )
+    for s in scores:
+        if s.recipes:
+            who = seat_label(view.colours, s.seat, names)
+            parts = [
+                f"{recipe_text(r.id, catalogue).rsplit(' (', 1)[0]} "
+                + (f"+{r.bonus}" if r.met else "not met")
+                for r in s.recipes
+            ]
+            lines += wrap([("", f"recipes of {who}: "), ("fg:#a0a0a0", "; ".join(parts))], width)
+    total: Line = [("bold", "TOTAL".ljust(label + 1))]
+    for s in scores:
+        total.append(("bold", f"{s.total}".ljust(col)))
+    lines.append(total)
+    if not named:  # the names did not fit the columns: below, whole
+        for s in scores:
+            who = seat_label(view.colours, s.seat, names)
+            lines += wrap([("", f"  {colour_word(s.colour)}: {who}")], width)
+    lines += wrap(
+        [("fg:#808080", "x2: own colour, doubled (penalty too, not the +5); +5: all four")], width
+    )
+    return lines

@@ -1,0 +1,151 @@
+"""The side panel: whose turn, the deck, each kettle, who is here or away, recipes.
+
+Wrapped to its width and never cut; ``compact`` (under the grid on a small terminal)
+leaves out the rules between its parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol import messages as m
+
+from .cards import COLOUR_STYLE, PAWN_TAG, Cards, colour_word, seat_label
+from .text import GLUE, Line, wrap
+
+__all__ = [
+    "MEASURE_WORDS",
+    "legend_line",
+    "names_a_bot",
+    "recipe_text",
+    "render_side",
+    "seat_status",
+]
+
+
+def recipe_text(recipe_id: str, catalogue: m.Catalogue) -> str:
+    """A recipe card in a few words, e.g. ``3+ of both gray (+15)``."""
+    info = next((r for r in catalogue.recipes if r.id == recipe_id), None)
+    if info is None:
+        return recipe_id
+    what = {
+        "both_of_colour": f"3+ of both {info.colour}",
+        "one_of_colour": f"3+ of one {info.colour}",
+        "last_card": "take the last card",
+        "plants": "3+ of 3 plants",
+    }.get(info.kind, f"fewest {MEASURE_WORDS.get(info.measure or '', info.measure)}")
+    return f"{what} (+{info.bonus})"
+
+
+MEASURE_WORDS = {"explode": "boom cards", "wand": "wand cards", "cards": "cards", "fours": "4s"}
+
+
+def legend_line(colours: Sequence[str]) -> Line:
+    line: Line = []
+    for c in colours:
+        line += [(COLOUR_STYLE.get(c, ""), f"{c:^5}"), ("", " ")]
+    return line
+
+
+def seat_status(info: m.SeatInfo | None) -> tuple[str, str]:
+    """A seat's presence in a word, with its style: bot, online, away (the player's
+    connection is gone: the game waits for them), resigned."""
+    if info is None:
+        return ("fg:#808080", "")
+    if info.resigned:
+        return ("fg:#ff5f5f", "resigned, a computer plays" if info.computer else "resigned")
+    if info.bot:
+        return ("fg:#808080", "bot")
+    if info.absent or (info.computer and not info.connected):
+        return ("fg:#ff5f5f bold", "away, a computer plays")
+    if info.computer:
+        return ("fg:#ff8700 bold", "online, a computer plays")
+    if info.connected:
+        return ("fg:#40c060", "online")
+    return ("fg:#ff5f5f bold", "away")
+
+
+def names_a_bot(name: str) -> bool:
+    """Whether a seat's name already says it is a bot: the server names its bots
+    ``"{level} bot"`` ("easy bot"), so the side panel does not say "bot" again."""
+    return name.lower().split()[-1:] == ["bot"]
+
+
+def render_side(
+    view: m.GameView | None,
+    cards: Cards,
+    catalogue: m.Catalogue,
+    names: Sequence[str | None],
+    seats: Sequence[m.SeatInfo],
+    me: int | None,
+    width: int,
+    compact: bool = False,
+    legend: bool = False,
+) -> list[Line]:
+    """Whose turn, the deck, each kettle (top card, count), who is here or away, your
+    recipes and (``legend``) the colour legend; wrapped to ``width``, never cut.
+    ``compact`` (the panel under the grid on a small terminal) leaves out rules."""
+    lines: list[Line] = []
+    if view is None:
+        return lines
+    colours = view.colours
+    rule: Line = [("fg:#808080", "-" * max(1, width - 1))]
+    head: Line = []
+    if view.game_over:
+        head.append(("bold", "Game over"))
+    elif view.to_move is not None:
+        mover = seat_label(colours, view.to_move, names)
+        mine = view.to_move == me
+        head += [
+            ("bold", "To move: "),
+            ("bold reverse" if mine else "bold", "You" if mine else mover),
+        ]
+    deck = f"Deck{GLUE}{view.deck_size}{GLUE}cards   turn{GLUE}{view.ply + 1}"
+    if compact:
+        lines.append([*head, ("", "   " + deck)])
+    else:
+        lines += [head, [("", deck)], rule]
+    who: Line
+    for k in view.kettles:
+        seat = k.seat
+        info = seats[seat] if seat < len(seats) else None
+        name = names[seat] if seat < len(names) and names[seat] else "-"
+        you = " (you)" if seat == me else ""
+        top = cards.marked(k.top) if k.top else "-"
+        count = f"{k.count}{GLUE}card{'s' if k.count != 1 else ''}"
+        status = seat_status(info)
+        if info is not None and info.bot and names_a_bot(name or ""):
+            status = ("", "")  # "White easy bot", not "White easy bot bot"
+        who = [
+            (COLOUR_STYLE.get(k.colour, ""), PAWN_TAG.get(k.colour, "  ")),
+            ("", " "),
+            ("bold" if seat == view.to_move else "", f"{colour_word(k.colour)} {name}{you}"),
+            *([("", " "), status] if status[1] else []),
+            ("", f", {count}"),
+        ]
+        kettle: Line = (
+            [("", "  top "), (COLOUR_STYLE.get(cards.colour(k.top), ""), top)]
+            if k.top
+            else [("", "  top -")]
+        )
+        if compact:
+            lines.append([*who, ("", ", top "), *kettle[1:]])
+        else:
+            lines += [who, kettle]
+        if k.cards is not None and seat == me and not view.game_over:  # memory: casual
+            # what scores: each ingredient with its values (the top is shown above)
+            lines.append([("fg:#a0a0a0", f"  in it: {cards.grouped(k.cards)}")])
+    if me is not None and me < len(view.recipes):
+        hand = view.recipes[me]
+        if hand:
+            if not compact:
+                lines += [rule, [("bold", "Your recipes")]]
+                lines.extend([("", "  " + recipe_text(r, catalogue))] for r in hand)
+            else:
+                texts = "; ".join(recipe_text(r, catalogue) for r in hand)
+                lines.append([("bold", "Your recipes: "), ("", texts)])
+    if legend:
+        lines.append(rule)
+        lines += wrap(legend_line(catalogue.colours), width, 0)
+        lines.append([("fg:#808080", "* boom   ~ wand   ?: colours")])
+    return [piece for line in lines for piece in wrap(line, width)]

@@ -1,0 +1,61 @@
+"""The waiting screen: who sits where before the game starts, the table's terms, how
+others join, and the keys.
+
+Apart from the game screen because it has its own facts (the listing, the invite code)
+and no board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol import messages as m
+
+from .render import Line, wrap, wrap_items
+
+__all__ = ["table_terms", "waiting_lines"]
+
+
+def table_terms(table: m.TableSummary) -> str:
+    """A listed table's terms in a few words: players, variant, memory, clock."""
+    o = table.options
+    terms = [f"{o.players} players"]
+    terms += ["recipes"] if o.recipes else []
+    terms += ["casual memory"] if o.memory == "casual" else []
+    move = table.timing.move if table.timing is not None else None
+    terms += [f"{move} s a move" if move < 120 else f"{move // 60} min a move"] if move else []
+    terms += ["private"] if table.private else []
+    return ", ".join(terms)
+
+
+def waiting_lines(
+    table_id: str,
+    width: int,
+    *,
+    seats: Sequence[m.SeatInfo],
+    listing: Sequence[m.TableSummary],
+    started: bool,
+    invite: str | None,
+    allow_lobby: bool,
+) -> list[Line]:
+    """The waiting screen under the header, ``width`` wide (``started``: the game has
+    begun and its first view is on its way)."""
+    title = (
+        "The game has started; the board is on its way..."
+        if started
+        else "Waiting for players to sit down..."
+    )
+    lines: list[Line] = [[], [("bold", title)]]
+    for s in seats:
+        how = "bot" if s.bot else "ready" if s.ready else "joined" if s.name else "free"
+        lines.append([("", f"  seat {s.seat + 1}: {s.name or '-'} ({how})")])
+    listed = next((tb for tb in listing if tb.id == table_id), None)
+    if listed is not None:
+        lines.append([("", f"  {table_terms(listed)}")])
+    lines.append([])
+    lines.append([("", f"Others join from their lobby, or with the table id {table_id}.")])
+    if invite:
+        lines.append([("", "Invite code (private table): "), ("bold", invite)])
+    keys = ["?: help", "c: chat", *(["Esc: lobby"] if allow_lobby else []), "q: quit"]
+    lines += [[], *wrap_items(keys, width)]
+    return [piece for line in lines for piece in wrap(line, width)]
