@@ -230,6 +230,18 @@ def test_the_command_line_exit_status_and_json(tmp_path: Path) -> None:
     assert missing.returncode == 2
 
 
+def test_the_graph_is_the_one_import_linter_checks() -> None:
+    """The same edges as grimp's graph (lint-imports' own), lazy and type-only included."""
+    import grimp  # import-linter's graph library, in the test extra with it
+
+    packages = ("shared", "protocol")
+    theirs = grimp.build_graph(*packages, exclude_type_checking_imports=False, cache_dir=None)
+    expected = {(m, t) for m in theirs.modules for t in theirs.find_modules_directly_imported_by(m)}
+    graph = ca.build_graph(ROOT, packages)
+    assert set(graph.modules) == set(theirs.modules)
+    assert {(e.source, e.target) for e in graph.edges} == expected
+
+
 @pytest.mark.parametrize("packages", [("shared", "protocol")])
 def test_the_project_has_no_cycle_and_no_long_module(packages: tuple[str, ...]) -> None:
     """The lead widens ``packages`` to the default (all four) once the server and client
