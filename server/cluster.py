@@ -414,6 +414,7 @@ class Cluster:
     # ------------------------------------------------------------- life
     async def start(self) -> None:
         await self.redis.ping()
+        self.server.store.fence_writes()  # a write of a table not held here is refused
         pubsub = self._channel.pubsub()
         await pubsub.subscribe(f"kk:to:{self.node}", "kk:all")
         self._tasks = [
@@ -578,6 +579,8 @@ class Cluster:
                     self.send(src, {"k": "detach", "t": msg["t"], "sid": msg["sid"]})
             elif kind == "moved":
                 self._moved(msg["t"], None)
+            elif kind == "refused":  # the owner refused to attach a session again
+                self._refused(msg)
             elif kind == "listed":
                 self._listed_changed(src, msg)
             elif kind == "back":  # its channel was lost a while: attach to it again
@@ -590,6 +593,20 @@ class Cluster:
                 self._spawn(self._serve(src, msg))
 
     # ------------------------------------------------------------- a session's side
+    def _refused(self, msg: dict[str, Any]) -> None:
+        """The owner would not attach a session of ours again: rather than leave it
+        waiting for frames that never come, it is closed with ``bye`` ``moved`` (its
+        client connects again and resumes or watches anew)."""
+        proxy = self.proxies.get(msg["sid"])
+        if proxy is None or proxy.id != msg["t"]:
+            return
+        self.unbind(proxy)
+        code, message = msg["e"]
+        log.warning("session could not follow its table", extra={"table": proxy.id, "code": code})
+        session = proxy.session
+        if isinstance(session, Session):
+            session.lost_table(f"the table moved to another node, which refused: {message}")
+
     def bind(self, proxy: RemoteTable) -> None:
         self.proxies[proxy.sid] = proxy
 
@@ -745,6 +762,15 @@ class Cluster:
                 self.send(front, {"k": "moved", "t": msg["t"]})
         except TableError as e:
             answer["error"] = [e.code, e.message, e.detail]
+            if rid is None:  # a one-way message: never refused in silence
+                log.warning(
+                    "refused %s from another node",
+                    kind,
+                    extra={"table": msg.get("t"), "node": front, "code": e.code},
+                )
+                if kind in ("watch", "resume"):  # its session waits for frames: tell it
+                    refusal = {"k": "refused", "t": msg["t"], "sid": msg["sid"]}
+                    self.send(front, {**refusal, "e": [e.code, e.message]})
         except Exception:
             log.exception("internal error serving %s", kind, extra={"table": msg.get("t")})
             answer["error"] = ["internal", "the server failed to handle this message", None]
@@ -869,6 +895,12 @@ class Cluster:
         finally:
             self._claiming.discard(table_id)
 
+    def lost(self, table: Table) -> None:
+        """``Table.on_lost``: the store refused a write of ``table`` because another node
+        claimed it since: stop serving it at once (its sessions follow the new owner)."""
+        log.warning("lease lost: the store refused a write", extra={"table": table.id})
+        self._drop(table)
+
     def _drop(self, table: Table) -> None:
         """Stop serving a table (its lease is lost, or handed over): forget it, stop its
         bots, tell the other nodes' sessions at it, and make our own sessions at it
@@ -916,6 +948,7 @@ class Cluster:
             else:
                 proxy.my_seat = seat_no
                 proxy.role = ("seat", table.seats[seat_no].token_hash)
+            proxy._invite = occ.invite  # a private table's spectator needs it to watch again
             proxy._bind(occ)  # with the protocol the session speaks
             occ.table = proxy
 

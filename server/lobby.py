@@ -274,6 +274,8 @@ class Lobby:
         for st in self.store.load_open_tables(finished_since=self.now() - self.finished_ttl):
             if st.state == FINISHED and st.record is None:
                 continue  # abandoned before its game started: nothing to see
+            if st.epoch:  # a cluster served it once: its writes need the epoch from now on
+                await self.store.claim(st.id, self.store.server_id)
             try:
                 await self.adopt(st)
             except (RuleError, ValueError) as e:
@@ -372,6 +374,7 @@ class Lobby:
         table.stand_in = self.stand_in
         if self.cluster is not None:  # one process counts at each request instead
             table.on_change = self._changed
+            table.on_lost = self.cluster.lost
 
     def _changed(self, table: Table) -> None:
         """``Table.on_change`` on a node: what the lobby shows of the table and what it
@@ -397,10 +400,18 @@ class Lobby:
             to = new.seats[(s.index + 1) % n]
             if s.name is None:
                 continue
-            await self.store.set_seat(new.id, to.index, s.name, s.token_hash, s.bot)
+            await new.durable(
+                self.store.set_seat(
+                    new.id, to.index, s.name, s.token_hash, s.bot, epoch=new.epoch_held()
+                )
+            )
             to.name, to.token_hash, to.bot, to.ready = s.name, s.token_hash, s.bot, True
             if s.token_hash is not None:  # the token now opens the new seat
-                await self.store.set_seat(old.id, s.index, s.name, None, s.bot)
+                await old.durable(
+                    self.store.set_seat(
+                        old.id, s.index, s.name, None, s.bot, epoch=old.epoch_held()
+                    )
+                )
                 s.token_hash = None
             occ = s.occupant
             if s.bot is not None:

@@ -123,6 +123,7 @@ class Session:
         self.combined = False  # 1.1: one ``update`` per new state (hello.combined)
         self._answering: int | None = None  # the id of the take being applied (combined)
         self.table: Table | None = None
+        self.invite: str | None = None  # the invite code this session entered its table with
         self.name = "?"
         self.seq = 0  # the last message's number; only ``send`` moves it
         self.closing = False  # ``close`` was called (or the connection ended)
@@ -303,6 +304,13 @@ class Session:
         self._enter(Phase.LOBBY, None)
         self.close(CLOSE_REPLACED, "replaced: this seat was resumed on another connection")
 
+    def lost_table(self, message: str) -> None:
+        """The session's table cannot be reached any more (a node of a cluster could not
+        attach it to the table's new owner): ``bye`` ``moved`` and close with 1013, so
+        its client connects again and resumes its seat or watches again."""
+        self._enter(Phase.LOBBY, None)
+        self.close(CLOSE_TRY_AGAIN, f"moved: {message}")
+
     # ------------------------------------------------------------------ reading
     async def run(self) -> None:
         writer = asyncio.create_task(self._writer())
@@ -467,6 +475,7 @@ class Session:
         self.send(m.TableCreatedMsg(table=summary, invite=invite), msg.id)
         if msg.player is not None:  # the creator knows the seed it chose
             await self._sit(table, msg.player, msg.seat, msg.id, seeded=True)
+            self.invite = invite
 
     async def _sit(
         self, table: Table, player: str, seat: int | None, re: int, *, seeded: bool = False
@@ -480,9 +489,11 @@ class Session:
     async def on_join(self, msg: m.JoinMsg) -> None:
         table = await self.server.lobby.locate(msg.table, msg.invite)
         await self._sit(table, msg.player, msg.seat, msg.id, seeded=msg.seeded)
+        self.invite = msg.invite
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
         table = await self.server.lobby.locate(msg.table, msg.invite)
+        self.invite = msg.invite
         self._enter(Phase.WATCHING, table)
         self.send(m.WatchingMsg(table=table.id), msg.id)
         table.watch(self)

@@ -25,7 +25,12 @@ Every later write of that table carries it, and the writer checks it, in the wri
 transaction, against the row (locked until the commit): a write carrying an older epoch
 is refused with ``StaleOwner`` and nothing of it is stored. So a node that lost its
 table (paused past its lease, cut off) can never write into a game another node took
-over. A table never claimed (a single server) is written unfenced.
+over. The epoch a write carries is the one its intent was accepted under (``held`` when
+the table validated it), never looked up when the write leaves: a node's store
+(``fence_writes``) refuses at once, before the database, a write for a table it does not
+hold any more or under another epoch, and the database refuses a write carrying no epoch
+for a table that has ever been claimed. A table never claimed (a single server's) is
+written without an epoch.
 """
 
 from __future__ import annotations
@@ -97,6 +102,7 @@ class StoredTable:
     life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
     made_by: str | None = None  # the client address whose quotas it counts against
     alive: float | None = None  # the last ``beat`` of the server its life names (if any)
+    epoch: int = 0  # how often the table was claimed (0: never, a single server's)
 
 
 @dataclass
@@ -139,31 +145,56 @@ class Store:
         """Store a new table in the lobby state (``timing``: its time rules;
         ``made_by``: the client address whose quotas it counts against)."""
 
+    # Every write of an existing table takes ``epoch``: the epoch this store ``held``
+    # for the table when the intent behind the write was accepted (None: not claimed).
+
     async def set_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str | None,
+        bot: str | None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         """Store (or replace) a seat's occupant."""
 
-    async def clear_seat(self, table_id: str, seat: int) -> None:
+    async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
         """A player left a seat before the game started."""
 
     async def start_game(
-        self, table_id: str, record: Record, life: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        record: Record,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         """The game began: store its record (options with seed, explicit deal); with
         ``life``, its life beyond the record (a clocked game: its clock) alike."""
 
     async def append_action(
-        self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        index: int,
+        take: Take,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         """Append action ``index`` (0-based) to the table's record; with ``life``, store
         the game's life beyond its record in the same transaction."""
 
-    async def save_life(self, table_id: str, life: dict[str, Any]) -> None:
+    async def save_life(
+        self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
+    ) -> None:
         """Store a running game's life beyond its record (resignations, stand-ins,
         clocks: ``Table.life``)."""
 
-    async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
+    async def finish(
+        self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
+    ) -> None:
         """The table is over: its game ended with ``result`` (``GameResult.to_dict``;
         the record carries it from then on), or it was abandoned in the lobby (None)."""
 
@@ -213,6 +244,15 @@ class Store:
     def release(self, table_id: str) -> None:
         """Stop fencing the table's writes (it is no longer served here)."""
 
+    def held(self, table_id: str) -> int | None:
+        """The epoch this store claimed the table under and holds it with now (None: not
+        claimed here). An intent captures it when it is accepted; its writes carry it."""
+        return None
+
+    def fence_writes(self) -> None:
+        """From now on refuse, before the database, every write of an existing table that
+        does not carry the epoch this store holds for it (a node of a cluster)."""
+
     def owner(self, table_id: str) -> tuple[str | None, int] | None:
         """The (owner, epoch) the database holds for a table; None if unknown."""
         return None
@@ -243,8 +283,9 @@ def open_store(url: str | Path, *, readonly: bool = False, exclusive: bool = Tru
 
 
 _Op = tuple[str, tuple[Any, ...]]
-_Fence = tuple[str, int] | None
-"""A table-scoped write's fence: (table id, the epoch this store claimed), or None."""
+_Fence = tuple[str, int | None] | None
+"""A table-scoped write's fence: (table id, the epoch it carries, None if unclaimed);
+None for a write of no table's."""
 _Item = tuple[list[_Op], asyncio.Future[None], asyncio.AbstractEventLoop, _Fence]
 """A write: its statements, the caller's future, the caller's event loop, its fence."""
 
@@ -291,7 +332,7 @@ class StaleOwner(Exception):
     """A write for a table this store no longer owns: another node claimed it (a
     higher epoch) since this one did. Nothing of the write was stored."""
 
-    def __init__(self, table_id: str, epoch: int) -> None:
+    def __init__(self, table_id: str, epoch: int | None) -> None:
         super().__init__(f"table {table_id}: epoch {epoch} is stale, another node owns it")
         self.table_id = table_id
         self.epoch = epoch
@@ -321,6 +362,7 @@ class SqlStore(Store):
         self.writes = 0  # writes committed
         self.failed = 0  # writes refused (their callers got the exception)
         self.fences: dict[str, int] = {}  # table id -> the epoch this store claimed
+        self.fencing = False  # ``fence_writes``: a node of a cluster
 
     # ---------------------------------------------------------------- backend
     @property
@@ -482,7 +524,7 @@ class SqlStore(Store):
         for item in stale:
             fence = item[3]
             assert fence is not None
-            self._fail(item, StaleOwner(*fence))
+            self._refuse(item, StaleOwner(*fence))
         if len(stale) < len(batch):
             self._done([it for it in batch if it not in stale])
 
@@ -517,15 +559,16 @@ class SqlStore(Store):
         return stale
 
     def _stale(self, cur: Any, batch: list[_Item]) -> list[_Item]:
-        """The fenced writes whose table's epoch is no longer the one they carry. The
-        tables' rows stay locked until the commit, so a claim cannot slip in between."""
+        """The table writes whose table's epoch is not the one they carry (a write with
+        no epoch: the table must never have been claimed). The tables' rows stay locked
+        until the commit, so a claim cannot slip in between."""
         fenced = {f[0] for _, _, _, f in batch if f is not None}
         if not fenced:
             return []
         ids = sorted(fenced)
         cur.execute(self._epochs_sql(len(ids)), ids)
         epochs = dict(cur.fetchall())
-        return [it for it in batch if it[3] is not None and epochs.get(it[3][0]) != it[3][1]]
+        return [it for it in batch if it[3] is not None and not _fits(it[3], epochs)]
 
     def _done(self, batch: list[_Item]) -> None:
         self.commits += 1
@@ -537,13 +580,29 @@ class SqlStore(Store):
         log.error("store write failed", extra={"error": repr(e)})
         _settle([item], e)
 
-    async def _write(self, table_id: str, *ops: _Op) -> None:
+    def _refuse(self, item: _Item, e: StaleOwner) -> None:
+        """A write refused by its fence: expected when a node lost a table (no error)."""
+        self.failed += 1
+        log.warning("store write refused: stale owner", extra={"table": e.table_id})
+        _settle([item], e)
+
+    async def _write(
+        self, table_id: str, *ops: _Op, epoch: int | None = None, new: bool = False
+    ) -> None:
+        """Queue one write of table ``table_id`` ("": of no table) and wait until it is
+        durable. ``epoch`` is the one the write's intent was accepted under; ``new``: the
+        write creates the table (no epoch yet)."""
         if self._thread is None:
             raise RuntimeError("store not started")
+        if table_id and self.fencing and not new and (
+            epoch is None or self.fences.get(table_id) != epoch
+        ):
+            log.warning("store write refused: table not held", extra={"table": table_id})
+            self.failed += 1
+            raise StaleOwner(table_id, epoch)
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        epoch = self.fences.get(table_id)
-        fence = None if epoch is None else (table_id, epoch)
+        fence = (table_id, epoch) if table_id else None
         self._queue.put((list(ops), fut, loop, fence))
         await fut
 
@@ -582,6 +641,12 @@ class SqlStore(Store):
     def release(self, table_id: str) -> None:
         self.fences.pop(table_id, None)
 
+    def held(self, table_id: str) -> int | None:
+        return self.fences.get(table_id)
+
+    def fence_writes(self) -> None:
+        self.fencing = True
+
     def owner(self, table_id: str) -> tuple[str | None, int] | None:
         row = self._read(
             lambda con: con.execute(
@@ -618,10 +683,18 @@ class SqlStore(Store):
                     made_by,
                 ),
             ),
+            new=True,
         )
 
     async def set_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str | None,
+        bot: str | None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         await self._write(
             table_id,
@@ -631,15 +704,23 @@ class SqlStore(Store):
                 " name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
                 (table_id, seat, name, token_hash, bot),
             ),
+            epoch=epoch,
         )
 
-    async def clear_seat(self, table_id: str, seat: int) -> None:
+    async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
         await self._write(
-            table_id, ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+            table_id,
+            ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
+            epoch=epoch,
         )
 
     async def start_game(
-        self, table_id: str, record: Record, life: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        record: Record,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         raw = record.to_dict()
         raw["options"] = record.options.to_dict()  # keep the seed: this is the full record
@@ -655,6 +736,7 @@ class SqlStore(Store):
                 ),
             ),
             ("UPDATE tables SET state = 'playing' WHERE id = ?", (table_id,)),
+            epoch=epoch,
         )
 
     async def beat(self, at: float) -> None:
@@ -673,21 +755,31 @@ class SqlStore(Store):
         return at
 
     async def append_action(
-        self, table_id: str, index: int, take: Take, life: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        index: int,
+        take: Take,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         op: _Op = (
             "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
             (table_id, index, _action_json(take)),
         )
         if life is None:
-            await self._write(table_id, op)
+            await self._write(table_id, op, epoch=epoch)
         else:
-            await self._write(table_id, op, _life_op(table_id, life))
+            await self._write(table_id, op, _life_op(table_id, life), epoch=epoch)
 
-    async def save_life(self, table_id: str, life: dict[str, Any]) -> None:
-        await self._write(table_id, _life_op(table_id, life))
+    async def save_life(
+        self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
+    ) -> None:
+        await self._write(table_id, _life_op(table_id, life), epoch=epoch)
 
-    async def finish(self, table_id: str, result: dict[str, Any] | None) -> None:
+    async def finish(
+        self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
+    ) -> None:
         now = time.time()
         ops: list[_Op] = [
             ("UPDATE tables SET state = 'finished', finished = ? WHERE id = ?", (now, table_id))
@@ -699,7 +791,7 @@ class SqlStore(Store):
                     (now, json.dumps(result), table_id),
                 )
             )
-        await self._write(table_id, *ops)
+        await self._write(table_id, *ops, epoch=epoch)
 
     # ---------------------------------------------------------------- reads
     def _record(self, con: _Dialect, table_id: str) -> tuple[Record, bool] | None:
@@ -725,11 +817,12 @@ class SqlStore(Store):
         return result
 
     _TABLE_COLUMNS = (
-        "id, name, options, private, invite_hash, created, state, finished, timing, made_by"
+        "id, name, options, private, invite_hash, created, state, finished, timing, made_by,"
+        " epoch"
     )
 
     def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:
-        tid, name, opts, private, invite, created, state, finished, timing, made_by = row
+        tid, name, opts, private, invite, created, state, finished, timing, made_by, ep = row
         t = StoredTable(
             tid,
             name,
@@ -751,6 +844,7 @@ class SqlStore(Store):
         t.record = rec[0] if rec else None
         t.timing = json.loads(timing) if timing else None
         t.made_by = made_by
+        t.epoch = int(ep)
         life = con.execute("SELECT life FROM games WHERE table_id = ?", (tid,)).fetchone()
         t.life = json.loads(life[0]) if life is not None and life[0] else None
         server = t.life.get("server") if isinstance(t.life, dict) else None
@@ -978,6 +1072,16 @@ def _action_json(take: Take) -> str:
 @functools.lru_cache(maxsize=4096)
 def _action_json_kept(take: Take) -> str:
     return json.dumps(action_to_dict(take))
+
+
+def _fits(fence: tuple[str, int | None], epochs: dict[str, int]) -> bool:
+    """Whether a table write may commit: it carries the table's epoch in the database,
+    or carries none and the table was never claimed (or does not exist yet)."""
+    table_id, epoch = fence
+    stored = epochs.get(table_id)
+    if epoch is None:
+        return not stored  # None (a new table's first write) or 0 (never claimed)
+    return stored == epoch
 
 
 def _settle(items: list[_Item], exc: Exception | None) -> None:

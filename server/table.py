@@ -40,7 +40,7 @@ from shared.record import Record
 from shared.result import GameResult, judge
 from shared.view import View, views
 
-from .store import Store
+from .store import StaleOwner, Store
 
 __all__ = [
     "EXPIRY_BOT",
@@ -206,11 +206,36 @@ class Table:
         self.on_change: Callable[[Table], None] | None = None
         # told whenever ``next_due`` may have come earlier (the lobby's deadline heap)
         self.on_due: Callable[[Table], None] | None = None
+        # told when the store refused a write because another node claimed the table
+        # since this one did (the node then stops serving it: ``Cluster.lost``)
+        self.on_lost: Callable[[Table], None] | None = None
         # since when no person has sat or watched here (None while someone does); set
         # at creation and restore, kept by ``_note_presence``; the lobby expires tables
         # left unattended (``Lobby.expire_lobbies``, ``Lobby.tick``)
         self.idle_since: float | None = self.now()
         self.serial = next(_serials)
+
+    # ------------------------------------------------------------- the store
+    def epoch_held(self) -> int | None:
+        """The epoch this node holds the table under now. An intent captures it when it
+        is accepted and its writes carry it, so a write can never outlive the claim its
+        intent was accepted under (``Store.held``)."""
+        return self.store.held(self.id)
+
+    async def durable(self, write: Awaitable[None]) -> None:
+        """Await a write of this table. One refused by its fence means another node
+        serves the table now: the intent is answered ``stale_state`` (its session gets a
+        fresh view from the new owner) and the host stops serving it here."""
+        try:
+            await write
+        except StaleOwner as e:
+            log.warning("write refused: another node serves the table", extra={"table": self.id})
+            if self.on_lost is not None:
+                self.on_lost(self)
+            raise TableError(
+                "stale_state",
+                "another node serves this table now: decide again on its fresh view",
+            ) from e
 
     # ------------------------------------------------------------- queries
     def occupants(self) -> list[tuple[int | None, Occupant]]:
@@ -345,7 +370,9 @@ class Table:
                 chosen = free[0]
             token = new_token()
             th = hash_token(token)
-            await self.store.set_seat(self.id, chosen.index, name, th, None)
+            await self.durable(
+                self.store.set_seat(self.id, chosen.index, name, th, None, epoch=self.epoch_held())
+            )
             chosen.name, chosen.token_hash, chosen.occupant, chosen.ready = (
                 name,
                 th,
@@ -367,7 +394,10 @@ class Table:
                 raise TableError("table_full", "no free seat for a bot")
             chosen = free[0]
             name = f"{level} bot"
-            await self.store.set_seat(self.id, chosen.index, name, None, level)
+            epoch = self.epoch_held()
+            await self.durable(
+                self.store.set_seat(self.id, chosen.index, name, None, level, epoch=epoch)
+            )
             chosen.name, chosen.bot, chosen.ready = name, level, True
         self.broadcast_presence()
         return chosen.index
@@ -394,6 +424,7 @@ class Table:
             seat = self.seat_of(occupant)  # under the lock: a resume may have replaced it
             if seat is None:
                 raise TableError("not_seated", "you are not at this table")
+            epoch = self.epoch_held()
             s = self.seats[seat]
             s.occupant = None
             self._went_away(seat)
@@ -403,7 +434,7 @@ class Table:
                 # this leave finds no seat (not a seat without a name)
                 s.name = s.token_hash = None
                 s.ready = False
-                await self.store.clear_seat(self.id, seat)
+                await self.durable(self.store.clear_seat(self.id, seat, epoch=epoch))
         self.broadcast_presence()
 
     def detach(self, occupant: Occupant) -> None:
@@ -454,6 +485,7 @@ class Table:
         async with self.lock:
             if self.state != LOBBY or not all(s.taken and s.ready for s in self.seats):
                 return
+            epoch = self.epoch_held()
             options = self.options
             if options.seed is None:
                 options = options.replace(seed=secrets.randbits(63))
@@ -463,7 +495,9 @@ class Table:
             if self.timing.clocked:  # stored with the game: a crash knows the first move's start
                 clock = Clock(self.timing, options.players)
                 clock.start(game.to_move, self.now())
-            await self.store.start_game(self.id, record, self.life(clock))
+            await self.durable(
+                self.store.start_game(self.id, record, self.life(clock), epoch=epoch)
+            )
             self.record, self.game, self.version = record, game, 0
             self.state = PLAYING
             self.clock = clock
@@ -516,6 +550,7 @@ class Table:
         """Validate, store, then announce one take (the lock held); the last take of
         the game stores and announces its result too."""
         assert self.game is not None and self.record is not None
+        epoch = self.epoch_held()  # the claim this take is accepted under; its writes carry it
         trial = self.game.copy()
         try:
             trial.apply(take, seat, events)
@@ -531,21 +566,29 @@ class Table:
                 clock.start(trial.to_move, now)
         # durable before the ack; once the write is asked for, the table follows it
         # whatever happens to the caller (a stand-in stopped, a connection gone)
-        await _to_the_end(self._commit(index, take, trial, clock, events))
+        await _to_the_end(self._commit(index, take, trial, clock, events, epoch))
 
     async def _commit(
-        self, index: int, take: Take, trial: Game, clock: Clock | None, events: list[Event]
+        self,
+        index: int,
+        take: Take,
+        trial: Game,
+        clock: Clock | None,
+        events: list[Event],
+        epoch: int | None,
     ) -> None:
-        """Store take ``index``, then make it the table's (and announce it)."""
+        """Store take ``index`` under ``epoch``, then make it the table's (and announce it)."""
         assert self.record is not None
-        await self.store.append_action(self.id, index, take, self.life(clock))
+        await self.durable(
+            self.store.append_action(self.id, index, take, self.life(clock), epoch=epoch)
+        )
         self.record.actions.append(take)
         self.game = trial
         self.clock = clock
         self.version += 1
         self._due_changed()
         if trial.over:  # the end is stored before anyone hears of it
-            await self._store_end(self._judge("played_out"))
+            await self._store_end(self._judge("played_out"), epoch=epoch)
         self._send_update(events)
         if trial.over:
             self._announce_end(None)
@@ -621,10 +664,10 @@ class Table:
             if self.state == FINISHED or (only_if is not None and not only_if(self)):
                 return False
             if self.game is None:  # abandoned before its game started: no result
-                await self._store_end(None, ending)
+                await self._store_end(None, ending, epoch=self.epoch_held())
                 self._announce_end(None)
             elif self.game.over:
-                await self._store_end(self._judge("played_out"))
+                await self._store_end(self._judge("played_out"), epoch=self.epoch_held())
                 self._announce_end(None)
             else:
                 await self._end_early(self._judge(ending))
@@ -633,15 +676,23 @@ class Table:
     async def _end_early(self, result: GameResult) -> None:
         """End a game before its last take (the lock held): stored, then everyone gets
         the final view with the result, then presence."""
-        await self._store_end(result)
+        await self._store_end(result, epoch=self.epoch_held())
         made = self._views([seat for seat, _ in self.occupants()])
         for seat, occ in self.occupants():
             occ.deliver_result(self, made[seat], self.version)
         self._announce_end(result.resigned[-1] if result.ending == "resigned" else None)
 
-    async def _store_end(self, result: GameResult | None, ending: str | None = None) -> None:
-        """Store the end (the lock held), then mark the table finished."""
-        await self.store.finish(self.id, None if result is None else result.to_dict())
+    async def _store_end(
+        self,
+        result: GameResult | None,
+        ending: str | None = None,
+        *,
+        epoch: int | None,
+    ) -> None:
+        """Store the end (the lock held) under ``epoch``, then mark the table finished."""
+        await self.durable(
+            self.store.finish(self.id, None if result is None else result.to_dict(), epoch=epoch)
+        )
         self.state = FINISHED
         self.result = result
         if self.record is not None:
@@ -685,7 +736,7 @@ class Table:
         """Store ``life()`` now (a running game's)."""
         life = self.life()
         if life is not None and self.state == PLAYING:
-            await self.store.save_life(self.id, life)
+            await self.durable(self.store.save_life(self.id, life, epoch=self.epoch_held()))
 
     def _take_over(self, seat: int) -> None:
         """A computer player plays ``seat`` from now on (until its person is back)."""

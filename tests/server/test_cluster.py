@@ -107,6 +107,8 @@ def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
         "next_due",
         "tick",
         "view_for",
+        "epoch_held",
+        "durable",
     }
     assert public - owner_only == session_facing | from_stored_facts, (
         "a new Table method: forward it or list it"
@@ -407,3 +409,105 @@ async def hello(port: int, name: str) -> WsClient:
     """A 1.1 client (a rematch is 1.1)."""
     client = await WsClient.open(port, name, (1, 1))
     return client
+
+
+async def _to_move(clients: list[WsClient]) -> tuple[WsClient, Any]:
+    """The client whose seat is to move on the newest view, and that view message."""
+    for c in clients:
+        v = c.latest_view()
+        if v is not None and v.view.seat == v.view.to_move:
+            return c, v
+    raise AssertionError("nobody is to move")
+
+
+async def test_a_write_refused_by_its_fence_is_answered_stale_state(
+    pg_url: str, redis_url: str
+) -> None:
+    """Another node claimed the table in the store while its owner did not know yet (a
+    pause past the lease): the owner's next take is refused by the database, answered
+    ``stale_state`` (never ``internal``), the owner lets go, and the players get a fresh
+    view from the new owner and finish the game."""
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        ca = await WsClient.open(a.port, "ann")
+        table, _, _ = await create(ca)
+        cb = await WsClient.open(a.port, "bob")
+        await join(cb, table, "bob")
+        for c in (ca, cb):
+            await c.send("ready")
+        for c in (ca, cb):
+            await c.wait_type("view")
+        rival = open_store(pg_url, exclusive=False)
+        await rival.start()
+        await rival.claim(table, "a node that took it over")
+        await rival.close()
+        mover, v = await _to_move([ca, cb])
+        start = [len(c.msgs) for c in (ca, cb)]
+        fields = random_take(v.view, random.Random(5))
+        refused = await mover.request("take", **{**fields, "state_version": v.state_version})
+        assert (refused.type, refused.code) == ("error", "stale_state"), refused
+        await _until(lambda: table not in a.lobby.tables)
+        for c, i in zip((ca, cb), start, strict=True):  # a fresh view from the new owner
+            fresh = await c.wait_for(lambda x: x.type == "view", start=i, timeout=20)
+            assert fresh.state_version == v.state_version
+        rng = random.Random(6)
+        finals = await asyncio.gather(play_seat(ca, 0, rng), play_seat(cb, 1, rng))
+        assert all(f.view.game_over for f in finals)
+        for c in (ca, cb):
+            assert not [x for x in c.msgs if x.type == "error" and x.code == "internal"]
+        record, finished = b.store.load_record(table) or (None, False)
+        assert finished and record is not None and record.replay().over
+
+
+async def test_a_private_tables_spectator_follows_it_to_a_new_owner(
+    pg_url: str, redis_url: str
+) -> None:
+    """A node loses the lease of a private table while a spectator watches it there:
+    the spectator is attached again to whichever node serves it next (with the invite
+    code it watched with) and sees the game to its end."""
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        ca = await WsClient.open(a.port, "ann")
+        table, invite, _ = await create(ca, private=True)
+        cb = await WsClient.open(b.port, "bob")
+        await join(cb, table, "bob", invite=invite)
+        cs = await WsClient.open(a.port, "sue")
+        assert (await cs.request("watch", table=table, invite=invite)).type == "watching"
+        for c in (ca, cb):
+            await c.send("ready")
+        for c in (ca, cb, cs):
+            await c.wait_for(lambda x: x.type == "view" and x.view.to_move is not None)
+        r = aioredis.from_url(redis_url)
+        await r.set(f"kk:lease:{table}", "a node that took it over", px=1500)
+        await r.aclose()
+        await _until(lambda: table not in a.lobby.tables)  # a let go at its next renewal
+        start = len(cs.msgs)
+        await cs.wait_for(lambda x: x.type == "view", start=start, timeout=20)
+        rng = random.Random(7)
+        await asyncio.gather(play_seat(ca, 0, rng), play_seat(cb, 1, rng))
+        final = await cs.wait_for(lambda x: x.type == "view" and x.view.game_over, timeout=20)
+        assert final.view.seat is None
+
+
+async def test_a_session_its_tables_owner_refuses_to_attach_is_told(
+    pg_url: str, redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The owner refuses a one-way attachment (here a watch without the invite code, as
+    older nodes sent after losing a table): it logs the refusal and tells the session's
+    node, which closes the session with ``bye`` ``moved`` rather than leave it without
+    frames (its client connects again and watches anew)."""
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        assert a.cluster is not None and b.cluster is not None
+        cb = await WsClient.open(b.port, "bob")
+        table, invite, _ = await create(cb, private=True)
+        cs = await WsClient.open(a.port, "sue")
+        assert (await cs.request("watch", table=table, invite=invite)).type == "watching"
+        await cs.wait_type("presence")
+        proxy = next(p for p in a.cluster.proxies.values() if p.id == table)
+        a.cluster.send(
+            b.cluster.node,
+            {"k": "watch", "t": table, "sid": proxy.sid, "minor": 0, "combined": False},
+        )
+        bye = await cs.wait_type("bye", timeout=10)
+        assert bye.reason == "moved"
+        code, _ = await cs.wait_closed()
+        assert code == 1013
+        assert any("refused watch" in r.getMessage() for r in caplog.records)

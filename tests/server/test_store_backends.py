@@ -102,22 +102,17 @@ async def test_claims_fence_the_writes_of_a_stale_owner(store_url: str) -> None:
     if new is not old:
         await new.start()
     assert await old.claim("t1", "node-a") == 1
-    await old.append_action("t1", 0, Take("a-0"))
-    if new is old:  # one SQLite store: the later claim is another node's in all but name
-        old.fences["t1"] = 1
-        assert await new.claim("t1", "node-b") == 2
-        new.fences["t1"] = 1  # the stale owner's view
-        with pytest.raises(StaleOwner):
-            await new.append_action("t1", 1, Take("a-1"))
-        new.fences["t1"] = 2
-    else:
-        assert await new.claim("t1", "node-b") == 2
-        with pytest.raises(StaleOwner):  # node a paused past its lease, then woke up
-            await old.append_action("t1", 1, Take("a-1"))
-        with pytest.raises(StaleOwner):
-            await old.finish("t1", None)
+    await old.append_action("t1", 0, Take("a-0"), epoch=1)
+    assert await new.claim("t1", "node-b") == 2
+    # node a paused past its lease, then woke up: its intents carry the epoch 1
+    with pytest.raises(StaleOwner):
+        await old.append_action("t1", 1, Take("a-1"), epoch=1)
+    with pytest.raises(StaleOwner):
+        await old.finish("t1", None, epoch=1)
+    with pytest.raises(StaleOwner):  # no epoch at all: the table was claimed, so refused
+        await old.append_action("t1", 1, Take("a-1"))
     assert old.owner("t1") == ("node-b", 2)
-    await new.append_action("t1", 1, Take("b-1"))
+    await new.append_action("t1", 1, Take("b-1"), epoch=2)
     record, finished = new.load_record("t1") or (None, True)
     assert record is not None and not finished
     assert [a.card for a in record.actions] == ["a-0", "b-1"]
@@ -133,19 +128,22 @@ async def test_a_stale_write_fails_alone_in_its_batch(store_url: str) -> None:
     await store.start_game("t2", record)
     assert await store.claim("t1", "me") == 1
     assert await store.claim("t2", "me") == 1
-    store.fences["t1"] = 0  # as if another node had claimed t1 since
+    assert await store.claim("t1", "another node") == 2  # it took t1 since
+    store.fences["t1"] = 1  # this node's belief
     results = await asyncio.gather(
-        store.append_action("t2", 0, Take("x-0")),
-        store.append_action("t1", 0, Take("y-0")),
-        store.append_action("t2", 1, Take("x-1")),
+        store.append_action("t2", 0, Take("x-0"), epoch=1),
+        store.append_action("t1", 0, Take("y-0"), epoch=1),
+        store.append_action("t2", 1, Take("x-1"), epoch=1),
         return_exceptions=True,
     )
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], StaleOwner)
     assert len((store.load_record("t1") or (None,))[0].actions) == 0  # type: ignore[union-attr]
     assert len((store.load_record("t2") or (None,))[0].actions) == 2  # type: ignore[union-attr]
-    store.release("t1")  # unfenced again (a single server)
-    await store.append_action("t1", 0, Take("y-0"))
+    store.release("t1")
+    with pytest.raises(StaleOwner):  # a claimed table is never written without its epoch
+        await store.append_action("t1", 0, Take("y-0"))
+    await store.append_action("t1", 0, Take("y-0"), epoch=2)
     await store.close()
 
 
