@@ -21,7 +21,15 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["DATA_DIR_ENV", "LogStore", "SavedSeat", "TokenStore", "data_dir", "use_data_dir"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "KeptEntry",
+    "LogStore",
+    "SavedSeat",
+    "TokenStore",
+    "data_dir",
+    "use_data_dir",
+]
 
 DATA_DIR_ENV = "KUPFERKESSEL_DATA_DIR"
 
@@ -151,11 +159,14 @@ class TokenStore:
         return sorted(out, key=lambda s: (s.table, s.seat))
 
 
+KeptEntry = tuple[str, int | None, int | None]
+"""A kept log entry: its text, the seat whose turn it starts, the seat that decided it."""
+
+
 class LogStore:
-    """The table log a seat may see (with strict memory only the last round), kept in
-    ``logs/`` of the data directory per server, table and seat, so a client started
-    again shows the last round instead of an empty log. Bounded: ``MAX`` entries per
-    seat; dropped with the game."""
+    """The table log a seat may see, kept in ``logs/`` of the data directory per
+    server, table and seat, so a client started again shows it instead of an empty
+    log. Bounded: ``MAX`` entries per seat; dropped with the game."""
 
     MAX = 300
 
@@ -166,30 +177,31 @@ class LogStore:
         key = hashlib.sha256(f"{url}\n{table}\n{seat}".encode()).hexdigest()[:32]
         return self.directory / f"{key}.json"
 
-    def save(self, url: str, table: str, seat: int, entries: list[tuple[str, int | None]]) -> None:
+    def save(self, url: str, table: str, seat: int, entries: list[KeptEntry]) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self._path(url, table, seat)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".log-", suffix=".tmp")
         try:
             os.fchmod(fd, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump([[t, turn] for t, turn in entries[-self.MAX :]], f)
+                json.dump([list(e) for e in entries[-self.MAX :]], f)
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
 
-    def load(self, url: str, table: str, seat: int) -> list[tuple[str, int | None]]:
+    def load(self, url: str, table: str, seat: int) -> list[KeptEntry]:
+        """The kept entries; a file of an older client (text and turn only) reads too."""
         try:
             raw = json.loads(self._path(url, table, seat).read_text("utf-8"))
         except (OSError, ValueError):
             return []
-        out: list[tuple[str, int | None]] = []
+        out: list[KeptEntry] = []
         for item in raw if isinstance(raw, list) else []:
-            if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str):
-                turn = item[1] if isinstance(item[1], int) else None
-                out.append((item[0], turn))
+            if isinstance(item, list) and len(item) in (2, 3) and isinstance(item[0], str):
+                turn, decided = ((x if isinstance(x, int) else None) for x in [*item[1:], None][:2])
+                out.append((item[0], turn, decided))
         return out[-self.MAX :]
 
     def forget(self, url: str, table: str, seat: int) -> None:

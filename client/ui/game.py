@@ -401,9 +401,9 @@ class GameScreen:
     def log_page(self, width: int, rows: int) -> list[Line]:
         """The kettles and the whole log the rules allow, on the whole screen (``L``)."""
         memory = self.table.view.options.memory if self.table.view else "strict"
-        what = "since your previous turn" if memory == "strict" else "the whole game"
+        what = "since your last decision" if memory == "strict" else "the whole game"
         if self.table.me is None and memory == "strict":
-            what = "the last round"
+            what = "since the last decision of the player to move"
         head = header("kettles and log", width, self.host.conn)
         side = self.side_lines(width, compact=False, legend=False) if self.host.client else []
         return self.log.page(head, side, self.table.visible_log(), what, width, rows)

@@ -67,6 +67,7 @@ def event_entries(
     decided on: it says whether a symbol could act at all."""
     colours = view.colours if view else ("white", "black", "lilac")
     discarded = any(isinstance(e, m.DiscardedEvent) for e in events)
+    timed_out = {e.seat for e in events if isinstance(e, m.TimedOutEvent)}
     out: list[LogEntry] = []
     for e in events:
         could_act = True
@@ -76,7 +77,8 @@ def event_entries(
         words = describe_event(e, colours, names, cards, could_act=could_act)
         if words:
             turn = e.seat if isinstance(e, m.MovedEvent | m.PassedCornerEvent) else None
-            out.append(LogEntry(words, turn))
+            chose = e.seat if isinstance(e, m.TookEvent) and e.seat not in timed_out else None
+            out.append(LogEntry(words, turn, chose))
         if isinstance(e, m.TookEvent) and e.ends_game and not discarded:
             who = seat_label(colours, e.seat, names)
             out.append(LogEntry(f"{who} keeps {cards.name(e.card)}"))
@@ -87,7 +89,7 @@ def keep_log(client: Client | None, entries: Sequence[LogEntry]) -> None:
     """Keep what the log may show on disk, for a client started again."""
     if client is None or client.tokens is None or client.table is None or client.seat is None:
         return
-    kept = [(e.text, e.turn) for e in entries]
+    kept = [(e.text, e.turn, e.decided) for e in entries]
     with contextlib.suppress(OSError):
         LogStore(client.tokens.directory).save(client.url, client.table, client.seat, kept)
 
@@ -97,7 +99,7 @@ def restore_log(client: Client) -> list[LogEntry]:
     if client.tokens is None or client.table is None or client.seat is None:
         return []
     kept = LogStore(client.tokens.directory).load(client.url, client.table, client.seat)
-    return [LogEntry(text, turn) for text, turn in kept]
+    return [LogEntry(text, turn, decided) for text, turn, decided in kept]
 
 
 def forget_log(client: Client | None, seat: int | None) -> None:

@@ -19,10 +19,12 @@ __all__ = ["Decision", "Intent", "Landing", "LogEntry", "TableModel"]
 @dataclass(frozen=True)
 class LogEntry:
     """A line of the log; ``turn`` is the seat whose turn starts with it (its move, or
-    its stop at a corner), None inside a turn."""
+    its stop at a corner), None inside a turn; ``decided`` the seat whose own choice it
+    records (a take it made; not a corner stop, nor a computer's move for it)."""
 
     text: str
     turn: int | None = None
+    decided: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,8 +106,11 @@ class TableModel:
 
     def visible_log(self) -> list[LogEntry]:
         """The log as the rules allow: with casual memory the whole history; with
-        strict memory everything since our previous turn began, a whole round, and no
-        more (a spectator sees the last round of the player to move)."""
+        strict memory everything since our last decision (RULES.md section 9: every take
+        is seen as it happens), from the start of the last turn in which we chose a
+        card. A turn that only stopped at a corner, or that a computer played for us,
+        decided nothing and does not cut the log (a spectator follows the player to
+        move)."""
         entries = list(self.log)
         v = self.view
         if v is None or v.options.memory == "casual" or v.game_over:
@@ -116,12 +121,15 @@ class TableModel:
         for i, e in enumerate(entries):
             if e.turn is not None and (not starts or starts[-1][1] != e.turn):
                 starts.append((i, e.turn))
-        mine = [i for i, seat in starts if seat == me]
-        if not mine:
-            return entries
-        current = starts[-1][1] == me and v.to_move == me
-        cut = mine[-2] if current and len(mine) > 1 else (mine[-1] if not current else 0)
-        return entries[cut:]
+        turns = list(zip(starts, [i for i, _ in starts[1:]] + [len(entries)], strict=False))
+        if turns and starts[-1][1] == me and v.to_move == me:
+            turns.pop()  # our turn now: what we decide in it does not cut it yet
+        decided = [
+            start
+            for (start, seat), end in turns
+            if seat == me and any(e.decided == me for e in entries[start:end])
+        ]
+        return entries[decided[-1] :] if decided else entries
 
     # ------------------------------------------------------------------ changes
     def set_view(self, view: m.GameView, state_version: int) -> None:

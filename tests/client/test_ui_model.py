@@ -7,6 +7,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 
 from client.lib import Status
 from client.ui.app import KupferApp, _no_colour
+from client.ui.log import event_entries
 from client.ui.render import Cards, describe_event, join_lines, render_scores
 from client.ui.table import LogEntry, TableModel
 from protocol import messages as m
@@ -27,7 +28,11 @@ def a_view(memory: str = "strict", to_move: int = 0, pawns: tuple[int, ...] = (1
 
 
 def entries(*items: tuple[str, int | None]) -> list[LogEntry]:
-    return [LogEntry(text, turn) for text, turn in items]
+    """Log entries; a take ("W takes", "B takes wand") is its seat's decision."""
+    seat = {"W": 0, "B": 1}
+    return [
+        LogEntry(text, turn, seat[text[0]] if " takes" in text else None) for text, turn in items
+    ]
 
 
 ROUND = entries(
@@ -44,6 +49,39 @@ def test_strict_memory_shows_one_round_since_our_previous_turn() -> None:
     t.log.extend(entries(("W takes 2", None), ("B moves 2", 1)))
     assert t.visible_log()[0].text == "W moves"
     assert len(t.visible_log()) == 3
+
+
+def test_a_corner_stop_decides_nothing_and_keeps_the_log() -> None:
+    """Our turn stopped at a corner (no choice): the opponent's take and refill before
+    it stay in the log until our next real decision (issue 23, item 1)."""
+    t = TableModel(me=0)
+    t.set_view(a_view(to_move=0), 1)
+    log = entries(
+        ("W moves", 0), ("W takes", None), ("B moves", 1), ("B takes Toad", None),
+        ("  Moss fills the gap", None), ("W stops at a corner", 0), ("B moves", 1),
+        ("B takes Root", None), ("W moves", 0),
+    )  # fmt: skip
+    t.log.extend(entries(("old", 1), ("B takes old", None)) + log)
+    assert [e.text for e in t.visible_log()] == [e.text for e in log]
+    t.set_view(a_view(to_move=1), 2)  # Black to move again: we stopped at a corner
+    del t.log[-1]
+    t.log.extend(entries(("W stops at a corner", 0), ("B moves", 1)))
+    assert [e.text for e in t.visible_log()][:5] == [e.text for e in log[:5]]
+    t.log.extend(entries(("B takes Moss", None), ("W moves", 0), ("W takes", None)))
+    t.set_view(a_view(to_move=1), 3)  # we decided: the log starts at that turn
+    assert t.visible_log()[0].text == "W moves" and len(t.visible_log()) == 2
+
+
+def test_a_computer_move_for_us_decides_nothing() -> None:
+    timed = m.TimedOutEvent(seat=0)
+    moved = m.MovedEvent(seat=0, from_space=1, to_space=3, skipped=())
+    took = m.TookEvent(
+        seat=0, card="root-2", line="col2", row=1, col=2, special=False, ends_game=False
+    )
+    out = event_entries([timed, moved, took], a_view(), ["Ann", "Bob"], CARDS)
+    assert [e.decided for e in out if "takes" in e.text] == [None]
+    out = event_entries([moved, took], a_view(), ["Ann", "Bob"], CARDS)
+    assert [e.decided for e in out if "takes" in e.text] == [0]
 
 
 def test_a_wand_turn_is_one_turn_of_the_round() -> None:
