@@ -31,6 +31,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
+from . import webui
 from .botpool import default_workers, shared_pool
 from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
 from .limits import Quotas
@@ -88,6 +89,7 @@ class ServerConfig:
     now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
     cluster: str | None = None  # redis://... : a node of a cluster (server.cluster)
     lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed
+    web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)
 
 
 class Server:
@@ -358,6 +360,8 @@ class Server:
                 ]
             )
             return Response(HTTPStatus.OK, "OK", headers, body)
+        if self.config.web and request.headers.get("Upgrade", "").lower() != "websocket":
+            return webui.respond(request)  # the page and its files, never a handshake
         if early:
             return connection.respond(
                 HTTPStatus.BAD_REQUEST,

@@ -138,6 +138,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--no-seeds", action="store_true", help="refuse seeds chosen by clients in create_table"
     )
     p.add_argument(
+        "--no-web", action="store_true", help="serve no browser client on GET / (protocol only)"
+    )
+    p.add_argument(
         "--cluster",
         metavar="URL",
         default=os.environ.get("KK_CLUSTER"),
@@ -207,6 +210,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         abandon_ttl=args.abandon_ttl,
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
+        web=not args.no_web,
         cluster=args.cluster,
         lease=args.lease,
     )

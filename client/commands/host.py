@@ -43,13 +43,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", help=f"SQLite database (default {default_db_path()})")
     p.add_argument("--no-persist", action="store_true", help="keep games in memory only")
     p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--no-web", action="store_true", help="serve no browser client on GET /")
     add_name_argument(p)
 
 
 async def host(args: argparse.Namespace) -> int:
     store: Store = MemoryStore() if args.no_persist else SqliteStore(args.db or default_db_path())
     server_name = args.server_name or f"{args.name or default_name()}'s games"
-    server = await _start(store, server_name, args.port, args.bind)
+    server = await _start(store, server_name, args.port, args.bind, web=not args.no_web)
     lan = args.bind in ("0.0.0.0", "::")
     announcer = Announcer(
         server_name, server.port, SERVER_VERSION, addresses=None if lan else [args.bind]
@@ -80,14 +81,16 @@ async def host(args: argparse.Namespace) -> int:
         await server.stop()
 
 
-async def _start(store: Store, name: str, port: int | None, bind: str = "0.0.0.0") -> Server:
+async def _start(
+    store: Store, name: str, port: int | None, bind: str = "0.0.0.0", web: bool = True
+) -> Server:
     """Start serving on ``port``; with no port asked for, on the usual one, or on any
     free one when something else (a ``serve``, another host) holds it: the LAN
     announcement carries the port, so friends find it all the same. (The port is tried
     before the server starts, which restores games and their bots from the store.)"""
     if port is None:
         port = DEFAULT_PORT if _can_bind(DEFAULT_PORT, bind) else 0
-    server = Server(ServerConfig(host=bind, port=port, name=name), store)
+    server = Server(ServerConfig(host=bind, port=port, name=name, web=web), store)
     await server.start()
     return server
 

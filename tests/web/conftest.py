@@ -1,0 +1,98 @@
+"""Fixtures of the browser tests: a real server on a free loopback port in a thread of
+its own (Playwright's sync API needs the test's thread free of an event loop), and
+Debian's Chromium driven by Playwright (never a downloaded browser)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import Server, ServerConfig
+from server.lobby import NO_QUOTAS
+from server.store import MemoryStore
+
+CHROMIUM = os.environ.get("KK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).with_name("screenshots")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "e2e: drives a real browser against a real server")
+
+
+class LiveServer:
+    """A started ``Server`` whose event loop runs in a thread; ``url`` is its page."""
+
+    def __init__(self, **config: Any) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        config.setdefault("port", 0)
+        config.setdefault("host", "127.0.0.1")
+        config.setdefault("quotas", NO_QUOTAS)
+        config.setdefault("bot_workers", 0)
+        self.server = Server(ServerConfig(**config), MemoryStore())
+        self.call(self.server.start())
+        self.url = f"http://127.0.0.1:{self.server.port}/"
+
+    def call(self, coro: Any, timeout: float = 30) -> Any:
+        fut: Future[Any] = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return fut.result(timeout)
+
+    def stop(self) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+@pytest.fixture
+def live_server() -> Iterator[LiveServer]:
+    live = LiveServer()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a screenshot of the whole page as ``screenshots/<name>.png``."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def have_npm() -> bool:
+    return shutil.which("npm") is not None and shutil.which("node") is not None

@@ -1,0 +1,84 @@
+// Builds the web client into server/webassets/ (served by server/webui.py): the page,
+// its script and style under content-hashed names, the client library as its own ES
+// module, and the licenses of every bundled package. The output depends only on the
+// sources and the locked packages, so a fresh `npm ci && npm run build` reproduces the
+// committed files byte for byte.
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// KK_WEB_OUT: build elsewhere (the test that checks the committed files are reproduced)
+const outDir = process.env.KK_WEB_OUT || join(root, "..", "server", "webassets");
+const src = (p) => join(root, "src", p);
+
+const hashed = (name, ext, bytes) => {
+  const digest = createHash("sha256").update(bytes).digest("hex").slice(0, 10);
+  return `${name}.${digest}.${ext}`;
+};
+
+async function bundle(entry, extra = {}) {
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    target: ["es2020"],
+    write: false,
+    metafile: true,
+    legalComments: "none", // the licenses ship in licenses.txt
+    charset: "utf8",
+    absWorkingDir: root,
+    ...extra,
+  });
+  return result;
+}
+
+const app = await bundle(src("app/main.ts"));
+const lib = await bundle(src("lib/index.ts"));
+const css = await bundle(src("style.css"), { format: undefined, target: ["chrome90", "firefox90", "safari15"] });
+
+const files = new Map();
+const add = (name, bytes) => files.set(name, Buffer.from(bytes));
+const jsName = hashed("app", "js", app.outputFiles[0].contents);
+const cssName = hashed("app", "css", css.outputFiles[0].contents);
+const icon = readFileSync(src("icon.svg"));
+const iconName = hashed("icon", "svg", icon);
+add(jsName, app.outputFiles[0].contents);
+add(cssName, css.outputFiles[0].contents);
+add(iconName, icon);
+add(hashed("kupferkessel-client", "js", lib.outputFiles[0].contents), lib.outputFiles[0].contents);
+const html = readFileSync(src("index.html"), "utf8").replace("%JS%", jsName).replace("%CSS%", cssName).replace("%ICON%", iconName);
+add("index.html", html);
+
+// licenses of the packages bundled into the scripts
+const packages = new Set();
+for (const meta of [app.metafile, lib.metafile]) {
+  for (const input of Object.keys(meta.inputs)) {
+    const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input);
+    if (m) packages.add(m[1].split(sep).join("/"));
+  }
+}
+let licenses = "Kupferkessel Co. web client: licenses of the packages bundled into its scripts.\n";
+for (const name of [...packages].sort()) {
+  const dir = join(root, "node_modules", name);
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const file = readdirSync(dir).sort().find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+  if (!file) throw new Error(`${name} ships no license file`);
+  licenses += `\n${"=".repeat(72)}\n${name} ${pkg.version} (${pkg.license})\n${"=".repeat(72)}\n\n`;
+  licenses += readFileSync(join(dir, file), "utf8").trim() + "\n";
+}
+add("licenses.txt", licenses);
+
+mkdirSync(outDir, { recursive: true });
+for (const f of readdirSync(outDir)) {
+  if (f !== "__init__.py" && !files.has(f)) rmSync(join(outDir, f));
+}
+for (const [name, bytes] of files) {
+  const path = join(outDir, name);
+  if (!existsSync(path) || !readFileSync(path).equals(bytes)) writeFileSync(path, bytes);
+}
+const total = [...files.values()].reduce((n, b) => n + b.length, 0);
+console.log(`built ${files.size} files into ${relative(process.cwd(), outDir)} (${total} bytes)`);

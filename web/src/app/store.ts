@@ -1,0 +1,73 @@
+/** What the page keeps in the browser's storage: seat tokens (per server, table and
+ * seat), where this tab was (to resume after a reload), the player's name and the log
+ * the memory rule allows. A token is a secret: it never goes into a URL or the page. */
+
+const host = (): string => location.host;
+const get = (k: string): string | null => {
+  try {
+    return localStorage.getItem(k);
+  } catch {
+    return null;
+  }
+};
+const set = (k: string, v: string | null): void => {
+  try {
+    if (v === null) localStorage.removeItem(k);
+    else localStorage.setItem(k, v);
+  } catch {
+    /* storage full or disabled: the seat lasts as long as the page */
+  }
+};
+
+const tokenKey = (table: string, seat: number) => `kk:token:${host()}:${table}:${seat}`;
+
+export const tokens = {
+  get: (table: string, seat: number) => get(tokenKey(table, seat)),
+  put: (table: string, seat: number, token: string) => set(tokenKey(table, seat), token),
+  forget: (table: string, seat: number) => {
+    set(tokenKey(table, seat), null);
+    set(`kk:log:${host()}:${table}:${seat}`, null);
+  },
+  /** The seats of `table` this browser holds a token for. */
+  seatsAt(table: string): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < 3; s++) if (get(tokenKey(table, s))) out.push(s);
+    return out;
+  },
+};
+
+export interface Here {
+  table: string;
+  seat: number | null;
+  invite?: string | null;
+}
+
+export const here = {
+  get(): Here | null {
+    const raw = get(`kk:here:${host()}`);
+    if (!raw) return null;
+    try {
+      return JSON.parse(raw) as Here;
+    } catch {
+      return null;
+    }
+  },
+  put: (h: Here | null) => set(`kk:here:${host()}`, h ? JSON.stringify(h) : null),
+};
+
+export const prefs = {
+  name: () => get("kk:name") ?? "",
+  setName: (n: string) => set("kk:name", n),
+};
+
+export const savedLog = {
+  get(table: string, seat: number): unknown {
+    const raw = get(`kk:log:${host()}:${table}:${seat}`);
+    try {
+      return raw ? JSON.parse(raw) : null;
+    } catch {
+      return null;
+    }
+  },
+  put: (table: string, seat: number, value: unknown) => set(`kk:log:${host()}:${table}:${seat}`, JSON.stringify(value)),
+};

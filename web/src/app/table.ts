@@ -1,0 +1,426 @@
+/**
+ * The table screen: the 6 x 6 grid with its corners and the pawns around it, every
+ * kettle's top card, whose turn, the landing preview, clocks and presence, the questions
+ * of a turn (from the server's `takes`), the log by the memory rule, the moves since the
+ * last decision, and the ending with its result, places and scores.
+ */
+import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
+import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
+import { h, replace } from "./dom";
+import type { App } from "./main";
+import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatStatus } from "./words";
+
+export interface LogEntry {
+  kind: string;
+  seat?: number;
+  text: string;
+  row?: number;
+  col?: number;
+  refill?: [number, number];
+}
+
+export interface TableState {
+  seat: number | null;
+  view: GameView | null;
+  version: number;
+  viewAt: number;
+  pending: boolean;
+  selected: string | null;
+  log: LogEntry[];
+  /** Per seat: the log index at which each of its turns began. */
+  turnStarts: number[][];
+  turnSeat: number | null;
+  last: LogEntry | null;
+  confirm: "resign" | null;
+}
+
+const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
+const ARROW = ["▼", "◀", "▲", "▶"]; // pawn above, right of, below, left of the grid
+
+export function renderTable(app: App): void {
+  const t = app.t;
+  const v = t.view;
+  const cards = app.cards;
+  if (!v || !cards) {
+    replace(app.main, h("section", { class: "table-screen" }, h("h2", {}, "At the table"), h("p", {}, "The game is starting...")), app.chatBox);
+    return;
+  }
+  const seats = app.presence?.seats ?? [];
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "table-screen", "aria-label": "The table" },
+      h(
+        "div",
+        { class: "board-col" },
+        h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn" }, turnWords(app, v)),
+        board(app, v, cards),
+        h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}.` : "No card taken yet."),
+        h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
+      ),
+      h(
+        "div",
+        { class: "side" },
+        v.game_over ? ending(app, v, cards) : question(app, v, cards),
+        seatPanel(app, v, cards, seats),
+        since(app),
+        logPanel(app, v),
+        app.chatBox,
+        actions(app, v, seats),
+      ),
+    ),
+  );
+}
+
+function turnWords(app: App, v: GameView): string {
+  if (v.game_over) return "Game over";
+  if (v.to_move == null) return "Waiting";
+  const extra = v.turn_in_row > 1 ? " (extra turn, wand)" : "";
+  if (app.isMyTurn()) return `Your turn${extra}: take a card from ${lineWords(v.line)}`;
+  return `${app.who(v.to_move)} to move${extra}`;
+}
+
+function board(app: App, v: GameView, cards: Cards): HTMLElement {
+  const t = app.t;
+  const mine = app.isMyTurn();
+  const takes = mine ? v.takes ?? [] : [];
+  const takeable = new Set(takes.map((o) => o.card));
+  const line = new Set((v.line ? lineCells(v.line) : []).map(([r, c]) => `${r},${c}`));
+  const pawnAt = new Map<string, number>();
+  v.pawns.forEach((space, seat) => pawnAt.set(spaceCell(space).join(","), seat));
+  let land: string | null = null;
+  if (mine && t.selected && t.seat !== null) {
+    const [dest] = walk(v.pawns[t.seat], cards.value(t.selected), v.pawns.filter((_, i) => i !== t.seat));
+    land = spaceCell(dest).join(",");
+  }
+  const spaceAt = new Map<string, number>();
+  for (let s = 0; s < 20; s++) spaceAt.set(spaceCell(s).join(","), s);
+  const cells: HTMLElement[] = [];
+  for (let fr = 0; fr < 8; fr++) {
+    for (let fc = 0; fc < 8; fc++) {
+      const key = `${fr},${fc}`;
+      if (fr >= 1 && fr <= 6 && fc >= 1 && fc <= 6) {
+        const r = fr - 1;
+        const c = fc - 1;
+        const id = v.grid[r]?.[c] ?? null;
+        const inLine = line.has(`${r},${c}`);
+        if (CORNERS.has(`${r},${c}`)) {
+          cells.push(h("div", { class: "cell corner", role: "img", "aria-label": `corner, row ${r} column ${c}` }, "corner"));
+        } else if (!id) {
+          cells.push(h("div", { class: `cell empty${inLine ? " inline" : ""}`, role: "img", "aria-label": `empty slot, row ${r} column ${c}` }, "·"));
+        } else {
+          const lastMark = t.last && t.last.row === r && t.last.col === c;
+          const newMark = t.last?.refill && t.last.refill[0] === r && t.last.refill[1] === c;
+          const can = takeable.has(id);
+          const selected = can && t.selected === id;
+          const cls = `cell card c-${cards.colour(id)}${inLine ? " inline" : ""}${can ? " take" : ""}${selected ? " selected" : ""}${newMark ? " new" : ""}${lastMark ? " last" : ""}`;
+          const sym = cards.symbol(id);
+          const label = `${cards.words(id)}, row ${r} column ${c}${can ? ", you may take it" : ""}${selected ? ", chosen" : ""}${newMark ? ", just refilled" : ""}`;
+          const body = [
+            h("span", { class: "nm" }, cards.name(id)),
+            h("span", { class: "nm-s" }, cards.name(id, true)),
+            h("span", { class: "v" }, cards.value(id)),
+            sym ? h("span", { class: "sym" }, SYMBOL_WORD[sym] ?? sym) : null,
+            h("span", { class: "cw" }, cards.colour(id)),
+            can ? h("span", { class: "badge" }, selected ? "chosen" : "take") : newMark ? h("span", { class: "badge" }, "new") : null,
+          ];
+          if (can) {
+            cells.push(
+              h(
+                "button",
+                {
+                  class: cls,
+                  type: "button",
+                  "data-key": `cell-${r}-${c}`,
+                  "data-card": id,
+                  "aria-label": label,
+                  "aria-pressed": selected ? "true" : "false",
+                  disabled: t.pending,
+                  onclick: () => choose(app, id),
+                },
+                body,
+              ),
+            );
+          } else cells.push(h("div", { class: cls, role: "img", "aria-label": label }, body));
+        }
+      } else {
+        const seat = pawnAt.get(key);
+        const space = spaceAt.get(key);
+        const side = fr === 0 ? 0 : fc === 7 ? 1 : fr === 7 ? 2 : 3;
+        const ghost = land === key;
+        if (seat !== undefined) {
+          const colour = v.colours[seat];
+          const moving = v.to_move === seat && !v.game_over;
+          cells.push(
+            h(
+              "div",
+              { class: `ring pawn p-${colour}${moving ? " moving" : ""}${ghost ? " land" : ""}`, role: "img", "aria-label": `${app.who(seat)} pawn on space ${space}${moving ? ", to move" : ""}` },
+              h("span", { class: "arrow", "aria-hidden": "true" }, ARROW[side]),
+              PAWN_TAG[colour] ?? colour.slice(0, 2),
+            ),
+          );
+        } else if (space !== undefined) {
+          const ln = lineOf(space);
+          const label = ln ? (ln.startsWith("col") ? `c${ln.slice(3)}` : `r${ln.slice(3)}`) : "";
+          cells.push(h("div", { class: `ring space${ghost ? " land" : ""}`, "aria-hidden": ghost ? null : "true", role: ghost ? "img" : null, "aria-label": ghost ? "your pawn would land here" : null }, ghost ? "lands" : label));
+        } else cells.push(h("div", { class: "ring", "aria-hidden": "true" }));
+      }
+    }
+  }
+  const grid = h("div", { id: "board", class: "board", role: "group", "aria-label": `The grid${v.line ? `; the line to take from: ${lineWords(v.line)}` : ""}` }, cells);
+  grid.addEventListener("keydown", (e) => boardKey(app, e));
+  return grid;
+}
+
+/** Arrow keys move between the cards that may be taken; 0-5 the card at that place in
+ * the line. */
+function boardKey(app: App, e: KeyboardEvent): void {
+  const buttons = [...app.main.querySelectorAll<HTMLButtonElement>(".cell.take")];
+  if (!buttons.length) return;
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  let next = -1;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") next = at < 0 ? 0 : (at + 1) % buttons.length;
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = at < 0 ? 0 : (at - 1 + buttons.length) % buttons.length;
+  else if (/^[0-5]$/.test(e.key)) {
+    const n = Number(e.key);
+    next = buttons.findIndex((b) => {
+      const [, r, c] = (b.dataset.key ?? "").split("-");
+      return app.t.view?.line?.startsWith("col") ? Number(r) === n : Number(c) === n;
+    });
+  }
+  if (next >= 0) {
+    e.preventDefault();
+    buttons[next].focus();
+  }
+}
+
+function choose(app: App, card: string): void {
+  const t = app.t;
+  const options = (t.view?.takes ?? []).filter((o) => o.card === card);
+  if (t.selected === card && options.length === 1) {
+    void app.take(options[0]);
+    return;
+  }
+  t.selected = card;
+  app.renderTableNow();
+  app.main.querySelector<HTMLElement>(".options button")?.focus();
+}
+
+function describe(app: App, v: GameView, cards: Cards, o: TakeOption): string {
+  const choice = v.choices.find((c) => c.card === o.card);
+  const parts: string[] = [];
+  if (choice?.symbol === "explode" || (cards.symbol(o.card) === "explode" && o.special !== false)) {
+    if (o.special === false) parts.push("do not explode");
+    else {
+      const targets = o.targets ?? v.explodable;
+      const hit = targets.map((s) => {
+        const top = v.kettles[s]?.top;
+        return `${app.who(s)}${top ? ` (loses ${cards.words(top)})` : ""}`;
+      });
+      parts.push(hit.length ? `explode ${hit.join(" and ")}` : "explode nobody");
+    }
+  } else if (choice?.symbol === "wand") parts.push(o.special === false ? "decline the wand" : "use the wand: play again at once");
+  if (choice?.ends_game) parts.push(o.keep === false ? "discard it, and the game ends" : "keep it, and the game ends");
+  return `Take ${cards.words(o.card)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
+}
+
+function question(app: App, v: GameView, cards: Cards): HTMLElement {
+  const t = app.t;
+  if (!app.isMyTurn()) {
+    const text =
+      t.seat === null
+        ? "You are watching this game."
+        : v.to_move != null
+          ? `Waiting for ${app.who(v.to_move)}.`
+          : "Waiting.";
+    return h("section", { id: "question", class: "question", "aria-labelledby": "q-h" }, h("h2", { id: "q-h" }, "Your move"), h("p", {}, text));
+  }
+  const options = (v.takes ?? []).filter((o) => o.card === t.selected);
+  const body: (HTMLElement | null)[] = [];
+  if (t.selected && options.length) {
+    const seat = t.seat!;
+    const value = cards.value(t.selected);
+    const [dest] = walk(v.pawns[seat], value, v.pawns.filter((_, i) => i !== seat));
+    const where = dest % 5 === 0 ? "land on a corner: a lost turn" : `land by ${lineWords(lineOf(dest))}`;
+    const wandNow = options.some((o) => o.special !== false && v.choices.find((c) => c.card === o.card)?.symbol === "wand");
+    body.push(h("p", { class: "chosen" }, `Chosen: ${cards.words(t.selected)}.`));
+    body.push(
+      h(
+        "p",
+        { id: "preview", class: "preview" },
+        wandNow
+          ? `With the wand you play again at once: move ${value}, ${where} (other pawns as they stand now).`
+          : `This card on top: next turn you move ${value}, ${where} (other pawns as they stand now).`,
+      ),
+    );
+    body.push(
+      h(
+        "div",
+        { class: "options", role: "group", "aria-label": "What to do with it" },
+        options.map((o, i) =>
+          h(
+            "button",
+            { class: i === 0 ? "primary" : "", type: "button", "data-key": `opt-${i}`, disabled: t.pending, onclick: () => void app.take(o), onkeydown: (e: Event) => escBack(app, e as KeyboardEvent) },
+            describe(app, v, cards, o),
+          ),
+        ),
+      ),
+    );
+    body.push(h("p", { class: "hint" }, "Or choose another card (Esc goes back to the grid)."));
+  } else {
+    body.push(h("p", {}, `Choose one of the cards marked "take" in ${lineWords(v.line)}: tap or click it, or use Tab and the arrow keys, then Enter.`));
+  }
+  return h(
+    "section",
+    { id: "question", class: "question mine", "aria-labelledby": "q-h" },
+    h("h2", { id: "q-h" }, v.turn_in_row > 1 ? "Your extra turn" : "Your turn"),
+    body,
+  );
+}
+
+function escBack(app: App, e: KeyboardEvent): void {
+  if (e.key !== "Escape") return;
+  const card = app.t.selected;
+  app.t.selected = null;
+  app.renderTableNow();
+  app.main.querySelector<HTMLElement>(`.cell.take[data-card="${card}"]`)?.focus();
+}
+
+function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTMLElement {
+  const items = v.kettles.map((k) => {
+    const info = seats[k.seat];
+    const moving = v.to_move === k.seat && !v.game_over;
+    const own = k.cards && !v.game_over && k.seat === app.t.seat ? byIngredient(k.cards, cards) : null;
+    const recipes = v.recipes[k.seat];
+    return h(
+      "li",
+      { class: `seat${moving ? " moving" : ""}` },
+      h("span", { class: `tag c-${k.colour}` }, PAWN_TAG[k.colour] ?? "", " ", cap(k.colour)),
+      " ",
+      h("strong", {}, info?.name ?? "free", k.seat === app.t.seat ? " (you)" : ""),
+      moving ? h("span", { class: "tag to-move" }, "to move") : null,
+      h("span", { class: "status" }, seatStatus(info)),
+      info?.rematch ? h("span", { class: "tag" }, "wants a rematch") : null,
+      h(
+        "p",
+        { class: "kettle" },
+        "Kettle: ",
+        k.top ? h("span", { class: `chip c-${cards.colour(k.top)}` }, cards.words(k.top)) : "empty",
+        ` on top, ${k.count} card${k.count === 1 ? "" : "s"}`,
+      ),
+      own ? h("p", { class: "own" }, `In it: ${own}`) : null,
+      v.clock ? h("p", { class: "clock", "data-clock": k.seat }, app.clockText(k.seat)) : null,
+      recipes ? h("p", { class: "recipes" }, "Recipes: ", recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none") : v.recipe_counts[k.seat] ? h("p", { class: "recipes" }, `${v.recipe_counts[k.seat]} recipe cards, hidden`) : null,
+    );
+  });
+  return h("section", { class: "seats", "aria-labelledby": "seats-h" }, h("h2", { id: "seats-h" }, "Players"), h("ul", {}, items));
+}
+
+function byIngredient(ids: string[], cards: Cards): string {
+  const groups = new Map<string, number[]>();
+  for (const id of ids) {
+    const info = cards.info(id);
+    const key = info?.ingredient ?? id;
+    groups.set(key, [...(groups.get(key) ?? []), cards.value(id)]);
+  }
+  return [...groups].map(([ing, vals]) => `${cards.ingredientName(ing)} ${vals.sort().join(" ")}`).join(", ");
+}
+
+function since(app: App): HTMLElement | null {
+  if (app.t.seat === null) return null;
+  const entries = app.sinceLastDecision();
+  return h(
+    "section",
+    { class: "since", "aria-labelledby": "since-h" },
+    h("h2", { id: "since-h" }, "Since your last decision"),
+    entries.length ? h("ol", {}, entries.map((e) => h("li", {}, e.text))) : h("p", { class: "muted" }, "Nothing yet."),
+  );
+}
+
+function logPanel(app: App, v: GameView): HTMLElement {
+  const entries = app.visibleLog();
+  const casual = (v.options.memory ?? "strict") === "casual" && app.t.seat !== null;
+  const rule = casual ? "the whole game (casual memory)" : app.t.seat === null ? "the last round" : "since your previous turn began (strict memory: remembering is the game)";
+  const list = h("ol", { class: "log-lines" }, entries.map((e) => h("li", { class: e.kind }, e.text)));
+  const box = h("section", { class: "log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), h("p", { class: "muted" }, `Shows ${rule}.`), list);
+  requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+  return box;
+}
+
+function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
+  const t = app.t;
+  const out: HTMLElement[] = [];
+  const me = t.seat !== null ? seats[t.seat] : undefined;
+  if (!v.game_over && t.seat !== null && !me?.resigned) {
+    if (t.confirm === "resign") {
+      const what = v.players === 2 ? "the other player wins at once" : "a computer plays your seat to the end and you place last";
+      out.push(
+        h("p", { id: "resign-q" }, `Resign? ${cap(what)}.`),
+        h("button", { class: "danger", "data-key": "resign-yes", onclick: () => ((t.confirm = null), app.act("resign")) }, "Yes, resign"),
+        h("button", { "data-key": "resign-no", onclick: () => ((t.confirm = null), app.renderTableNow()) }, "No, play on"),
+      );
+    } else out.push(h("button", { "data-key": "resign", onclick: () => ((t.confirm = "resign"), app.renderTableNow(), app.main.querySelector<HTMLElement>('[data-key="resign-no"]')?.focus()) }, "Resign"));
+    const other = seats.find((s) => s.seat !== t.seat);
+    if (v.players === 2 && other?.absent) out.push(h("button", { "data-key": "claim", onclick: () => app.act("claim") }, "Claim the win (opponent away)"));
+    if (me?.computer && me.connected) out.push(h("button", { class: "primary", "data-key": "back", onclick: () => app.act("back") }, "Take my seat back from the computer"));
+  }
+  if (v.game_over || t.seat === null || me?.resigned) out.push(h("button", { "data-key": "to-lobby", onclick: () => app.act("leave") }, t.seat === null ? "Stop watching" : "Back to the lobby"));
+  else out.push(h("button", { "data-key": "leave", onclick: () => app.act("leave") }, "Leave (my seat waits for me)"));
+  out.push(h("a", { href: "#/help", class: "help-link" }, "How to play"));
+  return h("section", { class: "actions", "aria-label": "Table actions" }, out);
+}
+
+function ending(app: App, v: GameView, cards: Cards): HTMLElement {
+  const result = v.result;
+  const seats = app.presence?.seats ?? [];
+  const me = app.t.seat !== null ? seats[app.t.seat] : undefined;
+  const places = result
+    ? [...result.places.keys()].sort((a, b) => result.places[a] - result.places[b]).map((s) => h("li", {}, `${ordinal(result.places[s])}: ${app.who(s)}, ${result.totals[s]} points`))
+    : [];
+  const people = seats.filter((s) => s.name && !s.bot);
+  const asked = people.filter((s) => s.rematch).length;
+  return h(
+    "section",
+    { id: "question", class: "question ending", "aria-labelledby": "end-h" },
+    h("h2", { id: "end-h" }, "Game over"),
+    h("p", { id: "result-words", class: "result" }, result ? endingWords(result, (s) => app.who(s)) : v.winners.map((s) => app.who(s)).join(" and ") + " won."),
+    places.length ? h("ol", { class: "places", "aria-label": "Places" }, places) : null,
+    v.scores ? scoreTable(app, v.scores, cards) : null,
+    app.t.seat !== null
+      ? h(
+          "p",
+          { class: "buttons" },
+          h("button", { id: "rematch", class: me?.rematch ? "" : "primary", "data-key": "rematch", "aria-pressed": me?.rematch ? "true" : "false", onclick: () => app.rematch(!me?.rematch) }, me?.rematch ? "Rematch asked (press to withdraw)" : "Rematch"),
+          asked ? h("span", { class: "muted" }, ` ${asked} of ${people.length} asked for a rematch.`) : null,
+        )
+      : null,
+  );
+}
+
+function scoreTable(app: App, scores: Score[], cards: Cards): HTMLElement {
+  const rows = scores.map((s) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, app.who(s.seat)),
+      h(
+        "td",
+        {},
+        s.ingredients.map((i) =>
+          h("span", { class: `chip c-${i.colour}` }, `${cards.ingredientName(i.ingredient)} (${i.colour}) ${i.cards.map((c) => cards.value(c)).join("+")}${i.doubled ? " x2" : ""}${i.bonus ? ` +${i.bonus}` : ""} = ${i.total}`),
+        ),
+        s.value_one_bonus ? h("span", { class: "chip" }, `most 1s +${s.value_one_bonus}`) : null,
+        s.recipes.map((r) => h("span", { class: "chip" }, `${cards.recipe(r.id)}: ${r.met ? `met +${r.bonus}` : "not met"}`)),
+      ),
+      h("td", { class: "total" }, s.total),
+    ),
+  );
+  return h(
+    "table",
+    { class: "scores" },
+    h("caption", {}, "Scores"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Kettle"), h("th", { scope: "col" }, "Total"))),
+    h("tbody", {}, rows),
+  );
+}

@@ -1,0 +1,185 @@
+/** Everything the page says in words: cards, seats, options, events, endings. Colour is
+ * never the only mark: every card and seat carries its colour word, as in the terminal
+ * client (the same words and two-letter tags). */
+import type {
+  CardInfo,
+  Catalogue,
+  GameEvent,
+  RecipeInfo,
+  ResultInfo,
+  SeatInfo,
+  TableOptions,
+  Timing,
+} from "../lib/protocol";
+
+export const PAWN_TAG: Record<string, string> = {
+  white: "Wh",
+  black: "Bk",
+  gray: "Gy",
+  blue: "Bl",
+  brown: "Br",
+  green: "Gr",
+  lilac: "Li",
+};
+export const SYMBOL_WORD: Record<string, string> = { explode: "boom", wand: "wand" };
+const NAMES: Record<string, [string, string]> = {
+  whiskers: ["Whiskers", "Whiskr"],
+  eye_of_newt: ["Eye of newt", "Newt"],
+  bat_wing: ["Bat wing", "BatWng"],
+  spider_web: ["Spider web", "Spider"],
+  root: ["Root", "Root"],
+  rat_tail: ["Rat tail", "RatTl"],
+  moss: ["Moss", "Moss"],
+  frog_slime: ["Frog slime", "Frog"],
+  fungus: ["Fungus", "Fungus"],
+  toad: ["Toad", "Toad"],
+  pumpkin: ["Pumpkin", "Pumpkn"],
+  snake_skin: ["Snake skin", "Snake"],
+  vine: ["Vine", "Vine"],
+  dragon_blood: ["Dragon blood", "Dragon"],
+};
+
+export const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const ORDINAL: Record<number, string> = { 1: "st", 2: "nd", 3: "rd" };
+export const ordinal = (n: number): string => `${n}${ORDINAL[n] ?? "th"}`;
+
+export class Cards {
+  private readonly byId = new Map<string, CardInfo>();
+  private readonly recipes = new Map<string, RecipeInfo>();
+  constructor(readonly catalogue: Catalogue) {
+    for (const c of catalogue.cards) this.byId.set(c.id, c);
+    for (const r of catalogue.recipes) this.recipes.set(r.id, r);
+  }
+  info(id: string): CardInfo | undefined {
+    return this.byId.get(id);
+  }
+  ingredientName(ingredient: string, short = false): string {
+    const n = NAMES[ingredient];
+    return n ? n[short ? 1 : 0] : cap(ingredient.replace(/_/g, " "));
+  }
+  name(id: string, short = false): string {
+    const info = this.byId.get(id);
+    return info ? this.ingredientName(info.ingredient, short) : id;
+  }
+  colour(id: string): string {
+    return this.byId.get(id)?.colour ?? "gray";
+  }
+  value(id: string): number {
+    return this.byId.get(id)?.value ?? Number(id.split("-").pop());
+  }
+  symbol(id: string): string | null {
+    return this.byId.get(id)?.symbol ?? null;
+  }
+  /** `Toad 2 boom (brown)`: a card in words with its colour. */
+  words(id: string): string {
+    const info = this.byId.get(id);
+    if (!info) return id;
+    const sym = info.symbol ? ` ${SYMBOL_WORD[info.symbol] ?? info.symbol}` : "";
+    return `${this.name(id)} ${info.value}${sym} (${info.colour})`;
+  }
+  /** A recipe card in a few words, e.g. `3+ of both gray (+15)`. */
+  recipe(id: string): string {
+    const r = this.recipes.get(id);
+    if (!r) return id;
+    const measure: Record<string, string> = {
+      explode: "boom cards",
+      wand: "wand cards",
+      cards: "cards",
+      fours: "4s",
+    };
+    const what =
+      {
+        both_of_colour: `3+ of both ${r.colour}`,
+        one_of_colour: `3+ of one ${r.colour}`,
+        last_card: "take the last card",
+        plants: "most plants",
+      }[r.kind] ?? `fewest ${measure[r.measure ?? ""] ?? r.measure}`;
+    return `${what} (+${r.bonus})`;
+  }
+}
+
+/** `White (Ann)`: a seat by colour and name. */
+export function seatLabel(colours: readonly string[], seat: number, names: readonly (string | null | undefined)[]): string {
+  const colour = colours[seat] ? cap(colours[seat]) : `Seat ${seat + 1}`;
+  const name = names[seat];
+  return name ? `${colour} (${name})` : colour;
+}
+
+/** A seat's presence in a word, as the terminal client says it. */
+export function seatStatus(info: SeatInfo | undefined): string {
+  if (!info || !info.name) return "free";
+  if (info.resigned) return info.computer ? "resigned, a computer plays" : "resigned";
+  if (info.bot) return "bot";
+  if (info.absent || (info.computer && !info.connected)) return "away, a computer plays";
+  if (info.computer) return "online, a computer plays";
+  return info.connected ? "online" : "away";
+}
+
+/** `3 players, recipes, casual memory, 30 s a move, private`. */
+export function terms(options: TableOptions, timing: Timing | null | undefined, priv: boolean): string {
+  const t = [`${options.players ?? 2} players`];
+  if (options.recipes) t.push("recipes");
+  t.push(`${options.memory ?? "strict"} memory`);
+  if ((options.start_card ?? "no_player_colors") !== "no_player_colors") t.push("start card: not own colour");
+  if ((options.players ?? 2) === 3) t.push(`third colour ${options.third_colour ?? "lilac"}`);
+  if (timing?.move) {
+    t.push(`${timing.move} s a move`);
+    if (timing.reserve) t.push(`${timing.reserve} s reserve`);
+  }
+  if (priv) t.push("private");
+  return t.join(", ");
+}
+
+export function lineWords(line: string | null | undefined): string {
+  if (!line) return "a corner";
+  return line.startsWith("col") ? `column ${line.slice(3)}` : `row ${line.slice(3)}`;
+}
+
+/** One event in words (null for those the log leaves out). */
+export function eventWords(ev: GameEvent, who: (seat: number) => string, cards: Cards, lineOfSpace: (s: number) => string | null): string | null {
+  switch (ev.kind) {
+    case "moved": {
+      const steps = (ev.to_space - ev.from_space + 20) % 20 - ev.skipped.length;
+      const jump = ev.skipped.length ? `, jumping ${ev.skipped.length === 1 ? "a pawn" : "two pawns"}` : "";
+      return `${who(ev.seat)} moves ${steps} to ${lineWords(lineOfSpace(ev.to_space))}${jump}`;
+    }
+    case "passed_corner":
+      return `${who(ev.seat)} stops at a corner: the turn is lost`;
+    case "took": {
+      const sym = cards.symbol(ev.card);
+      const used = ev.special && sym ? (sym === "explode" ? ", explodes" : ", uses the wand") : "";
+      const last = ev.ends_game ? " (the last card)" : "";
+      return `${who(ev.seat)} takes ${cards.words(ev.card)} from ${lineWords(ev.line)}${used}${last}`;
+    }
+    case "exploded":
+      return `Boom: ${who(ev.target)} loses ${cards.words(ev.card)} ${ev.to === "deck" ? "under the deck" : "out of the game"}`;
+    case "extra_turn":
+      return `${who(ev.seat)} plays again (wand)`;
+    case "refilled":
+      return `${cards.words(ev.card)} fills row ${ev.row}, column ${ev.col}`;
+    case "discarded":
+      return `${who(ev.seat)} discards ${cards.words(ev.card)}`;
+    case "turn_passed":
+      return null;
+    case "game_over":
+      return "The game is over";
+    case "timed_out":
+      return `${who(ev.seat)}'s time ran out: a computer moved`;
+    default:
+      return null;
+  }
+}
+
+/** How a game ended, in a sentence. */
+export function endingWords(result: ResultInfo, who: (seat: number) => string): string {
+  const list = (seats: readonly number[]) => seats.map(who).join(" and ") || "a player";
+  const winners = result.winners.length ? `${list(result.winners)} ${result.winners.length > 1 ? "share the win" : "wins"}.` : "Nobody wins.";
+  const said: Record<string, string> = {
+    played_out: "The game was played out.",
+    resigned: `${list(result.resigned ?? [])} resigned.`,
+    claimed: `${result.claimed_by != null ? who(result.claimed_by) : "A player"} claimed the win while the opponent was away.`,
+    timed_out: `Time ran out for ${list(result.timed_out ?? [])} move after move.`,
+    abandoned: "Nobody was left at the table: the game was abandoned.",
+  };
+  return `${said[result.ending] ?? ""} ${winners}`;
+}
