@@ -8,7 +8,7 @@ import getpass
 import logging
 import sys
 
-from ..lib import normalize_url
+from ..lib import BadAddress, normalize_url
 from ..tokens import DATA_DIR_ENV, data_dir, use_data_dir
 
 __all__ = ["add_name_argument", "default_name", "quiet_logging", "url_argument"]
@@ -34,7 +34,11 @@ def add_name_argument(p: argparse.ArgumentParser) -> None:
 
 
 def url_argument(value: str) -> str:
-    return normalize_url(value)
+    """A server address on the command line, refused in one line when it is bad."""
+    try:
+        return normalize_url(value)
+    except BadAddress as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def quiet_logging(args: argparse.Namespace | None = None) -> None:
@@ -116,6 +120,8 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
 def run_client_app(command: str, args: argparse.Namespace, *, watch: bool) -> int:
     import asyncio
 
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+
     from ..lib import ClientError
 
     quiet_logging(args)
@@ -129,5 +135,9 @@ def run_client_app(command: str, args: argparse.Namespace, *, watch: bool) -> in
         return fail(command, str(e))
     except OSError as e:
         return fail(command, f"cannot connect to {args.url}: {e.strerror or e}")
+    except (InvalidHandshake, InvalidURI) as e:
+        return fail(command, f"{args.url} is not a game server ({e})")
+    except TimeoutError:
+        return fail(command, f"cannot connect to {args.url}: no answer in time")
     except KeyboardInterrupt:
         return 130

@@ -17,13 +17,11 @@ from server.main import default_db_path
 from server.store import MemoryStore, SqliteStore, Store, StoreInUse
 
 from ..discovery import Announcer, announce_server
-from ..lib import Client, ClientError
+from ..lib import DEFAULT_PORT, Client, ClientError
 from ..ui.app import TERMINAL_PROTOCOL, KupferApp
 from .common import add_name_argument, default_name, fail, quiet_logging
 
 __all__ = ["DEFAULT_PORT", "add_arguments", "run"]
-
-DEFAULT_PORT = 8765
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .address import normalize_url
+from .address import DEFAULT_PORT, BadAddress, normalize_url
 from .connection import Client
 from .errors import (
     AlreadySeated,
@@ -37,7 +37,9 @@ from .errors import (
 from .results import Seated, Status, TableCreated, Update
 
 __all__ = [
+    "DEFAULT_PORT",
     "AlreadySeated",
+    "BadAddress",
     "BadInvite",
     "BadOptions",
     "BadToken",

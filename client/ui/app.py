@@ -21,6 +21,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
+from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from protocol import messages as m
 
@@ -169,6 +170,10 @@ class KupferApp:
                 self.game.table.failed()
             except OSError as e:
                 self.status = f"! cannot connect: {e.strerror or e}"
+            except (InvalidHandshake, InvalidURI) as e:
+                self.status = f"! not a game server: {e}"
+            except TimeoutError:
+                self.status = "! cannot connect: no answer in time"
             self.app.invalidate()
 
         self._spawn(go())
@@ -284,6 +289,8 @@ class KupferApp:
                 self.act(lambda: client.chat(text.strip()))
         elif key == "backspace":
             self.chat = text[:-1]
+        elif key == "c-u":
+            self.chat = ""
         elif len(key) == 1 and key.isprintable() and len(text) < 200:
             self.chat = text + key
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from protocol import messages as m
 
-from .render import Line
+from .render import Line, wrap_items
 
 __all__ = [
     "FIRST_GAME_LEVEL",
@@ -76,6 +76,8 @@ class Form:
             text = self.values.get(f.key, "")
             if key == "backspace":
                 self.values[f.key] = text[:-1]
+            elif key == "c-u":  # Ctrl-U, as in a shell: the whole field
+                self.values[f.key] = ""
             elif len(key) == 1 and key.isprintable() and len(text) < TEXT_MAX:
                 self.values[f.key] = text + key
         return None
@@ -98,9 +100,8 @@ class Form:
                 style = "reverse" if focused else ""
                 lines.append([mark, label, ("", "< "), (style, shown_value), ("", " >")])
         lines.append([])
-        lines.append(
-            [("fg:#808080", "Up/Down: field   Left/Right: change   type: text   Esc: back")]
-        )
+        keys = ["Up/Down: field", "Left/Right: change", "type: text (Ctrl-U: clear)", "Esc: back"]
+        lines += wrap_items(keys, width)
         return lines
 
 

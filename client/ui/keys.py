@@ -28,6 +28,7 @@ KEY_NAMES = {
     Keys.Backspace: "backspace",
     Keys.PageUp: "pageup",
     Keys.PageDown: "pagedown",
+    Keys.ControlU: "c-u",
 }
 """The named keys and their words; any other key arrives as the text it types."""
 

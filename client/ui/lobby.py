@@ -11,7 +11,7 @@ from __future__ import annotations
 from protocol import messages as m
 
 from ..discovery import Browser, FoundServer
-from ..lib import Client, normalize_url
+from ..lib import BadAddress, Client, normalize_url
 from .forms import Form, create_form, join_form, join_seat, table_request, table_timing
 from .host import LobbyHost
 from .render import Line, header, side_by_side, wrap, wrap_items
@@ -69,6 +69,8 @@ class LobbyScreen:
             self.connect(self.address)
         elif key == "backspace":
             self.address = self.address[:-1]
+        elif key == "c-u":  # Ctrl-U, as in a shell: the whole field
+            self.address = ""
         elif key in ("tab", "escape"):
             self.focus = "tables" if self.host.client else "servers"
         elif key in ("up", "down"):
@@ -146,10 +148,11 @@ class LobbyScreen:
 
     def connect(self, url: str) -> None:
         """Connect to ``url`` (as typed) instead of the server in use."""
-        if not url.strip():
-            self.host.say("! type an address like ws://192.168.1.5:8765")
+        try:
+            url = normalize_url(url)
+        except BadAddress as e:
+            self.host.say(f"! {e}")
             return
-        url = normalize_url(url)
 
         async def go() -> None:
             old = self.host.client
