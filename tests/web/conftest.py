@@ -86,11 +86,15 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-def shot(page: Any, name: str) -> Path:
-    """Save a screenshot of the whole page as ``screenshots/<name>.png``."""
+def shot(page: Any, name: str, selector: str | None = None) -> Path:
+    """Save a screenshot of the whole page (or of the element ``selector``) as
+    ``screenshots/<name>.png``."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if selector:
+        page.locator(selector).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=True)
     return path
 
 

@@ -44,6 +44,7 @@ export class App {
   private retries = 0;
   private wantReady = true;
   private listTimer = 0;
+  private sayTimer = 0;
   private prefill: { table: string; invite: string; watch: boolean } | null = null;
   readonly main = byId("main");
   private readonly conn = byId("conn");
@@ -146,8 +147,11 @@ export class App {
   }
 
   /** A line in the status bar (server refusals, connection news). */
-  say(text: string): void {
+  say(text: string, info = false): void {
     this.status.textContent = text;
+    this.status.classList.toggle("info", info);
+    clearTimeout(this.sayTimer);
+    if (info) this.sayTimer = window.setTimeout(() => this.say(""), 8000);
   }
 
   announce(text: string): void {
@@ -185,7 +189,7 @@ export class App {
           if (token) tokens.put(msg.table, msg.seat, token);
         }
         this.enterTable({ table: msg.table, seat: msg.seat ?? null, invite: old?.invite ?? null });
-        this.say("The rematch begins: colours move one seat on.");
+        this.say("The rematch begins: colours move one seat on.", true);
         break;
       }
       case "left": {
@@ -242,8 +246,10 @@ export class App {
   private onPresence(msg: PresenceMsg): void {
     this.presence = msg;
     if (msg.state === "lobby") this.show("waiting");
-    else if (this.screen !== "table") this.show("table");
-    else this.renderTableNow();
+    else if (this.screen !== "table") {
+      this.show("table");
+      if (this.isMyTurn()) this.focusStart();
+    } else this.renderTableNow();
     if (this.screen === "waiting") this.renderWaiting();
   }
 
@@ -277,21 +283,21 @@ export class App {
     if (t.selected && !u.view.takes?.some((o) => o.card === t.selected)) t.selected = null;
     const said: string[] = [];
     let lastTook: LogEntry | null = null;
+    let timedOut = false; // a computer moved for the seat: the take decided nothing
     for (const ev of u.events ?? []) {
       const seat = "seat" in ev ? ev.seat : undefined;
-      if (ev.kind === "turn_passed") {
+      if (ev.kind === "turn_passed" || (ev.kind === "moved" && t.turnSeat !== ev.seat)) {
         t.turnSeat = ev.seat;
-        (t.turnStarts[ev.seat] ??= []).push(t.log.length);
-      } else if (ev.kind === "moved" && t.turnSeat !== ev.seat) {
-        t.turnSeat = ev.seat;
-        (t.turnStarts[ev.seat] ??= []).push(t.log.length);
+        t.turnStart = t.log.length;
       }
+      if (ev.kind === "timed_out") timedOut = true;
       const text = eventWords(ev, (s) => this.who(s), this.cards!, lineOf);
       if (text === null) continue;
-      const entry: LogEntry = { kind: ev.kind, seat, text };
+      const entry: LogEntry = { kind: ev.kind, seat, text, start: t.turnStart };
       if (ev.kind === "took") {
         entry.row = ev.row;
         entry.col = ev.col;
+        entry.decided = !timedOut;
         lastTook = entry;
       }
       if (ev.kind === "refilled" && lastTook) lastTook.refill = [ev.row, ev.col];
@@ -303,9 +309,12 @@ export class App {
     this.saveLog();
     const nowMine = this.isMyTurn();
     const wasMine = before !== null && before.to_move === t.seat && !before.game_over;
-    if (this.screen !== "table" && this.presence?.state !== "lobby") this.show("table");
+    if (this.screen !== "table") this.show("table");
     else this.renderTableNow();
-    if (nowMine && !wasMine) this.focusStart();
+    if (nowMine) {
+      const a = document.activeElement;
+      if (!wasMine || !a || a === document.body || a === this.main) this.focusStart();
+    }
     if (u.view.game_over && u.view.result) this.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
   }
 
@@ -329,26 +338,33 @@ export class App {
 
   // ------------------------------------------------------------------ the memory rule's log
   /** The log entries the table's memory rule lets this seat see: with strict memory
-   * those since its previous turn began (a spectator: since the seat to move's), with
-   * casual memory all. */
+   * those since its last decision, from the start of the last turn in which it chose a
+   * card (a corner stop or a computer's move for it decides nothing, so every take is
+   * seen before it chooses again); a spectator follows the seat to move; with casual
+   * memory all. */
   visibleLog(): LogEntry[] {
     const t = this.t;
     const v = t.view;
     if (!v) return t.log;
     if ((v.options.memory ?? "strict") === "casual" && t.seat !== null) return t.log;
     const seat = t.seat ?? v.to_move ?? 0;
-    const starts = t.turnStarts[seat] ?? [];
-    const current = t.turnSeat === seat && !v.game_over;
-    const from = current ? starts[starts.length - 2] : starts[starts.length - 1];
-    return t.log.slice(from ?? 0);
+    const i = this.lastDecision(seat);
+    return i < 0 ? t.log : t.log.slice(t.log[i].start ?? 0);
   }
 
-  /** What happened since this seat's last take: the other seats' moves. */
+  /** The log index of `seat`'s last decided take, or -1. */
+  private lastDecision(seat: number): number {
+    const log = this.t.log;
+    let i = log.length - 1;
+    while (i >= 0 && !(log[i].kind === "took" && log[i].seat === seat && log[i].decided !== false)) i--;
+    return i;
+  }
+
+  /** What happened since this seat's last take: from the next seat's move on. */
   sinceLastDecision(): LogEntry[] {
     const t = this.t;
     if (t.seat === null) return [];
-    let i = t.log.length - 1;
-    while (i >= 0 && !(t.log[i].kind === "took" && t.log[i].seat === t.seat)) i--;
+    const i = this.lastDecision(t.seat);
     let j = i + 1;
     if (i >= 0) while (j < t.log.length && !(t.log[j].kind === "moved" && t.log[j].seat !== t.seat)) j++;
     return t.log.slice(Math.max(0, j));
@@ -357,20 +373,20 @@ export class App {
   private saveLog(): void {
     const h = this.here;
     if (!h || h.seat === null) return;
-    const keep = this.t.view && (this.t.view.options.memory ?? "strict") === "casual" ? this.t.log : this.visibleLog();
+    const keep = this.visibleLog();
     const offset = this.t.log.length - keep.length;
     savedLog.put(h.table, h.seat, {
-      log: keep,
-      starts: this.t.turnStarts.map((s) => (s ?? []).map((i) => i - offset).filter((i) => i >= 0)),
+      log: keep.map((e) => ({ ...e, start: Math.max(0, (e.start ?? 0) - offset) })),
       turnSeat: this.t.turnSeat,
+      turnStart: Math.max(0, this.t.turnStart - offset),
     });
   }
 
   private restoreLog(table: string, seat: number): void {
-    const saved = savedLog.get(table, seat) as { log: LogEntry[]; starts: number[][]; turnSeat: number | null } | null;
+    const saved = savedLog.get(table, seat) as { log: LogEntry[]; turnStart: number; turnSeat: number | null } | null;
     if (saved && Array.isArray(saved.log)) {
       this.t.log = saved.log;
-      this.t.turnStarts = saved.starts ?? [];
+      this.t.turnStart = saved.turnStart ?? 0;
       this.t.turnSeat = saved.turnSeat ?? null;
       this.t.last = [...saved.log].reverse().find((e) => e.kind === "took") ?? null;
     }
@@ -391,6 +407,7 @@ export class App {
     try {
       await c.take(t.version, option);
       t.selected = null;
+      this.say("");
     } catch (e) {
       t.pending = false;
       if (e instanceof ProtocolError && e.code === "stale_state") this.say("The game moved on: choose again.");
@@ -604,8 +621,8 @@ export class App {
 
   private renderJoin(): void {
     const p = this.prefill;
-    const table = h("input", { id: "join-table", type: "text", required: true, pattern: "[A-Za-z0-9_-]+", value: p?.table ?? "" });
-    const invite = h("input", { id: "join-invite", type: "text", pattern: "[A-Za-z0-9_-]*", value: p?.invite ?? "", autocomplete: "off" });
+    const table = h("input", { id: "join-table", type: "text", required: true, pattern: "[A-Za-z0-9_\\-]+", value: p?.table ?? "" });
+    const invite = h("input", { id: "join-invite", type: "text", pattern: "[A-Za-z0-9_\\-]*", value: p?.invite ?? "", autocomplete: "off" });
     const seat = h("select", { id: "join-seat" }, h("option", { value: "" }, "the first free seat"), [0, 1, 2].map((s) => h("option", { value: s }, `${cap(["white", "black", "third colour"][s])} (seat ${s + 1})`)));
     const go = (watch: boolean) => (e: Event) => {
       e.preventDefault();
@@ -771,7 +788,7 @@ export class App {
     const link = this.invite && this.here ? `${location.origin}/#/join/${this.here.table}/${this.invite}` : this.here ? `${location.origin}/#/join/${this.here.table}` : "";
     const copy = () => {
       navigator.clipboard?.writeText(link).then(
-        () => this.say("Link copied."),
+        () => this.say("Link copied.", true),
         () => this.say("Copy the link by hand."),
       );
     };
@@ -850,7 +867,7 @@ function freshTable(): TableState {
     pending: false,
     selected: null,
     log: [],
-    turnStarts: [],
+    turnStart: 0,
     turnSeat: null,
     last: null,
     confirm: null,

@@ -17,6 +17,10 @@ export interface LogEntry {
   row?: number;
   col?: number;
   refill?: [number, number];
+  /** The log index at which the turn of this entry began. */
+  start?: number;
+  /** A take the seat chose (false: a computer moved for it after a time-out). */
+  decided?: boolean;
 }
 
 export interface TableState {
@@ -27,8 +31,8 @@ export interface TableState {
   pending: boolean;
   selected: string | null;
   log: LogEntry[];
-  /** Per seat: the log index at which each of its turns began. */
-  turnStarts: number[][];
+  /** The log index at which the current turn began. */
+  turnStart: number;
   turnSeat: number | null;
   last: LogEntry | null;
   confirm: "resign" | null;
@@ -163,7 +167,7 @@ function board(app: App, v: GameView, cards: Cards): HTMLElement {
         } else if (space !== undefined) {
           const ln = lineOf(space);
           const label = ln ? (ln.startsWith("col") ? `c${ln.slice(3)}` : `r${ln.slice(3)}`) : "";
-          cells.push(h("div", { class: `ring space${ghost ? " land" : ""}`, "aria-hidden": ghost ? null : "true", role: ghost ? "img" : null, "aria-label": ghost ? "your pawn would land here" : null }, ghost ? "lands" : label));
+          cells.push(h("div", { class: `ring space${ghost ? " land" : ""}`, "aria-hidden": ghost ? null : "true", role: ghost ? "img" : null, "aria-label": ghost ? "your pawn would land here" : null }, ghost ? "land" : label));
         } else cells.push(h("div", { class: "ring", "aria-hidden": "true" }));
       }
     }
@@ -234,7 +238,8 @@ function question(app: App, v: GameView, cards: Cards): HTMLElement {
         : v.to_move != null
           ? `Waiting for ${app.who(v.to_move)}.`
           : "Waiting.";
-    return h("section", { id: "question", class: "question", "aria-labelledby": "q-h" }, h("h2", { id: "q-h" }, "Your move"), h("p", {}, text));
+    const title = t.seat === null ? "Watching" : "Your move";
+    return h("section", { id: "question", class: "question", "aria-labelledby": "q-h" }, h("h2", { id: "q-h" }, title), h("p", {}, text));
   }
   const options = (v.takes ?? []).filter((o) => o.card === t.selected);
   const body: (HTMLElement | null)[] = [];
@@ -341,7 +346,11 @@ function since(app: App): HTMLElement | null {
 function logPanel(app: App, v: GameView): HTMLElement {
   const entries = app.visibleLog();
   const casual = (v.options.memory ?? "strict") === "casual" && app.t.seat !== null;
-  const rule = casual ? "the whole game (casual memory)" : app.t.seat === null ? "the last round" : "since your previous turn began (strict memory: remembering is the game)";
+  const rule = casual
+    ? "the whole game (casual memory)"
+    : app.t.seat === null
+      ? "what the player to move may see"
+      : "what happened since your last decision (strict memory: remembering is the game)";
   const list = h("ol", { class: "log-lines" }, entries.map((e) => h("li", { class: e.kind }, e.text)));
   const box = h("section", { class: "log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), h("p", { class: "muted" }, `Shows ${rule}.`), list);
   requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
