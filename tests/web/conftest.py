@@ -57,6 +57,15 @@ class LiveServer:
         fut: Future[Any] = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return fut.result(timeout)
 
+    def drop_connections(self) -> None:
+        """Cut every client's TCP connection at once, as a lost network would."""
+
+        def cut() -> None:
+            for session in list(self.server.sessions):
+                session.ws.transport.abort()
+
+        self.loop.call_soon_threadsafe(cut)
+
     def stop(self) -> None:
         self.call(self.server.stop())
         self.loop.call_soon_threadsafe(self.loop.stop)

@@ -55,11 +55,9 @@ def until(page: Any, js: str, arg: Any = None, timeout: float = 10_000) -> None:
 
 
 def open_lobby(page: Any, live: LiveServer) -> None:
-    start = time.monotonic()
     page.goto(live.url)
     page.wait_for_selector("#tables")
     until(page, "document.getElementById('conn').textContent.startsWith('connected')")
-    assert time.monotonic() - start < 5  # "under 1 s on loopback" is measured in the report
 
 
 def create_table(page: Any, name: str = "Ann", **options: str) -> None:
@@ -177,10 +175,12 @@ def test_a_whole_game_against_the_computer(
     assert "resigned" in page.locator("#result-words").inner_text()
     shot(page, f"{size}-9-resigned")
     page.click('[data-key="to-lobby"]')
-    page.wait_for_selector("#new-table")
+    page.wait_for_selector(".table-row")
+    assert "finished" in page.locator(".table-row").first.inner_text()
+    shot(page, f"{size}-10-lobby-with-tables")
     page.goto(live_server.url + "#/help")
     page.wait_for_selector("#help:not([hidden])")
-    shot(page, f"{size}-10-how-to-play")
+    shot(page, f"{size}-11-how-to-play")
     assert page.errors == []
 
 
@@ -199,9 +199,9 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
     assert link and "/#/join/" in link
     invite = host.locator("#invite-code").inner_text()
     assert invite in link
-    shot(host, "desktop-11-waiting")
+    shot(host, "desktop-12-waiting")
     host.set_viewport_size(PHONE)
-    shot(host, "phone-11-waiting")
+    shot(host, "phone-12-waiting")
     host.set_viewport_size(DESKTOP)
 
     guest = open_page("phone")
@@ -209,7 +209,7 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
     guest.wait_for_selector("#join-go")
     assert guest.locator("#join-invite").input_value() == invite
     guest.fill("#player-name", "Bea")
-    shot(guest, "phone-12-invited")
+    shot(guest, "phone-13-invited")
     guest.click("#join-go")
     host.wait_for_selector("#board")
     guest.wait_for_selector("#board")
@@ -247,11 +247,11 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
     assert moves == 6
     # casual memory: each person sees their own kettle, and the whole log
     assert host.locator(".seat .own").count() == 1
-    shot(host, "desktop-13-two-people")
-    shot(guest, "phone-13-two-people")
-    shot(watcher, "desktop-14-watching")
+    shot(host, "desktop-14-two-people")
+    shot(guest, "phone-14-two-people")
+    shot(watcher, "desktop-15-watching")
     watcher.set_viewport_size(PHONE)
-    shot(watcher, "phone-14-watching")
+    shot(watcher, "phone-15-watching")
 
     # chat reaches everyone at the table, the spectator marked as one
     guest.fill("#chat-text", "good luck!")
@@ -283,8 +283,16 @@ def test_a_reload_in_mid_game_resumes_the_seat(
     # the log the memory rule allows is still there
     page.wait_for_selector(".log-lines li")
     assert page.locator(".log-lines li").all_inner_texts()[: len(log_before)] != []
-    shot(page, f"{size}-15-after-reload")
-    # the seat plays on
+    shot(page, f"{size}-16-after-reload")
+    assert play_to_the_end(page, size, limit=1) == 1
+    # a dropped connection: the page says so, comes back by itself and resumes the seat
+    live_server.drop_connections()
+    until(page, "document.getElementById('conn').textContent.includes('reconnecting')")
+    shot(page, f"{size}-17-connection-lost")
+    until(
+        page, "document.getElementById('conn').textContent.startsWith('connected')", timeout=20_000
+    )
+    page.wait_for_selector("#board")
     assert play_to_the_end(page, size, limit=2) == 2
     assert page.errors == []
 
@@ -328,7 +336,7 @@ def test_a_whole_game_by_keyboard_alone(live_server: LiveServer, open_page: Any,
         page.keyboard.press("Enter")
         until(page, "document.activeElement && document.activeElement.matches('.options button')")
         if takes == 1:
-            shot(page, "desktop-16-keyboard-question")
+            shot(page, "desktop-18-keyboard-question")
         for _ in range(takes % 2):
             page.keyboard.press("Tab")
         if not page.evaluate("document.activeElement.matches('.options button')"):
@@ -343,5 +351,35 @@ def test_a_whole_game_by_keyboard_alone(live_server: LiveServer, open_page: Any,
     assert page.locator("#end-h").count() == 1, "the game did not end"
     assert takes >= 5
     tab_to(page, "#rematch")
-    shot(page, "desktop-17-keyboard-end")
+    shot(page, "desktop-19-keyboard-end")
+    assert page.errors == []
+
+
+def test_three_players_with_recipes_and_casual_memory(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    page = open_page("phone")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Cy")
+    page.click("#new-table")
+    page.select_option("#opt-players", "3")
+    page.check("#opt-recipes")
+    page.select_option("#opt-memory", "casual")
+    page.select_option("#opt-third", "green")
+    page.select_option("#opt-seat", "1")  # Black: a computer begins
+    shot(page, "phone-20-new-table-three")
+    page.click("#create-go")
+    page.wait_for_selector("#board")
+    assert page.locator("#board .pawn").count() == 3
+    assert "Green" in page.locator(".seats").inner_text()
+    mine = page.locator(".seat", has_text="(you)")
+    assert "Black" in mine.inner_text() and "Recipes:" in mine.inner_text()
+    play_to_the_end(page, "phone", shots="phone-21-three")
+    assert page.locator(".places li").count() == 3
+    assert page.locator(".scores tbody tr").count() == 3
+    assert (
+        "recipe" in page.locator(".scores").inner_text().lower()
+        or page.locator(".scores .chip", has_text="met").count()
+    )
+    shot(page, "phone-22-three-game-over")
     assert page.errors == []

@@ -177,6 +177,10 @@ export class App {
         break;
       case "resumed":
         this.enterTable({ table: msg.table, seat: msg.seat, invite: this.here?.invite ?? null });
+        if (this.t.log.length) {
+          // the moves made while away come as a fresh view, not as events
+          this.t.log.push({ kind: "note", text: "Back at the table: moves made meanwhile are not in the log", start: this.t.turnStart });
+        }
         break;
       case "watching":
         this.enterTable({ table: msg.table, seat: null, invite: this.here?.invite ?? this.prefill?.invite ?? null });
