@@ -82,8 +82,10 @@ def live_server() -> Iterator[LiveServer]:
         live.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API holds an event loop in this
+    thread while it runs, so it must be gone before any asyncio test of another module."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
