@@ -8,6 +8,7 @@ import asyncio
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -111,3 +112,44 @@ def shot(page: Any, name: str, selector: str | None = None) -> Path:
 
 def have_npm() -> bool:
     return shutil.which("npm") is not None and shutil.which("node") is not None
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Any]:
+    """``open_page(size)``: a fresh browser context (its own storage) and page."""
+    contexts: list[Any] = []
+
+    def make(size: str, reduced_motion: str = "no-preference") -> Any:
+        ctx = browser.new_context(
+            viewport={"phone": PHONE, "desktop": DESKTOP}[size],
+            reduced_motion=reduced_motion,
+            has_touch=size == "phone",
+            is_mobile=size == "phone",
+        )
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def until(page: Any, js: str, arg: Any = None, timeout: float = 10_000) -> None:
+    """Wait until the expression ``js`` (of ``arg``) is true in the page. (Playwright's
+    wait_for_function compiles its predicate with eval, which the page's CSP refuses.)"""
+    deadline = time.monotonic() + timeout / 1000
+    expr = js if js.lstrip().startswith(("(", "arg =>", "card =>")) else f"() => ({js})"
+    while not page.evaluate(expr, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never true: {js}")
+        time.sleep(0.05)
+
+
+def open_lobby(page: Any, live: LiveServer) -> None:
+    page.goto(live.url)
+    page.wait_for_selector("#tables")
+    until(page, "document.getElementById('conn').textContent.startsWith('connected')")

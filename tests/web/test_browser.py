@@ -6,58 +6,15 @@ keyboard alone. Every screen is saved under ``screenshots/`` at both sizes."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveServer, shot
+from .conftest import DESKTOP, PHONE, LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
 GAME_TIMEOUT = 240.0  # seconds for a whole game (a bot's moves are paced ~1 s apart)
-
-
-@pytest.fixture
-def open_page(browser: Any) -> Iterator[Any]:
-    """``open_page(size)``: a fresh browser context (its own storage) and page."""
-    contexts: list[Any] = []
-
-    def make(size: str, reduced_motion: str = "no-preference") -> Any:
-        ctx = browser.new_context(
-            viewport=SIZES[size],
-            reduced_motion=reduced_motion,
-            has_touch=size == "phone",
-            is_mobile=size == "phone",
-        )
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-
-
-def until(page: Any, js: str, arg: Any = None, timeout: float = 10_000) -> None:
-    """Wait until the expression ``js`` (of ``arg``) is true in the page. (Playwright's
-    wait_for_function compiles its predicate with eval, which the page's CSP refuses.)"""
-    deadline = time.monotonic() + timeout / 1000
-    expr = js if js.lstrip().startswith(("(", "arg =>", "card =>")) else f"() => ({js})"
-    while not page.evaluate(expr, arg):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never true: {js}")
-        time.sleep(0.05)
-
-
-def open_lobby(page: Any, live: LiveServer) -> None:
-    page.goto(live.url)
-    page.wait_for_selector("#tables")
-    until(page, "document.getElementById('conn').textContent.startsWith('connected')")
 
 
 def create_table(page: Any, name: str = "Ann", **options: str) -> None:

@@ -55,7 +55,7 @@ export class App {
   private readonly chatInput: HTMLInputElement;
 
   constructor() {
-    this.chatList = h("ol", { class: "chat-lines", "aria-label": "Chat lines" });
+    this.chatList = h("ol", { class: "chat-lines", "aria-label": "Chat lines", tabindex: 0 });
     this.chatInput = h("input", {
       id: "chat-text",
       type: "text",

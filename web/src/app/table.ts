@@ -120,7 +120,7 @@ function board(app: App, v: GameView, cards: Cards): HTMLElement {
           const selected = can && t.selected === id;
           const cls = `cell card c-${cards.colour(id)}${inLine ? " inline" : ""}${can ? " take" : ""}${selected ? " selected" : ""}${newMark ? " new" : ""}${lastMark ? " last" : ""}`;
           const sym = cards.symbol(id);
-          const label = `${cards.words(id)}, row ${r} column ${c}${can ? ", you may take it" : ""}${selected ? ", chosen" : ""}${newMark ? ", just refilled" : ""}`;
+          const label = `${cards.words(id)}, row ${r} column ${c}${newMark ? ", just refilled" : ""}`;
           const body = [
             h("span", { class: "nm" }, cards.name(id)),
             h("span", { class: "nm-s" }, cards.name(id, true)),
@@ -129,6 +129,8 @@ function board(app: App, v: GameView, cards: Cards): HTMLElement {
             h("span", { class: "cw" }, cards.colour(id)),
             can ? h("span", { class: "badge" }, selected ? "chosen" : "take") : newMark ? h("span", { class: "badge" }, "new") : null,
           ];
+          // a button is named by what it shows (and where), so voice control can say it
+          const where = h("span", { class: "sr-only" }, `, row ${r} column ${c}${newMark ? ", just refilled" : ""}`);
           if (can) {
             cells.push(
               h(
@@ -138,12 +140,12 @@ function board(app: App, v: GameView, cards: Cards): HTMLElement {
                   type: "button",
                   "data-key": `cell-${r}-${c}`,
                   "data-card": id,
-                  "aria-label": label,
                   "aria-pressed": selected ? "true" : "false",
                   disabled: t.pending,
                   onclick: () => choose(app, id),
                 },
                 body,
+                where,
               ),
             );
           } else cells.push(h("div", { class: cls, role: "img", "aria-label": label }, body));
@@ -351,7 +353,7 @@ function logPanel(app: App, v: GameView): HTMLElement {
     : app.t.seat === null
       ? "what the player to move may see"
       : "what happened since your last decision (strict memory: remembering is the game)";
-  const list = h("ol", { class: "log-lines" }, entries.map((e) => h("li", { class: e.kind }, e.text)));
+  const list = h("ol", { class: "log-lines", tabindex: 0, "aria-label": "Log entries" }, entries.map((e) => h("li", { class: e.kind }, e.text)));
   const box = h("section", { class: "log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), h("p", { class: "muted" }, `Shows ${rule}.`), list);
   requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
   return box;
