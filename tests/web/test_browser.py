@@ -340,3 +340,59 @@ def test_three_players_with_recipes_and_casual_memory(
     )
     shot(page, "phone-22-three-game-over")
     assert page.errors == []
+
+
+def test_a_clock_running_out_ends_the_game(live_server: LiveServer, open_page: Any) -> None:
+    page = open_page("desktop")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.fill("#opt-move", "1")
+    page.click("#create-go")
+    page.wait_for_selector("[data-clock]")
+    # nobody moves for White: after three expiries in a row the game ends
+    page.wait_for_selector("#end-h", timeout=60_000)
+    words = page.locator("#result-words").inner_text()
+    assert "Time ran out for White (Ann, you)" in words and "wins" in words
+    assert (
+        "Time ran out for White (Ann, you): a computer moved" in page.locator(".log").inner_text()
+    )
+    shot(page, "desktop-24-timed-out")
+    assert page.errors == []
+
+
+def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
+    host = open_page("desktop")
+    open_lobby(host, live_server)
+    host.fill("#player-name", "Ann")
+    host.click("#new-table")
+    host.select_option("#seat-1", "")
+    host.fill("#opt-move", "2")
+    host.fill("#opt-grace", "0")
+    host.fill("#opt-absent", "1")
+    host.click("#create-go")
+    host.wait_for_selector("#invite-link")
+    guest = open_page("phone")
+    guest.goto(host.locator("#invite-link").get_attribute("href"))
+    guest.fill("#player-name", "Bea")
+    guest.click("#join-go")
+    host.wait_for_selector("#board")
+    guest.wait_for_selector("#board")
+    # White lets the time run out: a computer plays the seat, Bea may claim the win
+    host.wait_for_selector('[data-key="back"]', timeout=20_000)
+    assert "a computer plays" in host.locator(".seat", has_text="(you)").inner_text()
+    guest.wait_for_selector('[data-key="claim"]', timeout=10_000)
+    shot(host, "desktop-25-away")
+    shot(guest, "phone-25-claim-offered")
+    host.click('[data-key="back"]')
+    until(host, "!document.querySelector('[data-key=\"back\"]')")
+    until(guest, "!document.querySelector('[data-key=\"claim\"]')")
+    # Ann's connection goes (grace 0): Bea claims the win
+    host.close()
+    guest.wait_for_selector('[data-key="claim"]', timeout=20_000)
+    guest.click('[data-key="claim"]')
+    guest.wait_for_selector("#end-h")
+    assert "claimed the win" in guest.locator("#result-words").inner_text()
+    assert "Black (Bea, you) wins" in guest.locator("#result-words").inner_text()
+    shot(guest, "phone-26-claimed")
+    assert guest.errors == []

@@ -593,7 +593,7 @@ export class App {
         "li",
         { class: "table-row" },
         h("h3", {}, t.name, " ", h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state), mine.length ? h("span", { class: "tag mine" }, "your seat") : null),
-        h("p", { class: "terms" }, terms(t.options, t.timing, t.private), t.spectators ? `, ${t.spectators} watching` : ""),
+        h("p", { class: "terms" }, terms(t.options, t.timing, t.private), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.spectators ? `, ${t.spectators} watching` : ""),
         h("p", { class: "seats" }, seats.join(" · ")),
         h("p", { class: "buttons" }, buttons),
       );
@@ -669,6 +669,7 @@ export class App {
     const memory = h("select", { id: "opt-memory" }, h("option", { value: "strict" }, "strict: only kettle tops"), h("option", { value: "casual" }, "casual: see your own kettle"));
     const third = h("select", { id: "opt-third" }, (this.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) => h("option", { value: c }, c)));
     const priv = h("input", { id: "opt-private", type: "checkbox" });
+    const seed = h("input", { id: "opt-seed", type: "number", min: 0, max: Number.MAX_SAFE_INTEGER, placeholder: "random", inputmode: "numeric" });
     const mySeat = h("select", { id: "opt-seat" });
     const move = h("input", { id: "opt-move", type: "number", min: 1, max: 86400, placeholder: "no clock", inputmode: "numeric" });
     const reserve = h("input", { id: "opt-reserve", type: "number", min: 0, max: 86400, value: 0, inputmode: "numeric" });
@@ -730,6 +731,7 @@ export class App {
           start_card: startCard.value === "no_player_colors" ? undefined : (startCard.value as "not_own_color"),
           memory: memory.value === "strict" ? undefined : "casual",
           third_colour: n === 3 ? (third.value as "lilac") : undefined,
+          seed: seed.value === "" ? undefined : Number(seed.value),
         },
         bots,
         player,
@@ -770,6 +772,7 @@ export class App {
             field("Grace period for a lost connection (s)", grace),
             field("Away after time-outs in a row", absentAfter),
             field("Private (invite code)", priv),
+            field("Seed for a reproducible deal (others are told you chose it)", seed),
           ),
           h(
             "p",

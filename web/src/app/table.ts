@@ -233,6 +233,16 @@ function describe(app: App, v: GameView, cards: Cards, o: TakeOption): string {
 
 function question(app: App, v: GameView, cards: Cards): HTMLElement {
   const t = app.t;
+  const me = t.seat !== null ? app.presence?.seats[t.seat] : undefined;
+  if (me?.computer && me.connected && !me.resigned) {
+    return h(
+      "section",
+      { id: "question", class: "question mine", "aria-labelledby": "q-h" },
+      h("h2", { id: "q-h" }, "A computer plays your seat"),
+      h("p", {}, "Your time ran out move after move, so a computer player took over."),
+      h("p", {}, h("button", { class: "primary", "data-key": "back-q", onclick: () => app.act("back") }, "Take my seat back")),
+    );
+  }
   if (!app.isMyTurn()) {
     const text =
       t.seat === null

@@ -164,7 +164,7 @@ export function eventWords(ev: GameEvent, who: (seat: number) => string, cards: 
     case "game_over":
       return "The game is over";
     case "timed_out":
-      return `${who(ev.seat)}'s time ran out: a computer moved`;
+      return `Time ran out for ${who(ev.seat)}: a computer moved`;
     default:
       return null;
   }
