@@ -16,10 +16,7 @@ import logging
 import signal
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -32,17 +29,17 @@ from protocol.codec import encode
 from protocol.convert import catalogue
 
 from . import webui
-from .botpool import default_workers, shared_pool
-from .botseat import BOT_LEVELS, BotSeat, attach_bot, stand_in
-from .limits import Quotas
+from .botpool import shared_pool
+from .botseat import BOT_LEVELS, BotSeat, ComputerPlayers
+from .cluster import Cluster
+from .config import ServerConfig
+from .directory import Directory
+from .limits import Counts
 from .lobby import Lobby
 from .logs import peer_fields
 from .ratelimit import TokenBucket
 from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
 from .store import MemoryStore, Store
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 __all__ = ["Server", "ServerConfig", "run_server"]
 
@@ -53,49 +50,25 @@ INFLOW_HOSTS = 65_536
 """Addresses whose incoming byte allowance is remembered (``Server.inflow``)."""
 
 
-@dataclass
-class ServerConfig:
-    host: str = "127.0.0.1"
-    port: int = 8765
-    name: str = "Kupferkessel server"
-    limits: m.Limits = m.DEFAULT_LIMITS
-    max_connections: int = 5000  # this process's connections at most
-    # on a node of a cluster: the cluster's connections at most (None: max_connections)
-    cluster_max_connections: int | None = None
-    max_handshakes: int = 100  # TCP connections beyond max_connections (handshakes, refusals)
-    handshake_timeout: float = 10.0  # seconds to complete the opening handshake
-    backlog: int = 100  # the listen backlog, also what one loop turn may accept
-    max_tables: int = 10_000
-    quotas: Quotas = field(default_factory=Quotas)  # per peer (IP address)
-    trust_forwarded: bool = False  # behind a local reverse proxy: X-Forwarded-For's address
-    list_page: int = 100  # tables in a list_tables page when the client sets no limit
-    list_page_max: int = 100  # tables in a page at most, whatever limit the client sets
-    max_listing_bytes: int = 32 * 1024  # a tables message is never larger
-    listing_bytes_per_token: int = 2048  # list_tables costs a rate-limit token per this
-    max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped
-    write_limit: int = 32768  # bytes in a connection's socket buffer before sends wait
-    ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large
-    ws_max_queue: int = 16  # incoming frames buffered per connection (websockets max_queue)
-    compression: str | None = None  # measured: compression costs CPU and views are small
-    ping_interval: float | None = 20.0
-    allow_seeds: bool = True
-    finished_ttl: float = 600.0  # seconds a finished table stays in memory
-    lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
-    abandon_ttl: float = 600.0  # seconds a running game with no person lives (<= 0: forever)
-    bot_think: float | None = None  # seconds per move for search bots (None: per level)
-    bot_workers: int = field(default_factory=default_workers)  # bot processes (0: a thread)
-    tick: float = 0.25  # seconds between checks of clocks and grace periods
-    beat: float = 1.0  # seconds between notes in the store that clocked games still run
-    now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
-    cluster: str | None = None  # redis://... : a node of a cluster (server.cluster)
-    lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed
-    web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)
-
-
 class Server:
     def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
         self.store = store or MemoryStore()
+        self.bots = shared_pool(config.bot_workers)
+        # a node of a cluster (``config.cluster``) is the lobby's directory and counts
+        # the cluster's tables and connections; one process has neither
+        self.cluster: Cluster | None = None
+        directory: Directory | None = None
+        counts: Counts | None = None
+        if config.cluster is not None:
+            self.cluster = Cluster(
+                config.cluster,
+                self.store,
+                lease=config.lease,
+                max_connections=config.cluster_max_connections or config.max_connections,
+                health=self.local_health,
+            )
+            directory, counts = self.cluster, self.cluster.counts
         self.lobby = Lobby(
             self.store,
             max_tables=config.max_tables,
@@ -105,13 +78,9 @@ class Server:
             bot_levels=BOT_LEVELS,
             now=config.now,
             quotas=config.quotas,
-        )
-        self.bots = shared_pool(config.bot_workers)
-        self.lobby.attach_bot = lambda table, seat, level: attach_bot(
-            table, seat, level, think=config.bot_think, pool=self.bots
-        )
-        self.lobby.stand_in = lambda table, seat: stand_in(
-            table, seat, think=config.bot_think, pool=self.bots
+            directory=directory,
+            counts=counts,
+            players=ComputerPlayers(self.bots, config.bot_think),
         )
         self.sessions: set[Session] = set()
         self.welcome = m.WelcomeMsg(
@@ -136,7 +105,6 @@ class Server:
         self._beater: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
-        self.cluster: Cluster | None = None
 
     @property
     def port(self) -> int:
@@ -149,15 +117,10 @@ class Server:
     async def start(self) -> None:
         self.bots.warm()
         await self.store.start()
-        if self.config.cluster is not None:
+        if self.cluster is not None:
             # a node restores no table at start: it adopts those nobody serves
-            from .cluster import Cluster
-
-            self.cluster = Cluster(self, self.config.cluster, lease=self.config.lease)
             self.store.server_id = self.cluster.node  # whose beat a clocked game follows
-            await self.cluster.start()
-            self.lobby.cluster = self.cluster
-            self.lobby.limits = self.cluster.limits  # the cluster's tables and connections
+            await self.cluster.start(self.lobby)
         else:
             restored = await self.lobby.restore()
             if restored:
@@ -317,7 +280,7 @@ class Server:
     def local_health(self) -> dict[str, int | float | str]:
         """This process's figures (on a node: this node's)."""
         counts: dict[str, int | float | str] = {"status": "ok"}
-        counts.update(self.lobby.counts())
+        counts.update(self.lobby.figures())
         counts["connections"] = len(self.sessions)
         counts["bot_moves_waiting"] = self.bots.waiting
         counts["tcp_open"] = self.tcp_open
@@ -371,14 +334,14 @@ class Server:
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
-        limits = self.lobby.limits
+        limits = self.lobby.counts
         if len(self.sessions) >= self.config.max_connections or not await limits.admit():
             full = "server_full: too many connections"
             with contextlib.suppress(Exception):  # bye first, as for every close of ours
                 await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
             await ws.close(CLOSE_TRY_AGAIN, full)
             return
-        session = Session(self, ws)
+        session = Session(ws, self.config, self.lobby, self.welcome)
         self.sessions.add(session)
         log.info("connect", extra=session.log_extra)
         try:

@@ -24,7 +24,14 @@ from shared.view import View
 from .botpool import BotPool, shared_pool
 from .table import Table, TableError
 
-__all__ = ["BOT_LEVELS", "STAND_IN_LEVEL", "BotSeat", "attach_bot", "stand_in"]
+__all__ = [
+    "BOT_LEVELS",
+    "STAND_IN_LEVEL",
+    "BotSeat",
+    "ComputerPlayers",
+    "attach_bot",
+    "stand_in",
+]
 
 log = logging.getLogger("kupferkessel.bots")
 
@@ -152,3 +159,19 @@ def stand_in(
     occupant = _remembering(table, seat, STAND_IN_LEVEL, think, pool)
     table.send_view_to(occupant, seat)
     return occupant
+
+
+class ComputerPlayers:
+    """The server's computer players, thinking ``think`` seconds a move (None: each
+    level's own) in ``pool``: what the lobby seats at a table or starts for an absent
+    person (``server.lobby.ComputerPlayers``). Without a pool they think in threads."""
+
+    def __init__(self, pool: BotPool | None = None, think: float | None = None) -> None:
+        self.pool = pool
+        self.think = think
+
+    def seat(self, table: Table, seat: int, level: str) -> BotSeat:
+        return attach_bot(table, seat, level, think=self.think, pool=self.pool)
+
+    def stand_in(self, table: Table, seat: int) -> BotSeat:
+        return stand_in(table, seat, think=self.think, pool=self.pool)

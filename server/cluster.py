@@ -54,8 +54,8 @@ import os
 import random
 import socket
 import time
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as aioredis
@@ -71,13 +71,11 @@ from shared.game import Take
 
 from .botseat import BotSeat
 from .cluster_limits import ClusterCounts
+from .limits import Served
 from .session import Frame, Session, table_summary
 from .store import Store, StoredSeat, StoredTable
 from .table import FINISHED, LOBBY, Occupant, Seat, Table, TableError, hash_token
 from .tasks import stop_tasks
-
-if TYPE_CHECKING:
-    from .app import Server
 
 __all__ = ["Cluster", "RemoteOccupant", "RemoteTable", "with_seq"]
 
@@ -359,11 +357,40 @@ def _lease(table_id: str) -> str:
     return f"kk:lease:{table_id}"
 
 
-class Cluster:
-    """This node's part in the cluster (see the module docstring)."""
+class Registry(Served, Protocol):
+    """The tables this node serves, as the node needs them (the lobby): handed to the
+    node at ``start``, so the node never reaches up to the server."""
 
-    def __init__(self, server: Server, url: str, *, lease: float = 3.0) -> None:
-        self.server = server
+    @property
+    def finished_ttl(self) -> float: ...
+
+    def now(self) -> float: ...
+
+    async def adopt(self, st: StoredTable) -> Table:
+        """Serve a stored table here from now on (restored by replaying its record)."""
+        ...
+
+    def release(self, table: Table) -> bool:
+        """Stop serving ``table`` here (another node serves it now)."""
+        ...
+
+
+class Cluster:
+    """This node's part in the cluster (see the module docstring): the lobby's
+    ``Directory`` on a node."""
+
+    def __init__(
+        self,
+        url: str,
+        store: Store,
+        *,
+        lease: float = 3.0,
+        max_connections: int = 5000,
+        health: Callable[[], dict[str, Any]] = dict,
+    ) -> None:
+        self.store = store
+        self.health_here = health  # this node's own figures, published for the others
+        self._lobby: Registry | None = None  # from ``start``
         self.url = url
         self.lease = lease
         self.every = lease / 3
@@ -408,13 +435,20 @@ class Cluster:
         self.adopted = 0
         self.handed_over = 0
         self.stopping = False
-        config = server.config
-        self.limits = ClusterCounts(self, config.cluster_max_connections or config.max_connections)
+        # what counts against the limits: the whole cluster's tables and connections
+        self.counts = ClusterCounts(self.node, self.redis, lease, max_connections)
+
+    @property
+    def lobby(self) -> Registry:
+        assert self._lobby is not None, "the node is started"
+        return self._lobby
 
     # ------------------------------------------------------------- life
-    async def start(self) -> None:
+    async def start(self, lobby: Registry) -> None:
+        """Join the cluster, serving ``lobby``'s tables."""
+        self._lobby = lobby
         await self.redis.ping()
-        self.server.store.fence_writes()  # a write of a table not held here is refused
+        self.store.fence_writes()  # a write of a table not held here is refused
         pubsub = self._channel.pubsub()
         await pubsub.subscribe(f"kk:to:{self.node}", "kk:all")
         self._tasks = [
@@ -423,14 +457,14 @@ class Cluster:
             asyncio.create_task(self._keep()),
             asyncio.create_task(self._renewer()),
         ]
-        self.limits.start()
+        self.counts.start(lobby)
         log.info("node joined the cluster", extra={"node": self.node})
 
     async def handover(self) -> None:
         """Give every table to the other nodes (SIGTERM): stop serving each one once
         its intent in progress is done, drop its lease, and tell the others."""
         self.stopping = True
-        lobby = self.server.lobby
+        lobby = self.lobby
         released = []
         for table in list(lobby.tables.values()):
             async with table.lock:
@@ -449,7 +483,7 @@ class Cluster:
         await self._drain_outbox()
         self._publish.put_nowait(None)
         await stop_tasks([*self._tasks, *self._running], self.lease)
-        await self.limits.stop()
+        await self.counts.stop()
         with contextlib.suppress(RedisError):
             await self.redis.srem("kk:nodes", self.node)
             await self.redis.delete(f"kk:health:{self.node}", f"kk:listed:{self.node}")
@@ -700,45 +734,47 @@ class Cluster:
                     fut.set_exception(self._lost("take"))
             p.reattach()
 
-    def remember_invite(self, table: Table, invite: str | None) -> None:
+    def entered(self, table: Table, invite: str | None) -> None:
+        """A session entered a table another node serves with ``invite`` (kept: it
+        attaches again with it when the table moves)."""
         if isinstance(table, RemoteTable):
             table._invite = invite
 
-    async def locate(self, table_id: str, current: Table | None = None) -> Table:
+    async def locate(self, table_id: str, current: Table | None = None) -> Table | None:
         """The table a session asked for: ours, or a ``RemoteTable`` for its owner; a
         table nobody serves is adopted here (a finished one too, if it finished less
         than the lobby's ``finished_ttl`` ago, as a single server restores it)."""
         if current is not None and current.id == table_id:
             return current
         for _ in range(3):
-            local = self.server.lobby.tables.get(table_id)
+            local = self.lobby.tables.get(table_id)
             if local is not None:
                 return local
             owner = await self.redis.get(_lease(table_id))
-            st = await asyncio.to_thread(self.server.store.load_table, table_id)
+            st = await asyncio.to_thread(self.store.load_table, table_id)
             if st is None:
                 break
             if owner is not None:  # served (a finished one too, while its owner keeps it)
-                return RemoteTable(self, st, _text(owner), self.server.store)
+                return RemoteTable(self, st, _text(owner), self.store)
             if not self._servable(st):
                 break
             await self._adopt(table_id, finished=True)
-        raise TableError("no_such_table", f"there is no table {table_id!r}")
+        return None
 
     async def locate_seat(self, token: str, current: Table | None) -> tuple[Table, int] | None:
-        since = self.server.lobby.now() - self.server.lobby.finished_ttl
-        found = await asyncio.to_thread(self.server.store.find_token, hash_token(token), since)
+        since = self.lobby.now() - self.lobby.finished_ttl
+        found = await asyncio.to_thread(self.store.find_token, hash_token(token), since)
         if found is None:
             return None
         table = await self.locate(found[0], current)
-        return table, found[1]
+        return None if table is None else (table, found[1])
 
     # ------------------------------------------------------------- the owner's side
     async def _serve(self, src: str, msg: dict[str, Any]) -> None:
         kind, rid, front = msg["k"], msg.get("rid"), msg.get("front", src)
         answer: dict[str, Any] = {"k": "reply", "rid": rid}
         try:
-            table = self.server.lobby.tables.get(msg["t"])
+            table = self.lobby.tables.get(msg["t"])
             if table is None or self.stopping:
                 raise Moved
             key = (front, msg["sid"])
@@ -820,14 +856,14 @@ class Cluster:
             raise TableError("not_allowed", f"{kind} is not a cluster intent")
         return None
 
-    async def claim_new(self, table_id: str) -> bool:
+    async def reserve_id(self, table_id: str) -> bool:
         """Take the lease of a table about to be created here (False: the id is taken)."""
         ok = await self.redis.set(_lease(table_id), self.node, nx=True, px=int(self.lease * 1000))
         return bool(ok)
 
     async def created(self, table: Table) -> None:
         """A table was created here: claim it in the store (fencing from now on)."""
-        await self.server.store.claim(table.id, self.node)
+        await self.store.claim(table.id, self.node)
 
     def _servable(self, st: StoredTable, finished: bool = True) -> bool:
         """Whether a table nobody serves is to be served again: unfinished, or (with
@@ -835,7 +871,7 @@ class Cluster:
         players and spectators see how it ended even if its node died meanwhile."""
         if st.state != FINISHED:
             return True
-        lobby = self.server.lobby
+        lobby = self.lobby
         recent = st.finished is not None and st.finished >= lobby.now() - lobby.finished_ttl
         return finished and recent and st.record is not None
 
@@ -860,7 +896,7 @@ class Cluster:
             await self._adopt_one(table_id, finished)
 
     async def _adopt_one(self, table_id: str, finished: bool) -> None:
-        if self.stopping or table_id in self.server.lobby.tables:
+        if self.stopping or table_id in self.lobby.tables:
             return
         try:
             ok = await self.redis.set(
@@ -870,7 +906,7 @@ class Cluster:
                 return
             self._claiming.add(table_id)  # renewed from now on
             started = time.monotonic()
-            store = self.server.store
+            store = self.store
             await store.claim(table_id, self.node)
             st = await asyncio.to_thread(store.load_table, table_id)
             if st is None or not self._servable(st, finished):
@@ -879,7 +915,7 @@ class Cluster:
                 store.release(table_id)
                 await self._release(keys=[_lease(table_id)], args=[self.node])
                 return
-            await self.server.lobby.adopt(st)
+            await self.lobby.adopt(st)
             self.adopted += 1
             self._owner_changed(table_id, self.node)
             log.info(
@@ -889,7 +925,7 @@ class Cluster:
         except Exception:
             if not self.stopping:
                 log.exception("could not adopt table", extra={"table": table_id})
-            self.server.store.release(table_id)
+            self.store.release(table_id)
             with contextlib.suppress(RedisError):
                 await self._release(keys=[_lease(table_id)], args=[self.node])
         finally:
@@ -905,13 +941,9 @@ class Cluster:
         """Stop serving a table (its lease is lost, or handed over): forget it, stop its
         bots, tell the other nodes' sessions at it, and make our own sessions at it
         remote ones (they attach again to whichever node takes it)."""
-        lobby = self.server.lobby
-        if lobby.tables.get(table.id) is not table:
+        if not self.lobby.release(table):
             return
-        del lobby.tables[table.id]
-        if table.state == FINISHED:
-            lobby.finished_here -= 1
-        self.server.store.release(table.id)
+        self.store.release(table.id)
         for seat in table.seats:
             if isinstance(seat.occupant, BotSeat):
                 self._spawn(seat.occupant.stop())
@@ -939,7 +971,7 @@ class Cluster:
         for seat_no, occ in table.occupants():
             if not isinstance(occ, Session):
                 continue
-            proxy = RemoteTable(self, st, None, self.server.store)
+            proxy = RemoteTable(self, st, None, self.store)
             for s in table.seats:
                 proxy.seats[s.index].name = s.name
                 proxy.seats[s.index].token_hash = s.token_hash
@@ -950,7 +982,7 @@ class Cluster:
                 proxy.role = ("seat", table.seats[seat_no].token_hash)
             proxy._invite = occ.invite  # a private table's spectator needs it to watch again
             proxy._bind(occ)  # with the protocol the session speaks
-            occ.table = proxy
+            occ.follow(proxy)
 
     # ------------------------------------------------------------- upkeep
     async def _renewer(self) -> None:
@@ -962,7 +994,7 @@ class Cluster:
             await asyncio.sleep(self.every)
             try:
                 await self._renew_leases()
-                self.limits.renew()
+                self.counts.renew()
             except (RedisError, OSError) as e:
                 log.warning("lease renewal failed", extra={"error": repr(e)})
             except Exception:
@@ -985,7 +1017,7 @@ class Cluster:
                 log.exception("cluster upkeep failed")
 
     async def _renew_leases(self) -> None:
-        ids = [*self.server.lobby.tables, *self._claiming]
+        ids = [*self.lobby.tables, *self._claiming]
         if not ids:
             return
         lost = await self._renew(
@@ -993,7 +1025,7 @@ class Cluster:
         )
         for key in lost:
             tid = key.decode().removeprefix("kk:lease:")
-            table = self.server.lobby.tables.get(tid)
+            table = self.lobby.tables.get(tid)
             if table is not None:
                 log.warning("lease lost", extra={"table": tid})
                 self._drop(table)
@@ -1011,7 +1043,7 @@ class Cluster:
         key = f"kk:listed:{self.node}"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.sadd("kk:nodes", self.node)
-            pipe.set(f"kk:health:{self.node}", json.dumps(self.server.local_health()), px=ttl)
+            pipe.set(f"kk:health:{self.node}", json.dumps(self.health_here()), px=ttl)
             pipe.pexpire(key, ttl)
             pipe.hget(key, "~v")
             pipe.smembers("kk:nodes")
@@ -1051,7 +1083,7 @@ class Cluster:
         """What changed in our public tables since the last round: (summaries to set,
         ids to delete); everything when the listing is to be written in full; None if
         nothing changed."""
-        tables = self.server.lobby.tables
+        tables = self.lobby.tables
         ids = tables.keys()
         if self._whole:
             self._summaries, self._known, self._dirty = {}, set(), set()
@@ -1139,7 +1171,7 @@ class Cluster:
                 self._adopt_soon(tid, finished=True)
 
     async def _scan(self) -> None:
-        ids = await asyncio.to_thread(self.server.store.open_table_ids)
+        ids = await asyncio.to_thread(self.store.open_table_ids)
         if not ids:
             self._unleased = set()
             return
@@ -1228,7 +1260,7 @@ class _Elsewhere(RemoteOccupant):
 def _listed_table(raw: bytes, cluster: Cluster) -> Table:
     """A table another node listed, as a ``Table`` for the listing (public facts only)."""
     s = m.TableSummary.model_validate_json(raw)
-    store = cluster.server.store
+    store = cluster.store
     table = Table(s.id, s.name, options_to_shared(s.options), store, private=s.private)
     table.state = s.state
     for info in s.seats:

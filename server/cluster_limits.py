@@ -32,16 +32,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .limits import KINDS, NO_QUOTAS, Held, counts_as, limits_of, refusal
+from .limits import KINDS, NO_QUOTAS, Held, Served, counts_as, limits_of, refusal
 from .table import FINISHED, Table, TableError
 from .tasks import stop_tasks
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 __all__ = ["TABLES", "ClusterCounts", "peer_key"]
 
@@ -164,12 +162,15 @@ class ClusterCounts:
     """What the whole cluster holds, for ``Lobby.limits`` on a node (``LocalCounts``'
     interface)."""
 
-    def __init__(self, cluster: Cluster, max_connections: int) -> None:
-        self.cluster = cluster
-        self.redis = cluster.redis
+    def __init__(
+        self, node: str, redis: aioredis.Redis, lease: float, max_connections: int
+    ) -> None:
+        self.node = node
+        self.redis = redis
+        self.served: Served | None = None  # the node's tables, from ``start``
         self.max_connections = max_connections
-        self.table_ttl = int(cluster.lease * 3000)
-        self.conn_ttl = int(cluster.lease * 1000)
+        self.table_ttl = int(lease * 3000)
+        self.conn_ttl = int(lease * 1000)
         self._reserve = self.redis.register_script(_RESERVE)
         self._apply = self.redis.register_script(_APPLY)
         self._connect = self.redis.register_script(_CONNECT)
@@ -182,14 +183,20 @@ class ClusterCounts:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
+    def start(self, served: Served) -> None:
+        """Count ``served`` (the node's lobby) from now on."""
+        self.served = served
         self._task = asyncio.create_task(self._writer())
+
+    def _served(self) -> Served:
+        assert self.served is not None, "started"
+        return self.served
 
     async def stop(self) -> None:
         """Stop writing; this node's connections stop counting at once."""
         if self._task is not None:
             await stop_tasks([self._task], STOP_WITHIN)
-        node = self.cluster.node
+        node = self.node
         with contextlib.suppress(RedisError, OSError):
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hdel(CONNS, node)
@@ -200,7 +207,7 @@ class ClusterCounts:
     async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None:
         """Check a new table against the cluster's table limit and ``peer``'s quotas and
         reserve it, atomically; ``server_full`` (the same message as on one server)."""
-        lobby = self.cluster.server.lobby
+        lobby = self._served()
         quotas = lobby.quotas if peer is not None else NO_QUOTAS
         keys = [TABLES]
         if peer is not None and quotas != NO_QUOTAS:
@@ -259,7 +266,7 @@ class ClusterCounts:
     def written(self) -> bool:
         """Whether Redis holds what this node's tables count as now (nothing waits to be
         written): a change made here counts at every node from then on."""
-        tables = self.cluster.server.lobby.tables.values()
+        tables = self._served().tables.values()
         return (
             not (self._wake.is_set() or self._busy)
             and all(self._pushed.get(t.id, frozenset()) == _keys(t) for t in tables)
@@ -285,7 +292,7 @@ class ClusterCounts:
         """The set operations that bring Redis to what this node's tables count as now
         (``_APPLY``'s keys and arguments): the changed ones, or on a renewal all
         (members renewed)."""
-        tables = self.cluster.server.lobby.tables
+        tables = self._served().tables
         dirty, self._dirty = self._dirty, {}
         renew, self._renew = self._renew, False
         if renew:
@@ -326,7 +333,7 @@ class ClusterCounts:
                 for rkeys, rargs, *_ in reserves:
                     await self._reserve(keys=rkeys, args=rargs, client=pipe)
                 if connect:
-                    args: list[Any] = [self.cluster.node, self.held, len(admits)]
+                    args: list[Any] = [self.node, self.held, len(admits)]
                     args += [self.max_connections, self.conn_ttl]
                     await self._connect(keys=[CONNS, CONNS_LIVE], args=args, client=pipe)
                 results = await pipe.execute(raise_on_error=False)

@@ -17,20 +17,20 @@ so a restored or adopted table still counts for it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .table import FINISHED, LOBBY, PLAYING, Table, TableError
-
-if TYPE_CHECKING:
-    from .lobby import Lobby
 
 __all__ = [
     "KINDS",
     "NO_QUOTAS",
+    "Counts",
     "Held",
     "LocalCounts",
     "Quotas",
+    "Served",
     "counts_as",
     "refusal",
 ]
@@ -115,19 +115,53 @@ def refusal(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str
     return None
 
 
+class Served(Protocol):
+    """The tables served here and the limits on them: what the counts read (the
+    lobby). Handed to the counts so they never reach up to their owner."""
+
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+
+    @property
+    def finished_here(self) -> int: ...
+
+    @property
+    def quotas(self) -> Quotas: ...
+
+    @property
+    def max_tables(self) -> int: ...
+
+
+class Counts(Protocol):
+    """What counts against the limits: ``LocalCounts`` for one process, the cluster's
+    ``ClusterCounts`` on a node. The lobby asks it at each new table and connection."""
+
+    async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None: ...
+
+    def cancel(self, table_id: str) -> None: ...
+
+    def added(self, table: Table) -> None: ...
+
+    def changed(self, table: Table) -> None: ...
+
+    async def admit(self) -> bool: ...
+
+    def left(self) -> None: ...
+
+
 class LocalCounts:
     """What one process holds, counted from its lobby at each request."""
 
-    def __init__(self, lobby: Lobby) -> None:
-        self.lobby = lobby
+    def __init__(self, served: Served) -> None:
+        self.served = served
         self._made_by: dict[str, set[Table]] = {}  # peer -> its tables not yet finished
 
     def held(self, peer: str | None) -> Held:
         """The lobby's unfinished tables, and ``peer``'s tables of each kind."""
-        lobby = self.lobby
+        lobby = self.served
         tables = len(lobby.tables) - lobby.finished_here
         mine = self._made_by.get(peer) if peer is not None else None
-        if not mine or self.lobby.quotas == NO_QUOTAS:
+        if not mine or lobby.quotas == NO_QUOTAS:
             return Held(tables)
         for table in [t for t in mine if t.state == FINISHED or lobby.tables.get(t.id) is not t]:
             mine.discard(table)
@@ -144,7 +178,7 @@ class LocalCounts:
     async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None:
         """Refuse (``server_full``, saying which limit) a new table if the server holds
         as many tables as ``max_tables``, or ``peer`` as many as its quotas allow."""
-        lobby = self.lobby
+        lobby = self.served
         quotas = lobby.quotas if peer is not None else NO_QUOTAS
         why = refusal(self.held(peer), lobby.max_tables, quotas, bots_only)
         if why is not None:

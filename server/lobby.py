@@ -1,10 +1,12 @@
 """The lobby: every table of the server, creation, lookup, restore, its tables' clocks
 (``tick``), rematches and clean-up.
 
-On a node of a cluster (``cluster`` set) ``tables`` holds the tables this node owns;
-``locate`` and ``locate_seat`` also find tables other nodes own (as ``RemoteTable``s),
-the listing includes the public tables of the other nodes, and tables are restored one
-by one as the node adopts them (``adopt``) rather than all at start-up."""
+``tables`` holds the tables served here. What lies beyond them the lobby asks its
+``Directory`` (``server.directory``): on a node of a cluster ``locate`` and
+``locate_seat`` also find tables other nodes serve, the listing includes their public
+tables, and tables are restored one by one as the node adopts them (``adopt``) rather
+than all at start-up. What counts against the limits is its ``Counts``. The lobby is
+each of its tables' host (``TableHost``)."""
 
 from __future__ import annotations
 
@@ -14,19 +16,16 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from shared.clock import Clock, Timing
 from shared.errors import RuleError
 from shared.options import Options
 
-from .limits import NO_QUOTAS, LocalCounts, Quotas
+from .directory import Directory, LocalDirectory
+from .limits import NO_QUOTAS, Counts, LocalCounts, Quotas
 from .store import Store, StoredTable
-from .table import FINISHED, LOBBY, PLAYING, StandInFactory, Table, TableError, hash_token
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
-    from .cluster_limits import ClusterCounts
+from .table import FINISHED, LOBBY, PLAYING, StandIn, Table, TableError, hash_token
 
 INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """Letters and digits nobody confuses when reading a code aloud or off a screen: no
@@ -44,8 +43,16 @@ __all__ = ["NO_QUOTAS", "Lobby", "Quotas"]
 
 log = logging.getLogger("kupferkessel.lobby")
 
-BotFactory = Callable[[Table, int, str], object]
-"""Attaches a server-side bot for (table, seat, level); set by the server."""
+class ComputerPlayers(Protocol):
+    """The server's computer players (``server.botseat.ComputerPlayers``)."""
+
+    def seat(self, table: Table, seat: int, level: str) -> object:
+        """Seat a bot of ``level`` at ``table`` (it plays that seat from now on)."""
+        ...
+
+    def stand_in(self, table: Table, seat: int) -> StandIn:
+        """Start a computer player for an absent or resigned person's seat."""
+        ...
 
 
 class Lobby:
@@ -60,22 +67,25 @@ class Lobby:
         bot_levels: tuple[str, ...] = (),
         now: Callable[[], float] | None = None,
         quotas: Quotas | None = None,
+        directory: Directory | None = None,
+        counts: Counts | None = None,
+        players: ComputerPlayers | None = None,
     ) -> None:
         self.store = store
         self.quotas = quotas or Quotas()
+        # the tables served elsewhere (none for one process: ``LocalDirectory``)
+        self.directory: Directory = directory or LocalDirectory()
         # what counts against ``max_tables`` and the quotas: this process's tables, or
-        # on a node of a cluster the cluster's (``server.limits``)
-        self.limits: LocalCounts | ClusterCounts = LocalCounts(self)
+        # on a node of a cluster the cluster's (``server.cluster_limits``)
+        self.counts: Counts = counts or LocalCounts(self)
+        self.players = players  # the computer players (None: no bots, no stand-ins)
         self.max_tables = max_tables
         self.finished_ttl = finished_ttl
         self.lobby_ttl = lobby_ttl  # <= 0: tables waiting in the lobby never expire
         self.abandon_ttl = abandon_ttl  # <= 0: running games nobody attends never end
         self.now = now or time.time
-        self.stand_in: StandInFactory | None = None
         self.bot_levels = bot_levels
         self.tables: dict[str, Table] = {}
-        self.attach_bot: BotFactory | None = None
-        self.cluster: Cluster | None = None
         self.games_finished = 0
         self.finished_here = 0  # finished tables still in ``tables`` (until swept)
         self.tables_abandoned = 0
@@ -104,20 +114,14 @@ class Lobby:
         return table
 
     def listing(self) -> list[Table]:
-        """Public tables (private ones are reachable only by id and invite code); on a
-        node, the other nodes' too."""
-        tables = [t for t in self.tables.values() if not t.private]
-        if self.cluster is not None:
-            tables += self.cluster.listing()
-        return tables
+        """Public tables (private ones are reachable only by id and invite code), the
+        ones served elsewhere too."""
+        return [t for t in self.tables.values() if not t.private] + self.directory.listing()
 
     def _listable(self) -> list[Table]:
-        """Every table a listing may show: ours, and on a node the other nodes' public
-        ones (``Table.serial`` orders them all in this process)."""
-        tables = list(self.tables.values())
-        if self.cluster is not None:
-            tables += self.cluster.listing()
-        return tables
+        """Every table a listing may show: ours, and the public ones served elsewhere
+        (``Table.serial`` orders them all in this process)."""
+        return [*self.tables.values(), *self.directory.listing()]
 
     def page(self, cursor: str | None, limit: int, open_first: bool) -> list[tuple[str, Table]]:
         """Public tables in listing order after ``cursor``, as (cursor of the table,
@@ -160,7 +164,8 @@ class Lobby:
         """Whether a clocked game runs here (the server then ``beat``s)."""
         return any(t.clock is not None and t.state == PLAYING for t in self.tables.values())
 
-    def counts(self) -> dict[str, int]:
+    def figures(self) -> dict[str, int]:
+        """This lobby's figures for ``/healthz``."""
         states = [t.state for t in self.tables.values()]
         return {
             "tables": len(states),
@@ -178,17 +183,19 @@ class Lobby:
                     return t, s.index
         return None
 
-    async def locate(self, table_id: str, invite: str | None) -> Table:
-        """``enter`` for a session: on a node of a cluster, wherever the table is
-        served (a ``RemoteTable`` when another node serves it)."""
-        if self.cluster is None or table_id in self.tables:
+    async def locate(
+        self, table_id: str, invite: str | None, current: Table | None = None
+    ) -> Table:
+        """``enter`` for a session, wherever the table is served (a handle to a table
+        another node serves: ``Directory.locate``)."""
+        if table_id in self.tables:
             return self.enter(table_id, invite)
-        table = await self.cluster.locate(table_id)
-        if not table.invite_ok(invite):
+        table = await self.directory.locate(table_id, current)
+        if table is None or not table.invite_ok(invite):
             raise TableError(
                 "no_such_table", "no such table here (a private table needs its invite code)"
             )
-        self.cluster.remember_invite(table, invite)
+        self.directory.entered(table, invite)
         return table
 
     async def locate_seat(
@@ -196,8 +203,8 @@ class Lobby:
     ) -> tuple[Table, int] | None:
         """The table and seat of a seat token, wherever the table is served."""
         found = self.find_seat(token)
-        if found is None and self.cluster is not None:
-            return await self.cluster.locate_seat(token, current)
+        if found is None:
+            return await self.directory.locate_seat(token, current)
         return found
 
     # ------------------------------------------------------------- changes
@@ -223,11 +230,9 @@ class Lobby:
                     "bad_options", f"unknown bot level {level!r}; try {list(self.bot_levels)}"
                 )
         table_id = secrets.token_hex(4)
-        while table_id in self.tables or (
-            self.cluster is not None and not await self.cluster.claim_new(table_id)
-        ):
+        while table_id in self.tables or not await self.directory.reserve_id(table_id):
             table_id = secrets.token_hex(4)
-        await self.limits.reserve(table_id, peer, bots_only=len(bots) >= options.players)
+        await self.counts.reserve(table_id, peer, bots_only=len(bots) >= options.players)
         invite = new_invite() if private and invite_hash is None else None
         if invite is not None:
             invite_hash = hash_token(invite)
@@ -238,7 +243,7 @@ class Lobby:
                 table_id, name, options, private, invite_hash, stored_timing, peer
             )
         except BaseException:
-            self.limits.cancel(table_id)
+            self.counts.cancel(table_id)
             raise
         table = Table(
             table_id,
@@ -249,17 +254,16 @@ class Lobby:
             invite_hash=invite_hash,
             timing=timing,
             now=self.now,
+            host=self,
         )
         table.made_by = peer
-        self._wire(table)
-        if self.cluster is not None:
-            await self.cluster.created(table)
+        await self.directory.created(table)
         self.tables[table_id] = table
-        self.limits.added(table)
+        self.counts.added(table)
         for seat_no, level in bots:
             seat = await table.add_bot(level, seat_no)
-            if self.attach_bot is not None:
-                self.attach_bot(table, seat, level)
+            if self.players is not None:
+                self.players.seat(table, seat, level)
         log.info("table created", extra={"table": table_id, "players": options.players})
         await table.maybe_start()  # a table of bots only starts at once
         return table, invite
@@ -305,6 +309,7 @@ class Lobby:
             created=st.created,
             timing=Timing(**st.timing) if st.timing else None,
             now=self.now,
+            host=self,
         )
         table.made_by = st.made_by
         for ss in st.seats:
@@ -323,15 +328,14 @@ class Lobby:
                 table.finish_reason = result.ending if result is not None else "played_out"
                 table.resigned = list(result.resigned) if result is not None else []
                 self.finished_here += 1
-        self._wire(table)
         self.tables[st.id] = table
-        self.limits.added(table)
+        self.counts.added(table)
         if table.state == PLAYING:
             self._restore_life(table, st.life or {}, st.alive)
             self._schedule(table)
         for seat in table.seats:
-            if seat.bot is not None and self.attach_bot is not None and table.state != FINISHED:
-                self.attach_bot(table, seat.index, seat.bot)
+            if seat.bot is not None and self.players is not None and table.state != FINISHED:
+                self.players.seat(table, seat.index, seat.bot)
         return table
 
     def _restore_life(self, table: Table, life: dict[str, Any], alive: float | None) -> None:
@@ -366,22 +370,37 @@ class Lobby:
             elif seat.person:
                 table.absent_since[seat.index] = now
 
-    def _wire(self, table: Table) -> None:
-        """Connect a table to the lobby's hooks."""
-        table.on_finish = self._finished
-        table.on_due = self._schedule
-        table.on_rematch = self.rematch
-        table.stand_in = self.stand_in
-        if self.cluster is not None:  # one process counts at each request instead
-            table.on_change = self._changed
-            table.on_lost = self.cluster.lost
+    # ------------------------------------------------------------- the tables' host
+    def finished(self, table: Table) -> None:
+        self._due_at.pop(table, None)  # its entry, now stale, leaves the heap in time
+        self.games_finished += table.finish_reason != "abandoned"
+        self.tables_abandoned += table.finish_reason == "abandoned"
+        self.finished_here += 1
 
-    def _changed(self, table: Table) -> None:
-        """``Table.on_change`` on a node: what the lobby shows of the table and what it
-        counts as against the limits may have changed."""
-        assert self.cluster is not None
-        self.cluster.changed(table)
-        self.limits.changed(table)
+    def due_changed(self, table: Table) -> None:
+        self._schedule(table)
+
+    def changed(self, table: Table) -> None:
+        """What a listing shows of the table and what it counts as may have changed."""
+        self.directory.changed(table)
+        self.counts.changed(table)
+
+    def lost(self, table: Table) -> None:
+        self.directory.lost(table)
+
+    def stand_in(self, table: Table, seat: int) -> StandIn | None:
+        return None if self.players is None else self.players.stand_in(table, seat)
+
+    def release(self, table: Table) -> bool:
+        """Stop serving ``table`` here (another node serves it now): forget it. False if
+        it was not served here."""
+        if self.tables.get(table.id) is not table:
+            return False
+        del self.tables[table.id]
+        self._due_at.pop(table, None)
+        if table.state == FINISHED:
+            self.finished_here -= 1
+        return True
 
     async def rematch(self, old: Table) -> Table:
         """Every person at ``old`` asked for a rematch: a new table with the same
@@ -415,8 +434,8 @@ class Lobby:
                 s.token_hash = None
             occ = s.occupant
             if s.bot is not None:
-                if self.attach_bot is not None:
-                    self.attach_bot(new, to.index, s.bot)
+                if self.players is not None:
+                    self.players.seat(new, to.index, s.bot)
             elif occ is not None and occ.deliver_rematch(old, new, to.index):
                 to.occupant = occ
                 s.occupant = None
@@ -478,7 +497,7 @@ class Lobby:
         return found
 
     def _schedule(self, table: Table) -> None:
-        """``Table.on_due``: make sure an entry comes up at or before the table's
+        """Make sure an entry comes up at or before the table's
         ``next_due``. A later due time needs no new entry (the one there comes first
         and ``due`` looks again); a heap mostly of stale entries is rebuilt."""
         due = table.next_due()
@@ -494,12 +513,6 @@ class Lobby:
             heapq.heapify(heap)
         else:
             heapq.heappush(heap, (due, table.serial, table))
-
-    def _finished(self, table: Table) -> None:
-        self._due_at.pop(table, None)  # its entry, now stale, leaves the heap in time
-        self.games_finished += table.finish_reason != "abandoned"
-        self.tables_abandoned += table.finish_reason == "abandoned"
-        self.finished_here += 1
 
     async def sweep_all(self, now: float | None = None) -> int:
         """The periodic clean-up: expire abandoned lobby tables (``expire_lobbies``),

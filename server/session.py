@@ -24,7 +24,7 @@ import enum
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection, broadcast
@@ -41,12 +41,11 @@ from shared.events import Event, TimedOut
 from shared.game import Take
 from shared.view import View
 
+from .config import ServerConfig
+from .lobby import Lobby
 from .logs import peer_fields
 from .ratelimit import RateLimiter, TokenBucket
 from .table import Table, TableError
-
-if TYPE_CHECKING:
-    from .app import Server
 
 __all__ = ["ACCEPTS", "OK", "Phase", "Session"]
 
@@ -110,10 +109,14 @@ Frame = Callable[[int], bytes]
 class Session:
     """A network occupant of a seat or a spectator place (``table.Occupant``)."""
 
-    def __init__(self, server: Server, ws: ServerConnection) -> None:
-        self.server = server
+    def __init__(
+        self, ws: ServerConnection, config: ServerConfig, lobby: Lobby, welcome: m.WelcomeMsg
+    ) -> None:
+        self.config = config
+        self.lobby = lobby
+        self.welcome = welcome
         self.ws = ws
-        cfg = server.config
+        cfg = config
         self.limiter = RateLimiter(
             cfg.limits.rate_messages / cfg.limits.rate_window, cfg.limits.rate_burst
         )
@@ -357,7 +360,7 @@ class Session:
             self.error("malformed", "frames must be binary msgpack, not text", None)
             return
         try:
-            msg = decode_client(frame, max_frame=self.server.config.limits.max_frame)
+            msg = decode_client(frame, max_frame=self.config.limits.max_frame)
         except ProtocolError as e:
             self.send(e.to_message())
             return
@@ -382,6 +385,12 @@ class Session:
         self.phase = phase
         self.table = table
 
+    def follow(self, table: Table) -> None:
+        """The session's table is served elsewhere from now on: ``table`` is the handle
+        to it (a node of a cluster let go of it). Its phase, seated or watching, stays."""
+        assert self.phase in (Phase.SEATED, Phase.WATCHING), self.phase
+        self._enter(self.phase, table)
+
     # ------------------------------------------------------------------ handlers
     async def on_hello(self, msg: m.HelloMsg) -> None:
         refusal = check_version(msg)
@@ -394,7 +403,7 @@ class Session:
         major, minor = msg.protocol
         self.minor = min(minor, m.PROTOCOL_VERSION[1]) if major == m.PROTOCOL_VERSION[0] else 0
         self.combined = msg.combined and self.minor >= 1
-        welcome = self.server.welcome
+        welcome = self.welcome
         if self.minor == 0:  # a 1.0 client hears the version it speaks, as before
             welcome = welcome.model_copy(update={"protocol": m.MINOR_1_0})
         self.send(welcome, re=msg.id)
@@ -411,8 +420,8 @@ class Session:
         charged to the rate limit by its size, and refused (``rate_limited``) while the
         connection has not read half of its ``max_output`` yet: a page is only made for
         a client that reads."""
-        cfg = self.server.config
-        lobby = self.server.lobby
+        cfg = self.config
+        lobby = self.lobby
         if self._out_bytes + cfg.max_listing_bytes > self._max_output // 2:
             raise TableError("rate_limited", "read the tables already sent first")
         limit = min(msg.limit or cfg.list_page, cfg.list_page_max)
@@ -447,7 +456,7 @@ class Session:
             options = options_to_shared(o)
         except RuleError as e:
             raise TableError("bad_options", e.message) from e
-        if o.seed is not None and not self.server.config.allow_seeds:
+        if o.seed is not None and not self.config.allow_seeds:
             raise TableError("bad_options", "this server does not accept seeds from clients")
         seats = {b.seat for b in msg.bots}
         if len(seats) != len(msg.bots) or any(s >= o.players for s in seats):
@@ -463,7 +472,7 @@ class Session:
                 timing = Timing(t.move, t.reserve, t.grace, t.absent_after)
             except RuleError as e:
                 raise TableError("bad_options", e.message) from e
-        table, invite = await self.server.lobby.create(
+        table, invite = await self.lobby.create(
             msg.name,
             options,
             private=msg.private,
@@ -487,19 +496,19 @@ class Session:
         log.info("seated", extra={**self.log_extra, "table": table.id, "seat": index})
 
     async def on_join(self, msg: m.JoinMsg) -> None:
-        table = await self.server.lobby.locate(msg.table, msg.invite)
+        table = await self.lobby.locate(msg.table, msg.invite)
         await self._sit(table, msg.player, msg.seat, msg.id, seeded=msg.seeded)
         self.invite = msg.invite
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
-        table = await self.server.lobby.locate(msg.table, msg.invite)
+        table = await self.lobby.locate(msg.table, msg.invite)
         self.invite = msg.invite
         self._enter(Phase.WATCHING, table)
         self.send(m.WatchingMsg(table=table.id), msg.id)
         table.watch(self)
 
     async def on_resume(self, msg: m.ResumeMsg) -> None:
-        found = await self.server.lobby.locate_seat(msg.token, self.table)
+        found = await self.lobby.locate_seat(msg.token, self.table)
         if found is None:
             raise TableError("bad_token", "that seat token is not valid on this server")
         table, seat = found

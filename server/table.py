@@ -43,12 +43,15 @@ from shared.view import View, views
 from .store import StaleOwner, Store
 
 __all__ = [
+    "DETACHED",
     "EXPIRY_BOT",
+    "Detached",
     "Occupant",
     "Seat",
     "StandIn",
     "Table",
     "TableError",
+    "TableHost",
     "hash_token",
     "new_token",
 ]
@@ -127,8 +130,54 @@ class StandIn(Occupant, Protocol):
     async def stop(self) -> None: ...
 
 
-StandInFactory = Callable[["Table", int], StandIn]
-"""Makes (and starts) a stand-in for (table, seat); set by the server."""
+class TableHost(Protocol):
+    """What a table tells whoever serves it (the lobby), and asks of it: one typed
+    object handed to the table, instead of callbacks set on it from outside."""
+
+    def finished(self, table: Table) -> None:
+        """The table's end is stored (its game ended, or it was abandoned)."""
+
+    def due_changed(self, table: Table) -> None:
+        """``table.next_due()`` may have come earlier (a clock, a grace period)."""
+
+    def changed(self, table: Table) -> None:
+        """What a listing shows of the table, or what it counts as against the quotas,
+        may have changed (who sits or watches, readiness, its state)."""
+
+    def lost(self, table: Table) -> None:
+        """The store refused a write: another node serves the table now."""
+
+    def stand_in(self, table: Table, seat: int) -> StandIn | None:
+        """A computer player (started) for a person's seat; None if there are none."""
+
+    async def rematch(self, table: Table) -> object:
+        """Every person at the finished ``table`` voted for a rematch: start it."""
+
+
+class Detached:
+    """The host of a table nobody serves: one built to be looked at (a listing of
+    another node's tables, a test), which hears nothing and has no computer players."""
+
+    def finished(self, table: Table) -> None:
+        pass
+
+    def due_changed(self, table: Table) -> None:
+        pass
+
+    def changed(self, table: Table) -> None:
+        pass
+
+    def lost(self, table: Table) -> None:
+        pass
+
+    def stand_in(self, table: Table, seat: int) -> StandIn | None:
+        return None
+
+    async def rematch(self, table: Table) -> object:
+        return None
+
+
+DETACHED: TableHost = Detached()
 
 
 @dataclass
@@ -167,8 +216,10 @@ class Table:
         created: float | None = None,
         timing: Timing | None = None,
         now: Callable[[], float] | None = None,
+        host: TableHost = DETACHED,
     ) -> None:
         self.id = table_id
+        self.host = host
         self.name = name
         self.options = options  # may carry a seed chosen by the creator
         self.store = store
@@ -192,23 +243,11 @@ class Table:
         self.expiries = [0] * options.players  # time-outs in a row, per seat
         self.absent_since: dict[int, float] = {}  # a person's seat, disconnected
         self.stand_ins: dict[int, StandIn] = {}  # seat -> the computer player playing it
-        self.stand_in: StandInFactory | None = None
         self.clock: Clock | None = None
         self.rematch_votes: set[int] = set()
-        self.on_rematch: Callable[[Table], Awaitable[object]] | None = None
         self.lock = asyncio.Lock()
-        self.on_finish: Callable[[Table], None] | None = None
         # the client address whose quotas the table counts against (``server.limits``)
         self.made_by: str | None = None
-        # told whenever what the lobby shows of the table (``table_summary``) may have
-        # changed: who sits or watches, readiness, state (a node republishes it, and
-        # what the table counts as against the limits: ``server.cluster_limits``)
-        self.on_change: Callable[[Table], None] | None = None
-        # told whenever ``next_due`` may have come earlier (the lobby's deadline heap)
-        self.on_due: Callable[[Table], None] | None = None
-        # told when the store refused a write because another node claimed the table
-        # since this one did (the node then stops serving it: ``Cluster.lost``)
-        self.on_lost: Callable[[Table], None] | None = None
         # since when no person has sat or watched here (None while someone does); set
         # at creation and restore, kept by ``_note_presence``; the lobby expires tables
         # left unattended (``Lobby.expire_lobbies``, ``Lobby.tick``)
@@ -230,8 +269,7 @@ class Table:
             await write
         except StaleOwner as e:
             log.warning("write refused: another node serves the table", extra={"table": self.id})
-            if self.on_lost is not None:
-                self.on_lost(self)
+            self.host.lost(self)
             raise TableError(
                 "stale_state",
                 "another node serves this table now: decide again on its fresh view",
@@ -328,8 +366,7 @@ class Table:
             occupant.deliver_view(self, made, self.version)
 
     def broadcast_presence(self) -> None:
-        if self.on_change is not None:
-            self.on_change(self)
+        self.host.changed(self)
         for _, occ in self.occupants():
             occ.deliver_presence(self)
 
@@ -702,10 +739,8 @@ class Table:
         self.finished_at = self.now()
         self.finish_reason = result.ending if result is not None else ending
         log.info("game finished", extra={"table": self.id, "reason": self.finish_reason})
-        if self.on_finish is not None:
-            self.on_finish(self)
-        if self.on_change is not None:
-            self.on_change(self)
+        self.host.finished(self)
+        self.host.changed(self)
 
     def _announce_end(self, seat: int | None) -> None:
         reason = self.finish_reason or "played_out"
@@ -740,10 +775,13 @@ class Table:
 
     def _take_over(self, seat: int) -> None:
         """A computer player plays ``seat`` from now on (until its person is back)."""
-        if seat in self.stand_ins or self.stand_in is None:
+        if seat in self.stand_ins:
+            return
+        stand_in = self.host.stand_in(self, seat)
+        if stand_in is None:
             return
         self.replaced.add(seat)
-        self.stand_ins[seat] = self.stand_in(self, seat)
+        self.stand_ins[seat] = stand_in
 
     def _back(self, seat: int) -> None:
         """The person of ``seat`` is back: no more stand-in, the time-outs forgiven."""
@@ -779,8 +817,7 @@ class Table:
         """Say (``on_due``) that ``next_due`` may have come earlier: called wherever a
         clock starts or a grace period begins. A later or no due time needs no call
         (the lobby finds out when the earlier one comes)."""
-        if self.on_due is not None:
-            self.on_due(self)
+        self.host.due_changed(self)
 
     def next_due(self) -> float | None:
         """When ``tick`` next has something to do (None: nothing is pending)."""
@@ -833,9 +870,9 @@ class Table:
             self.rematch_votes.discard(seat)
         self.broadcast_presence()
         people = {s.index for s in self.seats if s.person}
-        if people <= self.rematch_votes and self.on_rematch is not None:
+        if people <= self.rematch_votes:
             self.rematch_votes.clear()
-            await self.on_rematch(self)
+            await self.host.rematch(self)
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()

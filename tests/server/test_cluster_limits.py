@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -26,10 +27,10 @@ from server.limits import NO_QUOTAS, Quotas
 from server.table import TableError
 from shared.options import Options
 
-from ..services import Postgres, Redis
+from ..helpers import until
+from ..helpers.cluster import LEASE, Node, cluster
+from ..helpers.services import Postgres, Redis
 from .conftest import MakeServer
-from .test_cluster import cluster
-from .test_cluster_failover import LEASE, Node
 from .wsclient import WsClient, create, http_get
 
 HARD = [{"seat": 0, "level": "hard"}, {"seat": 1, "level": "hard"}]
@@ -44,22 +45,13 @@ def own_redis() -> Iterator[Redis]:
         r.stop()
 
 
-async def _until(cond: Callable[[], Any], timeout: float = 20, what: str = "") -> None:
-    """Wait for a condition (a plain or an async function), checking it every 20 ms."""
-    async with asyncio.timeout(timeout):
-        while True:
-            with contextlib.suppress(RedisError, OSError):  # Redis restarting
-                got = cond()
-                if isinstance(got, Awaitable):
-                    got = await got
-                if got:
-                    return
-            await asyncio.sleep(0.02)
+# a check that fails while Redis restarts is checked again
+_until = functools.partial(until, ignoring=(RedisError, OSError))
 
 
 def _counts(node: Server) -> ClusterCounts:
-    assert isinstance(node.lobby.limits, ClusterCounts)
-    return node.lobby.limits
+    assert isinstance(node.lobby.counts, ClusterCounts)
+    return node.lobby.counts
 
 
 async def _settled(nodes: list[Server]) -> None:

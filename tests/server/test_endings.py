@@ -17,18 +17,9 @@ from server.export import export_game
 from server.store import SqlStore
 from shared.record import Record
 
+from ..helpers import FakeClock
 from .conftest import MakeServer
 from .wsclient import WsClient, create, human_table, join, random_take, serving
-
-
-class FakeClock:
-    """The tables' clock in these tests: time moves only when a test moves it."""
-
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 async def hello(port: int, name: str, minor: int = 1, **fields: Any) -> WsClient:
@@ -194,7 +185,7 @@ async def test_a_game_of_bots_nobody_watches_is_abandoned(make_server: MakeServe
     assert await server.lobby.sweep_all() == 1
     assert created.table.id not in server.lobby.tables
     assert table.result is not None and table.result.ending == "abandoned"
-    assert server.lobby.counts()["tables_abandoned"] == 1
+    assert server.lobby.figures()["tables_abandoned"] == 1
 
 
 # ---------------------------------------------------------------------- absent players

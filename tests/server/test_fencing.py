@@ -10,8 +10,18 @@ from typing import Any
 import pytest
 
 from server.store import SqlStore, StaleOwner, open_store
-from server.table import Table, TableError
+from server.table import Detached, Table, TableError
 from shared.options import Options
+
+
+class _Host(Detached):
+    """A table's host that keeps the tables reported lost."""
+
+    def __init__(self) -> None:
+        self.lost_tables: list[Table] = []
+
+    def lost(self, table: Table) -> None:
+        self.lost_tables.append(table)
 
 
 class _Person:
@@ -30,13 +40,13 @@ async def _store(url: str) -> SqlStore:
 
 async def _running_table(store: SqlStore) -> tuple[Table, list[Table]]:
     """A two-player game running at a table this store claimed; the list collects the
-    tables reported lost (``Table.on_lost``)."""
+    tables reported lost (``TableHost.lost``)."""
     options = Options(players=2, seed=5)
     await store.create_table("t1", "fenced", options, False, None)
     assert await store.claim("t1", "node-a") == 1
-    table = Table("t1", "fenced", options, store)
-    lost: list[Table] = []
-    table.on_lost = lost.append
+    host = _Host()
+    table = Table("t1", "fenced", options, store, host=host)
+    lost = host.lost_tables
     for name in ("ann", "bob"):
         person = _Person()
         await table.join(name, person, seeded=True)

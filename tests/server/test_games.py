@@ -4,34 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
 
 import pytest
 
 from server.app import Server
 
+from ..helpers.games import check_final
 from .wsclient import WsClient, create, human_table, play_seat
-
-
-def check_final(view_msg: Any, players: int, recipes: bool) -> None:
-    """The final view reveals everything, with consistent scores and winners."""
-    v = view_msg.view
-    assert v.game_over and v.to_move is None and v.ended_by is not None
-    assert v.players == players and v.scores is not None and len(v.scores) == players
-    for k in v.kettles:
-        assert k.cards is not None and len(k.cards) == k.count and k.cards[-1] == k.top
-    for seat, (hand, count) in enumerate(zip(v.recipes, v.recipe_counts, strict=True)):
-        assert hand is not None and len(hand) == count
-        assert count == ((2 if players == 2 else 1) if recipes else 0), seat
-    for s, k in zip(v.scores, v.kettles, strict=True):
-        assert s.kettle == k.cards
-        assert s.ingredients, "a kettle always holds a card: a breakdown line at least"
-        assert sum(len(i.cards) for i in s.ingredients) == len(s.kettle)
-        met = sum(r.bonus for r in s.recipes if r.met)
-        assert s.total == sum(i.total for i in s.ingredients) + s.value_one_bonus + met
-        assert len(s.recipes) == len(v.recipes[s.seat] or ())
-    best = max(s.total for s in v.scores)
-    assert v.winners == tuple(s.seat for s in v.scores if s.total == best)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -109,7 +88,7 @@ async def test_create_with_player_needs_a_seat_left(server: Server) -> None:
     bots = [{"seat": 0, "level": "easy"}, {"seat": 1, "level": "easy"}]
     err = await c.request("create_table", name="t", player="me", bots=bots)
     assert err.type == "error" and err.code == "bad_options"
-    assert server.lobby.counts()["tables"] == 0
+    assert server.lobby.figures()["tables"] == 0
     await c.close()
 
 

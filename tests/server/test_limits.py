@@ -38,7 +38,7 @@ def _tables() -> list[Table]:
 
 def test_a_single_server_counts_what_counts_as_says() -> None:
     lobby = Lobby(MemoryStore(), quotas=Quotas())
-    counts = lobby.limits
+    counts = lobby.counts
     assert isinstance(counts, LocalCounts)
     tables = _tables()
     for table in tables:

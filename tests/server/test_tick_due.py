@@ -14,29 +14,22 @@ import random
 import sys
 from pathlib import Path
 
-from server.botseat import stand_in
+from server.botseat import ComputerPlayers
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, Store, open_store
 from server.table import PLAYING, Table, TableError, hash_token
 from shared.clock import Timing
 from shared.options import Options
 
+from ..helpers import FakeClock
+
 sys.path.insert(1, str(Path(__file__).resolve().parents[2] / "bench"))
 from tick import Person  # a person's connection that hears and says nothing
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def new_lobby(store: Store, clock: FakeClock) -> Lobby:
-    lobby = Lobby(store, now=clock, quotas=NO_QUOTAS)
-    lobby.stand_in = stand_in  # real computer players, moving in threads
-    return lobby
+    # real computer players, moving in threads
+    return Lobby(store, now=clock, quotas=NO_QUOTAS, players=ComputerPlayers())
 
 
 def same(lobby: Lobby, now: float) -> list[Table]:
