@@ -137,8 +137,8 @@ export class App {
         tokens.forget(h.table, h.seat);
       }
       this.setHere(null);
-      this.say(e instanceof ProtocolError ? `Could not go back to the table: ${e.message}` : "");
       this.show("lobby");
+      this.say(e instanceof ProtocolError ? `Could not go back to the table: ${e.message}` : "");
     }
   }
 
@@ -505,6 +505,7 @@ export class App {
     else this.renderTableNow();
     document.title = `${screen === "table" ? "At the table" : cap(screen)} · Kupferkessel Co.`;
     if (changed) {
+      if (!this.status.classList.contains("info")) this.say("");
       window.scrollTo(0, 0);
       const heading = this.main.querySelector<HTMLElement>("h1, h2");
       if (heading && screen !== "table") {
