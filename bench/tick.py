@@ -31,9 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout first
 
 from server.app import ServerConfig
+from server.core.table import Table
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore
-from server.table import Table
 from shared.clock import Timing
 from shared.events import Event
 from shared.options import Options

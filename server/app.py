@@ -29,16 +29,16 @@ from protocol.codec import encode
 from protocol.convert import catalogue
 
 from . import webui
-from .botpool import shared_pool
-from .botseat import BOT_LEVELS, BotSeat, ComputerPlayers
-from .cluster import Cluster
+from .bots.pool import shared_pool
+from .bots.seats import BOT_LEVELS, BotSeat, ComputerPlayers
+from .cluster.node import Cluster
 from .config import ServerConfig
-from .directory import Directory
-from .limits import Counts
-from .lobby import Lobby
+from .lobby.directory import Directory
+from .lobby.quotas import Counts
+from .lobby.registry import Lobby
 from .logs import peer_fields
-from .ratelimit import TokenBucket
-from .session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
+from .net.ratelimit import TokenBucket
+from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
 from .store import MemoryStore, Store
 
 __all__ = ["Server", "ServerConfig", "run_server"]

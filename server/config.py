@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from protocol import messages as m
 
-from .botpool import default_workers
-from .limits import Quotas
+from .bots.pool import default_workers
+from .lobby.quotas import Quotas
 
 __all__ = ["ServerConfig"]
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import platformdirs
 
 from .app import ServerConfig, run_server
-from .botpool import default_workers
-from .limits import Quotas
+from .bots.pool import default_workers
+from .lobby.quotas import Quotas
 from .logs import setup_logging
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 

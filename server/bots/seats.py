@@ -21,8 +21,8 @@ from shared.bots.base import Bot
 from shared.events import Event
 from shared.view import View
 
-from .botpool import BotPool, shared_pool
-from .table import Table, TableError
+from ..core.table import Table, TableError
+from .pool import BotPool, shared_pool
 
 __all__ = [
     "BOT_LEVELS",

@@ -1,4 +1,4 @@
-"""The limits and quotas of a cluster, counted in Redis (``server.limits`` decides).
+"""The limits and quotas of a cluster, counted in Redis (``server.lobby.quotas`` decides).
 
 Theory of operation.
 
@@ -37,9 +37,9 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .limits import KINDS, NO_QUOTAS, Held, Served, counts_as, limits_of, refusal
-from .table import FINISHED, Table, TableError
-from .tasks import stop_tasks
+from ..core.table import FINISHED, Table, TableError
+from ..lobby.quotas import KINDS, NO_QUOTAS, Held, Served, counts_as, limits_of, refusal
+from ..tasks import stop_tasks
 
 __all__ = ["TABLES", "ClusterCounts", "peer_key"]
 

@@ -37,7 +37,7 @@ Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for opera
   whole only when they do not follow it yet (they joined, missed a version, lost
   their channel), and a node writes its own whole only when Redis lost it.
 - **Limits.** ``--max-tables``, ``--max-connections`` and the quotas per address count
-  the whole cluster, in Redis (``server.cluster_limits``, ``Cluster.limits``).
+  the whole cluster, in Redis (``server.cluster.counts``, ``Cluster.counts``).
 - **Leaving.** On SIGTERM a node hands its tables over: it stops serving each (waiting
   for an intent in progress), drops its lease and tells the others, who adopt them at
   once; then it closes its own connections as a single server does.
@@ -69,13 +69,13 @@ from protocol.convert import options_to_shared
 from protocol.wire import encode_as
 from shared.game import Take
 
-from .botseat import BotSeat
-from .cluster_limits import ClusterCounts
-from .limits import Served
-from .session import Frame, Session, table_summary
-from .store import Store, StoredSeat, StoredTable
-from .table import FINISHED, LOBBY, Occupant, Seat, Table, TableError, hash_token
-from .tasks import stop_tasks
+from ..bots.seats import BotSeat
+from ..core.table import FINISHED, LOBBY, Occupant, Seat, Table, TableError, hash_token
+from ..lobby.quotas import Served
+from ..net.session import Frame, Session, table_summary
+from ..store import Store, StoredSeat, StoredTable
+from ..tasks import stop_tasks
+from .counts import ClusterCounts
 
 __all__ = ["Cluster", "RemoteOccupant", "RemoteTable", "with_seq"]
 

@@ -40,7 +40,7 @@ from shared.record import Record
 from shared.result import GameResult, judge
 from shared.view import View, views
 
-from .store import StaleOwner, Store
+from ..store import StaleOwner, Store
 
 __all__ = [
     "DETACHED",
@@ -246,7 +246,7 @@ class Table:
         self.clock: Clock | None = None
         self.rematch_votes: set[int] = set()
         self.lock = asyncio.Lock()
-        # the client address whose quotas the table counts against (``server.limits``)
+        # the client address whose quotas the table counts against (``server.lobby.quotas``)
         self.made_by: str | None = None
         # since when no person has sat or watched here (None while someone does); set
         # at creation and restore, kept by ``_note_presence``; the lobby expires tables

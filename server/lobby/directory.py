@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .table import Table
+from ..core.table import Table
 
 __all__ = ["Directory", "LocalDirectory"]
 

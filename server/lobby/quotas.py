@@ -8,7 +8,7 @@ counted by the lobby's ``counts``:
 
 - ``LocalCounts``, one process: its own tables, counted at each request from memory
   (the single server's path, with no other cost);
-- ``server.cluster_limits.ClusterCounts``, a node of a cluster: the whole cluster's,
+- ``server.cluster.counts.ClusterCounts``, a node of a cluster: the whole cluster's,
   counted in Redis, where the check and the reservation of the new table are one atomic
   script (two nodes cannot both make the last table allowed).
 
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from .table import FINISHED, LOBBY, PLAYING, Table, TableError
+from ..core.table import FINISHED, LOBBY, PLAYING, Table, TableError
 
 __all__ = [
     "KINDS",

@@ -2,7 +2,7 @@
 (``tick``), rematches and clean-up.
 
 ``tables`` holds the tables served here. What lies beyond them the lobby asks its
-``Directory`` (``server.directory``): on a node of a cluster ``locate`` and
+``Directory`` (``server.lobby.directory``): on a node of a cluster ``locate`` and
 ``locate_seat`` also find tables other nodes serve, the listing includes their public
 tables, and tables are restored one by one as the node adopts them (``adopt``) rather
 than all at start-up. What counts against the limits is its ``Counts``. The lobby is
@@ -22,10 +22,10 @@ from shared.clock import Clock, Timing
 from shared.errors import RuleError
 from shared.options import Options
 
+from ..core.table import FINISHED, LOBBY, PLAYING, StandIn, Table, TableError, hash_token
+from ..store import Store, StoredTable
 from .directory import Directory, LocalDirectory
-from .limits import NO_QUOTAS, Counts, LocalCounts, Quotas
-from .store import Store, StoredTable
-from .table import FINISHED, LOBBY, PLAYING, StandIn, Table, TableError, hash_token
+from .quotas import NO_QUOTAS, Counts, LocalCounts, Quotas
 
 INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """Letters and digits nobody confuses when reading a code aloud or off a screen: no
@@ -44,7 +44,7 @@ __all__ = ["NO_QUOTAS", "Lobby", "Quotas"]
 log = logging.getLogger("kupferkessel.lobby")
 
 class ComputerPlayers(Protocol):
-    """The server's computer players (``server.botseat.ComputerPlayers``)."""
+    """The server's computer players (``server.bots.seats.ComputerPlayers``)."""
 
     def seat(self, table: Table, seat: int, level: str) -> object:
         """Seat a bot of ``level`` at ``table`` (it plays that seat from now on)."""
@@ -76,7 +76,7 @@ class Lobby:
         # the tables served elsewhere (none for one process: ``LocalDirectory``)
         self.directory: Directory = directory or LocalDirectory()
         # what counts against ``max_tables`` and the quotas: this process's tables, or
-        # on a node of a cluster the cluster's (``server.cluster_limits``)
+        # on a node of a cluster the cluster's (``server.cluster.counts``)
         self.counts: Counts = counts or LocalCounts(self)
         self.players = players  # the computer players (None: no bots, no stand-ins)
         self.max_tables = max_tables

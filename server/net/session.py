@@ -41,11 +41,11 @@ from shared.events import Event, TimedOut
 from shared.game import Take
 from shared.view import View
 
-from .config import ServerConfig
-from .lobby import Lobby
-from .logs import peer_fields
+from ..config import ServerConfig
+from ..core.table import Table, TableError
+from ..lobby.registry import Lobby
+from ..logs import peer_fields
 from .ratelimit import RateLimiter, TokenBucket
-from .table import Table, TableError
 
 __all__ = ["ACCEPTS", "OK", "Phase", "Session"]
 

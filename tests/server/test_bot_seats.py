@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.app import Server
-from server.botseat import BotSeat
+from server.bots.seats import BotSeat
 from shared.events import Event
 from shared.view import View, view
 

@@ -9,7 +9,7 @@ import random
 import resource
 import time
 
-from server.botpool import BotPool, think
+from server.bots.pool import BotPool, think
 from server.lobby import Quotas
 from shared.bots import make_bot
 from shared.options import Options

@@ -9,9 +9,9 @@ import asyncio
 import sys
 from pathlib import Path
 
+from server.core.table import PLAYING
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import open_store
-from server.table import PLAYING
 from shared.options import Options
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[2] / "bench"))

@@ -19,9 +19,9 @@ from protocol import messages as m
 from protocol.wire import encode_ack, encode_as, encode_events, encode_view
 from server.app import Server, ServerConfig
 from server.cluster import RemoteTable, with_seq
-from server.session import table_summary
+from server.core.table import Table
+from server.net.session import table_summary
 from server.store import open_store
-from server.table import Table
 from shared.options import Options
 from shared.record import Record
 from shared.view import view

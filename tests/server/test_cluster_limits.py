@@ -1,4 +1,4 @@
-"""The limits and quotas of a cluster (``server.cluster_limits``): one address gets the
+"""The limits and quotas of a cluster (``server.cluster.counts``): one address gets the
 same quotas over several nodes as on one server, ``--max-tables`` and
 ``--max-connections`` count the whole cluster, two nodes cannot both make the last table
 allowed, and the counts follow a table that another node takes over, come back after a
@@ -22,9 +22,9 @@ from redis.exceptions import RedisError
 from websockets.exceptions import ConnectionClosed
 
 from server.app import Server
-from server.cluster_limits import TABLES, ClusterCounts, peer_key
-from server.limits import NO_QUOTAS, Quotas
-from server.table import TableError
+from server.cluster.counts import TABLES, ClusterCounts, peer_key
+from server.core.table import TableError
+from server.lobby.quotas import NO_QUOTAS, Quotas
 from shared.options import Options
 
 from ..helpers import until

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from server.core.table import Detached, Table, TableError
 from server.store import SqlStore, StaleOwner, open_store
-from server.table import Detached, Table, TableError
 from shared.options import Options
 
 

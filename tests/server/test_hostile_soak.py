@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from server.core.table import LOBBY, PLAYING
 from server.lobby import Quotas
-from server.table import LOBBY, PLAYING
 
 from .conftest import MakeServer
 from .wsclient import WsClient, http_get

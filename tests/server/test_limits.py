@@ -1,4 +1,4 @@
-"""The limits' one decision (``server.limits``) and the two ways of counting for it: a
+"""The limits' one decision (``server.lobby.quotas``) and the two ways of counting for it: a
 single server's ``LocalCounts`` sums what ``counts_as`` says of each table, which is
 what a cluster keeps in Redis; and ``refusal`` refuses exactly when the cluster's
 reserve script does (a count at its limit, ``limits_of``)."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import itertools
 
-from server.limits import Held, LocalCounts, Quotas, counts_as, limits_of, refusal
+from server.core.table import FINISHED, LOBBY, PLAYING, Table
 from server.lobby import Lobby
+from server.lobby.quotas import Held, LocalCounts, Quotas, counts_as, limits_of, refusal
 from server.store import MemoryStore
-from server.table import FINISHED, LOBBY, PLAYING, Table
 from shared.options import Options
 
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from server.app import Server, ServerConfig
+from server.core.table import Table
 from server.lobby import Lobby
 from server.main import add_arguments, config_from_args
 from server.store import MemoryStore
-from server.table import Table
 from shared.options import Options
 
 from .conftest import MakeServer

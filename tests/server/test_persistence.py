@@ -18,11 +18,11 @@ import pytest
 
 from client.cli import main as cli_main
 from server.app import Server
+from server.core.table import hash_token
 from server.export import PUBLIC_FORMAT, export_game, public_record
 from server.main import add_arguments, store_from_args
-from server.store import MemoryStore, SqliteStore, SqlStore, open_store
+from server.store import MemoryStore, SqliteStore, open_store
 from server.store_pg import PostgresStore
-from server.table import hash_token
 from shared.cards import CARD_IDS, RECIPES
 from shared.errors import RecordError
 from shared.game import Take
@@ -30,6 +30,9 @@ from shared.options import Options
 from shared.record import Record
 from shared.scoring import score_game
 
+from ..helpers.games import game_db as _game_db
+from ..helpers.games import running_record as _running_record
+from ..helpers.games import store_with_game
 from .wsclient import WsClient, create, human_table, play_seat, random_take, serving
 
 
@@ -76,15 +79,6 @@ def replay_facts(record: Record) -> tuple[list[int], list[list[str]]]:
 
 
 # ---------------------------------------------------------------------- the store
-async def store_with_game(db: str | Path, record: Record, table: str = "t1") -> SqlStore:
-    """A started store holding table ``table`` whose game has begun (no actions yet)."""
-    store = open_store(db)
-    await store.start()
-    await store.create_table(table, "export me", record.options, False, None)
-    await store.start_game(table, Record(record.options, record.setup, []))
-    return store
-
-
 async def test_group_commit_shares_commits_and_keeps_order(store_url: str) -> None:
     record = Record.new(Options(seed=7))
     store = await store_with_game(store_url, record)
@@ -280,17 +274,6 @@ async def test_a_restart_brings_back_recently_finished_games_only(store_url: str
 
 
 # ---------------------------------------------------------------------- export
-def _running_record(recipes: bool = True, takes: int = 6) -> Record:
-    record = Record.new(Options(seed=99, recipes=recipes))
-    game = record.start()
-    rng = random.Random(1)
-    for _ in range(takes):
-        take = rng.choice(game.legal_actions())
-        game.apply(take)
-        record.actions.append(take)
-    return record
-
-
 def _keys(x: Any) -> set[str]:
     if isinstance(x, dict):
         return set(x) | {k for v in x.values() for k in _keys(v)}
@@ -316,23 +299,6 @@ def test_the_public_record_of_a_running_game_has_no_secret() -> None:
     assert pub["actions"] == record.to_dict()["actions"]
     with pytest.raises(RecordError):
         Record.from_dict(pub)  # clearly not a replayable record
-
-
-async def _game_db(db: str, *, finish: bool) -> tuple[str, str, Record]:
-    record = _running_record()
-    game = record.replay()
-    if finish:
-        while not game.over:
-            take = game.legal_actions()[0]
-            game.apply(take)
-            record.actions.append(take)
-    store = await store_with_game(db, record, "g1")
-    for i, take in enumerate(record.actions):
-        await store.append_action("g1", i, take)
-    if finish:
-        await store.finish("g1", {"winners": [0], "totals": [0, 0]})
-    await store.close()
-    return db, "g1", record
 
 
 async def test_export_cli_finished_running_full_and_list(

@@ -7,9 +7,9 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.wire import encode_as
-from server.session import presence_message, presence_source
+from server.core.table import Table
+from server.net.session import presence_message, presence_source
 from server.store import MemoryStore
-from server.table import Table
 from shared.options import Options
 from tests.protocol.model_path import by_model
 

@@ -1,4 +1,4 @@
-"""The session's state table (``server.session.ACCEPTS``) is the one in
+"""The session's state table (``server.net.session.ACCEPTS``) is the one in
 docs/PROTOCOL.md, "Connection states", and covers every client message."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from protocol.messages import CLIENT_MESSAGES
 from server.app import Server
-from server.session import ACCEPTS, OK, Phase
+from server.net.session import ACCEPTS, OK, Phase
 
 from .wsclient import WsClient, human_table
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from server.core.table import hash_token
 from server.store import (
     ALIVE_KEPT,
     SQLITE_MIGRATIONS,
@@ -19,7 +20,6 @@ from server.store import (
     StoreInUse,
     open_store,
 )
-from server.table import hash_token
 from shared.game import Take
 from shared.options import Options
 from shared.record import Record

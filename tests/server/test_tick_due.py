@@ -14,10 +14,10 @@ import random
 import sys
 from pathlib import Path
 
-from server.botseat import ComputerPlayers
+from server.bots.seats import ComputerPlayers
+from server.core.table import PLAYING, Table, TableError, hash_token
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, Store, open_store
-from server.table import PLAYING, Table, TableError, hash_token
 from shared.clock import Timing
 from shared.options import Options
 
