@@ -35,10 +35,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "e2e: drives a real browser against a real server")
-
-
 class LiveServer:
     """A started ``Server`` whose event loop runs in a thread; ``url`` is its page."""
 

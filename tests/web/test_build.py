@@ -12,6 +12,8 @@ import pytest
 
 from server.webui import ASSETS_DIR
 
+pytestmark = pytest.mark.e2e  # runs Node (and npm) in processes of their own
+
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 

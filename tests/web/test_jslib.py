@@ -13,6 +13,8 @@ import pytest
 
 from .conftest import LiveServer
 
+pytestmark = pytest.mark.e2e  # runs Node (and npm) in processes of their own
+
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 
