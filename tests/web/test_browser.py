@@ -396,3 +396,23 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     assert "Black (Bea, you) wins" in guest.locator("#result-words").inner_text()
     shot(guest, "phone-26-claimed")
     assert guest.errors == []
+
+
+def test_a_quiet_page_is_not_an_idle_client(open_page: Any) -> None:
+    from protocol import messages as m
+
+    live = LiveServer(limits=m.DEFAULT_LIMITS.model_copy(update={"idle_timeout": 3}))
+    try:
+        page = open_page("desktop")
+        open_lobby(page, live)
+        page.fill("#player-name", "Ann")
+        page.click("#new-table")
+        page.select_option("#seat-1", "")  # wait at the table: nothing else is sent
+        page.click("#create-go")
+        page.wait_for_selector("#invite-link")
+        (session,) = live.server.sessions
+        page.wait_for_timeout(8000)  # well over idle_timeout
+        assert session in live.server.sessions
+        assert page.locator("#conn").inner_text().startswith("connected")
+    finally:
+        live.stop()

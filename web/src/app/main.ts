@@ -448,6 +448,10 @@ export class App {
   }
 
   private tick(): void {
+    const c = this.client;
+    if (c && !c.closed && Date.now() - c.lastSent > (c.welcome.limits.idle_timeout * 1000) / 3) {
+      c.request("ping", {}).catch(() => undefined); // a quiet table is not an idle client
+    }
     if (this.screen === "table" && this.t.view?.clock?.running != null) {
       for (const el of document.querySelectorAll<HTMLElement>("[data-clock]")) {
         el.textContent = this.clockText(Number(el.dataset.clock));

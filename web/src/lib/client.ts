@@ -70,6 +70,9 @@ export class KupferkesselClient {
   welcome!: WelcomeMsg;
   /** The last `seq` received. */
   seq = 0;
+  /** When the last message was sent (`Date.now()`): send `ping` before the server's
+   * `limits.idle_timeout` passes without one. */
+  lastSent = 0;
   closed = false;
   closeError: ConnectionClosed | null = null;
   private nextId = 1;
@@ -150,6 +153,7 @@ export class KupferkesselClient {
     const max = this.welcome?.limits.max_frame ?? DEFAULT_MAX_FRAME;
     if (bytes.byteLength > max) throw new Error(`${type} is ${bytes.byteLength} bytes, over ${max}`);
     this.ws.send(bytes);
+    this.lastSent = Date.now();
     return id;
   }
 
