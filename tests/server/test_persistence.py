@@ -22,7 +22,7 @@ from server.core.table import hash_token
 from server.export import PUBLIC_FORMAT, export_game, public_record
 from server.main import add_arguments, store_from_args
 from server.store import MemoryStore, SqliteStore, open_store
-from server.store_pg import PostgresStore
+from server.store.postgres import PostgresStore
 from shared.cards import CARD_IDS, RECIPES
 from shared.errors import RecordError
 from shared.game import Take

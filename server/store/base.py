@@ -1,0 +1,248 @@
+"""The store's interface and the records it reads back: what every backend implements.
+
+Why: the lobby, the tables and the cluster write and read through this one contract, so
+a backend can be swapped (memory, SQLite, PostgreSQL) without them knowing which it is.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.game import Take
+from shared.options import Options
+from shared.record import Record
+
+__all__ = [
+    "BadDatabase",
+    "StaleOwner",
+    "Store",
+    "StoreInUse",
+    "StoredGame",
+    "StoredSeat",
+    "StoredTable",
+]
+
+
+@dataclass
+class StoredSeat:
+    """One seat as stored: its occupant's name, token hash and bot (None: a person)."""
+
+    seat: int
+    name: str
+    token_hash: str | None
+    bot: str | None
+
+
+@dataclass
+class StoredTable:
+    """A table as read back at start-up; ``record`` is None before its game started."""
+
+    id: str
+    name: str
+    options: Options
+    private: bool
+    invite_hash: str | None
+    created: float
+    state: str
+    finished: float | None = None  # when the table finished (None while open)
+    seats: list[StoredSeat] = field(default_factory=list)
+    record: Record | None = None
+    timing: dict[str, Any] | None = None  # ``Timing`` as created (None: the defaults)
+    life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
+    made_by: str | None = None  # the client address whose quotas it counts against
+    alive: float | None = None  # the last ``beat`` of the server its life names (if any)
+    epoch: int = 0  # how often the table was claimed (0: never, a single server's)
+
+
+@dataclass
+class StoredGame:
+    """One stored game as ``kupferkessel export --list`` shows it."""
+
+    table_id: str
+    name: str
+    started: float
+    finished: float | None
+    actions: int
+    result: dict[str, Any] | None
+
+
+class Store(ABC):
+    """The interface the server writes through. ``MemoryStore`` keeps nothing
+    (``--no-persist``); ``SqliteStore`` is durable. Every coroutine returns once the
+    write is durable (immediately for ``MemoryStore``).
+
+    Every method is abstract: a backend that leaves one out cannot be constructed, where
+    a no-op default would have turned it into a silent no-op."""
+
+    server_id = ""
+    """Whose ``beat`` this store writes: "" for a stand-alone server (one per database),
+    the node's name on a node of a cluster."""
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Open the store (create the schema)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Flush and close."""
+
+    @abstractmethod
+    async def create_table(
+        self,
+        table_id: str,
+        name: str,
+        options: Options,
+        private: bool,
+        invite_hash: str | None,
+        timing: dict[str, Any] | None = None,
+        made_by: str | None = None,
+    ) -> None:
+        """Store a new table in the lobby state (``timing``: its time rules;
+        ``made_by``: the client address whose quotas it counts against)."""
+
+    # Every write of an existing table takes ``epoch``: the epoch this store ``held``
+    # for the table when the intent behind the write was accepted (None: not claimed).
+
+    @abstractmethod
+    async def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str | None,
+        bot: str | None,
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        """Store (or replace) a seat's occupant."""
+
+    @abstractmethod
+    async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
+        """A player left a seat before the game started."""
+
+    @abstractmethod
+    async def start_game(
+        self,
+        table_id: str,
+        record: Record,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        """The game began: store its record (options with seed, explicit deal); with
+        ``life``, its life beyond the record (a clocked game: its clock) alike."""
+
+    @abstractmethod
+    async def append_action(
+        self,
+        table_id: str,
+        index: int,
+        take: Take,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        """Append action ``index`` (0-based) to the table's record; with ``life``, store
+        the game's life beyond its record in the same transaction."""
+
+    @abstractmethod
+    async def save_life(
+        self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
+    ) -> None:
+        """Store a running game's life beyond its record (resignations, stand-ins,
+        clocks: ``Table.life``)."""
+
+    @abstractmethod
+    async def finish(
+        self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
+    ) -> None:
+        """The table is over: its game ended with ``result`` (``GameResult.to_dict``;
+        the record carries it from then on), or it was abandoned in the lobby (None)."""
+
+    @abstractmethod
+    async def beat(self, at: float) -> None:
+        """Store that the server ``server_id`` was serving at time ``at``: after a crash
+        its running moves resume with the time they had used by then (``alive_at``)."""
+
+    @abstractmethod
+    def alive_at(self, server: str) -> float | None:
+        """The time of server ``server``'s last ``beat`` (None if unknown)."""
+
+    @abstractmethod
+    def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
+        """Every table not finished, with its record, for restoring at start-up; with
+        ``finished_since``, also the games that finished at or after that time (so that
+        players reconnecting after a restart still see how their game ended)."""
+
+    @abstractmethod
+    def load_record(self, table_id: str) -> tuple[Record, bool] | None:
+        """A stored game's record and whether it is finished; None if unknown."""
+
+    @abstractmethod
+    def list_games(self) -> list[StoredGame]:
+        """Every stored game, oldest first."""
+
+    @abstractmethod
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its record (a node taking it over restores it so)."""
+
+    @abstractmethod
+    def find_token(
+        self, token_hash: str, finished_since: float | None = None
+    ) -> tuple[str, int] | None:
+        """The (table id, seat) of an unfinished table a seat token hash belongs to; with
+        ``finished_since``, also of a game that finished at or after that time (as
+        ``load_open_tables``: so that its players still see how it ended)."""
+
+    @abstractmethod
+    def open_table_ids(self) -> list[str]:
+        """The ids of every table not finished."""
+
+    @abstractmethod
+    async def claim(self, table_id: str, owner: str) -> int:
+        """Become the owner of a table: its epoch goes up by one (durably) and every
+        later write of it through this store is fenced by the new epoch. Returns it."""
+
+    @abstractmethod
+    def release(self, table_id: str) -> None:
+        """Stop fencing the table's writes (it is no longer served here)."""
+
+    @abstractmethod
+    def held(self, table_id: str) -> int | None:
+        """The epoch this store claimed the table under and holds it with now (None: not
+        claimed here). An intent captures it when it is accepted; its writes carry it."""
+
+    @abstractmethod
+    def fence_writes(self) -> None:
+        """From now on refuse, before the database, every write of an existing table that
+        does not carry the epoch this store holds for it (a node of a cluster)."""
+
+    @abstractmethod
+    def owner(self, table_id: str) -> tuple[str | None, int] | None:
+        """The (owner, epoch) the database holds for a table; None if unknown."""
+
+    @abstractmethod
+    def stats(self) -> dict[str, int]:
+        """Counters for operators and benchmarks: ``writes`` and ``commits`` (their ratio
+        is the group-commit factor), ``failed`` writes."""
+
+
+class StoreInUse(OSError):
+    """Another server holds this database."""
+
+
+class BadDatabase(ValueError):
+    """The path given cannot hold a database: a directory, a file of another kind,
+    ``:memory:`` (nothing would be kept: that is ``--no-persist``)."""
+
+
+class StaleOwner(Exception):
+    """A write for a table this store no longer owns: another node claimed it (a
+    higher epoch) since this one did. Nothing of the write was stored."""
+
+    def __init__(self, table_id: str, epoch: int | None) -> None:
+        super().__init__(f"table {table_id}: epoch {epoch} is stale, another node owns it")
+        self.table_id = table_id
+        self.epoch = epoch

@@ -1,0 +1,129 @@
+"""The store that keeps nothing: every write is accepted at once, every read finds nothing.
+
+Why: ``--no-persist`` (and the tests and benchmarks that need no database) run the same
+server code against it; each method is written out, so it says what "nothing" means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.game import Take
+from shared.options import Options
+from shared.record import Record
+
+from .base import Store, StoredGame, StoredTable
+
+__all__ = ["MemoryStore"]
+
+
+class MemoryStore(Store):
+    """No persistence at all: every write is accepted at once."""
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def create_table(
+        self,
+        table_id: str,
+        name: str,
+        options: Options,
+        private: bool,
+        invite_hash: str | None,
+        timing: dict[str, Any] | None = None,
+        made_by: str | None = None,
+    ) -> None:
+        pass
+
+    async def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str | None,
+        bot: str | None,
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        pass
+
+    async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
+        pass
+
+    async def start_game(
+        self,
+        table_id: str,
+        record: Record,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        pass
+
+    async def append_action(
+        self,
+        table_id: str,
+        index: int,
+        take: Take,
+        life: dict[str, Any] | None = None,
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        pass
+
+    async def save_life(
+        self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
+    ) -> None:
+        pass
+
+    async def finish(
+        self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
+    ) -> None:
+        pass
+
+    async def beat(self, at: float) -> None:
+        pass
+
+    def alive_at(self, server: str) -> float | None:
+        return None
+
+    def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
+        return []
+
+    def load_record(self, table_id: str) -> tuple[Record, bool] | None:
+        return None
+
+    def list_games(self) -> list[StoredGame]:
+        return []
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        return None
+
+    def find_token(
+        self, token_hash: str, finished_since: float | None = None
+    ) -> tuple[str, int] | None:
+        return None
+
+    def open_table_ids(self) -> list[str]:
+        return []
+
+    async def claim(self, table_id: str, owner: str) -> int:
+        return 0  # nothing to fence: no other node shares this store
+
+    def release(self, table_id: str) -> None:
+        pass
+
+    def held(self, table_id: str) -> int | None:
+        return None
+
+    def fence_writes(self) -> None:
+        pass
+
+    def owner(self, table_id: str) -> tuple[str | None, int] | None:
+        return None
+
+    def stats(self) -> dict[str, int]:
+        return {}

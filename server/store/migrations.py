@@ -1,0 +1,81 @@
+"""The schema of the SQL stores: one script per version, for SQLite and for PostgreSQL.
+
+Why: the schema is created and migrated by the server itself (``schema_version`` holds
+how many scripts ran), so the scripts and their order are the schema's history: a script
+is never changed once released, a new version is a new script at the end.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PG_MIGRATIONS", "SQLITE_MIGRATIONS"]
+
+SQLITE_MIGRATIONS = (
+    # 1: tables, seats, games (set-up) and their append-only actions
+    """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    options TEXT NOT NULL,
+    private INTEGER NOT NULL,
+    invite_hash TEXT,
+    created REAL NOT NULL,
+    state TEXT NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT,
+    bot TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    record TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES games(table_id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+);
+CREATE INDEX IF NOT EXISTS tables_state ON tables(state)
+""",
+    # 2: ownership (fencing: the store refuses a stale owner's writes) and token look-up
+    """
+ALTER TABLE tables ADD COLUMN owner TEXT;
+ALTER TABLE tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash)
+""",
+    # 3: a table's time rules, and a running game's life beyond its record (who
+    # resigned or was replaced, the clocks' reserves)
+    """
+ALTER TABLE tables ADD COLUMN timing TEXT;
+ALTER TABLE games ADD COLUMN life TEXT
+""",
+    # 4: when each server (or node) last said it was serving (``beat``): after a crash
+    # a running move resumes with the time it had used by then
+    """
+CREATE TABLE IF NOT EXISTS alive (
+    server TEXT PRIMARY KEY,
+    at REAL NOT NULL
+)
+""",
+    # 5: the client address a table counts against (its quotas follow the table when
+    # a server restarts or another node of a cluster takes it over)
+    """
+ALTER TABLE tables ADD COLUMN made_by TEXT
+""",
+)
+
+
+def _pg(script: str) -> str:
+    """A migration written for SQLite in PostgreSQL's types (times as float8)."""
+    return script.replace(" REAL", " DOUBLE PRECISION")
+
+
+PG_MIGRATIONS = tuple(_pg(script) for script in SQLITE_MIGRATIONS)

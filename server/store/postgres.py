@@ -1,0 +1,100 @@
+"""The PostgreSQL backend of the store (psycopg 3): what the nodes of a cluster share.
+
+Why: the nodes of a cluster need one database they all reach, with the same semantics
+as SQLite (``SqlStore`` holds all of it): one writer thread, group commit, an
+acknowledgement only after the commit, token hashes only, the schema migrated by the
+server. PostgreSQL's own differences live here: ``%s`` placeholders, ``DOUBLE
+PRECISION`` times (``PG_MIGRATIONS``), advisory locks (one server per database unless
+it is a node of a cluster; migrations one at a time) and ``FOR SHARE`` on the fenced
+tables' rows, which holds a competing ``claim`` off until the write commits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from .base import StoreInUse
+from .migrations import PG_MIGRATIONS
+from .sql import SqlStore
+
+__all__ = ["PG_MIGRATIONS", "PostgresStore"]
+
+_LOCK_SERVER = 0x4B4B5345  # advisory lock keys ("KKSE", "KKMI")
+_LOCK_MIGRATE = 0x4B4B4D49
+
+
+class PostgresStore(SqlStore):
+    """``url`` is a libpq URL (``postgresql://user@host:port/db``). ``exclusive`` holds
+    a session advisory lock for as long as the store is open, so a second stand-alone
+    server on the same database refuses to start; nodes of a cluster pass False."""
+
+    MIGRATIONS = PG_MIGRATIONS
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        max_batch: int = 1000,
+        readonly: bool = False,
+        exclusive: bool = True,
+    ) -> None:
+        super().__init__(max_batch=max_batch, readonly=readonly)
+        self.dsn = url
+        self.exclusive = exclusive
+        self._holder: psycopg.Connection[Any] | None = None
+
+    @property
+    def url(self) -> str:
+        """The URL without its password (for messages and logs)."""
+        params = conninfo_to_dict(self.dsn)
+        params.pop("password", None)
+        return make_conninfo("", **params)
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        options = "-c default_transaction_read_only=on" if self.readonly else None
+        kwargs: dict[str, Any] = {"autocommit": True}
+        if options:
+            kwargs["options"] = options
+        return psycopg.connect(self.dsn, **kwargs)
+
+    def _lock_database(self) -> None:
+        if not self.exclusive or self._holder is not None:
+            return
+        holder = psycopg.connect(self.dsn, autocommit=True)
+        row = holder.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_SERVER,)).fetchone()
+        if not row or not row[0]:
+            holder.close()
+            raise StoreInUse(
+                f"the database {self.url} is in use by another server (stop it, give this"
+                " one its own database, or make both nodes of a cluster with --cluster)"
+            )
+        self._holder = holder  # the lock lives as long as this session
+
+    def _unlock_database(self) -> None:
+        if self._holder is not None:
+            # unlock before closing: the server ends a closed session a moment later,
+            # and a server started right after this one must find the lock free
+            with contextlib.suppress(psycopg.Error):
+                self._holder.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_SERVER,))
+            self._holder.close()
+            self._holder = None
+
+    def _serialize_migrations(self, cur: Any) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_MIGRATE,))
+
+    def _sql(self, sql: str) -> str:
+        return _placeholders(sql)
+
+    def _epochs_sql(self, n: int) -> str:
+        return f"SELECT id, epoch FROM tables WHERE id IN ({', '.join(['%s'] * n)}) FOR SHARE"
+
+
+@functools.lru_cache(maxsize=256)
+def _placeholders(sql: str) -> str:
+    """``?`` placeholders as psycopg's ``%s`` (our statements hold no other ``?`` or ``%``)."""
+    return sql.replace("?", "%s")
