@@ -1,6 +1,13 @@
 """Fixtures every package's tests may use: real PostgreSQL and Redis servers
-(``tests.services``), started once per session on free loopback ports and removed at
-the end, and ``store_url``, which runs a test once per store backend."""
+(``tests.helpers.services``), started once per test process (once per xdist worker) on
+free loopback ports and removed at the end, and ``store_url``, which runs a test once
+per store backend.
+
+It also marks the end-to-end tests ``e2e`` (``pytest -m "not e2e"`` is the fast tier):
+every test that uses a real PostgreSQL or Redis through these fixtures, and every soak
+(``slow``). Modules that start processes (servers, nodes, terminals in tmux) mark
+themselves, as ``pytestmark = pytest.mark.e2e`` or on the test.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,20 @@ from pathlib import Path
 
 import pytest
 
-from .services import Postgres, Redis
+from .helpers.services import Postgres, Redis
+
+# A test using one of these (directly or through another fixture) is end-to-end.
+E2E_FIXTURES = frozenset({"postgres", "redis_server", "pg_url"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``e2e`` what needs a PostgreSQL or Redis server and every soak."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("store_url") == "postgresql"
+        if names & E2E_FIXTURES or on_postgres or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")

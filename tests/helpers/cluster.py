@@ -1,0 +1,107 @@
+"""Nodes of a cluster for the tests: several ``Server``s in this process sharing one
+PostgreSQL database and one Redis (``cluster``), or ``kupferkessel serve --cluster``
+processes (``Node``), for what only a process can show (SIGKILL, SIGSTOP).
+
+Both use a short lease (``LEASE``), so that a lost node's tables move within a second
+or two and the tests stay short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from server.app import Server, ServerConfig
+from server.store import open_store
+from tests.server.wsclient import http_get
+
+from .ports import free_port
+
+__all__ = ["LEASE", "Node", "cluster"]
+
+ROOT = Path(__file__).resolve().parents[2]
+LEASE = 1.0  # seconds a node's hold on a table lasts unless renewed
+
+
+@contextlib.asynccontextmanager
+async def cluster(
+    pg_url: str, redis_url: str, n: int = 3, **config: Any
+) -> AsyncIterator[list[Server]]:
+    """``n`` started nodes in this process (port 0 each), stopped at the end; the
+    block must end within 180 s (a hang fails the test with its traceback)."""
+    nodes = []
+    try:
+        for _ in range(n):
+            server = Server(
+                ServerConfig(port=0, ping_interval=None, cluster=redis_url, lease=LEASE, **config),
+                open_store(pg_url, exclusive=False),
+            )
+            await server.start()
+            nodes.append(server)
+        async with asyncio.timeout(180):
+            yield nodes
+    finally:
+        for server in nodes:
+            await asyncio.wait_for(server.stop(), 30)
+
+
+class Node:
+    """One ``kupferkessel serve`` node process."""
+
+    def __init__(self, pg_url: str, redis_url: str, log: Path, *args: str) -> None:
+        self.pg_url, self.redis_url, self.log = pg_url, redis_url, log
+        self.args = args  # more flags for ``kupferkessel serve``
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.id = ""
+
+    async def start(self) -> Node:
+        """Start the node and wait until it answers ``/healthz`` as itself (its id
+        names its process: on a shared machine another program may take the free port
+        first; then it starts again on another port)."""
+        deadline = time.monotonic() + 30
+        while True:
+            cmd = [sys.executable, "-m", "client.cli", "serve", "--port", str(self.port)]
+            cmd += ["--store", self.pg_url, "--cluster", self.redis_url, "--lease", str(LEASE)]
+            cmd += ["--log-level", "info", "--bot-think", "0.01", *self.args]
+            with self.log.open("ab") as out:
+                self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                with contextlib.suppress(OSError, ValueError, IndexError, KeyError):
+                    status, _, body = await http_get(self.port)
+                    node = json.loads(body)["node"]
+                    if status == 200 and node.rsplit("-", 2)[1] == str(self.proc.pid):
+                        self.id = node
+                        return self
+                await asyncio.sleep(0.1)
+            self.kill()
+            log = self.log.read_text()
+            assert "address already in use" in log[-3000:].lower(), log[-3000:]
+            assert time.monotonic() < deadline, "the node did not start"
+            self.port = free_port()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def kill(self) -> None:
+        if self.alive:
+            assert self.proc is not None
+            self.proc.kill()
+            self.proc.wait()
+
+    async def health(self) -> dict[str, Any]:
+        _, _, body = await http_get(self.port)
+        figures: dict[str, Any] = json.loads(body)
+        return figures

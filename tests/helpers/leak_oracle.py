@@ -1,0 +1,271 @@
+"""The leak oracle: random games played through a server, every frame every connection
+received checked against what that connection may know at that moment (RULES.md
+section 9), with a truth rebuilt from the seed independently of the server's view code.
+
+``tests/server/test_leak_oracle.py`` runs it on one server, ``test_cluster.py`` over the
+nodes of a cluster; the rules it checks are told in the first one's docstring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+from shared.cards import CARD_IDS, RECIPE_IDS
+from shared.game import EMPTY, Game, Take
+from shared.options import Options
+from shared.record import action_to_dict
+from tests.server.wsclient import WsClient, create, join, play_seat
+
+__all__ = ["SEEN", "Conn", "Played", "check_game", "play_one"]
+
+WELCOME: dict[int, Any] = {}  # the first welcome per version: every other must equal it
+ZERO = types.SimpleNamespace(state_version=-1)
+SEEN = {"takes": 0, "results": 0}  # 1.1 fields checked (the 1.1 checks are not idle)
+CARD_SET = frozenset(CARD_IDS)
+CARD_RE = re.compile(r"[a-z_]+-[1-4]")
+RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
+
+
+@dataclass
+class Conn:
+    client: WsClient
+    seat: int | None  # None: a spectator
+    token: str | None = None
+    minor: int = 0  # the protocol minor version it said in hello
+    combined: bool = False  # 1.1 with one ``update`` per new state
+
+
+@dataclass
+class Played:
+    options: Options
+    conns: list[Conn] = field(default_factory=list)
+    takes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- the truth
+def truth(options: Options, takes: list[tuple[int, dict[str, Any]]]) -> list[Game]:
+    """states[v]: the true game at state version v, replayed on our own engine copy."""
+    game = Game.deal(options)
+    states = [game]
+    for version, f in sorted(takes, key=lambda t: t[0]):
+        assert version == len(states) - 1, "acked takes form one chain of versions"
+        game = game.copy()
+        targets = f.get("targets")
+        game.apply(
+            Take(
+                f["card"],
+                f.get("special", True),
+                None if targets is None else tuple(targets),
+                f.get("keep", True),
+            )
+        )
+        states.append(game)
+    assert game.over
+    return states
+
+
+def may_know(game: Game, seat: int | None) -> tuple[set[str], set[str]]:
+    """(card ids, recipe ids) a seat (None: spectator) may see in ``game``."""
+    cards = {CARD_IDS[c] for c in game.grid if c != EMPTY}
+    cards |= {CARD_IDS[c] for c in game.out}
+    cards |= {CARD_IDS[k[-1]] for k in game.kettles}
+    recipes: set[str] = set()
+    if game.over:
+        cards |= {CARD_IDS[c] for k in game.kettles for c in k}
+        recipes = {r for hand in game.recipes for r in hand}
+    else:
+        if seat is not None and game.options.memory == "casual":
+            cards |= {CARD_IDS[c] for c in game.kettles[seat]}
+        if seat is not None:
+            recipes = set(game.recipes[seat])
+    return cards, recipes
+
+
+def strings_and_ints(obj: Any, strs: list[str], ints: list[int]) -> None:
+    if isinstance(obj, str):
+        strs.append(obj)
+    elif isinstance(obj, bool):
+        pass
+    elif isinstance(obj, int):
+        ints.append(obj)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            strings_and_ints(k, strs, ints)
+            strings_and_ints(v, strs, ints)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            strings_and_ints(v, strs, ints)
+
+
+def check_game(played: Played) -> int:
+    """Check every frame of one game; returns the number of frames checked."""
+    options = played.options
+    seed = options.seed
+    assert seed is not None
+    states = truth(options, played.takes)
+    final = states[-1]
+    tokens = {c.token for c in played.conns if c.token is not None}
+    frames = 0
+    for conn in played.conns:
+        for raw in conn.client.raw:
+            frames += 1
+            assert isinstance(raw, bytes), "the server sends binary frames only"
+            where = f"seat {conn.seat}, frame {raw[:60]!r}"
+            for tok in tokens:
+                if tok.encode() in raw:
+                    obj = msgpack.unpackb(raw, raw=False)
+                    assert obj["type"] == "joined" and tok == conn.token, f"token leak: {where}"
+            assert str(seed).encode() not in raw, f"seed as text: {where}"
+            obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+            strs: list[str] = []
+            ints: list[int] = []
+            strings_and_ints(obj, strs, ints)
+            assert seed not in ints, f"seed leak: {where}"
+            assert not any(str(seed) in s for s in strs), f"seed leak: {where}"
+            kind = obj["type"]
+            if kind == "welcome":  # the static catalogue: every card and recipe, no game facts
+                static = {k: v for k, v in obj.items() if k not in ("seq", "re")}
+                assert static["protocol"] == [1, conn.minor]
+                assert WELCOME.setdefault(conn.minor, static) == static
+                continue
+            if conn.minor == 0:  # 1.0: nothing of 1.1, ever
+                assert kind != "update" and not {"takes", "result", "clock"} & set(
+                    obj.get("view", {})
+                ), f"1.1 in a 1.0 frame: {where}"
+            if kind in ("view", "update"):
+                check_11_view(obj, states[obj["state_version"]], conn, where)
+            allowed_cards: set[str] = set()
+            allowed_recipes: set[str] = set()
+            if kind in ("view", "events", "update"):
+                v = obj["state_version"]
+                only_view = kind == "view" or (kind == "update" and not obj.get("events"))
+                at = [states[v]] if only_view or v == 0 else [states[v - 1], states[v]]
+                for g in at:
+                    cards, recipes = may_know(g, conn.seat)
+                    allowed_cards |= cards
+                    allowed_recipes |= recipes
+            for s in strs:
+                for cid in CARD_RE.findall(s):
+                    if cid in CARD_SET:
+                        assert cid in allowed_cards, f"card {cid} leaked: {where} {obj}"
+                for rid in RECIPE_RE.findall(s):
+                    assert rid in allowed_recipes, f"recipe {rid} leaked: {where} {obj}"
+            if kind in ("view", "update"):  # our replay agrees with what the server shows
+                g = states[obj["state_version"]]
+                grid = [
+                    [None if x == EMPTY else CARD_IDS[x] for x in g.grid[r * 6 : r * 6 + 6]]
+                    for r in range(6)
+                ]
+                assert obj["view"]["grid"] == grid
+                assert obj["view"].get("seat") == conn.seat
+    last = [c for c in played.conns if c.seat == 0][-1].client.latest_view()
+    assert last.view.game_over
+    assert [list(k.cards) for k in last.view.kettles] == [
+        [CARD_IDS[c] for c in k] for k in final.kettles
+    ]
+    return frames
+
+
+def check_11_view(obj: dict[str, Any], game: Game, conn: Conn, where: str) -> None:
+    """``takes`` only for the seat to move, exactly the engine's legal decisions;
+    ``result`` only once the game is over (it ends views of a finished game only)."""
+    view = obj["view"]
+    mover = game.to_move if not game.over else None
+    if "takes" in view:
+        SEEN["takes"] += 1
+        assert conn.seat is not None and conn.seat == mover, f"takes to a non-mover: {where}"
+        legal = [action_to_dict(t) for t in game.legal_actions()]
+        assert [{"take": t.pop("card"), **t} for t in view["takes"]] == legal, where
+    elif conn.minor >= 1 and conn.seat is not None and conn.seat == mover:
+        raise AssertionError(f"the mover's 1.1 view lacks takes: {where}")
+    if "result" in view:
+        SEEN["results"] += 1
+        assert view.get("game_over") is True and game.over, f"a result before the end: {where}"
+
+
+# ---------------------------------------------------------------------- playing
+async def play_one(port: int | list[int], rng: random.Random) -> Played:
+    """One random game; with several ports (the nodes of a cluster) every connection
+    goes to another node than the one before: seats, spectators and a seat's
+    reconnection each on their own."""
+    ports = [port] if isinstance(port, int) else port
+    opened = iter(range(10**6))
+
+    def node() -> int:
+        return ports[next(opened) % len(ports)]
+
+    players = rng.choice([2, 3])
+    options = Options(
+        players=players,
+        recipes=rng.random() < 0.5,
+        memory=rng.choice(["strict", "casual"]),
+        start_card=rng.choice(["no_player_colors", "not_own_color"]),
+        third_colour=rng.choice(["lilac", "brown", "green", "gray"]),
+        seed=rng.randrange(2**40, 2**53),
+    )
+    played = Played(options)
+    wire = options.to_dict()
+    wire["recipes"] = options.recipes
+    minors = [rng.choice([0, 1]) for _ in range(players)]
+    clients = [await WsClient.open(node(), f"p{i}", (1, minors[i])) for i in range(players)]
+    table, _, token = await create(clients[0], options=wire)
+    played.conns.append(Conn(clients[0], 0, token, minors[0]))
+    for i, c in enumerate(clients[1:], 1):
+        _, tok = await join(c, table, f"p{i}", seeded=True)
+        played.conns.append(Conn(c, i, tok, minors[i]))
+    watch = rng.choice(["none", "before", "during"])
+
+    async def watcher(name: str) -> None:
+        minor, combined = rng.choice([(0, False), (1, False), (1, True)])
+        spectator = await WsClient.open(node(), None)
+        hello = {"protocol": [1, minor], "client": name, "combined": combined}
+        assert (await spectator.request("hello", **hello)).type == "welcome"
+        await spectator.request("watch", table=table)
+        played.conns.append(Conn(spectator, None, None, minor, combined))
+
+    if watch == "before":
+        await watcher("spectator")
+    for c in clients:
+        await c.send("ready")
+
+    async def seat_task(seat: int) -> None:
+        conn = played.conns[seat]
+        r = random.Random(rng.random())
+        if r.random() < 0.25:  # drop and resume once, somewhere in the game
+            last = await play_seat(
+                conn.client, seat, r, max_takes=r.randint(0, 8), takes=played.takes
+            )
+            if last.view.game_over:
+                return
+            await conn.client.close()
+            client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor))
+            resumed = await client.request("resume", token=conn.token)
+            assert resumed.type == "resumed" and resumed.seat == seat
+            played.conns.append(Conn(client, seat, None, conn.minor))
+            conn = played.conns[-1]
+        await play_seat(conn.client, seat, r, takes=played.takes)
+
+    async def late_watcher() -> None:
+        async with asyncio.timeout(30):
+            while max((c.client.latest_view() or ZERO).state_version for c in played.conns) < 6:
+                await asyncio.sleep(0.005)  # whichever seat connection is open sees it
+        await watcher("late")
+
+    tasks = [seat_task(s) for s in range(players)]
+    if watch == "during":
+        tasks.append(late_watcher())
+    await asyncio.gather(*tasks)
+    for conn in played.conns:
+        if conn.seat is None:
+            kind = "update" if conn.combined else "view"
+            await conn.client.wait_for(lambda x, k=kind: x.type == k and x.view.game_over)
+    for conn in played.conns:
+        await conn.client.close()
+    return played
