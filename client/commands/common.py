@@ -78,6 +78,7 @@ async def open_client_app(
     watching it) or, without an address, in the lobby browsing the LAN."""
     from ..discovery import Browser
     from ..lib import Client
+    from ..settings import Settings
     from ..ui.app import TERMINAL_PROTOCOL, KupferApp
     from ..ui.seating import sit_down
 
@@ -97,7 +98,14 @@ async def open_client_app(
         except OSError as e:
             browser = None
             status = f"! LAN discovery is not available here ({e}); type an address (a)"
-    app = KupferApp(name=name, client=client, browser=browser, address=url or "", watch_only=watch)
+    app = KupferApp(
+        name=name,
+        client=client,
+        browser=browser,
+        address=url or "",
+        watch_only=watch,
+        settings=Settings.load(),
+    )
     app.status = status
     try:
         return await app.run()

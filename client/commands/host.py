@@ -18,6 +18,7 @@ from server.store import MemoryStore, SqliteStore, Store, StoreInUse
 
 from ..discovery import Announcer, announce_server
 from ..lib import DEFAULT_PORT, Client, ClientError
+from ..settings import Settings
 from ..ui.app import TERMINAL_PROTOCOL, KupferApp
 from .common import add_name_argument, default_name, fail, quiet_logging
 
@@ -66,7 +67,7 @@ async def host(args: argparse.Namespace) -> int:
     client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, protocol=TERMINAL_PROTOCOL)
     try:
         await client.connect()
-        app = KupferApp(name=args.name, client=client, address=address)
+        app = KupferApp(name=args.name, client=client, address=address, settings=Settings.load())
         app.hosting = True  # quitting stops the server: the app says so before it does
         app.status = status + "   n: new table"
         return await app.run()

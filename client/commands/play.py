@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 
 from protocol.convert import options_from_shared
 from server.app import Server, ServerConfig
@@ -19,6 +20,7 @@ from shared.cards import THIRD_COLOURS
 from shared.options import MEMORY_MODES, START_CARD_MODES, Options
 
 from ..lib import Client, ClientError
+from ..settings import Settings
 from ..ui.app import TERMINAL_PROTOCOL, KupferApp
 from ..ui.forms import FIRST_GAME_LEVEL
 from .common import add_name_argument, fail, quiet_logging
@@ -64,7 +66,11 @@ async def play(args: argparse.Namespace) -> int:
             "against the computer", options, bots=bots, player=args.name, seat=0
         )
         await client.ready()
-        return await KupferApp(name=args.name, client=client, allow_lobby=False).run()
+        # the computer's turns come right back: no bell, no title for them
+        settings = dataclasses.replace(Settings.load(), bell=False, title=False)
+        app = KupferApp(name=args.name, client=client, allow_lobby=False, settings=settings)
+        app.local = True  # its server and seat token end with the program: quitting says so
+        return await app.run()
     finally:
         await client.close()
         await server.stop()

@@ -27,10 +27,12 @@ from protocol import messages as m
 
 from ..discovery import Browser
 from ..lib import Client, ClientError, Status
+from ..settings import Settings
 from .game import END_PAUSE, GameScreen
 from .host import Action
 from .keys import key_bindings
 from .lobby import LobbyScreen
+from .pacing import Pacer
 from .render import (
     Line,
     Size,
@@ -74,7 +76,10 @@ class KupferApp:
         watch_only: bool = False,
         input: Input | None = None,
         output: Output | None = None,
+        settings: Settings | None = None,
     ) -> None:
+        self.settings = settings or Settings()
+        self.pacer = Pacer(self.settings.pace)
         self.client = client
         self.allow_lobby = allow_lobby
         self.screen = "table" if client is not None and client.table else "lobby"
@@ -83,6 +88,7 @@ class KupferApp:
         self.bye = ""  # the server's last goodbye (shown until the connection is back)
         self.server_stopped = False  # it said goodbye because it stops (the host quit)
         self.hosting = False  # this process runs the server: quitting stops it
+        self.local = False  # ``play``: the game's server lives and dies with this program
         self.show_help = False
         self.help_scroll = 0
         self.chat: str | None = None  # the chat line being typed
@@ -97,7 +103,7 @@ class KupferApp:
             address=address,
             watch_only=watch_only,
         )
-        self.game = GameScreen(self)
+        self.game = GameScreen(self, hold=self.settings.hold)
         self.game.table.me = client.seat if client else None
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
@@ -137,7 +143,11 @@ class KupferApp:
 
     async def _consume(self, client: Client) -> None:
         async for update in client.updates():
+            wait = self.pacer.delay(update, self.game.table.me)
+            if wait > 0:  # the turn before stays on the screen a moment longer
+                await asyncio.sleep(wait)
             self.on_update(update)
+            self.pacer.shown(update)
             self.app.invalidate()
 
     async def _tick(self) -> None:
@@ -187,7 +197,9 @@ class KupferApp:
 
     def quit(self) -> None:
         """q: ask first when it matters, and say what really happens."""
-        if self.hosting or (self.screen == "table" and self.game.playing()):
+        game = self.game
+        local = self.local and game.table.view is not None and not game.over()
+        if self.hosting or (self.screen == "table" and (game.playing() or local)):
             self.confirm_quit = True
         else:
             self.exit()
@@ -253,8 +265,8 @@ class KupferApp:
             self.confirm_quit = False
             if key in ("y", "q"):
                 self.exit()
-        elif game.confirm_resign:
-            game.resign_answer(key)
+        elif game.asking():
+            game.answer_question(key)
         elif self.show_help:
             self._help_key(key)
         elif game.show_log:
@@ -351,16 +363,14 @@ class KupferApp:
         if self.confirm_quit:
             if self.hosting:
                 text = "Quit? This stops the server: the game ends for everyone connected. y/n"
+            elif self.local:  # nothing to come back to: the token ends with the program
+                text = "Quit? The game ends with this program: it cannot be resumed. y/n"
             else:
                 text = "Leave? Your seat stays yours: come back with join to resume. y/n"
             return [("bold reverse", text)]
-        if self.game.confirm_resign:
-            v = self.game.table.view
-            if v is not None and v.players > 2:
-                text = "Resign? A computer plays your seat to the end; you place last. y/n"
-            else:
-                text = "Resign? The game ends now and the other player wins. y/n"
-            return [("bold reverse", text)]
+        question = self.game.question()
+        if question is not None:
+            return [("bold reverse", question)]
         if self.chat is not None:
             return [("bold", "say: "), ("", self.chat[-(width - 6) :] + "_")]
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"

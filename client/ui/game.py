@@ -22,6 +22,8 @@ from .log import (
     presence_entries,
     restore_log,
 )
+from .pacing import HELD_KEYS
+from .recent import Recent
 from .render import (
     Cards,
     Line,
@@ -53,9 +55,12 @@ class GameScreen:
     model into lines; a rematch or a new table starts it afresh (``sit``, ``reset``).
     """
 
-    def __init__(self, host: TableHost) -> None:
+    def __init__(self, host: TableHost, *, hold: float = 0.0) -> None:
         self.host = host
+        self.hold = hold  # seconds the take keys wait when our turn comes back
+        self.held_until = 0.0
         self.table = TableModel()
+        self.recent = Recent()
         self.seats: tuple[m.SeatInfo, ...] = ()
         self.ended: str | None = None  # why the game ended without a final score
         self.over_at = 0.0  # when the game was seen to end
@@ -64,8 +69,10 @@ class GameScreen:
         self.show_board = False  # at the end: the final grid instead of the score table
         self.show_log = False  # the whole log, full screen (L)
         self.confirm_resign = False
+        self.confirm_claim = False
         self.scroll = 0  # the score table's first line
         self.side_scroll = 0  # the side panel's first line, when it pages
+        self.side_page = 3  # how many lines of it a page shows
         self.log = LogPager()
 
     # ------------------------------------------------------------------ changes
@@ -77,6 +84,7 @@ class GameScreen:
     def rematched(self, me: int | None) -> None:
         """A new game at a new table, the same people: a fresh board and log."""
         self.table = TableModel(me)
+        self.recent = Recent()
         self.ended = None
         self.show_board = False
         self.rematch_asked = False
@@ -91,6 +99,7 @@ class GameScreen:
         log = self.table.log
         if self.table.me != client.seat or fresh:
             self.table = TableModel(client.seat)
+            self.recent = Recent()
             self.table.log.extend(log)
             if not log:
                 self.table.log.extend(restore_log(client))
@@ -108,7 +117,10 @@ class GameScreen:
             self.clock_at = time.monotonic()
             self.table.me = client.seat if client else None
             was_over = self.table.view is not None and self.table.view.game_over
+            was_mine = self.table.my_turn
             self.table.set_view(u.view, u.state_version)
+            if self.table.my_turn and not was_mine:  # a key meant for before waits
+                self.held_until = time.monotonic() + self.hold
             if u.view.game_over and not was_over:
                 self.over_at = time.monotonic()
             if u.view.game_over:
@@ -116,11 +128,15 @@ class GameScreen:
         elif isinstance(u, m.EventsMsg):
             v = self.table.view
             self.table.log.extend(event_entries(u.events, v, self.names(), self.cards()))
+            self.recent.me = self.table.me
+            self.recent.feed(u.events)
             self.log.scroll = 0
             keep_log(client, self.table.visible_log())
         elif isinstance(u, m.PresenceMsg):
             said = presence_entries(self.table.view, self.seats, u.seats)
-            self.table.log.extend(said)
+            for entry, (seat, words) in said:
+                self.table.log.append(entry)
+                self.recent.note(seat, words)
             if said:
                 keep_log(client, self.table.visible_log())
             self.seats = u.seats
@@ -182,12 +198,40 @@ class GameScreen:
         return info is not None and info.computer and not info.resigned
 
     # ------------------------------------------------------------------ keys
-    def resign_answer(self, key: str) -> None:
-        """The answer to "Resign?": ``y`` resigns, any other key does not."""
-        self.confirm_resign = False
+    def asking(self) -> bool:
+        """A yes/no question of the table screen is open (resign? claim?)."""
+        return self.confirm_resign or self.confirm_claim
+
+    def answer_question(self, key: str) -> None:
+        """The answer to "Resign?" or "Claim the win?": ``y`` does it, any other key
+        does not."""
+        resign, claim = self.confirm_resign, self.confirm_claim
+        self.confirm_resign = self.confirm_claim = False
         client = self.host.client
-        if key == "y" and client is not None:
+        if key != "y" or client is None:
+            return
+        if resign:
             self.host.act(client.resign)
+        elif claim and self.claimable():
+            self.host.act(client.claim)
+
+    def question(self) -> str | None:
+        """The open question in words, for the status line."""
+        v = self.table.view
+        if self.confirm_claim and v is not None and self.table.me is not None:
+            who = seat_label(v.colours, 1 - self.table.me, self.names())
+            return f"Claim the win? {who} is away: the game ends now and you win. y/n"
+        if not self.confirm_resign:
+            return None
+        if v is None or v.players == 2:
+            return "Resign? The game ends now and the other player wins. y/n"
+        people = [s for s in self.seats if s.seat != self.table.me and not s.resigned and not s.bot]
+        if not people:  # only computers would play on: the server ends the game
+            return (
+                "Resign? Only computers would play on: the game ends now, the others "
+                "win and you place last. y/n"
+            )
+        return "Resign? A computer plays your seat to the end; you place last. y/n"
 
     def log_key(self, key: str) -> None:
         """A key on the log page: paging, or back to the table."""
@@ -205,12 +249,15 @@ class GameScreen:
         client = self.host.client
         if key in ("pageup", "pagedown"):
             up = key == "pageup"
-            self.side_scroll = max(0, self.side_scroll + (-3 if up else 3))
+            step = self.side_page
+            self.side_scroll = max(0, self.side_scroll + (-step if up else step))
             self.log.scroll = max(0, self.log.scroll + (5 if up else -5))
             return
         if self.over():
             self._end_key(key)
             return
+        if key in HELD_KEYS and time.monotonic() < self.held_until:
+            return  # our turn just came back: this key was meant for the one before
         if t.decision is not None and key not in ("c", "R", "q"):  # those work anyway
             self.send(t.answer(key))
             return
@@ -227,7 +274,7 @@ class GameScreen:
         elif key == "R" and self.seated_in_game():
             self.confirm_resign = True
         elif key == "w" and self.claimable() and client is not None:
-            self.host.act(client.claim)
+            self.confirm_claim = True  # it ends the game: ask first, as R and q do
         elif key == "b" and self.replaced_me() and client is not None:
             self.host.act(client.back)
         elif key == "q":
@@ -267,7 +314,7 @@ class GameScreen:
             self.host.quit()
 
     def click(self, row: int, col: int) -> None:
-        if self.table.decision is None:
+        if self.table.decision is None and time.monotonic() >= self.held_until:
             self.send(self.table.select((row, col)))
 
     def send(self, intent: Intent | None) -> None:
@@ -342,23 +389,49 @@ class GameScreen:
             if t.decision is None
             else (t.decision.choice.row, t.decision.choice.col)
         )
-        grid = render_grid(v, self.cards(), cursor, self.click, size)
+        self.recent.me = t.me
+        last = self.recent.last()
+        cell = last.takes[-1][2] if last is not None and last.takes else None
+        path = last.path if last is not None else ()
+        grid = render_grid(v, self.cards(), cursor, self.click, size, cell, path)
         side = self.side_lines(size.side_width, compact=not size.side_right, legend=size.log_right)
-        bottom = self.prompt_lines(width) + wrap_items(self.key_items(), width)
+        bottom = self.prompt_lines(width) + wrap_items(self.key_items(width), width)
         room = height - 1 - len(bottom)  # the status line is the last
-        lines: list[Line] = []
+        visible = t.visible_log()
+        lines: list[Line]
         if size.side_right:
-            left = list(grid)
             right = self.pane(side, size.side_width, room, with_log=size.log_right)
+            if not size.log_right and len(right) <= len(grid):  # free rows under both
+                lines = side_by_side(grid, right, size.grid_width)
+                lines += self._since(v, width, room - len(lines) - 1)
+                lines += self.log.lines(visible, width, room - len(lines))
+                return lines[:room] + bottom
+            left = [*grid, *self._since(v, size.grid_width, room - len(grid) - 1)]
             if not size.log_right:
-                left += self.log.lines(t.visible_log(), size.grid_width, room - len(left))
+                left += self.log.lines(visible, size.grid_width, room - len(left))
             elif room - len(left) > 9:  # room under the grid: which colour is which
                 table = colour_table(client.catalogue)
                 left += [[], *[p for ln in table for p in wrap(ln, size.grid_width, 4)]]
-            lines += side_by_side(left, right, size.grid_width)
+            lines = side_by_side(left, right, size.grid_width)
         else:
-            lines += grid + self.pane(side, width, room - len(grid), with_log=True)
+            since = self._since(v, width, room - len(grid) - 2)
+            rows = room - len(grid) - len(since)
+            lines = grid + self.pane(side, width, rows, with_log=True) + since
         return lines[: height - 1 - len(bottom)] + bottom
+
+    def _since(self, v: m.GameView, width: int, rows: int) -> list[Line]:
+        """The "since your take" lines in at most ``rows`` lines: the newest stay, the
+        log (``L``) holds everything."""
+        since = self.recent.lines(v.players, v.colours, self.cards(), width)
+        if len(since) <= rows:
+            return since
+        if rows <= 0:
+            return []
+        since = self.recent.lines(v.players, v.colours, self.cards(), width, one_line=True)
+        if len(since) <= rows:
+            return since
+        more: Line = [("fg:#808080 italic", "since your take, more: L")]
+        return [more, *since[len(since) - rows + 1 :]] if rows > 1 else [more]
 
     def side_lines(self, width: int, *, compact: bool, legend: bool) -> list[Line]:
         """The side panel: whose turn, the deck, the kettles, who is here, recipes."""
@@ -380,7 +453,8 @@ class GameScreen:
     def pane(self, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
         """The side panel in ``rows`` lines, followed by the log ``with_log`` (under the
         grid on a small terminal, in the right column on a big one); when the panel
-        alone does not fit it pages (PgUp/PgDn) instead of being cut."""
+        alone does not fit it pages (PgUp/PgDn) instead of being cut, its first line
+        (whose turn) kept in place."""
         if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
             where: Line = [("fg:#808080 italic", "kettles and log: L")]
             return [where][:rows]
@@ -389,14 +463,15 @@ class GameScreen:
             if not with_log:
                 return side
             return side + self.log.lines(self.table.visible_log(), width, rows - len(side))
-        page = max(1, rows - 1)
+        head, side = (side[:1], side[1:]) if rows >= 3 else ([], side)  # "To move:" stays
+        page = self.side_page = max(1, rows - 1 - len(head))
         self.side_scroll = max(0, min(self.side_scroll, len(side) - page))
         shown = side[self.side_scroll : self.side_scroll + page]
         rest = len(side) - self.side_scroll - len(shown)
         more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "end (PgUp: back)"
         if with_log:  # the log has no room here: say where it is
             more += "; the log: L"
-        return [*shown, [("fg:#808080 italic", more)]]
+        return [*head, *shown, [("fg:#808080 italic", more)]]
 
     def log_page(self, width: int, rows: int) -> list[Line]:
         """The kettles and the whole log the rules allow, on the whole screen (``L``)."""
@@ -474,24 +549,23 @@ class GameScreen:
             lines += wrap([(style, text)], width)
         return lines
 
-    def key_items(self) -> list[str]:
-        """The keys that work now, in words, for the line under the prompt."""
+    def key_items(self, width: int = 80) -> list[str]:
+        """The keys that work now, in words, for the line under the prompt (shorter
+        words below 100 columns, so they take two lines at 60)."""
+        wide = width >= 100
         lobby = ["Esc: lobby"] if self.host.allow_lobby else []
+        log = "PgUp/PgDn, L: log" if wide else "L: log"
         if self.over():
             back = "g: result" if self.ended else "g: score table"
             out = ["Enter/q: lobby"] if self.host.allow_lobby else ["q: quit"]
-            return [back, "PgUp/PgDn, L: log", "?: help", *out]
-        common = ["PgUp/PgDn, L: log", "c: chat", "?: help & colours"]
+            return [back, log, "?: help", *out]
+        common = [log, "c: chat", "?: help & colours" if wide else "?: help"]
         if not self.seated_in_game():  # watching, or resigned (a computer plays on)
             return [*common, *lobby, "q: quit", "* boom ~ wand"]
         extra = ["w: claim the win"] if self.claimable() else []
         extra += ["b: back to your seat"] if self.replaced_me() else []
-        return [
-            *extra,
-            "arrows/hjkl, 0-5: choose",
-            "Enter: take",
-            *common,
-            "R: resign",
-            "q: quit",
-            "* boom ~ wand",
-        ]
+        t = self.table
+        choose = []
+        if t.my_turn and t.decision is None and not t.busy:  # questions say their keys
+            choose = ["arrows/hjkl, 0-5: choose" if wide else "arrows, 0-5: choose", "Enter: take"]
+        return [*extra, *choose, *common, "R: resign", "q: quit", "* boom ~ wand"]

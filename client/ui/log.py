@@ -32,28 +32,30 @@ __all__ = [
 
 def presence_entries(
     view: m.GameView | None, old: Sequence[m.SeatInfo], new: Sequence[m.SeatInfo]
-) -> list[LogEntry]:
+) -> list[tuple[LogEntry, tuple[int, str]]]:
     """What the log must say that no game event says: a seat resigned (with three
     players a computer plays it to the end), a computer took over an absent seat,
-    its person came back."""
+    its person came back; each with the seat and a few words for "since your take"."""
     if view is None or view.game_over or len(new) != len(old):
         return []
-    out: list[LogEntry] = []
+    out: list[tuple[LogEntry, tuple[int, str]]] = []
     names = [s.name for s in new]
     for was, now in zip(old, new, strict=True):
         who = seat_label(view.colours, now.seat, names)
-        text = None
+        text = short = None
         if now.resigned and not was.resigned:
             text = f"{who} resigned"
             text += ": a computer plays their seat to the end" if view.players > 2 else ""
+            short = "resigned" + (", a computer plays on" if view.players > 2 else "")
         elif now.resigned:
             continue
         elif now.absent and not was.absent:
             text = f"{who} is away: a computer plays for them"
+            short = "away, a computer plays"
         elif was.absent and not now.absent:
-            text = f"{who} is back"
-        if text is not None:
-            out.append(LogEntry(text))
+            text, short = f"{who} is back", "back"
+        if text is not None and short is not None:
+            out.append((LogEntry(text), (now.seat, short)))
     return out
 
 

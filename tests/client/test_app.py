@@ -289,7 +289,11 @@ async def test_claiming_the_win_while_the_opponent_is_away(url: str) -> None:
         screen = fragment_list_to_text(kapp.text())
         assert "Black (Jo) is away: a computer plays for them" in screen
         assert "w: claim the win" in screen
-        inp.send_text("w")
+        inp.send_text("w")  # it ends the game: asked first, as R and q are
+        await shown(kapp, "Claim the win? Black (Jo) is away: the game ends now and you win")
+        await asyncio.sleep(0.2)
+        assert host.view is not None and not host.view.game_over
+        inp.send_text("y")
         await until(lambda: host.view is not None and host.view.game_over)
         await shown(kapp, "White (Ann) claimed the win", "winner: White (Ann)")
         inp.send_text("q")  # back to the lobby

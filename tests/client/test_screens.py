@@ -112,7 +112,7 @@ async def test_table_screen_cuts_nothing(
         screen += "\n" + draw(kapp, width, height)
     whole(t.prompt(kapp.game.names()), screen)
     lines = screen.split("\n")
-    for item in kapp.game.key_items():
+    for item in kapp.game.key_items(width):
         assert any(item in line for line in lines), f"key {item!r} cut:\n{screen}"
     cards = Cards.of(client.catalogue)
     for k in v.kettles:
@@ -303,6 +303,37 @@ async def test_every_ending_reads_whole(
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_a_played_out_game_says_why_a_resigned_seat_places_last(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    """Three players, White resigned and a computer finished the game: the title names
+    the winner by the result, and the screen says why the top score places last."""
+    kapp, _ = seated
+    game = play(Options(seed=4, players=3), [make_bot("greedy", s, seed=s) for s in range(3)])
+    final = view_model(view(game, 0))
+    totals = tuple(s.total for s in final.scores or ())
+    others = sorted((1, 2), key=lambda s: -totals[s])
+    places = [0, 0, 0]
+    places[0], places[others[0]], places[others[1]] = 3, 1, 2
+    result = m.ResultInfo(
+        ending="played_out",
+        winners=(others[0],),
+        places=tuple(places),
+        totals=totals,
+        resigned=(0,),
+        replaced=(0,),
+    )
+    kapp.game.table.set_view(final.model_copy(update={"result": result}), 999)
+    kapp.game.seats = tuple(m.SeatInfo(seat=s, name=n) for s, n in enumerate(["Ann", "Bo", "Cy"]))
+    screen = draw(kapp, width, height)
+    names = ["White (Ann)", "Black (Bo)", "Lilac (Cy)"]
+    whole(f"winner: {names[others[0]]}", screen)
+    whole("White (Ann) resigned during the game", screen)
+    whole("a seat that resigns places last, whatever it scores", screen)
+    whole(f"Places: {names[others[0]]} 1st, {names[others[1]]} 2nd, White (Ann) 3rd.", screen)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
 async def test_the_whole_log_reads_at_every_size(
     seated: tuple[KupferApp, Client], width: int, height: int
 ) -> None:
@@ -345,12 +376,22 @@ async def test_status_and_header_wrap_instead_of_being_cut(
     )
     kapp.key("n")
     kapp.hosting = False
-    kapp.key("R")  # three players: the others play on
+    kapp.key("R")  # three players, the others bots: nobody would play on (issue 23, 6)
+    whole(
+        "Resign? Only computers would play on: the game ends now, the others win and you "
+        "place last. y/n",
+        draw(kapp, width, height),
+    )
+    kapp.key("n")
+    seats = kapp.game.seats
+    kapp.game.seats = (seats[0], seats[1].model_copy(update={"bot": False}), seats[2])
+    kapp.key("R")  # a person plays on: a computer plays your seat to the end
     whole(
         "Resign? A computer plays your seat to the end; you place last. y/n",
         draw(kapp, width, height),
     )
     kapp.key("n")
+    kapp.game.seats = seats
     kapp.status = "Rematch: a new game at table 47416151; colours move one seat on"
     kapp.conn = "reconnecting (try 12)"
     screen = draw(kapp, width, height)

@@ -167,6 +167,9 @@ def test_quit_prompts_tell_the_truth() -> None:
     assert "stops the server" in text and "everyone" in text
     kapp.hosting = False
     assert "Your seat stays yours" in fragment_list_to_text(kapp.status_line(80))
+    kapp.local = True  # play: no seat to come back to (issue 23, item 7)
+    text = fragment_list_to_text(kapp.status_line(80))
+    assert "cannot be resumed" in text and "join" not in text
 
 
 def test_a_reconnection_clears_the_connection_error() -> None:

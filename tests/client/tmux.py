@@ -34,12 +34,18 @@ def free_port() -> int:
         return port
 
 
+QUICK_PACE = "KUPFERKESSEL_PACE=0.1 KUPFERKESSEL_HOLD=0.1"
+"""Pacing on but short, for tests about other things than pacing (a game of forty turns
+at the default 0.8 s a turn takes a minute); ``Tmux(paced=True)``: the defaults."""
+
+
 class Tmux:
     """A private tmux server; ``start`` opens a named terminal of a given size."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *, paced: bool = False) -> None:
         self.socket = f"kk-test-{os.getpid()}-{next(_count)}"
         self.data_dir = data_dir
+        self.pace = "" if paced else QUICK_PACE
 
     def tmux(self, *args: str) -> str:
         out = subprocess.run(
@@ -57,7 +63,7 @@ class Tmux:
         env: str = "",
     ) -> None:
         data = data_dir or self.data_dir
-        env = f"KUPFERKESSEL_DATA_DIR={data} LANG=C.UTF-8 TERM=xterm-256color {env}"
+        env = f"KUPFERKESSEL_DATA_DIR={data} LANG=C.UTF-8 TERM=xterm-256color {self.pace} {env}"
         self.tmux(
             "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
             "-c", str(ROOT), f"env {env} {command}",

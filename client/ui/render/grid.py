@@ -6,7 +6,7 @@ grid reads the same in every screen and test.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
@@ -15,6 +15,9 @@ from protocol import messages as m
 from .cards import COLOUR_STYLE, PAWN_STYLE, PAWN_TAG, Cards
 from .layout import GUTTER_L, Size
 from .text import Line
+
+LAST_STYLE = "fg:#d7af00 bold"
+"""The mark of another seat's last move (brackets, dots: it reads without colour)."""
 
 __all__ = ["OnClick", "render_grid"]
 
@@ -50,18 +53,23 @@ def render_grid(
     cursor: tuple[int, int] | None = None,
     on_click: OnClick | None = None,
     size: Size | None = None,
+    last: tuple[int, int] | None = None,
+    path: Sequence[int] = (),
 ) -> list[Line]:
     """The 6x6 grid with the pawns around it (``size.grid_height`` lines,
     ``size.grid_width`` wide; 80x24 by default). The columns and rows one takes from are
     labelled ``col 0``..``5`` and ``row 0``..``5`` (the lines one takes from are 1-4, the
     words of the prompt: ``column 3``). The cells of
     the line the player to move takes from are underlined; cards that may be taken are
-    bold, the one under the cursor reversed."""
+    bold, the one under the cursor reversed. The last move of another seat is marked:
+    ``last``, the cell it took from, in brackets (``[Moss 2]``: the card now there
+    refilled it), and ``path``, the spaces its pawn passed, dotted (``·``)."""
     size = size or Size(80, 24)
     w, h = size.cell_w, size.cell_h
     marks: dict[tuple[str, int], int] = {}
     for seat, space in enumerate(view.pawns):
         marks[_space_side(space)] = seat
+    passed = {_space_side(space) for space in path}
     choices = {(c.row, c.col) for c in view.choices}
     line_cells: set[tuple[int, int]] = set()
     if view.line:
@@ -75,7 +83,7 @@ def render_grid(
     def pawn(side: str, idx: int, arrow: str, before: bool) -> tuple[str, str]:
         seat = marks.get((side, idx))
         if seat is None:
-            return ("", "   ")
+            return (LAST_STYLE, " · ") if (side, idx) in passed else ("", "   ")
         colour = view.colours[seat]
         tag = PAWN_TAG.get(colour, colour[:2])
         text = arrow + tag if before else tag + arrow
@@ -120,11 +128,15 @@ def render_grid(
                 if cursor == (row, col):
                     style += " reverse"
                 frag_text = text.ljust(w)[:w]
+                if (row, col) == last:  # the blank before the cell becomes "["
+                    before = line[-1]
+                    line[-1] = (before[0], before[1][:-1], *before[2:])
+                    line.append((LAST_STYLE, "["))
                 if on_click is not None and (row, col) in choices:
                     line.append((style, frag_text, _click(on_click, row, col)))
                 else:
                     line.append((style, frag_text))
-                line.append(("", " "))
+                line.append((LAST_STYLE, "]") if (row, col) == last else ("", " "))
             if half == 0 and 1 <= row <= 4:
                 style, text = pawn("right", row, "<", True)
                 line += [("fg:#a0a0a0", label), (style, text)]

@@ -18,7 +18,9 @@ __all__ = ["ending_words", "render_scores"]
 
 
 def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[str | None]) -> str:
-    """How a game ended early, in a sentence (the position is scored as it stands)."""
+    """How a game ended, in a sentence or two, with every seat's place: an early end
+    (the position is scored as it stands), or a played-out game where a seat resigned
+    and so places last whatever it scored."""
 
     def who(seats: Sequence[int]) -> str:
         return " and ".join(seat_label(colours, s, names) for s in seats) or "a player"
@@ -27,8 +29,16 @@ def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[s
         f"{seat_label(colours, s, names)} {p}{_ORDINAL.get(p, 'th')}"
         for s, p in sorted(enumerate(result.places), key=lambda sp: sp[1])
     )
+    if result.ending == "played_out":
+        return (
+            f"{who(result.resigned)} resigned during the game (a computer played the "
+            f"seat to the end): a seat that resigns places last, whatever it scores. "
+            f"Places: {places}."
+        )
+    winners = len(result.winners)
     said = {
-        "resigned": f"{who(result.resigned)} resigned.",
+        "resigned": f"{who(result.resigned)} resigned"
+        + (": every seat still playing wins, placed by its score." if winners > 1 else "."),
         "claimed": f"{who([result.claimed_by] if result.claimed_by is not None else [])} "
         "claimed the win while the opponent was away.",
         "timed_out": f"Time ran out for {who(result.timed_out)} move after move.",
@@ -67,7 +77,7 @@ def render_scores(
     elif result is not None:
         title.append(("bold", "   no winner"))
     lines += wrap(title, width)
-    if result is not None and result.ending != "played_out":
+    if result is not None and (result.ending != "played_out" or result.resigned):
         lines += wrap([("bold", ending_words(result, view.colours, names))], width)
     head: Line = [("bold", "ingredient".ljust(label + 1))]
     named = all(len(seat_label(view.colours, x.seat, names)) < col for x in scores)

@@ -1,0 +1,43 @@
+"""Paced play: another seat's turn shows no sooner than a moment after the last change
+on the screen, and the take keys wait a moment when your turn comes back.
+
+Computer players answer in a blink; without a pace their turns flash by unseen, and a
+key pressed twice plays your next turn blind (issue 23). Lichess and Board Game Arena
+pace their bots' moves the same way.
+"""
+
+from __future__ import annotations
+
+import time
+
+from protocol import messages as m
+
+from ..lib import Update
+
+__all__ = ["HELD_KEYS", "Pacer"]
+
+HELD_KEYS = frozenset({"enter", " ", "y", "n", "k", "d"})
+"""The keys that take or answer, dropped while held (moving the cursor is harmless)."""
+
+_TURN = (m.TookEvent, m.PassedCornerEvent)
+"""What ends another seat's choice (its forced move, at the end of our own batch, not)."""
+
+
+class Pacer:
+    """When each update may show (``pace`` seconds between other seats' turns)."""
+
+    def __init__(self, pace: float) -> None:
+        self.pace = pace
+        self.shown_at = 0.0  # when the last batch of events was shown
+
+    def delay(self, update: Update, me: int | None) -> float:
+        """Seconds to wait before showing ``update`` (``me``: our seat, if any)."""
+        if self.pace <= 0 or not isinstance(update, m.EventsMsg):
+            return 0.0
+        if not any(isinstance(e, _TURN) and e.seat != me for e in update.events):
+            return 0.0  # our own take shows at once
+        return max(0.0, self.shown_at + self.pace - time.monotonic())
+
+    def shown(self, update: Update) -> None:
+        if isinstance(update, m.EventsMsg):
+            self.shown_at = time.monotonic()

@@ -1,0 +1,182 @@
+"""What the other seats did since our last decision, as data: each turn's path, takes,
+refills and explosions, for the "since your take" lines and the grid's highlight.
+
+The log says it all in sentences, but it scrolls; these few facts stay on the screen
+at every size (one line per seat), so nobody misses a take that happened while they
+looked away (RULES.md section 9: every take is seen as it happens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from protocol import messages as m
+
+from .render import Cards, Line, colour_word, wrap
+
+__all__ = ["KEEP", "Recent", "Turn"]
+
+KEEP = 3
+"""A seat's turns shown at most (a wand's two count as two); older ones: the log."""
+
+
+@dataclass
+class Turn:
+    """One seat's turn as everyone saw it."""
+
+    seat: int
+    path: tuple[int, ...] = ()  # the spaces the pawn passed, its landing last
+    corner: bool = False  # it stopped at a corner: nothing to take
+    takes: list[tuple[str, str, tuple[int, int]]] = field(default_factory=list)
+    refills: list[str] = field(default_factory=list)
+    booms: list[tuple[int, str]] = field(default_factory=list)  # (target, card)
+    discarded: str | None = None
+    computer: bool = False  # its time ran out: a computer played it
+
+
+class Recent:
+    """The turns since our last decision (``me``: our seat; a spectator, ``None``,
+    keeps each seat's last turn). Fed with every batch of events, in order."""
+
+    def __init__(self) -> None:
+        self.me: int | None = None
+        self.turns: list[Turn] = []
+        self.notes: list[tuple[int, str]] = []  # (seat, words): resigned, away, back
+        self._current: Turn | None = None
+        self._timed_out: set[int] = set()
+
+    def feed(self, events: Sequence[m.GameEvent]) -> None:
+        for e in events:
+            self._feed(e)
+
+    def _feed(self, e: m.GameEvent) -> None:
+        if isinstance(e, m.TimedOutEvent):
+            self._timed_out.add(e.seat)
+        elif isinstance(e, m.MovedEvent):
+            path = tuple(
+                (e.from_space + i) % 20 for i in range(1, (e.to_space - e.from_space) % 20 + 1)
+            )
+            self._start(e.seat).path = path
+        elif isinstance(e, m.PassedCornerEvent):
+            turn = self._current if self._current and self._current.seat == e.seat else None
+            (turn or self._start(e.seat)).corner = True
+            self._current = None
+        elif isinstance(e, m.TookEvent):
+            turn = self._current if self._current and self._current.seat == e.seat else None
+            computer = turn.computer if turn else e.seat in self._timed_out
+            if e.seat == self.me and not computer:
+                self.turns, self.notes, self._current = [], [], None  # our decision
+                return
+            turn = turn or self._start(e.seat)
+            turn.takes.append((e.card, e.line, (e.row, e.col)))
+        elif isinstance(e, m.RefilledEvent) and self._current is not None:
+            self._current.refills.append(e.card)
+        elif isinstance(e, m.ExplodedEvent) and self._current is not None:
+            self._current.booms.append((e.target, e.card))
+        elif isinstance(e, m.DiscardedEvent) and self._current is not None:
+            self._current.discarded = e.card
+
+    def note(self, seat: int, words: str) -> None:
+        """Something no game event says about ``seat`` (it resigned, went away, came
+        back), kept with its turns until our next decision."""
+        self.notes.append((seat, words))
+
+    def _start(self, seat: int) -> Turn:
+        turn = Turn(seat, computer=seat in self._timed_out)
+        self._timed_out.discard(seat)
+        if self.me is None:  # a spectator: each seat's last turn only
+            self.turns = [t for t in self.turns if t.seat != seat]
+        self.turns.append(turn)
+        self._current = turn
+        return turn
+
+    def last(self) -> Turn | None:
+        """The latest turn of another seat (or a computer's for us): the highlight."""
+        return next((t for t in reversed(self.turns) if t.seat != self.me or t.computer), None)
+
+    def lines(
+        self,
+        players: int,
+        colours: Sequence[str],
+        cards: Cards,
+        width: int,
+        *,
+        one_line: bool = False,
+    ) -> list[Line]:
+        """One line per seat (but ours) that did something since our last decision,
+        the seat that moved last at the bottom (next to the prompt; on a small screen
+        the lines at the top give way first). Wrapped; ``one_line``: each seat in one
+        line, its newest turns first to stay, in fewer words when it must."""
+        out: list[Line] = []
+        since = "since your take" if self.me is not None else "last turn"
+        latest = {t.seat: i for i, t in enumerate(self.turns)}
+        latest.update({s: len(self.turns) + i for i, (s, _) in enumerate(self.notes)})
+        for seat in sorted(range(players), key=lambda s: latest.get(s, -1)):
+            mine = seat == self.me
+            turns = [t for t in self.turns if t.seat == seat and (not mine or t.computer)]
+            if mine and not turns:
+                continue
+            notes = [words for s, words in self.notes if s == seat and not mine]
+            if not turns and not notes:
+                continue
+            who = "You (a computer)" if mine else colour_word(colours[seat])
+            style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
+            if one_line:
+                out.append(_one_line(who, since, turns, notes, colours, cards, width, style))
+                continue
+            said = [_turn_words(t, colours, cards) for t in turns[-KEEP:]]
+            if len(turns) > KEEP:  # several rounds of corner stops: the log has the rest
+                n = len(turns) - KEEP
+                said.insert(0, f"{n} turn{'s' if n != 1 else ''} before (L)")
+            words = "; ".join(said + notes)
+            out += wrap([("bold", f"{who}, {since}: "), (style, words)], width)
+        return out
+
+
+def _one_line(
+    who: str,
+    since: str,
+    turns: Sequence[Turn],
+    notes: Sequence[str],
+    colours: Sequence[str],
+    cards: Cards,
+    width: int,
+    style: str,
+) -> Line:
+    """A seat's line in ``width``: as many of its newest turns (and notes) as fit, in
+    fewer words if the newest alone does not; the end cut (``…``) only if even that
+    is too long."""
+    full = [_turn_words(t, colours, cards) for t in turns] + list(notes)
+    short = [_turn_words(t, colours, cards, short=True) for t in turns] + list(notes)
+    for head in (f"{who}, {since}: ", f"{who}: "):
+        for said in (full, short):
+            for n in range(len(said), 0, -1):
+                text = "; ".join(said[-n:])
+                if len(head) + len(text) <= width:
+                    return [("bold", head), (style, text)]
+    head = f"{who}: "
+    text = short[-1] if short else ""
+    return [("bold", head), (style, text[: max(0, width - len(head) - 1)] + "\u2026")]
+
+
+def _turn_words(t: Turn, colours: Sequence[str], cards: Cards, *, short: bool = False) -> str:
+    """A turn in a few words: ``Frog 1 (col 1), RatTl 4 in``; ``short``: the take and
+    whom a boom hit only (``Frog 1 (col 1), boom hit White, Black``)."""
+    parts: list[str] = []
+    if t.corner:
+        parts.append("corner" if short else "a corner, nothing taken")
+    for i, (card, line, _) in enumerate(t.takes):
+        where = line.replace("col", "col ").replace("row", "row ")
+        part = f"{cards.short(card)} ({where})"
+        if i < len(t.refills) and not short:
+            part += f", {cards.short(t.refills[i])} in"
+        parts.append(part)
+    if short and t.booms:
+        parts.append("boom hit " + ", ".join(colour_word(colours[s]) for s, _ in t.booms))
+    for target, card in t.booms if not short else ():
+        parts.append(f"boom: {colour_word(colours[target])} lost {cards.short(card)}")
+    if t.discarded:
+        parts.append(f"discarded {cards.short(t.discarded)}")
+    steps = len(t.path)
+    return ", ".join(parts) or f"moved {steps} space{'s' if steps != 1 else ''}, choosing"

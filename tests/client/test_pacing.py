@@ -1,0 +1,177 @@
+"""Paced play without a terminal: another seat's turn waits a moment after the last
+change, our own take shows at once, the take keys wait when our turn comes back, and
+the "since your take" lines keep every other seat's turn until we decide (issue 23,
+items 2 and 3)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.lib import Client
+from client.settings import Settings
+from client.ui.app import KupferApp
+from client.ui.pacing import Pacer
+from client.ui.recent import Recent
+from client.ui.render import Cards, render_grid, text_of
+from protocol import messages as m
+from protocol.convert import catalogue, view_model
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
+
+CARDS = Cards.of(catalogue())
+COLOURS = ("white", "black", "lilac")
+
+
+def moved(seat: int, a: int, b: int) -> m.MovedEvent:
+    return m.MovedEvent(seat=seat, from_space=a, to_space=b, skipped=())
+
+
+def took(seat: int, card: str, row: int = 1, col: int = 2) -> m.TookEvent:
+    return m.TookEvent(
+        seat=seat, card=card, line=f"col{col}", row=row, col=col, special=False, ends_game=False
+    )
+
+
+def refilled(card: str, row: int = 1, col: int = 2) -> m.RefilledEvent:
+    return m.RefilledEvent(row=row, col=col, card=card)
+
+
+def batch(*events: m.GameEvent) -> m.EventsMsg:
+    return m.EventsMsg(table="t", state_version=1, events=events)
+
+
+def test_another_seats_take_waits_our_own_does_not() -> None:
+    pacer = Pacer(0.8)
+    ours = batch(moved(0, 1, 3), took(0, "moss-2"), refilled("toad-1"), moved(1, 4, 6))
+    assert pacer.delay(ours, 0) == 0  # the forced move of the next seat is no choice
+    pacer.shown(ours)
+    theirs = batch(took(1, "root-2", 1, 4), refilled("vine-3", 1, 4), moved(0, 3, 5))
+    assert 0.7 < pacer.delay(theirs, 0) <= 0.8
+    pacer.shown_at -= 1.0  # a second later
+    assert pacer.delay(theirs, 0) == 0
+    assert Pacer(0.0).delay(theirs, 0) == 0  # pacing off
+    corner = batch(m.PassedCornerEvent(seat=1, space=5), moved(0, 3, 5))
+    pacer.shown(theirs)
+    assert pacer.delay(corner, 0) > 0.7  # a corner stop is a turn to see too
+    assert pacer.delay(corner, None) > 0.7  # a spectator: every seat's turn
+
+
+def test_since_your_take_keeps_every_other_turn_until_you_decide() -> None:
+    r = Recent()
+    r.me = 0
+    r.feed([moved(0, 1, 3), took(0, "moss-2"), refilled("toad-1"), moved(1, 4, 7)])
+    r.feed([took(1, "root-2", 2, 3), refilled("vine-3", 2, 3), m.ExtraTurnEvent(seat=1)])
+    r.feed([moved(1, 7, 8), took(1, "frog_slime-1", 3, 3), refilled("eye_of_newt-4", 3, 3)])
+    r.feed([moved(2, 10, 15), m.PassedCornerEvent(seat=2, space=15), moved(0, 3, 5)])
+    text = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 100)]
+    assert text == [
+        "Black, since your take: Root 2 wand (col 3), Vine 3 in; Frog 1 (col 3), Newt 4 in",
+        "Lilac, since your take: a corner, nothing taken",
+    ]
+    last = r.last()
+    assert last is not None and last.seat == 2 and last.path == (11, 12, 13, 14, 15)
+    r.note(2, "resigned, a computer plays on")
+    assert "Lilac, since your take: a corner, nothing taken; resigned" in text_of(
+        r.lines(3, COLOURS, CARDS, 100)[1]
+    )
+    r.feed([took(0, "toad-3")])  # our decision: a fresh start
+    assert r.lines(3, COLOURS, CARDS, 80) == [] and r.last() is None
+
+
+def test_a_computer_move_for_us_is_shown_and_decides_nothing() -> None:
+    r = Recent()
+    r.me = 0
+    r.feed([moved(1, 4, 7), took(1, "root-3")])
+    r.feed([m.TimedOutEvent(seat=0), moved(0, 1, 3), took(0, "moss-3"), refilled("toad-1")])
+    text = " ".join(text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 200))
+    assert "Black, since your take: Root 3 (col 2)" in text
+    assert "You (a computer), since your take: Moss 3 (col 2), Toad 1 in" in text
+
+
+def test_the_grid_marks_the_last_move() -> None:
+    game = Record.new(Options(seed=3)).start([])
+    v = view_model(view(game, 0))
+    plain = [text_of(ln) for ln in render_grid(v, CARDS)]
+    marked = [text_of(ln) for ln in render_grid(v, CARDS, last=(2, 3), path=(16, 17))]
+    assert [len(ln) for ln in marked] == [len(ln) for ln in plain]  # nothing shifts
+    row2 = 1 + 2 * 2
+    assert marked[row2][28] == "[" and marked[row2][36] == "]"
+    assert marked[row2 + 1][28] == "[" and marked[row2 + 1][36] == "]"
+    dots = [ln for ln in marked if "\u00b7" in ln]
+    assert len(dots) == 2  # spaces 16 and 17: the left side, rows 4 and 3
+
+
+@pytest.fixture
+async def playing(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
+    """Ann at a two-player table against a bot, her turn first, keys held 5 s."""
+    client = Client(url, name="Ann", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await client.connect()
+    await client.create_table(
+        "t", m.TableOptions(seed=21), bots=[(1, "easy")], player="Ann", seat=0
+    )
+    await client.ready()
+    with create_pipe_input() as inp:
+        kapp = KupferApp(
+            name="Ann",
+            client=client,
+            input=inp,
+            output=DummyOutput(),
+            settings=Settings(pace=0.0, hold=5.0),
+        )
+        yield kapp, client
+    await client.close()
+
+
+async def test_keys_wait_when_the_turn_comes_back(playing: tuple[KupferApp, Client]) -> None:
+    """A key pressed for the turn before must not play this one blind: Enter in the
+    moment after the view that gives the turn back is dropped; arrows still move."""
+    kapp, client = playing
+    deadline = time.monotonic() + 20
+    while client.view is None or client.view.to_move != 0:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    other = client.view.model_copy(update={"to_move": 1, "choices": ()})
+    kapp.on_update(m.ViewMsg(table="t", state_version=client.state_version, view=other))
+    kapp.on_update(
+        m.ViewMsg(table="t", state_version=client.state_version, view=client.view)
+    )  # the turn comes back
+    game = kapp.game
+    assert game.table.my_turn and game.held_until > time.monotonic() + 4
+    before = game.table.cursor
+    kapp.key("enter")
+    assert not game.table.busy and game.table.decision is None  # dropped
+    kapp.key("right")
+    assert game.table.cursor != before or len(game.table.choices) == 1
+    game.held_until = time.monotonic() - 0.01  # the moment is over
+    kapp.key("enter")
+    assert game.table.busy or game.table.decision is not None
+
+
+def test_one_line_per_seat_on_a_small_screen() -> None:
+    """At 60 columns each seat's turns fit one line: the newest first, in fewer words
+    if they must, and the take itself always stays."""
+    r = Recent()
+    r.me = 0
+    r.feed([moved(0, 1, 3), took(0, "moss-3"), moved(1, 4, 7)])
+    r.feed([took(1, "root-3", 2, 3), refilled("vine-3", 2, 3), moved(2, 9, 11)])
+    boom = m.TookEvent(
+        seat=2, card="frog_slime-2", line="row3", row=3, col=0, special=True, ends_game=False
+    )
+    hits = [
+        m.ExplodedEvent(seat=2, target=0, card="moss-3", to="deck"),
+        m.ExplodedEvent(seat=2, target=1, card="root-3", to="deck"),
+    ]
+    r.feed([boom, *hits, refilled("dragon_blood-4", 3, 0), moved(0, 3, 5)])
+    wrapped = r.lines(3, COLOURS, CARDS, 60)
+    assert len(wrapped) > 2  # the full words wrap
+    lines = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 60, one_line=True)]
+    assert len(lines) == 2 and all(len(ln) <= 60 for ln in lines), lines
+    assert lines[0] == "Black, since your take: Root 3 (col 3), Vine 3 in"
+    assert lines[1] == "Lilac: Frog 2 boom (row 3), boom hit White, Black", lines
