@@ -33,6 +33,12 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).with_name("screenshots")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+TABLET = {"width": 820, "height": 1180}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the suite registers e2e in pyproject too; saying it twice is harmless
+    config.addinivalue_line("markers", "e2e: end to end: a real browser, Node or npm")
 
 
 class LiveServer:

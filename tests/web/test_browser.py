@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveServer, open_lobby, shot, until
+from .conftest import DESKTOP, PHONE, TABLET, LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
@@ -207,6 +207,9 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
     shot(host, "desktop-14-two-people")
     shot(guest, "phone-14-two-people")
     shot(watcher, "desktop-15-watching")
+    host.set_viewport_size(TABLET)
+    shot(host, "tablet-14-two-people")
+    host.set_viewport_size(DESKTOP)
     watcher.set_viewport_size(PHONE)
     shot(watcher, "phone-15-watching")
 

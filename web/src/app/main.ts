@@ -18,7 +18,7 @@ import type {
 import { byId, h, replace } from "./dom";
 import { here as hereStore, prefs, savedLog, tokens, type Here } from "./store";
 import { renderTable, type LogEntry, type TableState } from "./table";
-import { Cards, cap, eventWords, seatLabel, seatStatus, terms } from "./words";
+import { Cards, cap, eventWords, lineWords, seatLabel, seatStatus, terms } from "./words";
 
 const VERSION = "0.1.0";
 /** Milliseconds between two displayed moves of other seats, so each can be seen. */
@@ -309,12 +309,13 @@ export class App {
       if (seat !== t.seat || t.seat === null) said.push(text);
     }
     if (lastTook) t.last = lastTook;
-    if (said.length) this.announce(said.join(". ") + ".");
     this.saveLog();
     const nowMine = this.isMyTurn();
     const wasMine = before !== null && before.to_move === t.seat && !before.game_over;
     if (this.screen !== "table") this.show("table");
     else this.renderTableNow();
+    if (nowMine && (!wasMine || u.re != null)) said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
+    if (said.length) this.announce(said.join(". ") + ".");
     if (nowMine) {
       const a = document.activeElement;
       if (!wasMine || !a || a === document.body || a === this.main) this.focusStart();
