@@ -30,6 +30,7 @@ def _arena(*args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.e2e
 def test_a_two_player_arena_run() -> None:
     out = _arena("hard:20", "medium", "--games", "4", "--workers", "1")
     assert "hard:20 vs medium: 2 players, 4 games (2 deals x 2 seatings)" in out
@@ -39,6 +40,7 @@ def test_a_two_player_arena_run() -> None:
     assert int(a[1]) + int(b[1]) + int(a[2]) == 4 and a[2] == b[2]
 
 
+@pytest.mark.e2e
 def test_a_three_player_arena_run_and_the_speed_figures() -> None:
     out = _arena("expert:10", "hard:5", "--players", "3", "--games", "3", "--workers", "1")
     assert "expert:10 vs two hard:5: 3 players, 3 games (1 deals x 3 seatings)" in out

@@ -60,6 +60,7 @@ def test_relay_takes_recorded_games_in_turn() -> None:
     assert all(len(g.views[0]) == 3 for g in r.replays[3])
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("combined", [False, True])
 def test_load_bench_runs(combined: bool) -> None:
     """A tiny flat-out run against the relay and our server: both play whole games

@@ -7,9 +7,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from .tmux import KK, Tmux, needs_tmux
 
-pytestmark = needs_tmux
+pytestmark = [needs_tmux, pytest.mark.e2e]
 
 
 def test_play_a_whole_game_in_tmux(tmp_path: Path) -> None:

@@ -19,8 +19,8 @@ from protocol import messages as m
 from server.app import Server
 from shared.cards import CARD_IDS
 
+from ..helpers.games import check_final
 from .conftest import MakeServer
-from .test_games import check_final
 from .wsclient import ERROR_CODES, WsClient, advance, http_get, human_table, play_seat
 
 SOAK = os.environ.get("KK_SOAK") == "1"

@@ -21,7 +21,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -40,17 +39,13 @@ from server.store import SqliteStore
 from shared.game import Take
 from shared.scoring import score_game
 
+from ..helpers import free_port
 from .wsclient import WsClient, human_table, random_take
+
+pytestmark = pytest.mark.e2e  # the server as a process, killed and started again
 
 ROOT = Path(__file__).resolve().parents[2]
 TAKES_PER_GAME = 42  # about (bench/engine.py), to place the kills inside the games
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class ServerProcess:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from ..helpers.games import check_final
 from .conftest import MakeServer
-from .test_games import check_final
 from .wsclient import human_table, play_seat
 
 

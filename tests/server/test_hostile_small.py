@@ -13,7 +13,7 @@ import pytest
 from client.cli import main as cli_main
 from server.app import Server
 
-from .test_persistence import _game_db
+from ..helpers.games import game_db as _game_db
 from .wsclient import WsClient, create, join, serving
 
 KUPFERKESSEL = Path(sys.executable).parent / "kupferkessel"
@@ -120,6 +120,7 @@ def _one_line(err: str) -> str:
     return lines[0]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("db", ["/etc/passwd", "DIR", ":memory:"])
 def test_serve_on_what_cannot_be_a_database_says_why_and_exits_2(tmp_path: Path, db: str) -> None:
     target = str(tmp_path) if db == "DIR" else db
@@ -130,6 +131,7 @@ def test_serve_on_what_cannot_be_a_database_says_why_and_exits_2(tmp_path: Path,
     assert not Path(f"{target}.lock").exists() or db == ":memory:"
 
 
+@pytest.mark.e2e
 def test_a_bad_port_in_the_environment_is_a_usage_error_and_help_still_works() -> None:
     helped = _kk("serve", "--help", env={"KK_PORT": "abc"})
     assert helped.returncode == 0 and "--port" in helped.stdout

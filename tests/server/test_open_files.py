@@ -21,7 +21,10 @@ from server.main import ACCEPT_TURNS, FD_RESERVE
 
 from .wsclient import WsClient, http_get
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_NOFILE: POSIX only")
+pytestmark = [
+    pytest.mark.e2e,  # servers as processes
+    pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_NOFILE: POSIX only"),
+]
 
 KUPFERKESSEL = Path(sys.executable).parent / "kupferkessel"
 SOFT, HARD = resource.getrlimit(resource.RLIMIT_NOFILE)

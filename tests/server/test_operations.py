@@ -172,6 +172,7 @@ class ServeProcess:
         return [json.loads(line) for line in self.lines]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_serve_process_stops_cleanly_and_logs_no_token(sig: int) -> None:
     serve = await ServeProcess.start()

@@ -11,7 +11,7 @@ import pytest
 
 from server.app import Server
 
-from .test_games import check_final
+from ..helpers.games import check_final
 from .wsclient import WsClient, create, human_table, join, random_take
 
 

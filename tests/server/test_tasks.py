@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 
 from server.tasks import stop_tasks
 
-from ..services import Redis
+from ..helpers.services import Redis
 
 
 async def test_a_task_that_loses_its_first_cancellation_is_stopped() -> None:
