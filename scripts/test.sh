@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# Set up (once) and run the whole test suite: ./scripts/test.sh [pytest args...]
-# Creates .venv beside this checkout, installs the project with its test extra from
-# pyproject.toml, and runs pytest. Soak tests run a short form unless KK_SOAK=1.
+# Set up (once) and run the whole test suite, as CI does: ./scripts/test.sh [pytest args...]
+#   ./scripts/test.sh                    the whole suite
+#   ./scripts/test.sh -m "not e2e"       the fast tier: no processes, tmux, PostgreSQL,
+#                                        Redis, browsers or soaks
+#   ./scripts/test.sh tests/shared -x    any pytest arguments; -n 0 runs in one process
+# Creates .venv beside this checkout and installs the project with its test extra from
+# pyproject.toml (again whenever pyproject.toml changed), then runs pytest with one
+# worker per core (pytest-xdist). Soak tests run a short form unless KK_SOAK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
-exec .venv/bin/python -m pytest "$@"
+stamp=.venv/.kk-test-install
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e '.[test]'
+  echo "$want" >"$stamp"
+fi
+exec .venv/bin/python -m pytest -n "${KK_TEST_WORKERS:-auto}" "$@"
