@@ -93,6 +93,7 @@ def test_join_a_port_that_is_no_game_server(
     assert "is not a game server" in err and "Traceback" not in err, err
 
 
+@pytest.mark.e2e
 @needs_tmux
 def test_bad_addresses_in_the_lobby_leave_it_usable(tmp_path: Path, not_a_game_server: int) -> None:
     t = Tmux(tmp_path)
