@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import re
+import time
 from collections.abc import Awaitable
 
 from prompt_toolkit.application import Application
@@ -28,6 +29,7 @@ from protocol import messages as m
 from ..discovery import Browser
 from ..lib import Client, ClientError, Status
 from ..settings import Settings
+from .chat import FRESH
 from .game import END_PAUSE, GameScreen
 from .host import Action
 from .keys import key_bindings
@@ -154,7 +156,8 @@ class KupferApp:
         """Redraw twice a second while a clock runs (the countdown)."""
         while True:
             await asyncio.sleep(0.5)
-            if self.game.clock_line() is not None:
+            chat = self.game.chat  # its newest line goes away after a while
+            if self.game.clock_line() is not None or time.monotonic() - chat.at < FRESH + 1:
                 self.app.invalidate()
 
     async def _refresh_tables(self) -> None:
@@ -271,11 +274,16 @@ class KupferApp:
             self._help_key(key)
         elif game.show_log:
             game.log_key(key)
+        elif game.chat.open:
+            game.chat.key(key)
         elif key == "?":
             self.show_help = True
             self.help_scroll = 0
         elif key == "L" and self.screen == "table" and self.lobby.form is None:
             game.open_log()
+        elif key == "C" and self.screen == "table" and self.lobby.form is None:
+            game.chat.open = True
+            game.chat.pager.scroll = 0
         elif self.lobby.form is not None or self.screen != "table":
             self.lobby.key(key)
         else:
@@ -322,11 +330,17 @@ class KupferApp:
             lines += [[] for _ in range(height - len(lines))]
         else:
             status = self.status_lines(width)
+            at_table = self.screen == "table" and self.lobby.form is None
+            waiting = self.game.table.view is None
+            if at_table and not waiting and (self.game.chat.fresh() or self.chat is not None):
+                status = self.game.chat.newest(width)[-2:] + status  # what was said last
             rows = height - len(status)  # the status line (wrapped) is at the bottom
             if self.show_help:
                 lines = self.help_page(width, rows)
             elif self.game.show_log and self.screen == "table":
                 lines = self.game.log_page(width, rows)
+            elif self.game.chat.open and self.screen == "table":
+                lines = self.game.chat_page(width, rows)
             elif self.screen == "table" and self.lobby.form is None and self._welcomed():
                 lines = self.game.lines(width, rows + 1, self.lobby.tables)
             else:

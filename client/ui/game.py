@@ -13,6 +13,7 @@ import time
 from protocol import messages as m
 
 from ..lib import Client
+from .chat import ChatPane
 from .host import TableHost
 from .log import (
     LogPager,
@@ -38,7 +39,7 @@ from .render import (
     wrap_items,
 )
 from .score import ended_lines, rematch_line, score_lines
-from .table import Intent, LogEntry, TableModel, line_words
+from .table import Intent, TableModel, line_words
 from .waiting import waiting_lines
 
 __all__ = ["END_PAUSE", "GameScreen"]
@@ -74,12 +75,14 @@ class GameScreen:
         self.side_scroll = 0  # the side panel's first line, when it pages
         self.side_page = 3  # how many lines of it a page shows
         self.log = LogPager()
+        self.chat = ChatPane()
 
     # ------------------------------------------------------------------ changes
     def reset(self) -> None:
         """Back in the lobby: nothing of the old table is kept."""
         self.rematched(None)
         self.seats = ()
+        self.chat.clear()
 
     def rematched(self, me: int | None) -> None:
         """A new game at a new table, the same people: a fresh board and log."""
@@ -149,7 +152,7 @@ class GameScreen:
                 self.table.finished = True
                 self.host.say("")
         elif isinstance(u, m.ChatLineMsg):
-            self.table.log.append(LogEntry(f"<{u.name}> {u.text}"))
+            self.chat.add(u)
 
     # ------------------------------------------------------------------ queries
     def names(self) -> list[str | None]:
@@ -357,6 +360,7 @@ class GameScreen:
                 started=started,
                 invite=client.invite,
                 allow_lobby=self.host.allow_lobby,
+                chat=self.chat.pane(width, max(0, height - 14 - len(self.seats))),
             )
         if v.game_over and not self.show_board:
             rematch = (
@@ -473,6 +477,10 @@ class GameScreen:
             more += "; the log: L"
         return [*head, *shown, [("fg:#808080 italic", more)]]
 
+    def chat_page(self, width: int, rows: int) -> list[Line]:
+        """Every chat line of this table on the whole screen (``C``)."""
+        return self.chat.page(header("chat", width, self.host.conn), width, rows)
+
     def log_page(self, width: int, rows: int) -> list[Line]:
         """The kettles and the whole log the rules allow, on the whole screen (``L``)."""
         memory = self.table.view.options.memory if self.table.view else "strict"
@@ -481,7 +489,7 @@ class GameScreen:
             what = "since the last decision of the player to move"
         head = header("kettles and log", width, self.host.conn)
         side = self.side_lines(width, compact=False, legend=False) if self.host.client else []
-        return self.log.page(head, side, self.table.visible_log(), what, width, rows)
+        return self.log.page(head, side, self.table.visible_log(), f"Log ({what})", width, rows)
 
     def clock_line(self) -> str | None:
         """The running seat's time, counting down between views."""

@@ -152,7 +152,7 @@ class LogPager:
         head: Line,
         side: list[Line],
         entries: Sequence[LogEntry],
-        what: str,
+        title: str,
         width: int,
         rows: int,
     ) -> list[Line]:
@@ -162,7 +162,7 @@ class LogPager:
         room = rows - 1 - len(foot)
         wrapped = [
             *side,
-            *wrap([("bold", f"Log ({what})")], width),
+            *wrap([("bold", title)], width),
             *(wrapped_log(entries, width) or [[("fg:#808080", "  (nothing yet)")]]),
         ]
         if len(wrapped) > room:

@@ -37,6 +37,7 @@ def waiting_lines(
     started: bool,
     invite: str | None,
     allow_lobby: bool,
+    chat: Sequence[Line] = (),
 ) -> list[Line]:
     """The waiting screen under the header, ``width`` wide (``started``: the game has
     begun and its first view is on its way)."""
@@ -58,4 +59,5 @@ def waiting_lines(
         lines.append([("", "Invite code (private table): "), ("bold", invite)])
     keys = ["?: help", "c: chat", *(["Esc: lobby"] if allow_lobby else []), "q: quit"]
     lines += [[], *wrap_items(keys, width)]
+    lines += [[], *chat] if chat else []
     return [piece for line in lines for piece in wrap(line, width)]

@@ -206,3 +206,19 @@ def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
     text = fragment_list_to_text(join_lines(kapp.game.prompt_lines(80)))
     assert "Not connected to the server: reconnecting (try 2)" in text
     assert "Waiting for" not in text and "Your turn" not in text
+
+
+def test_chat_is_kept_apart_from_the_game_log() -> None:
+    """A chat line goes to the chat's own history, not the strict-memory log, and
+    leaves the table's history only with the table (issue 23, item 5)."""
+    kapp = KupferApp(name="Ann")
+    kapp.game.table = TableModel(me=0)
+    kapp.game.table.set_view(a_view(to_move=1), 1)
+    kapp.on_update(m.ChatLineMsg(seat=1, name="Bob", text="good luck"))
+    assert list(kapp.game.table.log) == []
+    assert [e.text for e in kapp.game.chat.lines] == ["<Bob> good luck"]
+    assert kapp.game.chat.fresh()
+    kapp.game.rematched(0)  # the same people: the chat stays
+    assert len(kapp.game.chat.lines) == 1
+    kapp.to_lobby()
+    assert not kapp.game.chat.lines
