@@ -140,7 +140,7 @@ def open_page(browser: Any) -> Iterator[Any]:
         ctx.close()
 
 
-def until(page: Any, js: str, arg: Any = None, timeout: float = 10_000) -> None:
+def until(page: Any, js: str, arg: Any = None, timeout: float = 20_000) -> None:
     """Wait until the expression ``js`` (of ``arg``) is true in the page. (Playwright's
     wait_for_function compiles its predicate with eval, which the page's CSP refuses.)"""
     deadline = time.monotonic() + timeout / 1000
