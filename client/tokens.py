@@ -173,23 +173,37 @@ class LogStore:
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = (Path(directory) if directory is not None else data_dir()) / "logs"
 
-    def _path(self, url: str, table: str, seat: int) -> Path:
+    def _path(self, url: str, table: str, seat: int, kind: str = "") -> Path:
         key = hashlib.sha256(f"{url}\n{table}\n{seat}".encode()).hexdigest()[:32]
-        return self.directory / f"{key}.json"
+        return self.directory / f"{key}{kind}.json"
 
-    def save(self, url: str, table: str, seat: int, entries: list[KeptEntry]) -> None:
+    def _write(self, path: Path, data: object) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = self._path(url, table, seat)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".log-", suffix=".tmp")
         try:
             os.fchmod(fd, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump([list(e) for e in entries[-self.MAX :]], f)
+                json.dump(data, f)
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+
+    def save(self, url: str, table: str, seat: int, entries: list[KeptEntry]) -> None:
+        self._write(self._path(url, table, seat), [list(e) for e in entries[-self.MAX :]])
+
+    def save_seen(self, url: str, table: str, seat: int, seen: dict[str, object]) -> None:
+        """What the seat last saw of the table (counts, tops, deck, takes), so a client
+        started again can say what happened while it was away."""
+        self._write(self._path(url, table, seat, ".seen"), seen)
+
+    def load_seen(self, url: str, table: str, seat: int) -> dict[str, object] | None:
+        try:
+            raw = json.loads(self._path(url, table, seat, ".seen").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return raw if isinstance(raw, dict) else None
 
     def load(self, url: str, table: str, seat: int) -> list[KeptEntry]:
         """The kept entries; a file of an older client (text and turn only) reads too."""
@@ -205,5 +219,6 @@ class LogStore:
         return out[-self.MAX :]
 
     def forget(self, url: str, table: str, seat: int) -> None:
-        with contextlib.suppress(OSError):
-            self._path(url, table, seat).unlink()
+        for kind in ("", ".seen"):
+            with contextlib.suppress(OSError):
+                self._path(url, table, seat, kind).unlink()

@@ -17,11 +17,14 @@ from .chat import ChatPane
 from .host import TableHost
 from .log import (
     LogPager,
+    away_entries,
     event_entries,
     forget_log,
     keep_log,
+    keep_seen,
     presence_entries,
     restore_log,
+    restore_seen,
 )
 from .pacing import HELD_KEYS
 from .recent import Recent
@@ -76,6 +79,7 @@ class GameScreen:
         self.side_page = 3  # how many lines of it a page shows
         self.log = LogPager()
         self.chat = ChatPane()
+        self.away: dict[str, object] | None = None  # what we saw before a restart
 
     # ------------------------------------------------------------------ changes
     def reset(self) -> None:
@@ -100,18 +104,22 @@ class GameScreen:
         kept, never replaced by an empty waiting screen. The log so far is kept too;
         ``fresh``: the screen showed something else (the lobby) until now."""
         log = self.table.log
-        if self.table.me != client.seat or fresh:
+        new = not log and self.table.view is None  # nothing shown yet (a restart)
+        if self.table.me != client.seat or fresh or new:
             self.table = TableModel(client.seat)
             self.recent = Recent()
             self.table.log.extend(log)
             if not log:
                 self.table.log.extend(restore_log(client))
+                self.away = restore_seen(client)
         t = self.table
         if client.view is not None and (t.view is None or client.state_version > t.state_version):
             t.set_view(client.view, client.state_version)
         if client.presence is not None:
             self.seats = client.presence.seats
             t.resigned = not self.seated_in_game() and t.me is not None
+        if t.view is not None:
+            self._came_back(client, t.view)
 
     def on_update(self, u: m.ServerMessage) -> None:
         """A view, events, presence or a chat line from the server."""
@@ -124,6 +132,7 @@ class GameScreen:
             self.table.set_view(u.view, u.state_version)
             if self.table.my_turn and not was_mine:  # a key meant for before waits
                 self.held_until = time.monotonic() + self.hold
+            self._came_back(client, u.view)
             if u.view.game_over and not was_over:
                 self.over_at = time.monotonic()
             if u.view.game_over:
@@ -153,6 +162,19 @@ class GameScreen:
                 self.host.say("")
         elif isinstance(u, m.ChatLineMsg):
             self.chat.add(u)
+
+    def _came_back(self, client: Client | None, view: m.GameView) -> None:
+        """After a restart: say what happened while we were away, once; then keep what
+        we see now for the next time."""
+        if self.away is not None:
+            said = away_entries(self.away, view, self.names(), self.cards())
+            self.away = None
+            for entry, note in said:
+                self.table.log.append(entry)
+                if note is not None:
+                    self.recent.note(*note)
+        if not view.game_over:
+            keep_seen(client, view)
 
     # ------------------------------------------------------------------ queries
     def names(self) -> list[str | None]:

@@ -21,11 +21,14 @@ from .table import LogEntry
 
 __all__ = [
     "LogPager",
+    "away_entries",
     "event_entries",
     "forget_log",
     "keep_log",
+    "keep_seen",
     "presence_entries",
     "restore_log",
+    "restore_seen",
     "wrapped_log",
 ]
 
@@ -108,6 +111,52 @@ def forget_log(client: Client | None, seat: int | None) -> None:
     """Drop the kept log of ``seat`` once its game is over."""
     if client and client.tokens and client.table and seat is not None:
         LogStore(client.tokens.directory).forget(client.url, client.table, seat)
+
+
+def keep_seen(client: Client | None, view: m.GameView) -> None:
+    """Keep what we see of the table (each kettle's count and top, the deck, the
+    takes so far) on disk, to tell what happened while we were away."""
+    if client is None or client.tokens is None or client.table is None or client.seat is None:
+        return
+    seen: dict[str, object] = {
+        "counts": [k.count for k in view.kettles],
+        "tops": [k.top for k in view.kettles],
+        "deck": view.deck_size,
+        "ply": view.ply,
+    }
+    with contextlib.suppress(OSError):
+        LogStore(client.tokens.directory).save_seen(client.url, client.table, client.seat, seen)
+
+
+def restore_seen(client: Client) -> dict[str, object] | None:
+    if client.tokens is None or client.table is None or client.seat is None:
+        return None
+    return LogStore(client.tokens.directory).load_seen(client.url, client.table, client.seat)
+
+
+def away_entries(
+    seen: dict[str, object], view: m.GameView, names: Sequence[str | None], cards: Cards
+) -> list[tuple[LogEntry, tuple[int, str] | None]]:
+    """What happened while we were away, from what we saw last and the view now: the
+    takes in between, and each kettle's change (the server sends no history)."""
+    counts, tops, ply = seen.get("counts"), seen.get("tops"), seen.get("ply")
+    if not isinstance(counts, list) or not isinstance(tops, list) or not isinstance(ply, int):
+        return []
+    takes = view.ply - ply
+    if takes <= 0 or len(counts) != len(view.kettles):
+        return []
+    said = f"While you were away: {takes} card{'s' if takes != 1 else ''} taken"
+    out: list[tuple[LogEntry, tuple[int, str] | None]] = [(LogEntry(said), None)]
+    for k in view.kettles:
+        grew = k.count - counts[k.seat] if isinstance(counts[k.seat], int) else 0
+        if grew == 0 and tops[k.seat] == k.top:
+            continue
+        who = seat_label(view.colours, k.seat, names)
+        top = cards.marked(k.top) if k.top else "-"
+        more = f"{grew:+d} card{'s' if abs(grew) != 1 else ''}"
+        note = (k.seat, f"while you were away {more}")
+        out.append((LogEntry(f"  {who}: {more}, top now {top}"), note))
+    return out
 
 
 def wrapped_log(entries: Sequence[LogEntry], width: int) -> list[Line]:

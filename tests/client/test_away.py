@@ -1,0 +1,69 @@
+"""Coming back after ``q``: the client kept what it saw, and says what happened while it
+was away (the takes in between, each kettle's change), in the log and in the "since"
+lines (issue 23, item 4)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.lib import Client
+from client.ui.app import KupferApp
+from client.ui.render import text_of
+from client.ui.seating import sit_down
+from protocol import messages as m
+
+
+async def my_turn(client: Client) -> m.GameView:
+    async with asyncio.timeout(20):
+        while client.view is None or client.view.to_move != client.seat:
+            await asyncio.sleep(0.02)
+    return client.view
+
+
+async def test_coming_back_says_what_happened_meanwhile(url: str) -> None:
+    ann = Client(url, name="Ann", protocol=m.PROTOCOL_VERSION)  # tokens kept on disk
+    await ann.connect()
+    created = await ann.create_table(
+        "t", m.TableOptions(seed=21), bots=[(1, "easy")], player="Ann", seat=0
+    )
+    table = created.table.id
+    await ann.ready()
+    await my_turn(ann)
+    with create_pipe_input() as inp:
+        before = KupferApp(name="Ann", client=ann, input=inp, output=DummyOutput())
+        before.sat_down(ann)  # what this screen saw is kept
+    seen = ann.view
+    assert seen is not None
+    for _ in range(2):  # two takes of ours (and the bot's answers) the screen never saw
+        v = await my_turn(ann)
+        await ann.take(v.choices[0].card, special=False)
+    await my_turn(ann)
+    await ann.close()  # q
+    again = Client(url, name="Ann", protocol=m.PROTOCOL_VERSION)
+    await again.connect()
+    try:
+        await sit_down(again, table, "Ann")
+        async with asyncio.timeout(10):
+            while again.view is None:
+                await asyncio.sleep(0.02)
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Ann", client=again, input=inp, output=DummyOutput())
+            kapp.sat_down(again)
+            now = again.view
+            log = [e.text for e in kapp.game.table.log]
+            took = now.ply - seen.ply
+            assert took >= 4, (now.ply, seen.ply)
+            assert f"While you were away: {took} cards taken" in log, log
+            grew = now.kettles[0].count - seen.kettles[0].count
+            assert any(t.startswith(f"  White (Ann): {grew:+d} cards, top now") for t in log), log
+            since = " ".join(
+                text_of(ln) for ln in kapp.game.recent.lines(2, now.colours, kapp.game.cards(), 200)
+            )
+            assert "while you were away +" in since, since
+            kapp.sat_down(again)  # said once: a second look adds nothing
+            assert sum("While you were away" in e.text for e in kapp.game.table.log) == 1
+    finally:
+        await again.close()
