@@ -419,3 +419,24 @@ def test_a_quiet_page_is_not_an_idle_client(open_page: Any) -> None:
         assert page.locator("#conn").inner_text().startswith("connected")
     finally:
         live.stop()
+
+
+def test_a_seat_taken_up_in_another_tab_is_let_go(live_server: LiveServer, open_page: Any) -> None:
+    first = open_page("desktop")
+    open_lobby(first, live_server)
+    create_table(first)
+    first.wait_for_selector("#board")
+    # a second tab of the same browser (the same storage) goes back to the seat
+    second = first.context.new_page()
+    second.goto(live_server.url)
+    second.wait_for_selector("#board")
+    first.wait_for_selector("#play-here")
+    shot(first, "desktop-27-played-elsewhere")
+    second.wait_for_timeout(2000)  # the first tab does not take the seat back by itself
+    assert "(you)" in second.locator(".seats").inner_text()
+    assert second.locator("#conn").inner_text().startswith("connected")
+    assert first.locator("#play-here").count() == 1
+    first.click("#play-here")
+    first.wait_for_selector("#board")
+    second.wait_for_selector("#play-here")
+    assert first.errors == []

@@ -102,10 +102,10 @@ export class App {
     this.setConn(`connected to ${client.welcome.server}`);
     client.on("*", (m) => this.onMessage(m));
     client.onClose((e) => {
-      if (this.client === client) {
-        this.client = null;
-        this.scheduleReconnect(e);
-      }
+      if (this.client !== client) return;
+      this.client = null;
+      if (e.reason === "replaced" || e.code === 4001) this.elsewhere();
+      else this.scheduleReconnect(e);
     });
     const h = this.here ?? hereStore.get();
     if (h) await this.rejoin(h);
@@ -119,6 +119,27 @@ export class App {
     this.setConn(`connection lost${why}: reconnecting (try ${this.retries})`);
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries - 1, 5));
     setTimeout(() => void this.connect(), delay);
+  }
+
+  /** The seat was resumed in another window or on another device: coming back by
+   * itself would take it from there in turn, so the page waits to be asked. */
+  private elsewhere(): void {
+    this.setConn("not connected");
+    const again = () => {
+      this.retries = 0;
+      void this.connect();
+    };
+    replace(
+      this.main,
+      h(
+        "section",
+        { class: "form", "aria-labelledby": "away-h" },
+        h("h2", { id: "away-h", tabindex: -1 }, "Your seat is played elsewhere"),
+        h("p", {}, "Another window or device took this seat up with its token, so this page let go of it."),
+        h("p", { class: "buttons" }, h("button", { class: "primary", id: "play-here", onclick: again }, "Play here again")),
+      ),
+    );
+    byId("away-h").focus();
   }
 
   /** Back at the table this tab was at: resume the seat, or watch again. */
