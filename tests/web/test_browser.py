@@ -387,9 +387,11 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     guest.wait_for_selector('[data-key="claim"]', timeout=10_000)
     shot(host, "desktop-25-away")
     shot(guest, "phone-25-claim-offered")
+    until(guest, "document.querySelector('.log').innerText.includes('is away: a computer plays')")
     host.click('[data-key="back"]')
     until(host, "!document.querySelector('[data-key=\"back\"]')")
     until(guest, "!document.querySelector('[data-key=\"claim\"]')")
+    until(guest, "document.querySelector('.log').innerText.includes('White (Ann) is back')")
     # Ann's connection goes (grace 0): Bea claims the win
     host.close()
     guest.wait_for_selector('[data-key="claim"]', timeout=20_000)
@@ -440,3 +442,27 @@ def test_a_seat_taken_up_in_another_tab_is_let_go(live_server: LiveServer, open_
     first.wait_for_selector("#board")
     second.wait_for_selector("#play-here")
     assert first.errors == []
+
+
+def test_the_lobby_pages_through_many_tables(live_server: LiveServer, open_page: Any) -> None:
+    from tests.server.wsclient import WsClient
+
+    async def make_tables() -> None:
+        for batch in range(3):
+            client = await WsClient.open(live_server.server.port, name=f"maker{batch}")
+            for i in range(20):
+                await client.request("create_table", name=f"table {batch * 20 + i:02d}")
+            await client.close()
+
+    live_server.call(make_tables(), timeout=60)
+    page = open_page("desktop")
+    open_lobby(page, live_server)
+    page.wait_for_selector('[data-key="next-page"]')
+    assert page.locator(".table-row").count() == 50
+    assert "50 of 60 tables shown" in page.locator("#tables").inner_text()
+    page.click('[data-key="next-page"]')
+    until(page, "document.querySelectorAll('.table-row').length === 10")
+    assert "table 59" in page.locator("#tables").inner_text()
+    page.click('[data-key="first-page"]')
+    until(page, "document.querySelectorAll('.table-row').length === 50")
+    assert page.errors == []

@@ -36,6 +36,9 @@ export class App {
   invite: string | null = null;
   tables: TableSummary[] = [];
   tablesTotal = 0;
+  /** The lobby's page of tables: null the first, else the cursor that asks for it. */
+  private cursor: string | null = null;
+  private nextCursor: string | null = null;
   t: TableState = freshTable();
   chat: ChatLineMsg[] = [];
   private queue: UpdateMsg[] = [];
@@ -240,6 +243,7 @@ export class App {
       case "tables":
         this.tables = msg.tables;
         this.tablesTotal = msg.total ?? msg.tables.length;
+        this.nextCursor = msg.next ?? null;
         if (this.screen === "lobby") this.renderTables();
         break;
       case "error":
@@ -269,13 +273,37 @@ export class App {
   }
 
   private onPresence(msg: PresenceMsg): void {
+    const before = this.presence?.table === msg.table ? this.presence : null;
     this.presence = msg;
+    if (before && msg.state === "playing") this.logPresence(before, msg);
     if (msg.state === "lobby") this.show("waiting");
     else if (this.screen !== "table") {
       this.show("table");
       if (this.isMyTurn()) this.focusStart();
     } else this.renderTableNow();
     if (this.screen === "waiting") this.renderWaiting();
+  }
+
+  /** Resignations, seats a computer took over and people who came back go into the
+   * log (and are read out), as moves do. */
+  private logPresence(before: PresenceMsg, now: PresenceMsg): void {
+    const said: string[] = [];
+    for (const s of now.seats) {
+      const b = before.seats[s.seat];
+      if (!b || s.bot) continue;
+      let text: string | null = null;
+      if (s.resigned && !b.resigned) text = `${this.who(s.seat)} resigned${s.computer ? ": a computer plays the seat to the end" : ""}`;
+      else if (s.absent && !b.absent) text = `${this.who(s.seat)} is away: a computer plays the seat`;
+      else if (!s.absent && b.absent && !s.resigned) text = `${this.who(s.seat)} is back`;
+      if (text) {
+        this.t.log.push({ kind: "presence", seat: s.seat, text, start: this.t.turnStart });
+        said.push(text);
+      }
+    }
+    if (said.length) {
+      this.announce(said.join(". ") + ".");
+      this.saveLog();
+    }
   }
 
   /** Updates are shown in order; another seat's move waits until the one before has
@@ -543,7 +571,10 @@ export class App {
 
   private listTables(): void {
     const c = this.client;
-    if (c && !c.closed) c.request("list_tables", { open_first: true, limit: 50 }).catch(() => undefined);
+    if (!c || c.closed) return;
+    c.request("list_tables", { open_first: true, limit: 50, cursor: this.cursor ?? undefined }).catch(() => {
+      this.cursor = null; // a cursor the server no longer knows: back to the first page
+    });
   }
 
   private nameField(): HTMLInputElement {
@@ -625,7 +656,20 @@ export class App {
         h("p", { class: "buttons" }, buttons),
       );
     });
-    const more = this.tablesTotal > this.tables.length ? h("p", {}, `${this.tables.length} of ${this.tablesTotal} tables shown.`) : null;
+    const page = (cursor: string | null) => () => {
+      this.cursor = cursor;
+      this.listTables();
+    };
+    const more =
+      this.tablesTotal > this.tables.length || this.cursor
+        ? h(
+            "p",
+            { class: "buttons" },
+            `${this.tables.length} of ${this.tablesTotal} tables shown.`,
+            this.cursor ? h("button", { "data-key": "first-page", onclick: page(null) }, "First page") : null,
+            this.nextCursor ? h("button", { "data-key": "next-page", onclick: page(this.nextCursor) }, "More tables") : null,
+          )
+        : null;
     replace(el, h("ul", { class: "tables" }, rows), more);
   }
 
