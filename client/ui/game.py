@@ -575,7 +575,12 @@ class GameScreen:
         if land is not None:
             where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
             style = "fg:#ff8700" if land.line is None else "fg:#87afd7"
-            text = f"This card on top: next turn you move {land.value}, land {where}"
+            when = "with the wand, at once" if land.wand else "next turn"
+            text = f"This card on top: {when} you move {land.value}, land {where}"
+            if land.guess:
+                text += " (if you decline the boom)"
+            if land.last:
+                text = "This card is the last of its line: taking it ends the game."
             lines += wrap([(style, text)], width)
         return lines
 

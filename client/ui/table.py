@@ -30,12 +30,18 @@ class LogEntry:
 @dataclass(frozen=True)
 class Landing:
     """Where our pawn would stop next turn with a card of ``value`` on top of our
-    kettle, the other pawns staying where they are: ``line`` (``col3``), or None at a
-    corner (a lost turn)."""
+    kettle: ``line`` (``col3``), or None at a corner (a lost turn). The other pawns
+    move first, each by its kettle's top card (known to all); ``wand``: the card's wand
+    gives the next turn at once, before anyone moves; ``guess``: the card's boom would
+    change the others' top cards, so their moves (and so this landing) are a guess;
+    ``last``: the card ends the game, there is no next turn."""
 
     value: int
     space: int
     line: str | None
+    wand: bool = False
+    guess: bool = False
+    last: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,17 +98,29 @@ class TableModel:
 
     def landing(self, value_of: Callable[[str], int]) -> Landing | None:
         """For the card under the cursor: where our pawn lands next turn with it on
-        top (``shared.geometry.walk``, the engine's own movement)."""
+        top (``shared.geometry.walk``, the engine's own movement), after the others
+        moved in turn order by their kettles' top cards (RULES.md 4.1)."""
         v = self.view
         cell = self.cursor_cell()
         if v is None or self.me is None or cell is None:
             return None
-        card = self.choices[min(self.cursor, len(self.choices) - 1)].card
-        value = value_of(card)
-        others = [p for seat, p in enumerate(v.pawns) if seat != self.me]
-        space, _ = walk(v.pawns[self.me], value, others)
+        choice = self.choices[min(self.cursor, len(self.choices) - 1)]
+        value = value_of(choice.card)
+        pawns = list(v.pawns)
+        if choice.ends_game:
+            return Landing(value, pawns[self.me], None, last=True)
+        wand = choice.symbol == "wand"
+        if not wand:  # the others move first, each by its top card
+            for step in range(1, v.players):
+                seat = (self.me + step) % v.players
+                top = v.kettles[seat].top if seat < len(v.kettles) else None
+                others = [p for s, p in enumerate(pawns) if s != seat]
+                pawns[seat], _ = walk(pawns[seat], value_of(top) if top else 0, others)
+        others = [p for seat, p in enumerate(pawns) if seat != self.me]
+        space, _ = walk(pawns[self.me], value, others)
         line = SPACE_LINE[space]
-        return Landing(value, space, LINE_IDS[line] if line >= 0 else None)
+        where = LINE_IDS[line] if line >= 0 else None
+        return Landing(value, space, where, wand=wand, guess=choice.symbol == "explode")
 
     def visible_log(self) -> list[LogEntry]:
         """The log as the rules allow: with casual memory the whole history; with

@@ -128,7 +128,9 @@ async def test_table_screen_cuts_nothing(
     for label in ("col", "row", "0", "5"):
         assert label in lines[1] + lines[2], screen
     if t.my_turn:
-        assert "This card on top: next turn you move" in flat(screen)
+        said = [text_of(ln) for ln in kapp.game.prompt_lines(1000)]
+        preview = next(s for s in said if s.startswith("This card"))
+        whole(preview, screen)
 
 
 async def test_the_side_panel_says_bot_once(seated: tuple[KupferApp, Client]) -> None:

@@ -103,18 +103,29 @@ def test_casual_memory_keeps_the_whole_history() -> None:
 
 
 def test_landing_is_the_engines_walk() -> None:
+    """The other pawns move first, each by its kettle's top card, then ours by the card
+    chosen (issue 23, item 9: the preview assumed the others stay put)."""
     t = TableModel(me=0)
     v = a_view(pawns=(1, 3))
-    choice = v.choices[0]
-    t.set_view(v, 1)
+    plain = tuple(m.TakeChoice(card=c.card, row=c.row, col=c.col) for c in v.choices)
+    t.set_view(v.model_copy(update={"choices": plain}), 1)
     t.cursor = 0
-    land = t.landing(lambda card: 2)
-    assert land is not None and land.value == 2
-    assert land.space == walk(1, 2, [3])[0] == 4 and land.line == "col4"
-    t.set_view(v.model_copy(update={"pawns": (3, 8)}), 2)
-    land = t.landing(lambda card: 2)
+    land = t.landing(lambda card: 2)  # every card worth 2, the opponent's top too
+    assert land is not None and land.value == 2 and not land.wand
+    black = walk(3, 2, [1])[0]  # Black moves first: 3 -> 5
+    assert land.space == walk(1, 2, [black])[0] == 3 and land.line == "col3"
+    assert walk(1, 2, [3])[0] == 4  # what "the others stay put" said: wrong
+    t.set_view(v.model_copy(update={"pawns": (3, 8), "choices": plain}), 2)
+    land = t.landing(lambda card: 1 if card == v.kettles[1].top else 2)
     assert land is not None and land.space == 5 and land.line is None  # a corner
-    assert choice.card
+    wand = tuple(c.model_copy(update={"symbol": "wand"}) for c in plain)
+    t.set_view(v.model_copy(update={"choices": wand}), 3)
+    land = t.landing(lambda card: 2)  # a wand: our next turn is now, nobody moves
+    assert land is not None and land.wand and land.space == walk(1, 2, [3])[0]
+    last = tuple(c.model_copy(update={"ends_game": True}) for c in plain)
+    t.set_view(v.model_copy(update={"choices": last}), 4)
+    land = t.landing(lambda card: 2)
+    assert land is not None and land.last  # no next turn to preview
 
 
 def test_cursor_starts_by_the_pawn_and_number_keys_pick_the_row() -> None:
