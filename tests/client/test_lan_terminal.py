@@ -13,7 +13,7 @@ import pytest
 
 from .tmux import KK, Tmux, answer, form_set, free_port, needs_tmux, table_id
 
-pytestmark = needs_tmux
+pytestmark = [needs_tmux, pytest.mark.e2e]
 
 
 def host_table(t: Tmux, port: int, *, players: int = 2, seat: str = "1 (white)") -> str:
