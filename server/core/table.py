@@ -20,27 +20,35 @@ made by a computer player; the time comes from ``Table.now``, injected in tests.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import itertools
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, TypeAlias
 
-from shared.bots import make_bot
 from shared.clock import Clock, ClockView, Timing
 from shared.errors import RuleError
-from shared.events import Event, TimedOut
+from shared.events import Event
 from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
-from shared.result import GameResult, judge
+from shared.result import GameResult
 from shared.view import View, views
 
 from ..store import StaleOwner, Store
+from . import intents
+from .aio import to_the_end
+from .clocks import EXPIRY_BOT, Timekeeping
+from .endings import Endings
+from .errors import TableError
+from .intents import Intent
+from .roles import DETACHED, Detached
+from .roles import Occupant as _Occupant
+from .roles import StandIn as _StandIn
+from .roles import TableHost as _TableHost
+from .tokens import hash_token, new_token
 
 __all__ = [
     "DETACHED",
@@ -62,122 +70,13 @@ LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
 _serials = itertools.count(1)
 """Every table made in this process gets the next number: the lobby listing's order."""
-EXPIRY_BOT = "easy"
-"""The computer player that makes a move whose time ran out: quick and sound."""
 
-
-class TableError(Exception):
-    """A request a table refuses; ``code`` is a protocol error code, ``detail`` the
-    engine's own code for an illegal move."""
-
-    def __init__(self, code: str, message: str, detail: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.detail = detail
-
-
-def new_token() -> str:
-    """A fresh seat token: 192 random bits from ``secrets``."""
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """Tokens are kept only as their SHA-256 hash, in memory and on disk."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class Occupant(Protocol):
-    """Who receives a seat's or a spectator's traffic: a network session or a bot seat.
-    Every call carries only a view made for this occupant or public facts."""
-
-    def deliver_view(self, table: Table, view: View, version: int) -> None:
-        """A fresh view (on joining, watching or resuming)."""
-        ...
-
-    def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
-    ) -> None:
-        """A new state: its public events (possibly none), then the view made for
-        this occupant."""
-        ...
-
-    def deliver_result(self, table: Table, view: View, version: int) -> None:
-        """The final view of a game that ended without its last take (resigned,
-        claimed, timed out, abandoned): ``view.result`` says how."""
-        ...
-
-    def deliver_presence(self, table: Table) -> None: ...
-
-    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None: ...
-
-    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None: ...
-
-    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
-        """A rematch starts at ``new`` where this occupant now sits at ``seat`` (None:
-        watches). Returns False if it stays behind (it cannot follow)."""
-        ...
-
-    def replaced(self, table: Table, seat: int) -> None:
-        """Another connection resumed this seat with its token."""
-        ...
-
-
-class StandIn(Occupant, Protocol):
-    """A computer player playing a person's seat (absent, timed out, or resigned with
-    three players): it gets that seat's views and moves when the seat is to move."""
-
-    async def stop(self) -> None: ...
-
-
-class TableHost(Protocol):
-    """What a table tells whoever serves it (the lobby), and asks of it: one typed
-    object handed to the table, instead of callbacks set on it from outside."""
-
-    def finished(self, table: Table) -> None:
-        """The table's end is stored (its game ended, or it was abandoned)."""
-
-    def due_changed(self, table: Table) -> None:
-        """``table.next_due()`` may have come earlier (a clock, a grace period)."""
-
-    def changed(self, table: Table) -> None:
-        """What a listing shows of the table, or what it counts as against the quotas,
-        may have changed (who sits or watches, readiness, its state)."""
-
-    def lost(self, table: Table) -> None:
-        """The store refused a write: another node serves the table now."""
-
-    def stand_in(self, table: Table, seat: int) -> StandIn | None:
-        """A computer player (started) for a person's seat; None if there are none."""
-
-    async def rematch(self, table: Table) -> object:
-        """Every person at the finished ``table`` voted for a rematch: start it."""
-
-
-class Detached:
-    """The host of a table nobody serves: one built to be looked at (a listing of
-    another node's tables, a test), which hears nothing and has no computer players."""
-
-    def finished(self, table: Table) -> None:
-        pass
-
-    def due_changed(self, table: Table) -> None:
-        pass
-
-    def changed(self, table: Table) -> None:
-        pass
-
-    def lost(self, table: Table) -> None:
-        pass
-
-    def stand_in(self, table: Table, seat: int) -> StandIn | None:
-        return None
-
-    async def rematch(self, table: Table) -> object:
-        return None
-
-
-DETACHED: TableHost = Detached()
+Occupant: TypeAlias = "_Occupant[Table]"
+"""Who receives a seat's or a spectator's traffic (``roles.Occupant``)."""
+StandIn: TypeAlias = "_StandIn[Table]"
+"""A computer player playing a person's seat (``roles.StandIn``)."""
+TableHost: TypeAlias = "_TableHost[Table]"
+"""Whoever serves a table (``roles.TableHost``): the lobby."""
 
 
 @dataclass
@@ -203,7 +102,7 @@ class Seat:
         return self.name is not None and self.bot is None
 
 
-class Table:
+class Table(Endings, Timekeeping):
     def __init__(
         self,
         table_id: str,
@@ -253,6 +152,12 @@ class Table:
         # left unattended (``Lobby.expire_lobbies``, ``Lobby.tick``)
         self.idle_since: float | None = self.now()
         self.serial = next(_serials)
+
+    # ------------------------------------------------------------- intents
+    async def apply(self, occupant: Occupant, intent: Intent) -> Any:
+        """Apply ``intent`` of ``occupant`` here (``intents.RULES`` says how and what it
+        returns): the one way sessions, local or of another node, act at a table."""
+        return await intents.apply(self, occupant, intent)
 
     # ------------------------------------------------------------- the store
     def epoch_held(self) -> int | None:
@@ -484,12 +389,6 @@ class Table:
         self._note_presence()
         self.broadcast_presence()
 
-    def _went_away(self, seat: int) -> None:
-        """A person's connection left its seat during the game: the grace period runs."""
-        if self.state == PLAYING and self.seats[seat].person:
-            self.absent_since.setdefault(seat, self.now())
-            self._due_changed()
-
     def resume(self, token_hash: str, occupant: Occupant) -> int:
         """Take a seat back with its token; an older connection on it is replaced, and
         a computer player standing in for an absent person stops."""
@@ -603,7 +502,7 @@ class Table:
                 clock.start(trial.to_move, now)
         # durable before the ack; once the write is asked for, the table follows it
         # whatever happens to the caller (a stand-in stopped, a connection gone)
-        await _to_the_end(self._commit(index, take, trial, clock, events, epoch))
+        await to_the_end(self._commit(index, take, trial, clock, events, epoch))
 
     async def _commit(
         self,
@@ -630,232 +529,6 @@ class Table:
         if trial.over:
             self._announce_end(None)
 
-    def _judge(self, ending: str, claimed_by: int | None = None) -> GameResult:
-        assert self.game is not None
-        return judge(
-            self.game,
-            ending,
-            resigned=self.resigned,
-            replaced=self.replaced,
-            timed_out=self.timed_out,
-            claimed_by=claimed_by,
-        )
-
-    async def resign(self, occupant: Occupant) -> None:
-        """Resign (RULES.md section 12.1): with two players, or when nobody but
-        computer players would be left, the game ends and the others win; otherwise a
-        computer player plays the seat to the end and it ranks last."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can resign")
-        async with self.lock:
-            if self.state == FINISHED:
-                raise TableError("game_over", "the game is over")
-            if self.state != PLAYING or self.game is None:
-                raise TableError("not_started", "there is no game running to resign")
-            if seat in self.resigned:
-                raise TableError("not_allowed", "you have already resigned")
-            self.resigned.append(seat)
-            playing = [s for s in self.seats if s.index not in self.resigned]
-            if len(playing) <= 1 or not any(s.person for s in playing):
-                await self._end_early(self._judge("resigned"))
-                return
-            await self.save_life()  # the resignation is durable before it is heard of
-            self._take_over(seat)
-        self.broadcast_presence()
-
-    async def claim(self, occupant: Occupant) -> None:
-        """With two players, end the game and win while the opponent is absent."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can claim")
-        async with self.lock:
-            if self.state != PLAYING or self.game is None:
-                code = "game_over" if self.state == FINISHED else "not_started"
-                raise TableError(code, "there is no game running to claim")
-            other = 1 - seat
-            if self.options.players != 2 or seat in self.resigned or not self.absent(other):
-                raise TableError(
-                    "cannot_claim", "only with two players, while your opponent is absent"
-                )
-            await self._end_early(self._judge("claimed", claimed_by=seat))
-
-    async def back(self, occupant: Occupant) -> None:
-        """The person takes its seat back from the computer player standing in."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can come back")
-        if self.state != PLAYING:
-            code = "game_over" if self.state == FINISHED else "not_started"
-            raise TableError(code, "there is no game running")
-        if not self.absent(seat):
-            raise TableError("not_allowed", "no computer player plays your seat")
-        self._back(seat)
-        self.broadcast_presence()
-
-    async def finish(self, ending: str, *, only_if: Callable[[Table], bool] | None = None) -> bool:
-        """End the table (``played_out`` for a game whose last take was made,
-        ``abandoned``): stored first, then announced. Runs under the table's lock, where
-        ``only_if`` (if given) must still hold; returns whether the table ended."""
-        async with self.lock:
-            if self.state == FINISHED or (only_if is not None and not only_if(self)):
-                return False
-            if self.game is None:  # abandoned before its game started: no result
-                await self._store_end(None, ending, epoch=self.epoch_held())
-                self._announce_end(None)
-            elif self.game.over:
-                await self._store_end(self._judge("played_out"), epoch=self.epoch_held())
-                self._announce_end(None)
-            else:
-                await self._end_early(self._judge(ending))
-        return True
-
-    async def _end_early(self, result: GameResult) -> None:
-        """End a game before its last take (the lock held): stored, then everyone gets
-        the final view with the result, then presence."""
-        await self._store_end(result, epoch=self.epoch_held())
-        made = self._views([seat for seat, _ in self.occupants()])
-        for seat, occ in self.occupants():
-            occ.deliver_result(self, made[seat], self.version)
-        self._announce_end(result.resigned[-1] if result.ending == "resigned" else None)
-
-    async def _store_end(
-        self,
-        result: GameResult | None,
-        ending: str | None = None,
-        *,
-        epoch: int | None,
-    ) -> None:
-        """Store the end (the lock held) under ``epoch``, then mark the table finished."""
-        await self.durable(
-            self.store.finish(self.id, None if result is None else result.to_dict(), epoch=epoch)
-        )
-        self.state = FINISHED
-        self.result = result
-        if self.record is not None:
-            self.record.result = result
-        if self.clock is not None:
-            self.clock.stop(self.now())
-        self.finished_at = self.now()
-        self.finish_reason = result.ending if result is not None else ending
-        log.info("game finished", extra={"table": self.id, "reason": self.finish_reason})
-        self.host.finished(self)
-        self.host.changed(self)
-
-    def _announce_end(self, seat: int | None) -> None:
-        reason = self.finish_reason or "played_out"
-        for _, occ in self.occupants():
-            occ.deliver_finished(self, reason, seat)
-        for stand_in in list(self.stand_ins.values()):
-            _later(stand_in.stop())
-        self.stand_ins.clear()
-
-    # ------------------------------------------------------------- absence and clocks
-    def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
-        """What the store keeps of the game beyond its record (None while there is
-        nothing): resignations, stand-ins, time-outs, the clock (reserves, the running
-        move's start) and the server that runs it (``Store.server_id``: its last
-        ``beat`` says until when the move ran, should it crash)."""
-        clock = clock or self.clock
-        if clock is None and not (self.resigned or self.replaced or self.timed_out):
-            return None
-        return {
-            "resigned": list(self.resigned),
-            "replaced": sorted(self.replaced),
-            "timed_out": sorted(self.timed_out),
-            "clock": None if clock is None else clock.to_dict(),
-            "server": self.store.server_id,
-        }
-
-    async def save_life(self) -> None:
-        """Store ``life()`` now (a running game's)."""
-        life = self.life()
-        if life is not None and self.state == PLAYING:
-            await self.durable(self.store.save_life(self.id, life, epoch=self.epoch_held()))
-
-    def _take_over(self, seat: int) -> None:
-        """A computer player plays ``seat`` from now on (until its person is back)."""
-        if seat in self.stand_ins:
-            return
-        stand_in = self.host.stand_in(self, seat)
-        if stand_in is None:
-            return
-        self.replaced.add(seat)
-        self.stand_ins[seat] = stand_in
-
-    def _back(self, seat: int) -> None:
-        """The person of ``seat`` is back: no more stand-in, the time-outs forgiven."""
-        self.absent_since.pop(seat, None)
-        self.expiries[seat] = 0
-        if seat in self.resigned:
-            return
-        stand_in = self.stand_ins.pop(seat, None)
-        if stand_in is not None:
-            _later(stand_in.stop())
-
-    async def tick(self, now: float | None = None) -> None:
-        """Whatever is due by ``now``: stand-ins for seats absent past the grace period,
-        and the move of a seat whose time ran out."""
-        now = self.now() if now is None else now
-        if self.state != PLAYING:
-            return
-        changed = False
-        for seat, since in list(self.absent_since.items()):
-            if now - since >= self.timing.grace and seat not in self.stand_ins:
-                self._take_over(seat)
-                changed = True
-        if changed:
-            async with self.lock:
-                await self.save_life()
-            self.broadcast_presence()
-        clock = self.clock
-        deadline = None if clock is None else clock.deadline()
-        if deadline is not None and now >= deadline:
-            await self._expire(self.version)
-
-    def _due_changed(self) -> None:
-        """Say (``on_due``) that ``next_due`` may have come earlier: called wherever a
-        clock starts or a grace period begins. A later or no due time needs no call
-        (the lobby finds out when the earlier one comes)."""
-        self.host.due_changed(self)
-
-    def next_due(self) -> float | None:
-        """When ``tick`` next has something to do (None: nothing is pending)."""
-        if self.state != PLAYING:
-            return None
-        grace = self.timing.grace
-        due = [t + grace for s, t in self.absent_since.items() if s not in self.stand_ins]
-        if self.clock is not None and (d := self.clock.deadline()) is not None:
-            due.append(d)
-        return min(due, default=None)
-
-    async def _expire(self, version: int) -> None:
-        """The running move's time is up: a computer player moves for the seat (the
-        ``timed_out`` event says so); after ``absent_after`` in a row the seat counts as
-        absent, and once every person's seat is, the game ends as timed out."""
-        async with self.lock:
-            if self.state != PLAYING or self.version != version or self.game is None:
-                return  # someone moved meanwhile
-            seat = self.game.to_move
-            bot = make_bot(EXPIRY_BOT, seat, seed=secrets.randbits(32))
-            take = bot.decide(self.view_for(seat))
-            log.info("time out", extra={"table": self.id, "seat": seat})
-            self.expiries[seat] += 1
-            await self._apply_locked(seat, take, [TimedOut(seat)])
-            if self.state != PLAYING:
-                return
-            person = self.seats[seat].person and seat not in self.resigned
-            if not person or self.expiries[seat] < self.timing.absent_after:
-                return
-            self.timed_out.add(seat)
-            self._take_over(seat)
-            await self.save_life()
-            people = [s.index for s in self.seats if s.person and s.index not in self.resigned]
-            if all(self.expiries[s] >= self.timing.absent_after for s in people):
-                await self._end_early(self._judge("timed_out"))
-                return
-        self.broadcast_presence()
-
     # ------------------------------------------------------------- rematch
     async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
         """Ask for (or withdraw) a rematch; when every person seated asks, it starts."""
@@ -875,33 +548,3 @@ class Table:
             await self.host.rematch(self)
 
 
-_BACKGROUND: set[asyncio.Task[None]] = set()
-
-
-async def _to_the_end(coro: Awaitable[None]) -> None:
-    """Run ``coro`` to its end even if the caller is cancelled meanwhile, then pass the
-    cancellation on. A store write cannot be taken back once asked for (the writer may
-    already be committing it), so the table must not stop half-way between the write
-    and taking the action into its record: the next write would reuse the index."""
-    task = asyncio.ensure_future(coro)
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            cancelled = True
-    if cancelled:
-        raise asyncio.CancelledError
-    task.result()
-
-
-def _later(coro: Awaitable[None]) -> None:
-    """Run ``coro`` soon, on its own (stopping a stand-in must not wait under a lock)."""
-
-    async def run() -> None:
-        with contextlib.suppress(Exception):
-            await coro
-
-    task = asyncio.get_running_loop().create_task(run())
-    _BACKGROUND.add(task)
-    task.add_done_callback(_BACKGROUND.discard)

@@ -16,12 +16,13 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any, Protocol
+from typing import Protocol
 
 from shared.clock import Clock, Timing
 from shared.errors import RuleError
 from shared.options import Options
 
+from ..core.life import TableLife
 from ..core.table import FINISHED, LOBBY, PLAYING, StandIn, Table, TableError, hash_token
 from ..store import Store, StoredTable
 from .directory import Directory, LocalDirectory
@@ -331,14 +332,15 @@ class Lobby:
         self.tables[st.id] = table
         self.counts.added(table)
         if table.state == PLAYING:
-            self._restore_life(table, st.life or {}, st.alive)
+            life = TableLife.from_stored(st.life, table.options.players)
+            self._restore_life(table, life, st.alive)
             self._schedule(table)
         for seat in table.seats:
             if seat.bot is not None and self.players is not None and table.state != FINISHED:
                 self.players.seat(table, seat.index, seat.bot)
         return table
 
-    def _restore_life(self, table: Table, life: dict[str, Any], alive: float | None) -> None:
+    def _restore_life(self, table: Table, life: TableLife, alive: float | None) -> None:
         """A running game after a restart: who resigned, was replaced or timed out, the
         clock. Every person is away from now on (the grace period runs from the
         restart). The move in progress goes on with the time it had used when its
@@ -348,17 +350,11 @@ class Lobby:
         its move's start, or a server that never beat: the move starts afresh)."""
         now = self.now()
         n = table.options.players
-
-        def seats(key: str) -> list[int]:
-            raw = life.get(key, [])
-            ok = isinstance(raw, list) and all(type(s) is int and 0 <= s < n for s in raw)
-            return list(dict.fromkeys(raw)) if ok else []
-
-        table.resigned = seats("resigned")
-        table.replaced = set(seats("replaced"))
-        table.timed_out = set(seats("timed_out"))
+        table.resigned = list(life.resigned)
+        table.replaced = set(life.replaced)
+        table.timed_out = set(life.timed_out)
         if table.timing.clocked and table.game is not None:
-            clock = Clock.from_dict(table.timing, n, life.get("clock"))
+            clock = Clock.from_dict(table.timing, n, life.clock)
             used = 0.0
             if alive is not None and clock.seat == table.game.to_move:
                 used = clock.spent(min(alive, now))

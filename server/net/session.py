@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import enum
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -33,19 +32,32 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client
-from protocol.convert import options_from_shared, options_to_shared
-from protocol.wire import encode_ack, encode_as, encode_events, encode_update, encode_view
+from protocol.convert import options_to_shared
+from protocol.wire import encode_ack, encode_as
 from shared.clock import Timing
 from shared.errors import RuleError
-from shared.events import Event, TimedOut
 from shared.game import Take
-from shared.view import View
 
 from ..config import ServerConfig
+from ..core.intents import (
+    Back,
+    Chat,
+    Claim,
+    Join,
+    Leave,
+    Play,
+    Ready,
+    Rematch,
+    Resign,
+    Resume,
+    Watch,
+)
 from ..core.table import Table, TableError
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
+from .framing import Frame, Framing
 from .ratelimit import RateLimiter, TokenBucket
+from .summaries import TABLES_OVERHEAD, packed_size, table_summary
 
 __all__ = ["ACCEPTS", "OK", "Phase", "Session"]
 
@@ -102,11 +114,7 @@ _REFUSALS = {
     "not_seated": "you are not at a table",
 }
 
-Frame = Callable[[int], bytes]
-"""A message to send, as the function making its frame from the connection's ``seq``."""
-
-
-class Session:
+class Session(Framing):
     """A network occupant of a seat or a spectator place (``table.Occupant``)."""
 
     def __init__(
@@ -124,7 +132,7 @@ class Session:
         self.phase = Phase.CONNECTED
         self.minor = 0  # the protocol minor version spoken with this client (hello)
         self.combined = False  # 1.1: one ``update`` per new state (hello.combined)
-        self._answering: int | None = None  # the id of the take being applied (combined)
+        self.answering: int | None = None  # the id of the take being applied (combined)
         self.table: Table | None = None
         self.invite: str | None = None  # the invite code this session entered its table with
         self.name = "?"
@@ -248,60 +256,12 @@ class Session:
             self._out_bytes = 0
 
     # ------------------------------------------------------------------ Occupant
-    def _fit(self, view: View) -> View:
-        """The view as this session's protocol version has it: 1.0 knows no result,
-        clock or takes."""
-        if self.minor == 0 and (
-            view.result is not None or view.clock is not None or view.takes is not None
-        ):
-            return dataclasses.replace(view, result=None, clock=None, takes=None)
-        return view
-
-    def deliver_view(self, table: Table, view: View, version: int) -> None:
-        view = self._fit(view)
-        if self.combined:
-            self.send(lambda seq: encode_update((), view, version, seq))
-        else:
-            self.send(lambda seq: encode_view(view, version, seq))
-
-    def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
-    ) -> None:
-        view = self._fit(view)
-        if self.combined:
-            re, self._answering = self._answering, None
-            self.send(lambda seq: encode_update(events, view, version, seq, re))
-            return
-        if self.minor == 0 and events and isinstance(events[0], TimedOut):
-            events = events[1:]  # a 1.1 event (the table's, never the engine's)
-        if events:
-            self.send(lambda seq: encode_events(events, version, seq))
-        self.send(lambda seq: encode_view(view, version, seq))
-
-    def deliver_result(self, table: Table, view: View, version: int) -> None:
-        """1.1: the final view of a game that ended early (1.0 had none: its clients
-        learn the end from ``presence``)."""
-        if self.minor >= 1:
-            self.deliver_view(table, view, version)
-
     def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
         if self.minor == 0 or self.closing:
             return False  # 1.0 knows no rematch: it stays at the finished table
         self._enter(Phase.WATCHING if seat is None else Phase.SEATED, new)
         self.send(m.RematchedMsg(table=new.id, seat=seat))
         return True
-
-    def deliver_presence(self, table: Table) -> None:
-        presence = presence_source(table, self.minor)
-        self.send(lambda seq: encode_as(m.PresenceMsg, presence, seq=seq))
-
-    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
-        self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
-
-    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
-        """The table is finished: presence says so (after a game over the final view,
-        with every kettle revealed, has already been sent)."""
-        self.deliver_presence(table)
 
     def replaced(self, table: Table, seat: int) -> None:
         self._enter(Phase.LOBBY, None)
@@ -425,16 +385,16 @@ class Session:
         if self._out_bytes + cfg.max_listing_bytes > self._max_output // 2:
             raise TableError("rate_limited", "read the tables already sent first")
         limit = min(msg.limit or cfg.list_page, cfg.list_page_max)
-        room = cfg.max_listing_bytes - _TABLES_OVERHEAD
+        room = cfg.max_listing_bytes - TABLES_OVERHEAD
         summaries: list[m.TableSummary] = []
         size = 0
         if msg.cursor is None and self.table is not None and self.table.private:
             summaries.append(table_summary(self.table, self.minor))
-            size += _packed_size(summaries[-1])
+            size += packed_size(summaries[-1])
         last, more = msg.cursor, False
         for cursor, table in lobby.page(msg.cursor, limit, msg.open_first):
             summary = table_summary(table, self.minor)
-            n = _packed_size(summary)
+            n = packed_size(summary)
             if len(summaries) >= limit or size + n > room:
                 more = True
                 break
@@ -489,7 +449,7 @@ class Session:
     async def _sit(
         self, table: Table, player: str, seat: int | None, re: int, *, seeded: bool = False
     ) -> None:
-        index, token = await table.join(player, self, seat, seeded=seeded)
+        index, token = await table.apply(self, Join(player, seat, seeded))
         self._enter(Phase.SEATED, table)
         self.name = player
         self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)
@@ -505,7 +465,7 @@ class Session:
         self.invite = msg.invite
         self._enter(Phase.WATCHING, table)
         self.send(m.WatchingMsg(table=table.id), msg.id)
-        table.watch(self)
+        await table.apply(self, Watch())
 
     async def on_resume(self, msg: m.ResumeMsg) -> None:
         found = await self.lobby.locate_seat(msg.token, self.table)
@@ -518,12 +478,12 @@ class Session:
             raise TableError("already_seated", "this connection already plays another seat")
         self.send(m.ResumedMsg(table=table.id, seat=seat), msg.id)
         self._enter(Phase.SEATED, table)
-        table.resume(table.seats[seat].token_hash or "", self)
+        await table.apply(self, Resume(table.seats[seat].token_hash or ""))
         self.name = table.seats[seat].name or self.name
 
     async def on_leave(self, msg: m.LeaveMsg) -> None:
         table = self._at_table()
-        await table.leave(self)
+        await table.apply(self, Leave())
         self._enter(Phase.LOBBY, None)
         self.send(m.LeftMsg(table=table.id), msg.id)
 
@@ -532,125 +492,44 @@ class Session:
         return self.table
 
     async def on_ready(self, msg: m.ReadyMsg) -> None:
-        await self._at_table().set_ready(self, msg.ready)
+        await self._at_table().apply(self, Ready(msg.ready))
 
     async def on_take(self, msg: m.TakeMsg) -> None:
         take = Take(msg.card, msg.special, msg.targets, msg.keep)
-        self._answering = msg.id if self.combined else None
+        self.answering = msg.id if self.combined else None
         try:
-            version = await self._at_table().take(self, take, msg.state_version)
+            version = await self._at_table().apply(self, Play(take, msg.state_version))
         finally:
-            answered, self._answering = self._answering is None, None
+            answered, self.answering = self.answering is None, None
         if not (self.combined and answered):  # combined: the update answered it
             self.send(lambda seq: encode_ack(version, msg.id, seq))
 
     async def on_resign(self, msg: m.ResignMsg) -> None:
-        await self._at_table().resign(self)
-        self.send(m.AckMsg(state_version=self._at_table().version), msg.id)
+        version = await self._at_table().apply(self, Resign())
+        self.send(m.AckMsg(state_version=version), msg.id)
 
     async def on_claim(self, msg: m.ClaimMsg) -> None:
-        table = self._at_table()
-        await table.claim(self)
-        self.send(m.AckMsg(state_version=table.version), msg.id)
+        version = await self._at_table().apply(self, Claim())
+        self.send(m.AckMsg(state_version=version), msg.id)
 
     async def on_back(self, msg: m.BackMsg) -> None:
-        table = self._at_table()
-        await table.back(self)
-        self.send(m.AckMsg(state_version=table.version), msg.id)
+        version = await self._at_table().apply(self, Back())
+        self.send(m.AckMsg(state_version=version), msg.id)
 
     async def on_rematch(self, msg: m.RematchMsg) -> None:
-        await self._at_table().vote_rematch(self, msg.rematch)
+        await self._at_table().apply(self, Rematch(msg.rematch))
 
     async def on_chat(self, msg: m.ChatMsg) -> None:
         table = self._at_table()
         if not self.chat_bucket.take():
             raise TableError("rate_limited", "too many chat lines: wait a moment")
-        table.chat(self, self.name, msg.text)
+        await table.apply(self, Chat(self.name, msg.text))
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
     kind: getattr(Session, f"on_{kind}") for kind in ACCEPTS
 }
 """Message type -> its handler (one for every row of ``ACCEPTS``)."""
-
-
-def table_summary(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSummary:
-    """A table as the lobby shows it (public facts only: never a token or the seed), as
-    protocol 1.``minor`` has it."""
-    timing = None
-    if minor >= 1:
-        t = table.timing
-        timing = m.Timing(
-            move=None if t.move is None else round(t.move),
-            reserve=round(t.reserve),
-            grace=round(t.grace),
-            absent_after=t.absent_after,
-        )
-    return m.TableSummary(
-        id=table.id,
-        name=table.name,
-        private=table.private,
-        state=table.state,  # type: ignore[arg-type]
-        options=options_from_shared(table.options),
-        seats=seat_infos(table, minor),
-        spectators=len(table.spectators),
-        seeded=table.seeded and minor >= 1,  # 1.0 knew no such field
-        timing=timing,
-    )
-
-
-def _seat_facts(table: Table, minor: int) -> list[dict[str, Any]]:
-    """Each seat as ``SeatInfo`` shows it (public facts only) in protocol 1.``minor``."""
-    facts = []
-    for s in table.seats:
-        seat: dict[str, Any] = {
-            "seat": s.index,
-            "name": s.name,
-            "connected": s.occupant is not None,
-            "bot": s.bot,
-            "ready": s.ready,
-            "resigned": s.index in table.resigned,
-        }
-        if minor >= 1:
-            seat["absent"] = table.absent(s.index)
-            seat["computer"] = s.index in table.stand_ins
-            seat["rematch"] = s.index in table.rematch_votes
-        facts.append(seat)
-    return facts
-
-
-_TABLES_OVERHEAD = 256
-"""Bytes of a ``tables`` message besides its summaries (type, seq, re, next, total and
-the headers), rounded up."""
-
-
-def _packed_size(summary: m.TableSummary) -> int:
-    """The bytes ``summary`` takes inside a ``tables`` message."""
-    return len(encode_as(m.TableSummary, summary))
-
-
-def seat_infos(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> tuple[m.SeatInfo, ...]:
-    return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table, minor))
-
-
-def presence_source(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> dict[str, Any]:
-    """The fields of the table's ``presence`` message (public facts only) in protocol
-    1.``minor``."""
-    return {
-        "table": table.id,
-        "state": table.state,
-        "seats": _seat_facts(table, minor),
-        "spectators": len(table.spectators),
-    }
-
-
-def presence_message(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.PresenceMsg:
-    return m.PresenceMsg(
-        table=table.id,
-        state=table.state,  # type: ignore[arg-type]
-        seats=seat_infos(table, minor),
-        spectators=len(table.spectators),
-    )
 
 
 _LOOPBACK = ("127.", "::1", "::ffff:127.")

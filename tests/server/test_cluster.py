@@ -20,7 +20,7 @@ from protocol.wire import encode_ack, encode_as, encode_events, encode_view
 from server.app import Server, ServerConfig
 from server.cluster import RemoteTable, with_seq
 from server.core.table import Table
-from server.net.session import table_summary
+from server.net.summaries import table_summary
 from server.store import open_store
 from shared.options import Options
 from shared.record import Record
@@ -91,7 +91,8 @@ def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
         "vote_rematch",
     }
     from_stored_facts = {"invite_ok"}  # answered by the proxy from the stored table
-    public = {n for n, v in vars(Table).items() if callable(v) and not n.startswith("_")}
+    from_stored_facts |= {"apply"}  # the intent table, calling the forwarding methods
+    public = {n for n in dir(Table) if callable(getattr(Table, n)) and not n.startswith("_")}
     owner_only = {
         "occupants",
         "send_view_to",
@@ -206,19 +207,19 @@ async def test_nodes_publish_what_changed_in_their_listing(
             return all(
                 r.cluster is not None
                 and _listed(r) == _summaries(a, *(n for n in (b,) if n is not r))
-                and r.cluster._others[a.cluster.node].v == a.cluster._version
+                and r.cluster.listings.others[a.cluster.node].v == a.cluster.listings.version
                 for r in readers
             )
 
         await _until(lambda: follows(b))
         assert len(_listed(b)) == 30
-        version = a.cluster._version
+        version = a.cluster.listings.version
         await asyncio.sleep(a.cluster.lease)  # three rounds: nothing changed, nothing sent
-        assert a.cluster._version == version
+        assert a.cluster.listings.version == version
         guest = await WsClient.open(b.port, "guest")
         await join(guest, made[7].id, "guest")  # forwarded to a: the summary changes there
         await _until(lambda: follows(b) and _listed(b)[made[7].id].seats[0].name == "guest")
-        assert a.cluster._version > version
+        assert a.cluster.listings.version > version
         r = aioredis.Redis.from_url(redis_url)
         try:
             listed = await r.hlen(f"kk:listed:{a.cluster.node}")
@@ -230,9 +231,9 @@ async def test_nodes_publish_what_changed_in_their_listing(
             await c.start()
             try:
                 await _until(lambda: follows(c))  # read whole once
-                version = a.cluster._version
+                version = a.cluster.listings.version
                 await r.delete(f"kk:listed:{a.cluster.node}")  # lost (as in a Redis restart)
-                await _until(lambda: a.cluster is not None and a.cluster._version > version)
+                await _until(lambda: a.cluster is not None and a.cluster.listings.version > version)
                 assert await r.hlen(f"kk:listed:{a.cluster.node}") == 31
                 made[3].broadcast_presence()  # (unchanged: nothing more to send)
                 await _until(lambda: follows(b, c))
@@ -511,3 +512,28 @@ async def test_a_session_its_tables_owner_refuses_to_attach_is_told(
         code, _ = await cs.wait_closed()
         assert code == 1013
         assert any("refused watch" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_person_at_another_node_takes_the_seat_back(pg_url: str, redis_url: str) -> None:
+    """``back`` sent from a node that does not own the table reaches the owner (it was
+    once taken for the node-level ``back`` a node sends when its channel returns, and
+    never answered)."""
+    now = [1_000_000.0]
+    async with cluster(pg_url, redis_url, n=2, now=lambda: now[0], bot_think=5) as (a, b):
+        host = await WsClient.open(a.port, "host", (1, 1))
+        table, _, _ = await create(
+            host, player=None, timing={"move": 10, "absent_after": 1}, options={"players": 2}
+        )
+        people = [await WsClient.open(b.port, f"p{i}", (1, 1)) for i in range(2)]
+        for i, c in enumerate(people):
+            await join(c, table, f"p{i}")
+            await c.send("ready")
+        for c in people:
+            await c.wait_type("view")
+        mover = people[0].latest_view().view.to_move
+        now[0] += 11  # the mover's time runs out: a computer player takes the seat over
+        await a.lobby.tick()
+        await people[0].wait_for(lambda x: x.type == "presence" and x.seats[mover].computer)
+        answer = await people[mover].request("back", timeout=10)
+        assert answer.type == "ack", answer
+        await people[0].wait_for(lambda x: x.type == "presence" and not x.seats[mover].computer)

@@ -1,0 +1,171 @@
+"""The owner's side of its tables' sessions at other nodes.
+
+An intent a session at another node sends (through the ``Bus``) is served here:
+``Serving`` finds the table (``Moved`` if it is not served here any more), applies the
+intent for the ``RemoteOccupant`` standing for that session, and answers (``reply``);
+a one-way message it refuses is logged and, for an attachment, sent back
+(``refused``) so the session is not left waiting. The occupant frames whatever the
+table delivers exactly as a local session would, with ``seq`` 0, and sends it to the
+session's node, which splices in the connection's own ``seq``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from protocol.wire import encode_as
+
+from ..core.intents import Join, Play, Watch
+from ..core.table import Table, TableError
+from ..net.framing import Frame, Framing
+from .bus import Bus
+from .messages import decode_intent
+
+__all__ = ["Moved", "RemoteOccupant", "Serving"]
+
+log = logging.getLogger("kupferkessel.cluster")
+
+
+class Moved(Exception):
+    """The table is not (or no longer) served by the node that was asked."""
+
+
+class RemoteOccupant(Framing):
+    """On the owner: a session of another node (``session_node``) at one of our tables. It
+    frames what the table delivers exactly as a local session would (``Framing``, for
+    the protocol version and ``combined`` mode the session agreed on at its hello, sent
+    along when it attached), with ``seq`` 0, and sends the frames to the session's
+    node."""
+
+    def __init__(
+        self, serving: Serving, session_node: str, sid: str, minor: int = 0, combined: bool = False
+    ) -> None:
+        self.serving = serving
+        self.session_node = session_node
+        self.sid = sid
+        self.minor = minor
+        self.combined = combined
+        self.closing = False
+        self.answering: int | None = None  # the id of the take being applied (combined)
+        self.at: str | None = None  # the table it was last put at (a rematch moves it)
+
+    def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
+        if isinstance(message, BaseModel):
+            frame = encode_as(type(message), message, seq=0, re=re)
+        else:
+            frame = message(0)
+        self.serving.bus.send(self.session_node, {"k": "frame", "sid": self.sid, "f": frame})
+
+    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
+        """The session follows to the rematch's new table (served here too), as a local
+        session does: its node makes its remote table the new one and sends it
+        ``rematched`` (1.0 knows no rematch: such a session stays, as on one node)."""
+        if self.minor == 0:
+            return False
+        seats = [[s.name, s.bot] for s in new.seats]
+        self.serving.bus.send(
+            self.session_node,
+            {
+                "k": "rematched",
+                "sid": self.sid,
+                "t": new.id,
+                "c": new.created,
+                "seat": seat,
+                "seats": seats,
+            },
+        )
+        self.at = new.id
+        return True
+
+    def replaced(self, table: Table, seat: int) -> None:
+        self.serving.bus.send(self.session_node, {"k": "replaced", "sid": self.sid, "seat": seat})
+        self.serving.occupants.pop((self.session_node, self.sid), None)
+
+    async def stop(self) -> None:
+        """Nothing runs here (the session lives at its own node)."""
+
+
+class Serving:
+    """Our tables' sessions at other nodes (by their node and session id)."""
+
+    def __init__(
+        self, bus: Bus, tables: Callable[[], Mapping[str, Table]], stopping: Callable[[], bool]
+    ) -> None:
+        self.bus = bus
+        self._tables = tables  # the tables served here
+        self._stopping = stopping  # the node is stopping: nothing is served any more
+        self.occupants: dict[tuple[str, str], RemoteOccupant] = {}  # (session node, sid)
+
+    def forget(self, table: Table) -> set[str]:
+        """``table`` is not served here any more: forget its sessions of other nodes;
+        returns their nodes (to be told the table ``moved``)."""
+        session_nodes = set()
+        for _, occ in table.occupants():
+            if isinstance(occ, RemoteOccupant):
+                session_nodes.add(occ.session_node)
+                self.occupants.pop((occ.session_node, occ.sid), None)
+        return session_nodes
+
+    async def serve(self, src: str, msg: dict[str, Any]) -> None:
+        kind, rid, front = msg["k"], msg.get("rid"), msg.get("front", src)
+        answer: dict[str, Any] = {"k": "reply", "rid": rid}
+        try:
+            table = self._tables().get(msg["t"])
+            if table is None or self._stopping():
+                raise Moved
+            key = (front, msg["sid"])
+            occ = self.occupants.get(key)
+            if occ is None:
+                occ = self.occupants[key] = RemoteOccupant(
+                    self, front, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
+                )
+            moved_on = kind in ("leave", "detach") and occ.at not in (None, table.id)
+            answer["r"] = await self._apply(table, occ, kind, msg)
+            if kind in ("join", "watch", "resume"):
+                occ.at = table.id
+            if kind == "take" and msg.get("re") is not None:
+                answer["answered"] = occ.answering is None  # the update carried re
+                occ.answering = None
+            if kind in ("leave", "detach") and not moved_on:  # (not one a rematch moved)
+                self.occupants.pop(key, None)
+        except Moved:
+            answer["moved"] = True
+            if rid is None:
+                self.bus.send(front, {"k": "moved", "t": msg["t"]})
+        except TableError as e:
+            answer["error"] = [e.code, e.message, e.detail]
+            if rid is None:  # a one-way message: never refused in silence
+                log.warning(
+                    "refused %s from another node",
+                    kind,
+                    extra={"table": msg.get("t"), "node": front, "code": e.code},
+                )
+                if kind in ("watch", "resume"):  # its session waits for frames: tell it
+                    refusal = {"k": "refused", "t": msg["t"], "sid": msg["sid"]}
+                    self.bus.send(front, {**refusal, "e": [e.code, e.message]})
+        except Exception:
+            log.exception("internal error serving %s", kind, extra={"table": msg.get("t")})
+            answer["error"] = ["internal", "the server failed to handle this message", None]
+        if rid is not None:
+            self.bus.send(front, answer)
+
+    async def _apply(
+        self, table: Table, occ: RemoteOccupant, kind: str, msg: dict[str, Any]
+    ) -> Any:
+        """Apply the intent ``msg`` carries for ``occ`` (``server.core.intents``)."""
+        try:
+            intent = decode_intent(msg)
+        except KeyError:
+            raise TableError("not_allowed", f"{kind} is not a cluster intent") from None
+        if isinstance(intent, Join | Watch) and not table.invite_ok(msg.get("invite")):
+            raise TableError(
+                "no_such_table", "no such table here (a private table needs its invite code)"
+            )
+        if isinstance(intent, Play):  # combined: the update answers the take
+            occ.answering = msg.get("re") if occ.combined else None
+        result = await table.apply(occ, intent)
+        return list(result) if isinstance(intent, Join) else result

@@ -1,0 +1,366 @@
+"""A session's side of a table another node serves.
+
+A session on node A at a table owned by node B holds a ``RemoteTable``: a handle with
+the table's interface whose methods send the intent to B (through the ``Bus``) and wait
+for B's answer; what does not answer (watch, resume, chat, detach) is sent in order
+with the rest. ``Forwarding`` keeps every such handle of this node (by its session id,
+``sid``), the calls waiting for their answers, and follows the tables' owners: when one
+changes, its sessions attach again to the new owner (a fresh view follows) and their
+intents in flight are answered as lost (``stale_state`` for a take).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from shared.game import Take
+
+from ..core.intents import (
+    Back,
+    Chat,
+    Claim,
+    Detach,
+    Intent,
+    Join,
+    Leave,
+    Play,
+    Ready,
+    Rematch,
+    Resign,
+    Resume,
+    Watch,
+)
+from ..core.table import LOBBY, Occupant, Table, TableError, hash_token
+from ..net.session import Session
+from ..store import Store, StoredSeat, StoredTable
+from .bus import Bus
+from .messages import encode_intent
+from .wire import lease_key, text, with_seq
+
+__all__ = ["Forwarding", "RemoteTable"]
+
+log = logging.getLogger("kupferkessel.cluster")
+
+
+class RemoteTable(Table):
+    """On a session's node: a table another node owns, as the session sees it. Each
+    intent goes to the owner and waits for its answer; what does not answer (watch,
+    resume, chat, detach) is sent in order with the rest. One per session and table."""
+
+    def __init__(
+        self, forwarding: Forwarding, st: StoredTable, owner: str | None, store: Store
+    ) -> None:
+        super().__init__(
+            st.id,
+            st.name,
+            st.options,
+            store,
+            private=st.private,
+            invite_hash=st.invite_hash,
+            created=st.created,
+        )
+        self.forwarding = forwarding
+        self.owner = owner
+        self.state = st.state
+        for ss in st.seats:
+            seat = self.seats[ss.seat]
+            seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
+        self.session: Occupant | None = None
+        self.sid = forwarding.new_sid()
+        self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
+        self.session_protocol: dict[str, Any] = {"minor": 0, "combined": False}  # set by _bind
+        self.my_seat: int | None = None
+
+    # the session's view of itself
+    def seat_of(self, occupant: Occupant) -> int | None:
+        return self.my_seat if occupant is self.session else None
+
+    def _bind(self, occupant: Occupant) -> None:
+        self.session = occupant
+        # the protocol the session speaks: the owner frames for it accordingly
+        self.session_protocol = {
+            "minor": getattr(occupant, "minor", 0),
+            "combined": getattr(occupant, "combined", False),
+        }
+        self.forwarding.bind(self)
+
+    async def _call(self, intent: Intent, **extra: Any) -> Any:
+        """Send ``intent`` to the owner and wait for what its table returned."""
+        kind, fields = encode_intent(intent)
+        return (await self.forwarding.call(self, kind, {**fields, **extra})).get("r")
+
+    def _cast(self, intent: Intent, **extra: Any) -> None:
+        """Send ``intent`` to the owner, in order with the rest; no answer comes."""
+        if self.owner is not None:
+            kind, fields = encode_intent(intent)
+            head = {"k": kind, "t": self.id, "sid": self.sid, **self.session_protocol}
+            self.forwarding.bus.send(self.owner, {**head, **fields, **extra})
+
+    def __eq__(self, other: object) -> bool:
+        """The same table as another one (a session's own table is listed once)."""
+        return isinstance(other, Table) and other.id == self.id
+
+    __hash__ = Table.__hash__
+
+    async def join(
+        self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
+    ) -> tuple[int, str]:
+        self._bind(occupant)
+        try:
+            index, token = await self._call(Join(name, seat, seeded), invite=self._invite)
+        except BaseException:
+            self.forwarding.unbind(self)
+            raise
+        self.my_seat, self.role = index, ("seat", hash_token(token))
+        self.seats[index].name, self.seats[index].token_hash = name, hash_token(token)
+        return int(index), str(token)
+
+    _invite: str | None = None  # the code the session gave (the owner checks it too)
+
+    def watch(self, occupant: Occupant) -> None:
+        self._bind(occupant)
+        self.role = ("watch", None)
+        self._cast(Watch(), invite=self._invite)
+
+    def resume(self, token_hash: str, occupant: Occupant) -> int:
+        for s in self.seats:
+            if s.token_hash == token_hash:
+                self._bind(occupant)
+                self.my_seat, self.role = s.index, ("seat", token_hash)
+                self._cast(Resume(token_hash))
+                return s.index
+        raise TableError("bad_token", "that seat token is not valid here")
+
+    def rematched(self, table_id: str, created: float, seat: int | None, seats: list[Any]) -> bool:
+        """The owner started this table's rematch at ``table_id`` and moved the session
+        there (at ``seat``; None: it watches): it becomes the session's remote table, under
+        the same ``sid``. False if the session cannot follow (it is closing)."""
+        session = self.session
+        if session is None:
+            return False
+        st = StoredTable(
+            table_id,
+            self.name,
+            self.options.replace(seed=None),
+            self.private,
+            self.invite_hash,
+            created,
+            LOBBY,
+            seats=[StoredSeat(i, name, None, bot) for i, (name, bot) in enumerate(seats) if name],
+        )
+        new = RemoteTable(self.forwarding, st, self.owner, self.store)
+        new.sid, new._invite, new.role, new.my_seat = self.sid, self._invite, self.role, seat
+        if seat is not None and self.role is not None:
+            new.seats[seat].token_hash = self.role[1]  # the token opens the new seat
+        self.forwarding.rebind(self, new, session)
+        if session.deliver_rematch(self, new, seat):
+            return True
+        self.forwarding.unbind(new)
+        return False
+
+    def reattach(self) -> None:
+        """Attach again to a new owner (it sends a fresh view and presence)."""
+        if self.role is None:
+            return
+        if self.role[0] == "seat":
+            self._cast(Resume(self.role[1]))
+        else:
+            self._cast(Watch(), invite=self._invite)
+
+    async def leave(self, occupant: Occupant) -> None:
+        try:
+            await self._call(Leave())
+        finally:
+            self.forwarding.unbind(self)
+
+    def detach(self, occupant: Occupant) -> None:
+        self._cast(Detach())
+        self.forwarding.unbind(self)
+
+    async def set_ready(self, occupant: Occupant, ready: bool = True) -> None:
+        await self._call(Ready(ready))
+
+    async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
+        re = getattr(occupant, "answering", None)  # combined: the update answers the take
+        kind, fields = encode_intent(Play(take, state_version))
+        answer = await self.forwarding.call(self, kind, {**fields, "re": re})
+        if answer.get("answered"):  # the owner's update answered it: no ack after it
+            occupant.answering = None  # type: ignore[attr-defined]
+        self.version = int(answer["r"])
+        return self.version
+
+    async def resign(self, occupant: Occupant) -> None:
+        self.version = int(await self._call(Resign()))
+
+    async def claim(self, occupant: Occupant) -> None:
+        self.version = int(await self._call(Claim()))
+
+    async def back(self, occupant: Occupant) -> None:
+        self.version = int(await self._call(Back()))
+
+    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
+        await self._call(Rematch(yes))
+
+    def chat(self, occupant: Occupant, name: str, text: str) -> None:
+        self._cast(Chat(name, text))
+
+
+class Forwarding:
+    """This node's sessions at tables other nodes serve: their handles, their calls."""
+
+    def __init__(self, node: str, bus: Bus, redis: aioredis.Redis, lease: float) -> None:
+        self.node = node
+        self.bus = bus
+        self.redis = redis
+        self.lease = lease
+        self.proxies: dict[str, RemoteTable] = {}  # sid -> a session's remote table
+        self._sid = 0
+        self._rid = 0
+        self._pending: dict[int, tuple[asyncio.Future[Any], RemoteTable]] = {}
+
+    def new_sid(self) -> str:
+        self._sid += 1
+        return str(self._sid)
+
+    def refused(self, msg: dict[str, Any]) -> None:
+        """The owner would not attach a session of ours again: rather than leave it
+        waiting for frames that never come, it is closed with ``bye`` ``moved`` (its
+        client connects again and resumes or watches anew)."""
+        proxy = self.proxies.get(msg["sid"])
+        if proxy is None or proxy.id != msg["t"]:
+            return
+        self.unbind(proxy)
+        code, message = msg["e"]
+        log.warning("session could not follow its table", extra={"table": proxy.id, "code": code})
+        session = proxy.session
+        if isinstance(session, Session):
+            session.lost_table(f"the table moved to another node, which refused: {message}")
+
+    def bind(self, proxy: RemoteTable) -> None:
+        self.proxies[proxy.sid] = proxy
+
+    def rebind(self, old: RemoteTable, new: RemoteTable, session: Occupant) -> None:
+        """``new`` replaces ``old`` for its session (a rematch), with the intents in
+        flight (the vote that started the rematch is answered after it)."""
+        new.session, new.session_protocol = session, old.session_protocol
+        self.proxies[new.sid] = new
+        for rid, (fut, p) in list(self._pending.items()):
+            if p is old:
+                self._pending[rid] = (fut, new)
+
+    def unbind(self, proxy: RemoteTable) -> None:
+        self.proxies.pop(proxy.sid, None)
+        for rid, (fut, p) in list(self._pending.items()):
+            if p is proxy and not fut.done():
+                fut.cancel()
+                del self._pending[rid]
+
+    async def call(self, proxy: RemoteTable, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """Send an intent to the table's owner and wait for its answer (``r``: what the
+        table returned); a refusal is raised as the ``TableError`` the owner's table
+        raised."""
+        for _ in range(2):  # once more after the table moved
+            if proxy.owner is None:
+                await self._await_owner(proxy)
+            self._rid += 1
+            rid = self._rid
+            fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._pending[rid] = (fut, proxy)
+            assert proxy.owner is not None
+            msg = {"k": kind, "t": proxy.id, "sid": proxy.sid, "rid": rid, "front": self.node}
+            self.bus.send(proxy.owner, {**msg, **proxy.session_protocol, **fields})
+            try:
+                answer = await asyncio.wait_for(fut, self.lease * 4)
+            except (TimeoutError, asyncio.CancelledError) as e:
+                self._pending.pop(rid, None)
+                raise self._lost(kind) from e
+            if "moved" in answer:
+                self.moved(proxy.id, proxy)
+                continue
+            if "error" in answer:
+                code, message, detail = answer["error"]
+                raise TableError(code, message, detail)
+            return dict(answer)
+        raise self._lost(kind)
+
+    @staticmethod
+    def _lost(kind: str) -> TableError:
+        if kind == "take":
+            return TableError(
+                "stale_state", "the table moved to another node: decide again on its fresh view"
+            )
+        return TableError("internal", "the table moved to another node: try again")
+
+    async def _await_owner(self, proxy: RemoteTable) -> None:
+        deadline = time.monotonic() + self.lease * 3
+        while proxy.owner is None and time.monotonic() < deadline:
+            owner = await self.redis.get(lease_key(proxy.id))
+            if owner is not None:
+                self.owner_changed(proxy.id, text(owner))
+                break
+            await asyncio.sleep(self.lease / 6)
+        if proxy.owner is None:
+            raise self._lost("")
+
+    def moved(self, table_id: str, proxy: RemoteTable | None) -> None:
+        """The owner says it no longer serves the table: find the new one."""
+        for p in self.proxies.values():
+            if p.id == table_id:
+                p.owner = None
+        if proxy is not None:
+            proxy.owner = None
+
+    def owner_changed(self, table_id: str, owner: str) -> None:
+        for p in list(self.proxies.values()):
+            if p.id == table_id and p.owner != owner:
+                old = p.owner
+                p.owner = owner
+                if old is not None or p.role is not None:
+                    self.attach_again([p])
+
+    def attach_again(self, proxies: list[RemoteTable]) -> None:
+        """Attach remote sessions again to their tables' owners (a fresh view each);
+        their intents in flight are answered as lost (``stale_state`` for a take:
+        decide again on the fresh view)."""
+        for p in proxies:
+            for rid, (fut, q) in list(self._pending.items()):
+                if q is p and not fut.done():
+                    del self._pending[rid]
+                    fut.set_exception(self._lost("take"))
+            p.reattach()
+
+    # ------------------------------------------------------------- from the owners
+    def frame(self, msg: dict[str, Any]) -> None:
+        """A frame the owner made for one of our sessions (with ``seq`` 0)."""
+        proxy = self.proxies.get(msg["sid"])
+        if proxy is not None and isinstance(proxy.session, Session):
+            proxy.session.send(functools.partial(with_seq, msg["f"]))
+
+    def replied(self, msg: dict[str, Any]) -> None:
+        """The owner's answer to a call."""
+        pending = self._pending.pop(msg["rid"], None)
+        if pending is not None and not pending[0].done():
+            pending[0].set_result(msg)
+
+    def replaced(self, msg: dict[str, Any]) -> None:
+        """The owner says another connection resumed a session's seat."""
+        proxy = self.proxies.pop(msg["sid"], None)
+        if proxy is not None and proxy.session is not None:
+            proxy.session.replaced(proxy, msg["seat"])
+
+    def rematched(self, src: str, msg: dict[str, Any]) -> None:
+        """The owner started a rematch and moved a session there; one that cannot
+        follow is detached from the new table."""
+        proxy = self.proxies.get(msg["sid"])
+        if proxy is None or not proxy.rematched(msg["t"], msg["c"], msg["seat"], msg["seats"]):
+            self.bus.send(src, {"k": "detach", "t": msg["t"], "sid": msg["sid"]})
+
+    def back(self, src: str) -> None:
+        """Node ``src`` is back on its channel: what we sent it meanwhile was lost."""
+        self.attach_again([p for p in self.proxies.values() if p.owner == src])

@@ -1,0 +1,89 @@
+"""How what a table delivers becomes frames, for one protocol version and mode.
+
+``Framing`` is the one place that turns an occupant's deliveries (views, updates,
+results, presence, chat) into messages: a local ``Session`` and, on the node that owns
+a table, the ``RemoteOccupant`` standing for a session of another node frame alike, so
+a forwarded frame has the very bytes a local one has.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel
+
+from protocol import messages as m
+from protocol.wire import encode_as, encode_events, encode_update, encode_view
+from shared.events import Event, TimedOut
+from shared.view import View
+
+from ..core.table import Table
+from .summaries import presence_source
+
+__all__ = ["Frame", "Framing"]
+
+Frame = Callable[[int], bytes]
+"""A message to send, as the function making its frame from the connection's ``seq``."""
+
+
+class Framing:
+    """Delivers a table's traffic as frames through ``send``, for protocol
+    1.``minor`` (``combined``: one ``update`` per new state). ``answering`` is the id of
+    the take being applied (a combined update answers it)."""
+
+    minor = 0
+    combined = False
+    answering: int | None = None
+
+    def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
+        raise NotImplementedError
+
+    def _fit(self, view: View) -> View:
+        """The view as this session's protocol version has it: 1.0 knows no result,
+        clock or takes."""
+        if self.minor == 0 and (
+            view.result is not None or view.clock is not None or view.takes is not None
+        ):
+            return dataclasses.replace(view, result=None, clock=None, takes=None)
+        return view
+
+    def deliver_view(self, table: Table, view: View, version: int) -> None:
+        view = self._fit(view)
+        if self.combined:
+            self.send(lambda seq: encode_update((), view, version, seq))
+        else:
+            self.send(lambda seq: encode_view(view, version, seq))
+
+    def deliver_update(
+        self, table: Table, events: Sequence[Event], view: View, version: int
+    ) -> None:
+        view = self._fit(view)
+        if self.combined:
+            re, self.answering = self.answering, None
+            self.send(lambda seq: encode_update(events, view, version, seq, re))
+            return
+        if self.minor == 0 and events and isinstance(events[0], TimedOut):
+            events = events[1:]  # a 1.1 event (the table's, never the engine's)
+        if events:
+            self.send(lambda seq: encode_events(events, version, seq))
+        self.send(lambda seq: encode_view(view, version, seq))
+
+    def deliver_result(self, table: Table, view: View, version: int) -> None:
+        """1.1: the final view of a game that ended early (1.0 had none: its clients
+        learn the end from ``presence``)."""
+        if self.minor >= 1:
+            self.deliver_view(table, view, version)
+
+    def deliver_presence(self, table: Table) -> None:
+        presence = presence_source(table, self.minor)
+        self.send(lambda seq: encode_as(m.PresenceMsg, presence, seq=seq))
+
+    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
+        self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
+
+    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
+        """The table is finished: presence says so (after a game over the final view,
+        with every kettle revealed, has already been sent)."""
+        self.deliver_presence(table)
+

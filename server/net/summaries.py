@@ -1,0 +1,100 @@
+"""What the lobby and a table's presence show of a table: public facts only.
+
+A listing's ``TableSummary`` and a table's ``presence`` are built here, from the table's
+public facts (never a token, the seed or a hidden card), as protocol 1.``minor`` has
+them: the same for a local session and for a node publishing its listing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import messages as m
+from protocol.convert import options_from_shared
+from protocol.wire import encode_as
+
+from ..core.table import Table
+
+__all__ = [
+    "TABLES_OVERHEAD",
+    "packed_size",
+    "presence_message", "presence_source", "seat_infos", "table_summary"]
+
+
+def table_summary(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSummary:
+    """A table as the lobby shows it (public facts only: never a token or the seed), as
+    protocol 1.``minor`` has it."""
+    timing = None
+    if minor >= 1:
+        t = table.timing
+        timing = m.Timing(
+            move=None if t.move is None else round(t.move),
+            reserve=round(t.reserve),
+            grace=round(t.grace),
+            absent_after=t.absent_after,
+        )
+    return m.TableSummary(
+        id=table.id,
+        name=table.name,
+        private=table.private,
+        state=table.state,  # type: ignore[arg-type]
+        options=options_from_shared(table.options),
+        seats=seat_infos(table, minor),
+        spectators=len(table.spectators),
+        seeded=table.seeded and minor >= 1,  # 1.0 knew no such field
+        timing=timing,
+    )
+
+
+def _seat_facts(table: Table, minor: int) -> list[dict[str, Any]]:
+    """Each seat as ``SeatInfo`` shows it (public facts only) in protocol 1.``minor``."""
+    facts = []
+    for s in table.seats:
+        seat: dict[str, Any] = {
+            "seat": s.index,
+            "name": s.name,
+            "connected": s.occupant is not None,
+            "bot": s.bot,
+            "ready": s.ready,
+            "resigned": s.index in table.resigned,
+        }
+        if minor >= 1:
+            seat["absent"] = table.absent(s.index)
+            seat["computer"] = s.index in table.stand_ins
+            seat["rematch"] = s.index in table.rematch_votes
+        facts.append(seat)
+    return facts
+
+
+TABLES_OVERHEAD = 256
+"""Bytes of a ``tables`` message besides its summaries (type, seq, re, next, total and
+the headers), rounded up."""
+
+
+def packed_size(summary: m.TableSummary) -> int:
+    """The bytes ``summary`` takes inside a ``tables`` message."""
+    return len(encode_as(m.TableSummary, summary))
+
+
+def seat_infos(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> tuple[m.SeatInfo, ...]:
+    return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table, minor))
+
+
+def presence_source(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> dict[str, Any]:
+    """The fields of the table's ``presence`` message (public facts only) in protocol
+    1.``minor``."""
+    return {
+        "table": table.id,
+        "state": table.state,
+        "seats": _seat_facts(table, minor),
+        "spectators": len(table.spectators),
+    }
+
+
+def presence_message(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.PresenceMsg:
+    return m.PresenceMsg(
+        table=table.id,
+        state=table.state,  # type: ignore[arg-type]
+        seats=seat_infos(table, minor),
+        spectators=len(table.spectators),
+    )

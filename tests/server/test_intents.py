@@ -1,0 +1,69 @@
+"""The one intent table (``server.core.intents``) and the intents between nodes
+(``server.cluster.messages``): every intent has its rule and its message, and the
+messages are the ones nodes have always sent, so a rolling upgrade keeps working."""
+
+from __future__ import annotations
+
+import typing
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from server.cluster.messages import KINDS, decode_intent, encode_intent
+from server.core import intents as i
+from shared.game import Take
+
+SAMPLES: list[i.Intent] = [
+    i.Join("ann", 1, True),
+    i.Join("bob"),
+    i.Watch(),
+    i.Resume("ab" * 32),
+    i.Leave(),
+    i.Detach(),
+    i.Ready(False),
+    i.Play(Take("c-12", False, (0, 2), True), 7),
+    i.Play(Take("c-3"), 0),
+    i.Resign(),
+    i.Claim(),
+    i.Back(),
+    i.Rematch(False),
+    i.Chat("ann (spectator)", "gut gemacht \N{COPYRIGHT SIGN}"),
+]
+
+# what nodes sent before the intents had types (server/cluster.py, protocol 1.1 era)
+BEFORE = {
+    "join": {"player": "ann", "seat": 1, "seeded": True},
+    "take": {"take": ["c-12", False, [0, 2], True], "v": 7},
+    "resume": {"th": "ab" * 32},
+    "ready": {"ready": False},
+    "rematch": {"yes": False},
+    "chat": {"name": "ann (spectator)", "text": "gut gemacht \N{COPYRIGHT SIGN}"},
+}
+
+
+def test_every_intent_has_a_rule_and_a_message() -> None:
+    types = set(typing.get_args(i.Intent))
+    assert types == set(i.RULES)
+    assert {type(x) for x in SAMPLES} == types
+    assert {encode_intent(x)[0] for x in SAMPLES} == KINDS
+
+
+@pytest.mark.parametrize("intent", SAMPLES, ids=lambda x: type(x).__name__)
+def test_an_intent_crosses_between_nodes_unchanged(intent: i.Intent) -> None:
+    kind, fields = encode_intent(intent)
+    wire = msgpack.unpackb(msgpack.packb({"k": kind, "t": "t1", "sid": "3", **fields}))
+    assert decode_intent(wire) == intent
+
+
+def test_the_messages_are_the_ones_older_nodes_send_and_read() -> None:
+    for intent in SAMPLES[:1] + SAMPLES[3:4] + SAMPLES[6:8] + SAMPLES[12:]:
+        kind, fields = encode_intent(intent)
+        packed = msgpack.unpackb(msgpack.packb(fields))
+        assert packed == BEFORE[kind], kind
+    older_join = {"k": "join", "player": "cid", "seat": None}  # before ``seeded`` existed
+    assert decode_intent(older_join) == i.Join("cid", None, False)
+
+
+def test_a_message_of_another_kind_is_no_intent() -> None:
+    with pytest.raises(KeyError):
+        decode_intent({"k": "frame", "sid": "1", "f": b""})
