@@ -102,12 +102,6 @@ class RemoteTable(Table):
             head = {"k": kind, "t": self.id, "sid": self.sid, **self.session_protocol}
             self.forwarding.bus.send(self.owner, {**head, **fields, **extra})
 
-    def __eq__(self, other: object) -> bool:
-        """The same table as another one (a session's own table is listed once)."""
-        return isinstance(other, Table) and other.id == self.id
-
-    __hash__ = Table.__hash__
-
     async def join(
         self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
     ) -> tuple[int, str]:
