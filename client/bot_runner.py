@@ -21,6 +21,7 @@ from shared.events import Event
 
 from .convert import events_from_models, view_from_model
 from .lib import Client, ClientError, ConnectionLost, ServerError, Status
+from .tokens import use_data_dir
 
 __all__ = ["add_arguments", "play_seat", "run"]
 
@@ -32,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", choices=list(LEVELS), default="medium", help="default medium")
     p.add_argument("--name", default="Bot", help="player name (default Bot)")
     p.add_argument("--players", type=int, choices=(2, 3), default=2, help="for a new table")
+    p.add_argument("--data-dir", help="where its seat tokens are kept (as for the other commands)")
 
 
 async def play_seat(client: Client, level: str, seed: int | None = None) -> m.GameView:
@@ -42,6 +44,9 @@ async def play_seat(client: Client, level: str, seed: int | None = None) -> m.Ga
     async for update in client.updates():
         if isinstance(update, m.EventsMsg):
             seen.extend(events_from_models(update.events))
+        elif isinstance(update, m.PresenceMsg) and update.state == "finished" and client.view:
+            if not client.view.game_over:  # ended early, told by a 1.0 server: no result
+                return client.view
         elif isinstance(update, Status) and update.state == "closed":
             raise ConnectionLost(f"connection closed: {update.detail}")
         elif isinstance(update, m.ViewMsg) and client.seat is not None:
@@ -71,15 +76,19 @@ async def play_seat(client: Client, level: str, seed: int | None = None) -> m.Ga
 
 
 def describe_result(view: m.GameView) -> str:
+    """Each seat's total and who won, in a few lines (seats counted from 1)."""
+    if not view.scores:
+        return "the game ended early (no score)"
+    winners = view.result.winners if view.result is not None else view.winners
     lines = []
-    for s in view.scores or ():
-        won = " (wins)" if s.seat in view.winners else ""
-        lines.append(f"seat {s.seat} {s.colour}: {s.total} points{won}")
+    for s in view.scores:
+        won = " (wins)" if s.seat in winners else ""
+        lines.append(f"seat {s.seat + 1} {s.colour}: {s.total} points{won}")
     return "\n".join(lines)
 
 
 async def run_bot(args: argparse.Namespace) -> int:
-    client = Client(args.url, name=args.name)
+    client = Client(args.url, name=args.name, protocol=m.PROTOCOL_VERSION)
     await client.connect()
     try:
         if args.table is None:
@@ -92,10 +101,12 @@ async def run_bot(args: argparse.Namespace) -> int:
             await client.resume(args.table, args.name)
         else:
             await client.join(args.table, args.name, invite=args.invite)
-        print(f"playing seat {client.seat} of table {client.table} as {args.level}")
+        seat = client.seat + 1 if client.seat is not None else "?"
+        print(f"playing seat {seat} of table {client.table} as {args.level}")
         await client.ready()
         final = await play_seat(client, args.level, seed=secrets.randbits(32))
         print(describe_result(final))
+        print("the game is over: leaving the table")
         return 0
     except ClientError as e:
         print(f"kupferkessel bot: {e}", file=sys.stderr)
@@ -105,6 +116,7 @@ async def run_bot(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    use_data_dir(getattr(args, "data_dir", None))
     try:
         return asyncio.run(run_bot(args))
     except OSError as e:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Sequence
 
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kupferkessel", description="Kupferkessel Co. over the network."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(module_name)
@@ -35,6 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
+
+
+def _version() -> str:
+    """The installed package's version (the source's, when run from a checkout)."""
+    try:
+        return importlib.metadata.version("kupferkessel")
+    except importlib.metadata.PackageNotFoundError:
+        return "0.1.0 (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -63,11 +64,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     pos = position(game, record.result if whole else None)
     pos["colours"] = list(game.options.colours)
-    if args.json:
-        json.dump(pos, sys.stdout, indent=1)
-        sys.stdout.write("\n")
-    else:
-        write_text(pos, sys.stdout)
+    try:
+        if args.json:
+            json.dump(pos, sys.stdout, indent=1)
+            sys.stdout.write("\n")
+        else:
+            write_text(pos, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # ``| head`` read enough: no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 
@@ -75,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _name(pos: dict[str, Any], seat: int) -> str:
-    return f"{pos['colours'][seat].capitalize()} (seat {seat})"
+    """``White (seat 1)``: seats counted from 1, as the terminal client shows them (the
+    JSON keeps the protocol's indices, from 0)."""
+    return f"{pos['colours'][seat].capitalize()} (seat {seat + 1})"
 
 
 def write_text(pos: dict[str, Any], out: TextIO) -> None:

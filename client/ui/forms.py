@@ -4,7 +4,7 @@ id"; the fields may depend on the values (seats follow the number of players).""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from protocol import messages as m
@@ -198,22 +198,39 @@ JOIN_SEATS = (("any", "the first free"), ("0", "1 (white)"), ("1", "2 (black)"),
 colour is the table's choice)."""
 
 
-def _join_fields(v: dict[str, str]) -> list[Field]:
+def _join_seats(
+    v: dict[str, str], listing: Sequence[m.TableSummary]
+) -> tuple[tuple[str, str], ...]:
+    """The seats to offer: of a listed table, only its free ones (with their colours);
+    of another, every seat."""
+    listed = next((t for t in listing if t.id == v.get("table_id", "").strip()), None)
+    if listed is None:
+        return JOIN_SEATS
+    colours = ["white", "black", listed.options.third_colour]
+    free = [s.seat for s in listed.seats if s.name is None and not s.bot]
+    return (JOIN_SEATS[0], *((str(s), f"{s + 1} ({colours[s]})") for s in free))
+
+
+def _join_fields(v: dict[str, str], listing: Sequence[m.TableSummary] = ()) -> list[Field]:
+    seats = _join_seats(v, listing)
+    if v.get("seat") not in {value for value, _ in seats}:
+        v["seat"] = "any"  # the table changed: its seats are other ones
     return [
         Field("table_id", "Table id"),
         Field("invite", "Invite code"),
         Field("player", "Your name"),
-        Field("seat", "Seat", JOIN_SEATS),
+        Field("seat", "Seat", seats),
         Field("join", "Join", button=True),
         Field("watch", "Watch", button=True),
     ]
 
 
-def join_form(name: str, table_id: str = "") -> Form:
-    """Join (or watch) a table by id, at the first free seat or a chosen one."""
+def join_form(name: str, table_id: str = "", listing: Sequence[m.TableSummary] = ()) -> Form:
+    """Join (or watch) a table by id, at the first free seat or a chosen one (of a
+    table in ``listing``, only its free seats are offered)."""
     return Form(
         "Join a table by id (private tables need the invite code)",
-        _join_fields,
+        lambda v: _join_fields(v, listing),
         {"table_id": table_id, "invite": "", "player": name, "seat": "any"},
     )
 

@@ -564,7 +564,7 @@ class GameScreen:
                     "game (a host that keeps its games). q: quit"
                 )
             return wrap([("fg:#ff5f5f bold", text)], width)
-        lines = wrap([("bold", t.prompt(self.names()))], width)
+        lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
         away = self.away_line()
         if away is not None:
             lines += wrap([("fg:#ff8700 bold", away)], width)

@@ -106,7 +106,7 @@ class LobbyScreen:
             self.form = create_form(self.name, levels)
         elif key == "p":  # the table chosen in the list, if any: its id filled in
             chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
-            self.form = join_form(self.name, chosen.id if chosen else "")
+            self.form = join_form(self.name, chosen.id if chosen else "", self.tables)
         elif key == "r":
             self.host.act(self.reload)
         elif key in ("enter", "w") and self.focus == "tables" and self.tables:

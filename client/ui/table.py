@@ -252,8 +252,10 @@ class TableModel:
         self.decision = None
 
     # ------------------------------------------------------------------ words
-    def prompt(self, names: list[str | None]) -> str:
-        """What the player is asked now, for the prompt line."""
+    def prompt(self, names: list[str | None], card_name: Callable[[str], str] = str) -> str:
+        """What the player is asked now, for the prompt line (``card_name``: a card in
+        words, to say which top cards a boom knocks off). Every question says its keys
+        and that ``Esc`` chooses again."""
         v = self.view
         if v is None:
             return "Waiting for the game to start..."
@@ -261,19 +263,28 @@ class TableModel:
             return "The game is over."
         d = self.decision
         if d is not None:
+            again = "(Esc: choose again)"
             if d.kind == "end":
-                return "This card empties a line and ends the game: [k]eep it or [d]iscard it?"
-            if d.kind == "special" and d.choice.symbol == "wand":
-                return "Wand: play another turn? [y]es / [n]o   (Esc: choose again)"
-            if d.kind == "special":
-                kettles = "kettles" if v.players > 2 else "kettle"
                 return (
-                    f"Boom: blow up the top card of the other {kettles}? [y]es / [n]o  (Esc: back)"
+                    "This card empties a line and ends the game: [k]eep it or [d]iscard it?"
+                    f"  {again}"
                 )
+            if d.kind == "special" and d.choice.symbol == "wand":
+                return f"Wand: play another turn? [y]es / [n]o  {again}"
+
+            def top(s: int) -> str:
+                card = v.kettles[s].top if s < len(v.kettles) else None
+                name = names[s] if s < len(names) else None
+                who = v.colours[s].capitalize() + (f" ({name})" if name else "")
+                return f"{who}'s {card_name(card)}" if card else who
+
+            if d.kind == "special":
+                hit = " and ".join(top(s) for s in v.explodable)
+                return f"Boom: knock {hit} off the kettle? [y]es / [n]o  {again}"
             hit = ", ".join(
-                f"{s + 1}={v.colours[s]}{'*' if s in d.targets else ''}" for s in v.explodable
+                f"{s + 1}={top(s)}{'*' if s in d.targets else ''}" for s in v.explodable
             )
-            return f"Targets (toggle with the number, * = hit): {hit}   Enter: go"
+            return f"Targets (toggle with the number, * = hit): {hit}   Enter: go  {again}"
         if self.resigned:
             return "You resigned: a computer plays your seat to the end."
         if self.busy:

@@ -251,7 +251,8 @@ async def test_bot_runner_creates_and_joins(url: str, capsys: pytest.CaptureFixt
     assert await asyncio.wait_for(run_bot(args(tables[0].id, "B")), 60) == 0
     assert await asyncio.wait_for(host, 10) == 0
     out = capsys.readouterr().out
-    assert "playing seat 0" in out and "playing seat 1" in out and "(wins)" in out
+    assert "playing seat 1" in out and "playing seat 2" in out and "(wins)" in out
+    assert out.count("the game is over: leaving the table") == 2
 
 
 def test_token_store_keeps_every_seat_of_a_table(data_dir: Path) -> None:

@@ -47,9 +47,9 @@ def test_upto(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_text_of_a_running_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, _write(tmp_path, rules_example()))
     assert code == 0
-    assert "White (seat 0) to move" in out
+    assert "White (seat 1) to move" in out  # seats from 1, as the client shows them
     assert "spider_web-3" in out and "(corner)" in out
-    assert "Black (seat 1): space 15 (corner)" in out
+    assert "Black (seat 2): space 15 (corner)" in out
     assert "Score" not in out
 
 
@@ -60,7 +60,7 @@ def test_text_of_a_finished_game_shows_every_score(capsys: pytest.CaptureFixture
     _, js, _ = _run(capsys, str(path), "--json")
     pos = json.loads(js)
     for score in pos["scores"]:
-        assert f"Score of {score['colour'].capitalize()} (seat {score['seat']})" in out
+        assert f"Score of {score['colour'].capitalize()} (seat {score['seat'] + 1})" in out
         assert f"  total: {score['total']}\n" in out
         for ing in score["ingredients"]:
             assert f"  {ing['ingredient']:<14}" in out
@@ -133,8 +133,8 @@ def test_a_game_that_ended_early_shows_its_result(
     code, out, err = _run(capsys, path)
     assert code == 0 and err == ""
     assert "game ended early (by resignation)" in out
-    assert "resigned: White (seat 0)" in out
-    assert "Winner: Black (seat 1)" in out
+    assert "resigned: White (seat 1)" in out
+    assert "Winner: Black (seat 2)" in out
     code, out, _ = _run(capsys, path, "--json")
     pos = json.loads(out)
     assert pos["result"]["ending"] == "resigned" and pos["winners"] == [1]
@@ -144,3 +144,26 @@ def test_a_game_that_ended_early_shows_its_result(
     raw["result"]["winners"] = [0]
     code, _, err = _run(capsys, _write(tmp_path, raw, "bad.json"))
     assert code == 2 and ": result:" in err
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """``replay --json | head`` reads a few lines and closes the pipe: no traceback."""
+    import subprocess
+    import sys
+
+    path = _write(tmp_path, rules_example())
+    done = subprocess.run(
+        f"{sys.executable} -m client.cli replay {path} --json | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.stdout.strip() == "{" and "Traceback" not in done.stderr, done.stderr
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("kupferkessel ")

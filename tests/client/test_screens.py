@@ -110,7 +110,7 @@ async def test_table_screen_cuts_nothing(
     for _ in range(5):  # what pages on a small terminal
         kapp.key("pagedown")
         screen += "\n" + draw(kapp, width, height)
-    whole(t.prompt(kapp.game.names()), screen)
+    whole(t.prompt(kapp.game.names(), kapp.game.cards().short), screen)
     lines = screen.split("\n")
     for item in kapp.game.key_items(width):
         assert any(item in line for line in lines), f"key {item!r} cut:\n{screen}"

@@ -9,7 +9,7 @@ from client.lib import Status
 from client.ui.app import KupferApp, _no_colour
 from client.ui.log import event_entries
 from client.ui.render import Cards, describe_event, join_lines, render_scores
-from client.ui.table import LogEntry, TableModel
+from client.ui.table import Decision, LogEntry, TableModel
 from protocol import messages as m
 from protocol.convert import catalogue, view_model
 from shared.bots import make_bot, play
@@ -233,3 +233,46 @@ def test_chat_is_kept_apart_from_the_game_log() -> None:
     assert len(kapp.game.chat.lines) == 1
     kapp.to_lobby()
     assert not kapp.game.chat.lines
+
+
+def test_small_words() -> None:
+    """Issue 23, item 14: "1 card", the count of cards taken, every question's Esc."""
+    from client.cli import build_parser
+    from client.ui.forms import join_form
+    from client.ui.render import render_side, text_of
+
+    v = a_view().model_copy(update={"deck_size": 1, "ply": 6})
+    side = " ".join(text_of(ln) for ln in render_side(v, CARDS, catalogue(), [], [], 0, 80))
+    assert "Deck 1 card   6 taken" in side.replace("\u00a0", " ")
+    t = TableModel(me=0)
+    t.set_view(a_view(pawns=(1, 3), to_move=0), 1)
+    choice = t.choices[0]
+    boom = choice.model_copy(update={"symbol": "explode"})
+    t.set_view(t.view.model_copy(update={"explodable": (1,), "choices": (boom,)}), 2)  # type: ignore[union-attr]
+    t.select()
+    asked = t.prompt(["Ann", "Bob"], CARDS.short)
+    top = t.view.kettles[1].top  # type: ignore[union-attr]
+    assert f"Boom: knock Black (Bob)'s {CARDS.short(top or '')} off the kettle?" in asked
+    for kind in ("special", "end", "targets"):
+        t.decision = Decision(kind, boom, {1})
+        assert t.prompt(["Ann", "Bob"], CARDS.short).endswith("(Esc: choose again)")
+    listing = [
+        m.TableSummary(
+            id="t1",
+            name="t",
+            state="lobby",
+            options=m.TableOptions(players=3, third_colour="green"),
+            seats=(m.SeatInfo(seat=0, name="Ann"), m.SeatInfo(seat=1), m.SeatInfo(seat=2)),
+            spectators=0,
+            private=False,
+        )
+    ]
+    form = join_form("Bo", "t1", listing)
+    seat = next(f for f in form.fields() if f.key == "seat")
+    assert [shown for _, shown in seat.options or ()] == [
+        "the first free",
+        "2 (black)",
+        "3 (green)",
+    ]
+    args = build_parser().parse_args(["bot", "--url", "ws://h", "--data-dir", "/tmp/x"])
+    assert args.data_dir == "/tmp/x"

@@ -100,7 +100,8 @@ def render_side(
             ("bold", "To move: "),
             ("bold reverse" if mine else "bold", "You" if mine else mover),
         ]
-    deck = f"Deck{GLUE}{view.deck_size}{GLUE}cards   turn{GLUE}{view.ply + 1}"
+    n, ply = view.deck_size, view.ply
+    deck = f"Deck{GLUE}{n}{GLUE}card{'s' if n != 1 else ''}   {ply}{GLUE}taken"
     if compact:
         lines.append([*head, ("", "   " + deck)])
     else:
