@@ -28,7 +28,7 @@ from protocol.convert import catalogue
 
 from . import webui
 from .bots.pool import shared_pool
-from .bots.seats import BOT_LEVELS, BotSeat, ComputerPlayers
+from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
 from .cluster.node import Cluster
 from .config import ServerConfig
 from .lobby.directory import Directory
@@ -175,7 +175,7 @@ class Server:
                 seat.occupant.stop()
                 for table in self.lobby.tables.values()
                 for seat in table.seats
-                if isinstance(seat.occupant, BotSeat)
+                if isinstance(seat.occupant, BotPlayer)
             ),
             *(
                 stand_in.stop()

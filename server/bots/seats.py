@@ -1,6 +1,6 @@
 """Server-side bot seats: a bot fills a seat and plays it through the same table API.
 
-A ``BotSeat`` is an ``Occupant`` like a network session: it receives exactly the views
+A ``BotPlayer`` is an ``Occupant`` like a network session: it receives exactly the views
 (``shared.view.view`` for its seat) and public events a person in that seat would, and
 nothing else; it never sees the table's ``Game``. When its view says it is to move, it
 thinks in a worker process (``botpool``: so the event loop keeps serving people, and
@@ -27,10 +27,10 @@ from .pool import BotPool, shared_pool
 __all__ = [
     "BOT_LEVELS",
     "STAND_IN_LEVEL",
-    "BotSeat",
+    "BotPlayer",
     "ComputerPlayers",
-    "attach_bot",
-    "stand_in",
+    "seat_bot",
+    "start_stand_in",
 ]
 
 log = logging.getLogger("kupferkessel.bots")
@@ -40,7 +40,7 @@ STAND_IN_LEVEL = "medium"
 """The computer player that plays a person's seat while the person is away."""
 
 
-class BotSeat:
+class BotPlayer:
     def __init__(self, table: Table, seat: int, bot: Bot, pool: BotPool | None = None) -> None:
         self.table = table
         self.seat = seat
@@ -122,12 +122,12 @@ class BotSeat:
 
 def _remembering(
     table: Table, seat: int, level: str, think: float | None, pool: BotPool | None
-) -> BotSeat:
+) -> BotPlayer:
     """A bot for ``seat`` thinking in ``pool`` (default: a thread), with the game's
     public history so far in its memory, as a person who had watched it would remember
     it (nothing is sent to it yet)."""
     bot = make_bot(level, seat, seed=secrets.randbits(32), budget=think)
-    occupant = BotSeat(table, seat, bot, pool)
+    occupant = BotPlayer(table, seat, bot, pool)
     if table.record is not None and table.game is not None:
         history: list[Event] = []
         table.record.replay(events=history)
@@ -135,26 +135,26 @@ def _remembering(
     return occupant
 
 
-def attach_bot(
+def seat_bot(
     table: Table,
     seat: int,
     level: str,
     *,
     think: float | None = None,
     pool: BotPool | None = None,
-) -> BotSeat:
+) -> BotPlayer:
     """Seat a bot of ``level`` at ``table``, thinking in ``pool``; a restored game's
     public history is replayed into its memory."""
     occupant = _remembering(table, seat, level, think, pool)
-    table.attach_bot(seat, occupant)
+    table.place_bot(seat, occupant)
     table.send_view_to(occupant)
     return occupant
 
 
-def stand_in(
+def start_stand_in(
     table: Table, seat: int, *, think: float | None = None, pool: BotPool | None = None
-) -> BotSeat:
-    """A computer player for a person's seat (``Table.stand_in``): it gets the seat's
+) -> BotPlayer:
+    """A computer player for a person's seat (``TableHost.stand_in``): it gets the seat's
     view at once and moves whenever the seat is to move, until it is stopped."""
     occupant = _remembering(table, seat, STAND_IN_LEVEL, think, pool)
     table.send_view_to(occupant, seat)
@@ -170,8 +170,8 @@ class ComputerPlayers:
         self.pool = pool
         self.think = think
 
-    def seat(self, table: Table, seat: int, level: str) -> BotSeat:
-        return attach_bot(table, seat, level, think=self.think, pool=self.pool)
+    def seat(self, table: Table, seat: int, level: str) -> BotPlayer:
+        return seat_bot(table, seat, level, think=self.think, pool=self.pool)
 
-    def stand_in(self, table: Table, seat: int) -> BotSeat:
-        return stand_in(table, seat, think=self.think, pool=self.pool)
+    def stand_in(self, table: Table, seat: int) -> BotPlayer:
+        return start_stand_in(table, seat, think=self.think, pool=self.pool)

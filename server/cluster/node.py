@@ -33,7 +33,7 @@ Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for opera
   and tells the others (``back``), which attach theirs at its tables again.
 - **The lobby** (``listing``). Each node keeps its public tables' summaries in Redis
   (``kk:listed:NODE``, with the listing's version) and every round writes only those
-  that changed (``Table.on_change``), sending the same change to every node in one
+  that changed (``Lobby.changed``), sending the same change to every node in one
   transaction (``listed``); the others keep every node's listing in memory, read it
   whole only when they do not follow it yet (they joined, missed a version, lost
   their channel), and a node writes its own whole only when Redis lost it.
@@ -61,7 +61,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
 
-from ..bots.seats import BotSeat
+from ..bots.seats import BotPlayer
 from ..core.table import FINISHED, Table, hash_token
 from ..lobby.quotas import Served
 from ..net.session import Session
@@ -381,7 +381,7 @@ class Cluster:
             self._claiming.discard(table_id)
 
     def lost(self, table: Table) -> None:
-        """``Table.on_lost``: the store refused a write of ``table`` because another node
+        """``Directory.lost``: the store refused a write of ``table`` because another node
         claimed it since: stop serving it at once (its sessions follow the new owner)."""
         log.warning("lease lost: the store refused a write", extra={"table": table.id})
         self._drop(table)
@@ -394,7 +394,7 @@ class Cluster:
             return
         self.store.release(table.id)
         for seat in table.seats:
-            if isinstance(seat.occupant, BotSeat):
+            if isinstance(seat.occupant, BotPlayer):
                 self._spawn(seat.occupant.stop())
         for front in self.serving.forget(table):
             self.bus.send(front, {"k": "moved", "t": table.id})
@@ -433,7 +433,7 @@ class Cluster:
         """Every third of a lease, renew our leases (dropping the lost ones): in a task
         of its own, so that nothing else the node does between two renewals (publish,
         scan, adopt, all of which wait for Redis and PostgreSQL) can make them late;
-        the cluster limits are renewed with them (``ClusterLimits.renew``)."""
+        the cluster limits are renewed with them (``ClusterCounts.renew``)."""
         while True:
             await asyncio.sleep(self.every)
             try:

@@ -34,7 +34,7 @@ from shared.events import Event
 from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
-from shared.result import GameResult
+from shared.result import GameResult, announced
 from shared.view import View, views
 
 from ..store import StaleOwner, Store
@@ -344,7 +344,8 @@ class Table(Endings, Timekeeping):
         self.broadcast_presence()
         return chosen.index
 
-    def attach_bot(self, seat: int, occupant: Occupant) -> None:
+    def place_bot(self, seat: int, occupant: Occupant) -> None:
+        """The bot player ``occupant`` plays ``seat`` from now on."""
         self.seats[seat].occupant = occupant
 
     def watch(self, occupant: Occupant) -> None:
@@ -524,7 +525,9 @@ class Table(Endings, Timekeeping):
         self.version += 1
         self._due_changed()
         if trial.over:  # the end is stored before anyone hears of it
-            await self._store_end(self._judge("played_out"), epoch=epoch)
+            result = self._judge("played_out")
+            await self._store_end(result, epoch=epoch)
+            events = announced(events, result)
         self._send_update(events)
         if trial.over:
             self._announce_end(None)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.app import Server
-from server.bots.seats import BotSeat
+from server.bots.seats import BotPlayer
 from shared.events import Event
 from shared.view import View, view
 
@@ -69,7 +69,7 @@ async def _bot_game(server: Server, level: str, players: int, **options: Any) ->
     spies = []
     for seat in range(1, players):
         occ = table.seats[seat].occupant
-        assert isinstance(occ, BotSeat)
+        assert isinstance(occ, BotPlayer)
         spy = Spy(occ.bot)
         occ.bot = spy
         spies.append(spy)
@@ -114,7 +114,7 @@ async def test_bot_seats_play_to_the_end_on_redacted_views_only(
         assert spy.events == history[: len(spy.events)]
         # And nothing it holds leads to the real game.
         occupant = table.seats[spy.seat].occupant
-        bot = occupant.bot.bot if isinstance(occupant, BotSeat) else None
+        bot = occupant.bot.bot if isinstance(occupant, BotPlayer) else None
         assert bot is not None
         leak = _reachable(bot, [table, table.game, record, server.store, server.lobby])
         assert leak is None, f"bot can reach {type(leak).__name__}"

@@ -98,7 +98,7 @@ def test_a_remote_table_forwards_every_intent_of_a_table() -> None:
         "send_view_to",
         "broadcast_presence",
         "add_bot",
-        "attach_bot",
+        "place_bot",
         "maybe_start",
         "finish",
         "take_for_seat",
