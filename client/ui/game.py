@@ -27,6 +27,7 @@ from .log import (
     restore_seen,
 )
 from .pacing import HELD_KEYS
+from .prompt import away_words, clock_words, connection_words, landing_words
 from .recent import Recent
 from .render import (
     Cards,
@@ -42,7 +43,7 @@ from .render import (
     wrap_items,
 )
 from .score import ended_lines, rematch_line, score_lines
-from .table import Intent, TableModel, line_words
+from .table import Intent, TableModel
 from .waiting import waiting_lines
 
 __all__ = ["END_PAUSE", "GameScreen"]
@@ -515,36 +516,17 @@ class GameScreen:
 
     def clock_line(self) -> str | None:
         """The running seat's time, counting down between views."""
-        v = self.table.view
-        c = v.clock if v is not None and not v.game_over else None
-        if c is None or c.running is None or c.running >= len(c.left_ms):
-            return None
-        left = max(0.0, c.left_ms[c.running] / 1000 - (time.monotonic() - self.clock_at))
-        clock = f"{int(left) // 60}:{int(left) % 60:02d}"
-        if c.running == self.table.me:
-            return f"Your clock: {clock} left, then a computer moves for you."
-        who = seat_label(v.colours, c.running, self.names()) if v else "?"
-        return f"Clock: {who} has {clock} left."
+        elapsed = time.monotonic() - self.clock_at
+        return clock_words(self.table.view, self.table.me, self.names(), elapsed)
 
     def away_line(self) -> str | None:
         """Who the game waits for, when their connection is gone."""
-        v = self.table.view
-        if v is None or v.game_over or v.to_move is None or v.to_move >= len(self.seats):
-            return None
-        info = self.seats[v.to_move]
-        if self.replaced_me():
-            return "A computer plays your seat (your time ran out): b takes it back."
-        for other in self.seats:
-            if other.absent and other.seat != self.table.me and not other.resigned:
-                who = seat_label(v.colours, other.seat, self.names())
-                line = f"{who} is away: a computer plays for them until they come back."
-                return line + ("  w: claim the win" if self.claimable() else "")
-        if info.connected or info.bot or info.resigned or v.to_move == self.table.me:
-            return None
-        who = seat_label(v.colours, v.to_move, self.names())
-        return (
-            f"{who} is away (the connection is gone): the game waits for them; a "
-            "computer takes over if they stay away."
+        return away_words(
+            self.table.view,
+            self.seats,
+            self.table.me,
+            replaced_me=self.replaced_me(),
+            claimable=self.claimable(),
         )
 
     def prompt_lines(self, width: int) -> list[Line]:
@@ -553,16 +535,8 @@ class GameScreen:
         t = self.table
         if self.ended is not None:
             return wrap([("bold", self.ended)], width)
-        conn = self.host.conn
-        if conn != "connected":
-            text = f"Not connected to the server: {conn}. Your seat is kept for you."
-            if t.me is None:
-                text = f"Not connected to the server: {conn}."
-            if self.host.server_stopped:  # the host quit: the game may not come back
-                text = (
-                    f"The server has stopped: {conn}, in case it comes back with the "
-                    "game (a host that keeps its games). q: quit"
-                )
+        if self.host.conn != "connected":
+            text = connection_words(self.host.conn, t.me, self.host.server_stopped)
             return wrap([("fg:#ff5f5f bold", text)], width)
         lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
         away = self.away_line()
@@ -573,15 +547,7 @@ class GameScreen:
             lines += wrap([("fg:#87afd7 bold", clock)], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
         if land is not None:
-            where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
-            style = "fg:#ff8700" if land.line is None else "fg:#87afd7"
-            when = "with the wand, at once" if land.wand else "next turn"
-            text = f"This card on top: {when} you move {land.value}, land {where}"
-            if land.guess:
-                text += " (if you decline the boom)"
-            if land.last:
-                text = "This card is the last of its line: taking it ends the game."
-            lines += wrap([(style, text)], width)
+            lines += wrap([landing_words(land)], width)
         return lines
 
     def key_items(self, width: int = 80) -> list[str]:

@@ -1,0 +1,85 @@
+"""The words under the board: the clock, who is away, where the chosen card sends the
+pawn, the connection's trouble.
+
+Pure functions of what the table screen hands in, so each sentence can be read and
+tested on its own; the table screen only puts them under its prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol import messages as m
+
+from .render import seat_label
+from .table import Landing, line_words
+
+__all__ = ["away_words", "clock_words", "connection_words", "landing_words"]
+
+
+def clock_words(
+    view: m.GameView | None, me: int | None, names: Sequence[str | None], elapsed: float
+) -> str | None:
+    """The running seat's time, ``elapsed`` seconds after the view said it."""
+    c = view.clock if view is not None and not view.game_over else None
+    if view is None or c is None or c.running is None or c.running >= len(c.left_ms):
+        return None
+    left = max(0.0, c.left_ms[c.running] / 1000 - elapsed)
+    clock = f"{int(left) // 60}:{int(left) % 60:02d}"
+    if c.running == me:
+        return f"Your clock: {clock} left, then a computer moves for you."
+    return f"Clock: {seat_label(view.colours, c.running, names)} has {clock} left."
+
+
+def away_words(
+    view: m.GameView | None,
+    seats: Sequence[m.SeatInfo],
+    me: int | None,
+    *,
+    replaced_me: bool,
+    claimable: bool,
+) -> str | None:
+    """Who the game waits for, when their connection is gone."""
+    v = view
+    if v is None or v.game_over or v.to_move is None or v.to_move >= len(seats):
+        return None
+    names = [s.name for s in seats]
+    info = seats[v.to_move]
+    if replaced_me:
+        return "A computer plays your seat (your time ran out): b takes it back."
+    for other in seats:
+        if other.absent and other.seat != me and not other.resigned:
+            who = seat_label(v.colours, other.seat, names)
+            line = f"{who} is away: a computer plays for them until they come back."
+            return line + ("  w: claim the win" if claimable else "")
+    if info.connected or info.bot or info.resigned or v.to_move == me:
+        return None
+    who = seat_label(v.colours, v.to_move, names)
+    return (
+        f"{who} is away (the connection is gone): the game waits for them; a "
+        "computer takes over if they stay away."
+    )
+
+
+def landing_words(land: Landing) -> tuple[str, str]:
+    """The preview of the card under the cursor, with its style (a lost turn stands
+    out)."""
+    if land.last:
+        return "fg:#87afd7", "This card is the last of its line: taking it ends the game."
+    where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
+    style = "fg:#ff8700" if land.line is None else "fg:#87afd7"
+    when = "with the wand, at once" if land.wand else "next turn"
+    text = f"This card on top: {when} you move {land.value}, land {where}"
+    return style, text + (" (if you decline the boom)" if land.guess else "")
+
+
+def connection_words(conn: str, me: int | None, server_stopped: bool) -> str:
+    """The prompt while the connection is not there."""
+    if server_stopped:  # the host quit: the game may not come back
+        return (
+            f"The server has stopped: {conn}, in case it comes back with the "
+            "game (a host that keeps its games). q: quit"
+        )
+    if me is None:
+        return f"Not connected to the server: {conn}."
+    return f"Not connected to the server: {conn}. Your seat is kept for you."
