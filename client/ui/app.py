@@ -134,6 +134,9 @@ class KupferApp:
         finally:
             for t in list(self._tasks):
                 t.cancel()
+            if self.settings.title:  # the window's own title again
+                self.app.output.clear_title()
+                self.app.output.flush()
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -209,6 +212,17 @@ class KupferApp:
 
     def open_chat(self) -> None:
         self.chat = ""
+
+    def turn_alert(self, mine: bool) -> None:
+        """The your-turn alert (LAN games): the bell as the turn begins, and the
+        window title while it lasts, each as the settings say."""
+        out = self.app.output
+        if self.settings.title:
+            out.set_title("Your turn - Kupferkessel Co." if mine else "Kupferkessel Co.")
+        if self.settings.bell and mine:
+            out.bell()
+        if self.settings.title or (self.settings.bell and mine):
+            out.flush()
 
     def adopt(self, client: Client) -> None:
         self.client = client

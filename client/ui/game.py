@@ -64,6 +64,7 @@ class GameScreen:
         self.host = host
         self.hold = hold  # seconds the take keys wait when our turn comes back
         self.held_until = 0.0
+        self.alerted = False  # the host was told it is our turn
         self.table = TableModel()
         self.recent = Recent()
         self.seats: tuple[m.SeatInfo, ...] = ()
@@ -121,18 +122,20 @@ class GameScreen:
             t.resigned = not self.seated_in_game() and t.me is not None
         if t.view is not None:
             self._came_back(client, t.view)
+        self._alert()
 
     def on_update(self, u: m.ServerMessage) -> None:
         """A view, events, presence or a chat line from the server."""
         client = self.host.client
         if isinstance(u, m.ViewMsg):
             self.clock_at = time.monotonic()
-            self.table.me = client.seat if client else None
+            self.table.me = client.seat if client else self.table.me
             was_over = self.table.view is not None and self.table.view.game_over
             was_mine = self.table.my_turn
             self.table.set_view(u.view, u.state_version)
             if self.table.my_turn and not was_mine:  # a key meant for before waits
                 self.held_until = time.monotonic() + self.hold
+            self._alert()
             self._came_back(client, u.view)
             if u.view.game_over and not was_over:
                 self.over_at = time.monotonic()
@@ -163,6 +166,13 @@ class GameScreen:
                 self.host.say("")
         elif isinstance(u, m.ChatLineMsg):
             self.chat.add(u)
+
+    def _alert(self) -> None:
+        """Tell the host when our turn begins or ends (the bell, the window title)."""
+        mine = self.table.my_turn
+        if mine != self.alerted:
+            self.alerted = mine
+            self.host.turn_alert(mine)
 
     def _came_back(self, client: Client | None, view: m.GameView) -> None:
         """After a restart: say what happened while we were away, once; then keep what

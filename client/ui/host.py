@@ -66,6 +66,10 @@ class TableHost(_Host, Protocol):
         """Leave the table for the lobby."""
         ...
 
+    def turn_alert(self, mine: bool) -> None:
+        """Our turn began (``mine``) or ended: the terminal may say so (bell, title)."""
+        ...
+
 
 class LobbyHost(_Host, Protocol):
     """What the lobby may ask."""
