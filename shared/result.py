@@ -19,15 +19,16 @@ that stores them replays to its result (``shared.record``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from .errors import RecordError
+from .events import Event, GameOver
 from .game import Game
 from .scoring import score_game
 
-__all__ = ["ENDINGS", "Ending", "GameResult", "judge"]
+__all__ = ["ENDINGS", "Ending", "GameResult", "announced", "judge"]
 
 Ending = Literal["played_out", "resigned", "claimed", "timed_out", "abandoned"]
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
@@ -151,3 +152,11 @@ def judge(
     key = [(s not in winners, s in losers, -totals[s]) for s in range(n)]
     places = tuple(1 + sum(1 for k in key if k < key[s]) for s in range(n))
     return GameResult(ending, winners, places, totals, res, rep, tim, claimed_by)
+
+
+def announced(events: Sequence[Event], result: GameResult) -> list[Event]:
+    """``events`` of a game's last take as ``result`` tells them: the ``game_over``
+    event names the result's winners. The engine's event names the highest totals, but
+    a seat that resigned cannot win (section 12.1), and whoever reads the event must
+    learn the winners the view and the result name."""
+    return [replace(e, winners=result.winners) if isinstance(e, GameOver) else e for e in events]

@@ -126,6 +126,7 @@ class GameOverEvent(Tagged):
     ended_by: int
     """The seat that took the last card."""
     winners: tuple[int, ...]
+    """The seats that won, as ``view.winners`` (a seat that resigned cannot win)."""
     scores: tuple[Score, ...]
 
 

@@ -175,7 +175,8 @@ class GameView(Model):
     ended_by: int | None = None
     """The seat that took the last card (game over only)."""
     winners: tuple[int, ...]
-    """Seats with the highest total (ties share the win)."""
+    """The seats that won, once the game is over: the highest total (ties share the
+    win) among the seats that did not resign; in 1.1 always ``result.winners``."""
     scores: tuple[Score, ...] | None = None
     """The full breakdown per seat, once the game is over."""
     result: ResultInfo | None = None
