@@ -7,21 +7,10 @@
 import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
 import { h, replace } from "./dom";
+import type { GameLog, LogEntry } from "./log";
 import type { App } from "./main";
 import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatStatus } from "./words";
 
-export interface LogEntry {
-  kind: string;
-  seat?: number;
-  text: string;
-  row?: number;
-  col?: number;
-  refill?: [number, number];
-  /** The log index at which the turn of this entry began. */
-  start?: number;
-  /** A take the seat chose (false: a computer moved for it after a time-out). */
-  decided?: boolean;
-}
 
 export interface TableState {
   seat: number | null;
@@ -30,10 +19,7 @@ export interface TableState {
   viewAt: number;
   pending: boolean;
   selected: string | null;
-  log: LogEntry[];
-  /** The log index at which the current turn began. */
-  turnStart: number;
-  turnSeat: number | null;
+  log: GameLog;
   last: LogEntry | null;
   confirm: "resign" | null;
 }

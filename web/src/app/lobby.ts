@@ -1,0 +1,337 @@
+/**
+ * The screens before and beside the table: the lobby (the server's tables, page by
+ * page), a new table with every option, joining or watching by code or invite link,
+ * and the waiting screen with the invite.
+ */
+import type { CreateTableMsg, Timing } from "../lib/protocol";
+import { h, replace } from "./dom";
+import type { App } from "./main";
+import { prefs, tokens } from "./store";
+import { cap, seatStatus, terms } from "./words";
+
+export function nameField(app: App): HTMLInputElement {
+  const input = h("input", {
+    id: "player-name",
+    type: "text",
+    required: true,
+    maxlength: app.client?.welcome.limits.max_name ?? 32,
+    autocomplete: "nickname",
+    value: prefs.name(),
+  });
+  input.addEventListener("change", () => prefs.setName(input.value.trim()));
+  return input;
+}
+
+
+export function playerName(app: App): string | null {
+  const input = document.getElementById("player-name") as HTMLInputElement | null;
+  const name = (input?.value ?? prefs.name()).trim();
+  if (!name) {
+    app.say("Type your name first.");
+    input?.focus();
+    return null;
+  }
+  prefs.setName(name);
+  return name;
+}
+
+
+export function renderLobby(app: App): void {
+  const server = app.client?.welcome.server ?? "the server";
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "lobby", "aria-labelledby": "lobby-h" },
+      h("h2", { id: "lobby-h" }, `Tables on ${server}`),
+      h("p", {}, h("label", { for: "player-name" }, "Your name "), nameField(app)),
+      h(
+        "p",
+        { class: "buttons" },
+        h("button", { id: "new-table", class: "primary", onclick: () => app.show("create") }, "New table"),
+        h("button", { id: "join-code", onclick: () => app.show("join") }, "Join or watch by code"),
+        h("button", { id: "refresh", onclick: () => app.listTables() }, "Refresh"),
+      ),
+      h("div", { id: "tables", "aria-live": "polite" }),
+    ),
+  );
+  renderTables(app);
+}
+
+
+export function renderTables(app: App): void {
+  const el = document.getElementById("tables");
+  if (!el) return;
+  if (!app.client) {
+    replace(el, h("p", {}, "Connecting to the server..."));
+    return;
+  }
+  if (!app.tables.length) {
+    replace(el, h("p", {}, "No tables yet: make a new one."));
+    return;
+  }
+  const rows = app.tables.map((t) => {
+    const mine = tokens.seatsAt(t.id);
+    const free = t.seats.find((s) => !s.name);
+    const colours = ["white", "black", t.options.third_colour ?? "lilac"];
+    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${s.name} (${s.bot ? "bot" : s.ready ? "ready" : seatStatus(s)})` : "free"}`);
+    const buttons = [];
+    if (mine.length) {
+      buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
+    } else if (t.state === "lobby" && free) {
+      buttons.push(h("button", { class: "primary", "data-key": `join-${t.id}`, onclick: () => app.join(t.id, null, null, t.seeded) }, "Join"));
+    }
+    buttons.push(h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"));
+    return h(
+      "li",
+      { class: "table-row" },
+      h("h3", {}, t.name, " ", h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state), mine.length ? h("span", { class: "tag mine" }, "your seat") : null),
+      h("p", { class: "terms" }, terms(t.options, t.timing, t.private), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.spectators ? `, ${t.spectators} watching` : ""),
+      h("p", { class: "seats" }, seats.join(" · ")),
+      h("p", { class: "buttons" }, buttons),
+    );
+  });
+  const page = (cursor: string | null) => () => {
+    app.cursor = cursor;
+    app.listTables();
+  };
+  const more =
+    app.tablesTotal > app.tables.length || app.cursor
+      ? h(
+          "p",
+          { class: "buttons" },
+          `${app.tables.length} of ${app.tablesTotal} tables shown.`,
+          app.cursor ? h("button", { "data-key": "first-page", onclick: page(null) }, "First page") : null,
+          app.nextCursor ? h("button", { "data-key": "next-page", onclick: page(app.nextCursor) }, "More tables") : null,
+        )
+      : null;
+  replace(el, h("ul", { class: "tables" }, rows), more);
+}
+
+
+export function renderJoin(app: App): void {
+  const p = app.prefill;
+  const table = h("input", { id: "join-table", type: "text", required: true, pattern: "[A-Za-z0-9_\\-]+", value: p?.table ?? "" });
+  const invite = h("input", { id: "join-invite", type: "text", pattern: "[A-Za-z0-9_\\-]*", value: p?.invite ?? "", autocomplete: "off" });
+  const seat = h("select", { id: "join-seat" }, h("option", { value: "" }, "the first free seat"), [0, 1, 2].map((s) => h("option", { value: s }, `${cap(["white", "black", "third colour"][s])} (seat ${s + 1})`)));
+  const go = (watch: boolean) => (e: Event) => {
+    e.preventDefault();
+    app.prefill = null;
+    if (watch) app.watch(table.value.trim(), invite.value.trim() || null);
+    else app.join(table.value.trim(), invite.value.trim() || null, seat.value === "" ? null : Number(seat.value));
+  };
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "form", "aria-labelledby": "join-h" },
+      h("h2", { id: "join-h" }, p ? "You are invited to a table" : "Join or watch by code"),
+      h(
+        "form",
+        { onsubmit: go(p?.watch ?? false) },
+        field("Your name", nameField(app)),
+        field("Table id", table),
+        field("Invite code (private tables)", invite),
+        field("Seat", seat),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { type: "submit", class: "primary", id: "join-go" }, p?.watch ? "Watch" : "Join"),
+          h("button", { type: "button", onclick: go(!(p?.watch ?? false)) }, p?.watch ? "Join" : "Watch"),
+          h("button", { type: "button", onclick: () => ((app.prefill = null), app.show("lobby")) }, "Back"),
+        ),
+      ),
+    ),
+  );
+}
+
+
+export function renderCreate(app: App): void {
+  const levels = app.client?.welcome.bot_levels ?? [];
+  const name = nameField(app);
+  const tableName = h("input", { id: "table-name", type: "text", maxlength: app.client?.welcome.limits.max_table_name ?? 48, value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table" });
+  const players = h("select", { id: "opt-players" }, h("option", { value: "2" }, "2 players"), h("option", { value: "3" }, "3 players"));
+  const recipes = h("input", { id: "opt-recipes", type: "checkbox" });
+  const startCard = h("select", { id: "opt-start" }, h("option", { value: "no_player_colors" }, "no player colours (rule book)"), h("option", { value: "not_own_color" }, "not your own colour"));
+  const memory = h("select", { id: "opt-memory" }, h("option", { value: "strict" }, "strict: only kettle tops"), h("option", { value: "casual" }, "casual: see your own kettle"));
+  const third = h("select", { id: "opt-third" }, (app.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) => h("option", { value: c }, c)));
+  const priv = h("input", { id: "opt-private", type: "checkbox" });
+  const seed = h("input", { id: "opt-seed", type: "number", min: 0, max: Number.MAX_SAFE_INTEGER, placeholder: "random", inputmode: "numeric" });
+  const mySeat = h("select", { id: "opt-seat" });
+  const move = h("input", { id: "opt-move", type: "number", min: 1, max: 86400, placeholder: "no clock", inputmode: "numeric" });
+  const reserve = h("input", { id: "opt-reserve", type: "number", min: 0, max: 86400, value: 0, inputmode: "numeric" });
+  const grace = h("input", { id: "opt-grace", type: "number", min: 0, max: 86400, value: 60, inputmode: "numeric" });
+  const absentAfter = h("input", { id: "opt-absent", type: "number", min: 1, max: 100, value: 3, inputmode: "numeric" });
+  const others = h("div", { id: "other-seats" });
+  const seatNames = (n: number) => ["White", "Black", cap(third.value)].slice(0, n);
+  const redraw = () => {
+    const n = Number(players.value);
+    third.disabled = n !== 3;
+    const keep = mySeat.value;
+    replace(mySeat, seatNames(n).map((c, s) => h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`)));
+    mySeat.value = keep && Number(keep) < n ? keep : "0";
+    const me = Number(mySeat.value);
+    const old = new Map([...others.querySelectorAll("select")].map((s) => [s.id, s.value]));
+    replace(
+      others,
+      seatNames(n).map((c, s) =>
+        s === me
+          ? null
+          : field(
+              `${c} (seat ${s + 1})`,
+              h(
+                "select",
+                { id: `seat-${s}` },
+                levels.map((l) => h("option", { value: l, selected: old.get(`seat-${s}`) === l }, `a computer player, ${l}`)),
+                h("option", { value: "", selected: old.get(`seat-${s}`) === "" }, "a person (wait for them)"),
+              ),
+            ),
+      ),
+    );
+  };
+  players.addEventListener("change", redraw);
+  third.addEventListener("change", redraw);
+  mySeat.addEventListener("change", redraw);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const player = playerName(app);
+    const c = app.client;
+    if (!player || !c) return;
+    const n = Number(players.value) as 2 | 3;
+    const me = Number(mySeat.value);
+    const bots = [];
+    for (let s = 0; s < n; s++) {
+      const sel = document.getElementById(`seat-${s}`) as HTMLSelectElement | null;
+      if (s !== me && sel && sel.value) bots.push({ seat: s, level: sel.value });
+    }
+    const timing: Timing = {};
+    if (move.value) timing.move = Number(move.value);
+    if (move.value && Number(reserve.value)) timing.reserve = Number(reserve.value);
+    if (grace.value !== "" && Number(grace.value) !== 60) timing.grace = Number(grace.value);
+    if (absentAfter.value !== "" && Number(absentAfter.value) !== 3) timing.absent_after = Number(absentAfter.value);
+    const msg: Omit<CreateTableMsg, "type" | "id"> = {
+      name: tableName.value.trim() || `${player}'s table`,
+      private: priv.checked || undefined,
+      options: {
+        players: n,
+        recipes: recipes.checked || undefined,
+        start_card: startCard.value === "no_player_colors" ? undefined : (startCard.value as "not_own_color"),
+        memory: memory.value === "strict" ? undefined : "casual",
+        third_colour: n === 3 ? (third.value as "lilac") : undefined,
+        seed: seed.value === "" ? undefined : Number(seed.value),
+      },
+      bots,
+      player,
+      seat: me,
+      timing: Object.keys(timing).length ? timing : undefined,
+    };
+    app.wantReady = true;
+    c.request("create_table", msg).catch((err) => app.refused(err));
+  };
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "form", "aria-labelledby": "create-h" },
+      h("h2", { id: "create-h" }, "New table"),
+      h(
+        "form",
+        { onsubmit: submit },
+        field("Your name", name),
+        field("Table name", tableName),
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "The game"),
+          field("Players", players),
+          field("Recipes (variant)", recipes),
+          field("Memory", memory),
+          field("Starting card", startCard),
+          field("Third colour", third),
+        ),
+        h("fieldset", {}, h("legend", {}, "Seats"), field("Your seat", mySeat), others),
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "Time and privacy"),
+          field("Seconds per move (empty: no clock)", move),
+          field("Reserve seconds", reserve),
+          field("Grace period for a lost connection (s)", grace),
+          field("Away after time-outs in a row", absentAfter),
+          field("Private (invite code)", priv),
+          field("Seed for a reproducible deal (others are told you chose it)", seed),
+        ),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { type: "submit", class: "primary", id: "create-go" }, "Create table"),
+          h("button", { type: "button", onclick: () => app.show("lobby") }, "Back"),
+        ),
+      ),
+    ),
+  );
+  redraw();
+}
+
+
+export function renderWaiting(app: App): void {
+  const p = app.presence;
+  const s = app.summary;
+  const seat = app.t.seat;
+  const colours = ["white", "black", s?.options.third_colour ?? "lilac"];
+  const me = seat !== null ? p?.seats[seat] : undefined;
+  const link = app.invite && app.here ? `${location.origin}/#/join/${app.here.table}/${app.invite}` : app.here ? `${location.origin}/#/join/${app.here.table}` : "";
+  const copy = () => {
+    navigator.clipboard?.writeText(link).then(
+      () => app.say("Link copied.", true),
+      () => app.say("Copy the link by hand."),
+    );
+  };
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "waiting", "aria-labelledby": "wait-h" },
+      h("h2", { id: "wait-h" }, s?.name ?? "Your table", ": waiting for players"),
+      s ? h("p", { class: "terms" }, terms(s.options, s.timing, s.private)) : null,
+      h(
+        "ul",
+        { class: "seat-list", "aria-label": "Seats" },
+        (p?.seats ?? []).map((x) =>
+          h(
+            "li",
+            {},
+            h("span", { class: `tag c-${colours[x.seat]}` }, cap(colours[x.seat])),
+            " ",
+            x.name ? `${x.name}${x.seat === seat ? " (you)" : ""}` : "free seat",
+            " ",
+            h("span", { class: "state" }, x.name ? (x.bot ? "bot, ready" : x.ready ? "ready" : "not ready") : "waiting"),
+          ),
+        ),
+      ),
+      h(
+        "p",
+        {},
+        "Table id ",
+        h("code", { id: "table-id" }, app.here?.table ?? ""),
+        app.invite ? [" · invite code ", h("code", { id: "invite-code" }, app.invite)] : null,
+      ),
+      link ? h("p", {}, "Invite link: ", h("a", { id: "invite-link", href: link }, link), " ", h("button", { onclick: copy }, "Copy link")) : null,
+      h(
+        "p",
+        { class: "buttons" },
+        seat !== null ? h("button", { id: "ready", class: me?.ready ? "" : "primary", "aria-pressed": me?.ready ? "true" : "false", onclick: () => app.ready(!me?.ready) }, me?.ready ? "Ready (press to wait)" : "I am ready") : null,
+        h("button", { id: "leave", onclick: () => app.act("leave") }, "Leave the table"),
+      ),
+      h("p", {}, "The game begins when every seat is taken and everyone is ready."),
+    ),
+    app.chatBox,
+  );
+}
+
+
+function field(label: string, input: HTMLElement): HTMLElement {
+  const id = input.id;
+  const box = input instanceof HTMLInputElement && input.type === "checkbox";
+  return h("p", { class: box ? "field check" : "field" }, box ? [input, " ", h("label", { for: id }, label)] : [h("label", { for: id }, label), input]);
+}
