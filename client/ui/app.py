@@ -31,6 +31,7 @@ from ..lib import Client, ClientError, Status
 from ..settings import Settings
 from .chat import FRESH
 from .game import END_PAUSE, GameScreen
+from .guide import PAGES, guide_lines
 from .host import Action
 from .keys import key_bindings
 from .lobby import LobbyScreen
@@ -93,6 +94,7 @@ class KupferApp:
         self.local = False  # ``play``: the game's server lives and dies with this program
         self.show_help = False
         self.help_scroll = 0
+        self.guide: int | None = None  # the first-game guide's page on the screen
         self.chat: str | None = None  # the chat line being typed
         self.confirm_quit = False
         self.no_colour = bool(os.environ.get("NO_COLOR"))
@@ -123,6 +125,10 @@ class KupferApp:
 
     # ------------------------------------------------------------------ running
     async def run(self) -> int:
+        if self.settings.guide:  # the first run: offer the guide, once
+            offer = "New to the game? G: a three-screen guide"
+            self.status = f"{self.status}   {offer}" if self.status else offer
+            self.settings = self.settings.save(guide=False)
         if self.client is not None:
             if self.client.table is not None:
                 self.sat_down(self.client)
@@ -284,6 +290,11 @@ class KupferApp:
                 self.exit()
         elif game.asking():
             game.answer_question(key)
+        elif self.guide is not None:
+            self._guide_key(key)
+        elif key == "G" and self.lobby.form is None and not self._typing_address():
+            self.guide = 0
+            self.show_help = False
         elif self.show_help:
             self._help_key(key)
         elif game.show_log:
@@ -303,6 +314,17 @@ class KupferApp:
         else:
             game.key(key)
         self.app.invalidate()
+
+    def _typing_address(self) -> bool:
+        return self.screen != "table" and self.lobby.focus == "address"
+
+    def _guide_key(self, key: str) -> None:
+        if key in ("right", "enter", " ", "l", "pagedown") and self.guide is not None:
+            self.guide = self.guide + 1 if self.guide + 1 < len(PAGES) else None
+        elif key in ("left", "h", "pageup") and self.guide:
+            self.guide -= 1
+        elif key not in ("left", "h", "pageup"):
+            self.guide = None
 
     def _help_key(self, key: str) -> None:
         if key in ("down", "j", "pagedown", " "):
@@ -349,7 +371,9 @@ class KupferApp:
             if at_table and not waiting and (self.game.chat.fresh() or self.chat is not None):
                 status = self.game.chat.newest(width)[-2:] + status  # what was said last
             rows = height - len(status)  # the status line (wrapped) is at the bottom
-            if self.show_help:
+            if self.guide is not None:
+                lines = guide_lines(self.guide, width, rows)
+            elif self.show_help:
                 lines = self.help_page(width, rows)
             elif self.game.show_log and self.screen == "table":
                 lines = self.game.log_page(width, rows)
@@ -376,7 +400,8 @@ class KupferApp:
     def help_page(self, width: int, rows: int) -> list[Line]:
         catalogue = self.client.catalogue if self._welcomed() and self.client else None
         lines = help_lines(width, catalogue)
-        foot = wrap_items(["Up/Down, PgUp/PgDn: scroll", "any other key: back"], width)
+        keys = ["Up/Down, PgUp/PgDn: scroll", "G: first-game guide", "any other key: back"]
+        foot = wrap_items(keys, width)
         room = rows - len(foot)
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - room))
         shown = lines[self.help_scroll : self.help_scroll + room]

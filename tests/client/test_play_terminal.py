@@ -34,6 +34,7 @@ def test_a_double_enter_takes_one_card(tmp_path: Path) -> None:
     try:
         screen = t.wait("Your turn")
         assert my_cards(screen) == 1
+        assert "New to the game? G: a three-screen guide" in screen  # the first run
         t.keys("Enter")
         time.sleep(0.35)
         t.keys("Enter")
@@ -51,5 +52,31 @@ def test_a_double_enter_takes_one_card(tmp_path: Path) -> None:
         t.wait("Quit?")
         t.keys("y")
         assert t.wait_gone(timeout=15)
+    finally:
+        t.kill()
+
+
+def test_the_guide_is_offered_once(tmp_path: Path) -> None:
+    t = Tmux(tmp_path)
+    try:
+        t.start(f"{KK} play --seed 5 --name Ann", size=(60, 20))
+        t.wait("New to the game? G: a three-screen guide")
+        t.keys("G")
+        t.wait("First game: 1. The goal")
+        t.keys("Right")
+        t.wait("First game: 2. A turn")
+        t.keys("Right")
+        t.wait("First game: 3. The end and the score")
+        t.keys("Right")
+        t.wait(lambda s: "First game" not in s and "Your turn" in s)
+        t.keys("q")
+        t.wait("Quit?")
+        t.keys("y")
+        assert t.wait_gone(timeout=15)
+        t.start(f"{KK} play --seed 5 --name Ann", size=(60, 20), name="again")
+        screen = t.wait("Your turn", name="again")
+        assert "G: a three-screen guide" not in screen  # offered once: now from the help
+        t.keys("?", name="again")
+        t.wait("G: first-game guide", name="again")
     finally:
         t.kill()

@@ -453,3 +453,30 @@ async def test_quit_chat_and_resign_work_while_a_symbol_asks(
     assert kapp.chat == ""
     kapp.key("escape")
     assert t.decision is not None  # still asked; Esc in it chooses again
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_the_first_game_guide_reads_whole(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    """Three screens (the goal, a turn, the end), from the help with G, each whole at
+    every size; Right goes on, Left back, past the last or Esc closes."""
+    from client.ui.guide import PAGES
+
+    kapp, _ = seated
+    kapp.key("?")
+    assert "G: first-game guide" in flat(draw(kapp, width, height))
+    kapp.key("G")
+    for title, paragraphs in PAGES:
+        screen = draw(kapp, width, height)
+        whole(f"First game: {title}", screen)
+        for text in paragraphs:
+            whole(text, screen)
+        kapp.key("right")
+    assert kapp.guide is None and "Deck" in draw(kapp, width, height)
+    kapp.key("G")
+    kapp.key("right")
+    kapp.key("left")
+    assert kapp.guide == 0
+    kapp.key("escape")
+    assert kapp.guide is None
