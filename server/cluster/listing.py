@@ -26,6 +26,7 @@ from shared.view import View
 from ..core.table import Seat, Table
 from ..net.summaries import table_summary
 from ..store import Store
+from .messages import Listed, encode
 
 __all__ = ["Listings"]
 
@@ -136,9 +137,9 @@ class Listings:
         full = self._whole
         version = self.version + 1
         if full or len(changed) + len(removed) > _DELTA_MAX:
-            msg: dict[str, Any] = {"k": "listed", "v": version, "full": True}
+            msg = encode(Listed(version, full=True))
         else:
-            msg = {"k": "listed", "v": version, "set": changed, "del": removed}
+            msg = encode(Listed(version, set=changed, deleted=removed))
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
                 if full:
@@ -160,7 +161,7 @@ class Listings:
             raise
         self.version, self._whole = version, False
 
-    def heard(self, src: str, msg: dict[str, Any]) -> None:
+    def heard(self, src: str, msg: Listed) -> None:
         """Another node's ``listed`` message: apply it to what we know of its tables."""
         self.others.setdefault(src, _Listing()).apply(msg, self.store)
 
@@ -186,24 +187,24 @@ class _Listing:
     def __init__(self) -> None:
         self.v: int | None = None
         self.tables: dict[str, tuple[bytes, Table]] = {}
-        self.backlog: list[dict[str, Any]] = []
+        self.backlog: list[Listed] = []
 
     def stale(self) -> None:
         self.v, self.backlog = None, []
 
-    def apply(self, msg: dict[str, Any], store: Store) -> None:
+    def apply(self, msg: Listed, store: Store) -> None:
         if self.v is None:
             if len(self.backlog) < 50:
                 self.backlog.append(msg)
-        elif msg["v"] <= self.v:
+        elif msg.version <= self.v:
             return  # already in what was read
-        elif msg["v"] != self.v + 1 or msg.get("full"):
+        elif msg.version != self.v + 1 or msg.full:
             self.stale()
         else:
-            self.v = msg["v"]
-            for tid, raw in msg["set"].items():
+            self.v = msg.version
+            for tid, raw in msg.set.items():
                 self._put(tid, raw, store)
-            for tid in msg["del"]:
+            for tid in msg.deleted:
                 self.tables.pop(tid, None)
 
     def load(self, entries: dict[bytes, bytes], store: Store) -> None:
@@ -221,7 +222,7 @@ class _Listing:
                 self._put(tid_s, raw, store, old)
         self.v = int(version)
         backlog, self.backlog = self.backlog, []
-        for msg in sorted(backlog, key=lambda x: int(x["v"])):
+        for msg in sorted(backlog, key=lambda x: x.version):
             self.apply(msg, store)
 
     def _put(

@@ -1,24 +1,44 @@
-"""The intents between nodes: how a session's node writes an intent to the table's
-owner, and how the owner reads it back (``server.core.intents``).
+"""The messages between nodes, one type each: the intents a session's node sends a
+table's owner (``server.core.intents``), and what nodes tell each other (frames,
+replies, a table that moved, listings...).
 
 One encoder and one decoder, keeping the bytes nodes have always sent (msgpack maps
 with these short keys, ``k`` the kind), so that nodes of two versions understand each
 other during a rolling upgrade. Around an intent's fields every such message carries
 the table (``t``), the session's id at its node (``sid``), the protocol the session
 speaks (``minor``, ``combined``), and, when it waits for an answer, the request id
-(``rid``) and the session's node (``front``).
+(``rid``) and the session's node (``front``). ``decode`` reads any message: a
+``NodeMessage``, or None for an intent (read by ``decode_intent`` where it is served).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from shared.game import Take
 
 from ..core import intents as i
 
-__all__ = ["KINDS", "decode_intent", "encode_intent"]
+__all__ = [
+    "KINDS",
+    "Back",
+    "FrameFor",
+    "Listed",
+    "Moved",
+    "NodeMessage",
+    "Refused",
+    "Released",
+    "Rematched",
+    "Replaced",
+    "Reply",
+    "decode",
+    "decode_intent",
+    "encode",
+    "encode_intent",
+    "intent_message",
+]
 
 Fields = dict[str, Any]
 
@@ -72,3 +92,167 @@ def decode_intent(msg: Fields) -> i.Intent:
     """The intent a message of one of the ``KINDS`` carries (``KeyError``: another kind
     or a missing field)."""
     return _DECODE[msg["k"]](msg)
+
+
+def intent_message(intent: i.Intent, table: str, sid: str, **more: Any) -> Fields:
+    """The whole message carrying ``intent`` of session ``sid`` at ``table`` (``more``:
+    the session's protocol, a request id, its node, an invite code...)."""
+    kind, fields = encode_intent(intent)
+    return {"k": kind, "t": table, "sid": sid, **more, **fields}
+
+
+# ------------------------------------------------------------- what nodes tell each other
+@dataclass(frozen=True, slots=True)
+class FrameFor:
+    """A frame the owner made (``seq`` 0) for session ``sid`` of the receiving node."""
+
+    sid: str
+    frame: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The owner's answer to request ``rid``: what the table returned (``result``), or
+    its refusal (``error``: code, message, detail), or ``moved`` (not served there);
+    ``answered``: the combined update already answered the take."""
+
+    rid: int
+    result: Any = None
+    error: tuple[str, str, str | None] | None = None
+    moved: bool = False
+    answered: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """Another connection resumed the seat of session ``sid``."""
+
+    sid: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematched:
+    """Session ``sid`` follows to the rematch at ``table`` (made at ``created``), at
+    ``seat`` (None: watching); ``seats``: each seat's (name, bot level)."""
+
+    sid: str
+    table: str
+    created: float
+    seat: int | None
+    seats: list[list[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """The sender does not serve ``table`` (any more)."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The owner of ``table`` refused to attach session ``sid`` again."""
+
+    table: str
+    sid: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A change of the sender's listing to ``version``: the summaries to set and the
+    tables gone, or ``full`` (read the whole listing again)."""
+
+    version: int
+    full: bool = False
+    set: dict[str, bytes] = field(default_factory=dict)
+    deleted: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """The sender is back on its channel: what was sent to it meanwhile was lost."""
+
+
+@dataclass(frozen=True, slots=True)
+class Released:
+    """The sender handed ``tables`` over (it stops): take them at once."""
+
+    tables: list[str]
+
+
+NodeMessage = FrameFor | Reply | Replaced | Rematched | Moved | Refused | Listed | Back | Released
+
+
+def encode(msg: NodeMessage) -> Fields:
+    """The map a node sends for ``msg``."""
+    match msg:
+        case FrameFor(sid, frame):
+            return {"k": "frame", "sid": sid, "f": frame}
+        case Reply(rid, result, error, moved, answered):
+            out: Fields = {"k": "reply", "rid": rid}
+            if moved:
+                out["moved"] = True
+            elif error is not None:
+                out["error"] = list(error)
+            else:
+                out["r"] = result
+                if answered is not None:
+                    out["answered"] = answered
+            return out
+        case Replaced(sid, seat):
+            return {"k": "replaced", "sid": sid, "seat": seat}
+        case Rematched(sid, table, created, seat, seats):
+            return {"k": "rematched", "sid": sid, "t": table, "c": created, "seat": seat,
+                    "seats": seats}  # fmt: skip
+        case Moved(table):
+            return {"k": "moved", "t": table}
+        case Refused(table, sid, code, message):
+            return {"k": "refused", "t": table, "sid": sid, "e": [code, message]}
+        case Listed(version, full, changed, deleted):
+            if full:
+                return {"k": "listed", "v": version, "full": True}
+            return {"k": "listed", "v": version, "set": changed, "del": deleted}
+        case Back():
+            return {"k": "back"}
+        case Released(tables):
+            return {"k": "released", "tables": tables}
+    raise TypeError(msg)
+
+
+def _reply(m: Fields) -> Reply:
+    error = m.get("error")
+    return Reply(
+        m["rid"],
+        m.get("r"),
+        None if error is None else (error[0], error[1], error[2]),
+        bool(m.get("moved", False)),
+        m.get("answered"),
+    )
+
+
+_READ: dict[str, Callable[[Fields], NodeMessage]] = {
+    "frame": lambda m: FrameFor(m["sid"], m["f"]),
+    "reply": _reply,
+    "replaced": lambda m: Replaced(m["sid"], m["seat"]),
+    "rematched": lambda m: Rematched(m["sid"], m["t"], m["c"], m["seat"], m["seats"]),
+    "moved": lambda m: Moved(m["t"]),
+    "refused": lambda m: Refused(m["t"], m["sid"], m["e"][0], m["e"][1]),
+    "listed": lambda m: Listed(
+        m["v"], bool(m.get("full", False)), m.get("set", {}), m.get("del", [])
+    ),
+    "back": lambda m: Back(),
+    "released": lambda m: Released(list(m["tables"])),
+}
+
+
+def decode(m: Fields) -> NodeMessage | None:
+    """What a node was told; None for an intent (``decode_intent`` reads those). A
+    ``back`` naming a table is a person's intent, not a node that is back."""
+    kind = m["k"]
+    if kind == "back" and "t" in m:
+        return None
+    read = _READ.get(kind)
+    return None if read is None else read(m)

@@ -70,6 +70,19 @@ from ..tasks import stop_tasks
 from .bus import Bus
 from .counts import ClusterCounts
 from .listing import Listings
+from .messages import (
+    Back,
+    FrameFor,
+    Listed,
+    Moved,
+    Refused,
+    Released,
+    Rematched,
+    Replaced,
+    Reply,
+    decode,
+    encode,
+)
 from .owner import RemoteOccupant, Serving
 from .remote import Forwarding, RemoteTable
 from .wire import lease_key, text, with_seq
@@ -209,7 +222,7 @@ class Cluster:
             released.append(table.id)
         self.handed_over += len(released)
         if released:
-            self.bus.send_all({"k": "released", "tables": released})
+            self.bus.send_all(encode(Released(released)))
             await self.bus.drain()
         log.info("tables handed over", extra={"count": len(released)})
 
@@ -226,19 +239,19 @@ class Cluster:
         await self._channel.aclose()
 
     @property
-    def _handlers(self) -> dict[str, Callable[[str, dict[str, Any]], None]]:
-        """What a node does with each kind of message that is not an intent."""
+    def _handlers(self) -> dict[type[Any], Callable[[str, Any], None]]:
+        """What a node does with each message that is not an intent."""
         f = self.forwarding
         return {
-            "frame": lambda src, msg: f.frame(msg),
-            "reply": lambda src, msg: f.replied(msg),
-            "replaced": lambda src, msg: f.replaced(msg),
-            "rematched": f.rematched,
-            "moved": lambda src, msg: f.moved(msg["t"], None),
-            "refused": lambda src, msg: f.refused(msg),
-            "listed": self.listings.heard,
-            "back": lambda src, msg: f.back(src),
-            "released": self._released,
+            FrameFor: lambda src, msg: f.frame(msg),
+            Reply: lambda src, msg: f.replied(msg),
+            Replaced: lambda src, msg: f.replaced(msg),
+            Rematched: f.rematched,
+            Moved: lambda src, msg: f.moved(msg.table, None),
+            Refused: lambda src, msg: f.refused(msg),
+            Listed: self.listings.heard,
+            Back: lambda src, msg: f.back(src),
+            Released: self._released,
         }
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -248,17 +261,17 @@ class Cluster:
 
     def _receive(self, src: str, msgs: list[dict[str, Any]]) -> None:
         """Messages from node ``src`` (ours too, sent to ourselves)."""
-        for msg in msgs:
-            kind = msg["k"]
-            handle = self._handlers.get(kind)
-            if handle is not None and not (kind == "back" and "rid" in msg):
-                handle(src, msg)
-            else:  # an intent for one of our tables (``back`` with an id is a person's)
-                self._spawn(self.serving.serve(src, msg))
+        handlers = self._handlers
+        for raw in msgs:
+            msg = decode(raw)
+            if msg is None:  # an intent for one of our tables
+                self._spawn(self.serving.serve(src, raw))
+            else:
+                handlers[type(msg)](src, msg)
 
-    def _released(self, src: str, msg: dict[str, Any]) -> None:
+    def _released(self, src: str, msg: Released) -> None:
         if not self.stopping:
-            for tid in msg["tables"]:
+            for tid in msg.tables:
                 self._adopt_soon(tid)
 
     def _back(self) -> None:
@@ -266,7 +279,7 @@ class Cluster:
         (frames for it may have been lost meanwhile), tell the other nodes we are
         ``back`` (what they sent us meanwhile was lost too) and read their listings."""
         self.forwarding.attach_again(list(self.forwarding.proxies.values()))
-        self.bus.send_all({"k": "back"})
+        self.bus.send_all(encode(Back()))
         self.listings.stale()
 
     def entered(self, table: Table, invite: str | None) -> None:
@@ -397,7 +410,7 @@ class Cluster:
             if isinstance(seat.occupant, BotPlayer):
                 self._spawn(seat.occupant.stop())
         for front in self.serving.forget(table):
-            self.bus.send(front, {"k": "moved", "t": table.id})
+            self.bus.send(front, encode(Moved(table.id)))
         if not self.stopping:
             self._demote(table)
         log.info("table dropped", extra={"table": table.id})

@@ -1,12 +1,13 @@
 """The owner's side of its tables' sessions at other nodes.
 
 An intent a session at another node sends (through the ``Bus``) is served here:
-``Serving`` finds the table (``Moved`` if it is not served here any more), applies the
-intent for the ``RemoteOccupant`` standing for that session, and answers (``reply``);
-a one-way message it refuses is logged and, for an attachment, sent back
-(``refused``) so the session is not left waiting. The occupant frames whatever the
-table delivers exactly as a local session would, with ``seq`` 0, and sends it to the
-session's node, which splices in the connection's own ``seq``.
+``Serving`` finds the table (``NotServed`` if it is not served here any more: the
+answer says it ``moved``), applies the intent for the ``RemoteOccupant`` standing for
+that session, and answers (``Reply``); a one-way message it refuses is logged and, for
+an attachment, sent back (``Refused``) so the session is not left waiting. The
+occupant frames whatever the table delivers exactly as a local session would, with
+``seq`` 0, and sends it to the session's node, which splices in the connection's own
+``seq``.
 """
 
 from __future__ import annotations
@@ -23,14 +24,23 @@ from ..core.intents import Join, Play, Watch
 from ..core.table import Table, TableError
 from ..net.framing import Frame, Framing
 from .bus import Bus
-from .messages import decode_intent
+from .messages import (
+    FrameFor,
+    Moved,
+    Refused,
+    Rematched,
+    Replaced,
+    Reply,
+    decode_intent,
+    encode,
+)
 
-__all__ = ["Moved", "RemoteOccupant", "Serving"]
+__all__ = ["NotServed", "RemoteOccupant", "Serving"]
 
 log = logging.getLogger("kupferkessel.cluster")
 
 
-class Moved(Exception):
+class NotServed(Exception):
     """The table is not (or no longer) served by the node that was asked."""
 
 
@@ -58,7 +68,7 @@ class RemoteOccupant(Framing):
             frame = encode_as(type(message), message, seq=0, re=re)
         else:
             frame = message(0)
-        self.serving.bus.send(self.session_node, {"k": "frame", "sid": self.sid, "f": frame})
+        self.serving.bus.send(self.session_node, encode(FrameFor(self.sid, frame)))
 
     def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
         """The session follows to the rematch's new table (served here too), as a local
@@ -67,22 +77,13 @@ class RemoteOccupant(Framing):
         if self.minor == 0:
             return False
         seats = [[s.name, s.bot] for s in new.seats]
-        self.serving.bus.send(
-            self.session_node,
-            {
-                "k": "rematched",
-                "sid": self.sid,
-                "t": new.id,
-                "c": new.created,
-                "seat": seat,
-                "seats": seats,
-            },
-        )
+        rematched = Rematched(self.sid, new.id, new.created, seat, seats)
+        self.serving.bus.send(self.session_node, encode(rematched))
         self.at = new.id
         return True
 
     def replaced(self, table: Table, seat: int) -> None:
-        self.serving.bus.send(self.session_node, {"k": "replaced", "sid": self.sid, "seat": seat})
+        self.serving.bus.send(self.session_node, encode(Replaced(self.sid, seat)))
         self.serving.occupants.pop((self.session_node, self.sid), None)
 
     async def stop(self) -> None:
@@ -111,12 +112,15 @@ class Serving:
         return session_nodes
 
     async def serve(self, src: str, msg: dict[str, Any]) -> None:
+        """Serve the intent ``msg`` from node ``src``; answer it if it asks (``rid``)."""
         kind, rid, front = msg["k"], msg.get("rid"), msg.get("front", src)
-        answer: dict[str, Any] = {"k": "reply", "rid": rid}
+        result: Any = None
+        error: tuple[str, str, str | None] | None = None
+        moved, answered = False, None
         try:
             table = self._tables().get(msg["t"])
             if table is None or self._stopping():
-                raise Moved
+                raise NotServed
             key = (front, msg["sid"])
             occ = self.occupants.get(key)
             if occ is None:
@@ -124,20 +128,20 @@ class Serving:
                     self, front, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
                 )
             moved_on = kind in ("leave", "detach") and occ.at not in (None, table.id)
-            answer["r"] = await self._apply(table, occ, kind, msg)
+            result = await self._apply(table, occ, kind, msg)
             if kind in ("join", "watch", "resume"):
                 occ.at = table.id
             if kind == "take" and msg.get("re") is not None:
-                answer["answered"] = occ.answering is None  # the update carried re
+                answered = occ.answering is None  # the update carried re
                 occ.answering = None
             if kind in ("leave", "detach") and not moved_on:  # (not one a rematch moved)
                 self.occupants.pop(key, None)
-        except Moved:
-            answer["moved"] = True
+        except NotServed:
+            moved = True
             if rid is None:
-                self.bus.send(front, {"k": "moved", "t": msg["t"]})
+                self.bus.send(front, encode(Moved(msg["t"])))
         except TableError as e:
-            answer["error"] = [e.code, e.message, e.detail]
+            error = (e.code, e.message, e.detail)
             if rid is None:  # a one-way message: never refused in silence
                 log.warning(
                     "refused %s from another node",
@@ -145,13 +149,13 @@ class Serving:
                     extra={"table": msg.get("t"), "node": front, "code": e.code},
                 )
                 if kind in ("watch", "resume"):  # its session waits for frames: tell it
-                    refusal = {"k": "refused", "t": msg["t"], "sid": msg["sid"]}
-                    self.bus.send(front, {**refusal, "e": [e.code, e.message]})
+                    refused = Refused(msg["t"], msg["sid"], e.code, e.message)
+                    self.bus.send(front, encode(refused))
         except Exception:
             log.exception("internal error serving %s", kind, extra={"table": msg.get("t")})
-            answer["error"] = ["internal", "the server failed to handle this message", None]
+            error = ("internal", "the server failed to handle this message", None)
         if rid is not None:
-            self.bus.send(front, answer)
+            self.bus.send(front, encode(Reply(rid, result, error, moved, answered)))
 
     async def _apply(
         self, table: Table, occ: RemoteOccupant, kind: str, msg: dict[str, Any]

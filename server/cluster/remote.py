@@ -40,7 +40,7 @@ from ..core.table import LOBBY, Occupant, Table, TableError, hash_token
 from ..net.session import Session
 from ..store import Store, StoredSeat, StoredTable
 from .bus import Bus
-from .messages import encode_intent
+from .messages import FrameFor, Refused, Rematched, Replaced, Reply, intent_message
 from .wire import lease_key, text, with_seq
 
 __all__ = ["Forwarding", "RemoteTable"]
@@ -92,15 +92,13 @@ class RemoteTable(Table):
 
     async def _call(self, intent: Intent, **extra: Any) -> Any:
         """Send ``intent`` to the owner and wait for what its table returned."""
-        kind, fields = encode_intent(intent)
-        return (await self.forwarding.call(self, kind, {**fields, **extra})).get("r")
+        return (await self.forwarding.call(self, intent, **extra)).result
 
     def _cast(self, intent: Intent, **extra: Any) -> None:
         """Send ``intent`` to the owner, in order with the rest; no answer comes."""
         if self.owner is not None:
-            kind, fields = encode_intent(intent)
-            head = {"k": kind, "t": self.id, "sid": self.sid, **self.session_protocol}
-            self.forwarding.bus.send(self.owner, {**head, **fields, **extra})
+            msg = intent_message(intent, self.id, self.sid, **self.session_protocol, **extra)
+            self.forwarding.bus.send(self.owner, msg)
 
     async def join(
         self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
@@ -182,11 +180,10 @@ class RemoteTable(Table):
 
     async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
         re = getattr(occupant, "answering", None)  # combined: the update answers the take
-        kind, fields = encode_intent(Play(take, state_version))
-        answer = await self.forwarding.call(self, kind, {**fields, "re": re})
-        if answer.get("answered"):  # the owner's update answered it: no ack after it
+        answer = await self.forwarding.call(self, Play(take, state_version), re=re)
+        if answer.answered:  # the owner's update answered it: no ack after it
             occupant.answering = None  # type: ignore[attr-defined]
-        self.version = int(answer["r"])
+        self.version = int(answer.result)
         return self.version
 
     async def resign(self, occupant: Occupant) -> None:
@@ -216,25 +213,26 @@ class Forwarding:
         self.proxies: dict[str, RemoteTable] = {}  # sid -> a session's remote table
         self._sid = 0
         self._rid = 0
-        self._pending: dict[int, tuple[asyncio.Future[Any], RemoteTable]] = {}
+        self._pending: dict[int, tuple[asyncio.Future[Reply], RemoteTable]] = {}
 
     def new_sid(self) -> str:
         self._sid += 1
         return str(self._sid)
 
-    def refused(self, msg: dict[str, Any]) -> None:
+    def refused(self, msg: Refused) -> None:
         """The owner would not attach a session of ours again: rather than leave it
         waiting for frames that never come, it is closed with ``bye`` ``moved`` (its
         client connects again and resumes or watches anew)."""
-        proxy = self.proxies.get(msg["sid"])
-        if proxy is None or proxy.id != msg["t"]:
+        proxy = self.proxies.get(msg.sid)
+        if proxy is None or proxy.id != msg.table:
             return
         self.unbind(proxy)
-        code, message = msg["e"]
-        log.warning("session could not follow its table", extra={"table": proxy.id, "code": code})
+        log.warning(
+            "session could not follow its table", extra={"table": proxy.id, "code": msg.code}
+        )
         session = proxy.session
         if isinstance(session, Session):
-            session.lost_table(f"the table moved to another node, which refused: {message}")
+            session.lost_table(f"the table moved to another node, which refused: {msg.message}")
 
     def bind(self, proxy: RemoteTable) -> None:
         self.proxies[proxy.sid] = proxy
@@ -255,37 +253,45 @@ class Forwarding:
                 fut.cancel()
                 del self._pending[rid]
 
-    async def call(self, proxy: RemoteTable, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
-        """Send an intent to the table's owner and wait for its answer (``r``: what the
-        table returned); a refusal is raised as the ``TableError`` the owner's table
+    async def call(self, proxy: RemoteTable, intent: Intent, **extra: Any) -> Reply:
+        """Send ``intent`` to the table's owner and wait for its answer (``result``: what
+        the table returned); a refusal is raised as the ``TableError`` the owner's table
         raised."""
+        take = isinstance(intent, Play)
         for _ in range(2):  # once more after the table moved
             if proxy.owner is None:
                 await self._await_owner(proxy)
             self._rid += 1
             rid = self._rid
-            fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             self._pending[rid] = (fut, proxy)
             assert proxy.owner is not None
-            msg = {"k": kind, "t": proxy.id, "sid": proxy.sid, "rid": rid, "front": self.node}
-            self.bus.send(proxy.owner, {**msg, **proxy.session_protocol, **fields})
+            msg = intent_message(
+                intent,
+                proxy.id,
+                proxy.sid,
+                rid=rid,
+                front=self.node,
+                **proxy.session_protocol,
+                **extra,
+            )
+            self.bus.send(proxy.owner, msg)
             try:
                 answer = await asyncio.wait_for(fut, self.lease * 4)
             except (TimeoutError, asyncio.CancelledError) as e:
                 self._pending.pop(rid, None)
-                raise self._lost(kind) from e
-            if "moved" in answer:
+                raise self._lost(take) from e
+            if answer.moved:
                 self.moved(proxy.id, proxy)
                 continue
-            if "error" in answer:
-                code, message, detail = answer["error"]
-                raise TableError(code, message, detail)
-            return dict(answer)
-        raise self._lost(kind)
+            if answer.error is not None:
+                raise TableError(*answer.error)
+            return answer
+        raise self._lost(take)
 
     @staticmethod
-    def _lost(kind: str) -> TableError:
-        if kind == "take":
+    def _lost(take: bool) -> TableError:
+        if take:
             return TableError(
                 "stale_state", "the table moved to another node: decide again on its fresh view"
             )
@@ -300,7 +306,7 @@ class Forwarding:
                 break
             await asyncio.sleep(self.lease / 6)
         if proxy.owner is None:
-            raise self._lost("")
+            raise self._lost(False)
 
     def moved(self, table_id: str, proxy: RemoteTable | None) -> None:
         """The owner says it no longer serves the table: find the new one."""
@@ -326,34 +332,34 @@ class Forwarding:
             for rid, (fut, q) in list(self._pending.items()):
                 if q is p and not fut.done():
                     del self._pending[rid]
-                    fut.set_exception(self._lost("take"))
+                    fut.set_exception(self._lost(True))
             p.reattach()
 
     # ------------------------------------------------------------- from the owners
-    def frame(self, msg: dict[str, Any]) -> None:
+    def frame(self, msg: FrameFor) -> None:
         """A frame the owner made for one of our sessions (with ``seq`` 0)."""
-        proxy = self.proxies.get(msg["sid"])
+        proxy = self.proxies.get(msg.sid)
         if proxy is not None and isinstance(proxy.session, Session):
-            proxy.session.send(functools.partial(with_seq, msg["f"]))
+            proxy.session.send(functools.partial(with_seq, msg.frame))
 
-    def replied(self, msg: dict[str, Any]) -> None:
+    def replied(self, msg: Reply) -> None:
         """The owner's answer to a call."""
-        pending = self._pending.pop(msg["rid"], None)
+        pending = self._pending.pop(msg.rid, None)
         if pending is not None and not pending[0].done():
             pending[0].set_result(msg)
 
-    def replaced(self, msg: dict[str, Any]) -> None:
+    def replaced(self, msg: Replaced) -> None:
         """The owner says another connection resumed a session's seat."""
-        proxy = self.proxies.pop(msg["sid"], None)
+        proxy = self.proxies.pop(msg.sid, None)
         if proxy is not None and proxy.session is not None:
-            proxy.session.replaced(proxy, msg["seat"])
+            proxy.session.replaced(proxy, msg.seat)
 
-    def rematched(self, src: str, msg: dict[str, Any]) -> None:
+    def rematched(self, src: str, msg: Rematched) -> None:
         """The owner started a rematch and moved a session there; one that cannot
         follow is detached from the new table."""
-        proxy = self.proxies.get(msg["sid"])
-        if proxy is None or not proxy.rematched(msg["t"], msg["c"], msg["seat"], msg["seats"]):
-            self.bus.send(src, {"k": "detach", "t": msg["t"], "sid": msg["sid"]})
+        proxy = self.proxies.get(msg.sid)
+        if proxy is None or not proxy.rematched(msg.table, msg.created, msg.seat, msg.seats):
+            self.bus.send(src, intent_message(Detach(), msg.table, msg.sid))
 
     def back(self, src: str) -> None:
         """Node ``src`` is back on its channel: what we sent it meanwhile was lost."""

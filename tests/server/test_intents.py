@@ -9,6 +9,7 @@ import typing
 import msgpack  # type: ignore[import-untyped]
 import pytest
 
+from server.cluster import messages as m
 from server.cluster.messages import KINDS, decode_intent, encode_intent
 from server.core import intents as i
 from shared.game import Take
@@ -67,3 +68,46 @@ def test_the_messages_are_the_ones_older_nodes_send_and_read() -> None:
 def test_a_message_of_another_kind_is_no_intent() -> None:
     with pytest.raises(KeyError):
         decode_intent({"k": "frame", "sid": "1", "f": b""})
+
+
+NODE_MESSAGES: list[tuple[m.NodeMessage, dict[str, object]]] = [
+    (m.FrameFor("3", b"\x82\xa4type"), {"k": "frame", "sid": "3", "f": b"\x82\xa4type"}),
+    (m.Reply(9, [1, "tok"]), {"k": "reply", "rid": 9, "r": [1, "tok"]}),
+    (m.Reply(9, 12, answered=True), {"k": "reply", "rid": 9, "r": 12, "answered": True}),
+    (m.Reply(9, moved=True), {"k": "reply", "rid": 9, "moved": True}),
+    (
+        m.Reply(9, error=("not_your_turn", "it is seat 1's turn", None)),
+        {"k": "reply", "rid": 9, "error": ["not_your_turn", "it is seat 1's turn", None]},
+    ),
+    (m.Replaced("3", 1), {"k": "replaced", "sid": "3", "seat": 1}),
+    (
+        m.Rematched("3", "t2", 1.5, 0, [["ann", None], ["easy bot", "easy"]]),
+        {"k": "rematched", "sid": "3", "t": "t2", "c": 1.5, "seat": 0,
+         "seats": [["ann", None], ["easy bot", "easy"]]},
+    ),
+    (m.Moved("t1"), {"k": "moved", "t": "t1"}),
+    (m.Refused("t1", "3", "no_such_table", "no"), {"k": "refused", "t": "t1", "sid": "3",
+                                                    "e": ["no_such_table", "no"]}),
+    (m.Listed(4, full=True), {"k": "listed", "v": 4, "full": True}),
+    (
+        m.Listed(5, set={"t1": b"{}"}, deleted=["t0"]),
+        {"k": "listed", "v": 5, "set": {"t1": b"{}"}, "del": ["t0"]},
+    ),
+    (m.Back(), {"k": "back"}),
+    (m.Released(["t1", "t2"]), {"k": "released", "tables": ["t1", "t2"]}),
+]
+
+
+@pytest.mark.parametrize(("msg", "before"), NODE_MESSAGES, ids=lambda x: type(x).__name__)
+def test_what_nodes_tell_each_other_keeps_its_bytes(
+    msg: m.NodeMessage, before: dict[str, object]
+) -> None:
+    encoded = m.encode(msg)
+    assert encoded == before
+    assert m.decode(msgpack.unpackb(msgpack.packb(encoded))) == msg
+
+
+def test_every_kind_of_node_message_is_covered_and_intents_are_not_node_messages() -> None:
+    assert {type(x) for x, _ in NODE_MESSAGES} == set(typing.get_args(m.NodeMessage))
+    for intent in SAMPLES:  # a person's ``back`` names its table: an intent, not a node's
+        assert m.decode(m.intent_message(intent, "t1", "3")) is None
