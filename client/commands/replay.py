@@ -24,6 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a game record (JSON)")
     parser.add_argument("--json", action="store_true", help="print the position as JSON")
     parser.add_argument(
+        "--step",
+        action="store_true",
+        help="step through the game take by take on the board (Left/Right, q: quit)",
+    )
+    parser.add_argument(
         "--upto",
         metavar="N",
         type=_count,
@@ -62,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         # e.message starts with e.where: "actions[3]: moss-2 is not in col1"
         print(f"kupferkessel replay: {args.file}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.step:
+        return _step(record)
     pos = position(game, record.result if whole else None)
     pos["colours"] = list(game.options.colours)
     try:
@@ -173,3 +180,12 @@ def _write_score(pos: dict[str, Any], score: dict[str, Any], out: TextIO) -> Non
         state = "met" if rec["met"] else "missed"
         w(f"  recipe {rec['id']}: {state}, {rec['bonus']:+d}\n")
     w(f"  total: {score['total']}\n")
+
+
+def _step(record: Record) -> int:
+    """The move-by-move review of ``record`` in the terminal."""
+    from protocol.convert import catalogue
+
+    from ..ui.review import Review, frames_of_record, run_review
+
+    return run_review(Review(frames_of_record(record)), catalogue())

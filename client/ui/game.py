@@ -42,6 +42,7 @@ from .render import (
     wrap,
     wrap_items,
 )
+from .review import History, Review
 from .score import ended_lines, rematch_line, score_lines
 from .table import Intent, TableModel
 from .waiting import waiting_lines
@@ -82,6 +83,8 @@ class GameScreen:
         self.log = LogPager()
         self.chat = ChatPane()
         self.away: dict[str, object] | None = None  # what we saw before a restart
+        self.history = History()  # for the review after the game
+        self.review: Review | None = None
 
     # ------------------------------------------------------------------ changes
     def reset(self) -> None:
@@ -94,6 +97,7 @@ class GameScreen:
         """A new game at a new table, the same people: a fresh board and log."""
         self.table = TableModel(me)
         self.recent = Recent()
+        self.history, self.review = History(), None
         self.ended = None
         self.show_board = False
         self.rematch_asked = False
@@ -122,6 +126,8 @@ class GameScreen:
             t.resigned = not self.seated_in_game() and t.me is not None
         if t.view is not None:
             self._came_back(client, t.view)
+            if not self.history.frames:  # the board as we first see it
+                self.history.saw(t.view)
         self._alert()
 
     def on_update(self, u: m.ServerMessage) -> None:
@@ -133,6 +139,7 @@ class GameScreen:
             was_over = self.table.view is not None and self.table.view.game_over
             was_mine = self.table.my_turn
             self.table.set_view(u.view, u.state_version)
+            self.history.saw(u.view)
             if self.table.my_turn and not was_mine:  # a key meant for before waits
                 self.held_until = time.monotonic() + self.hold
             self._alert()
@@ -146,6 +153,7 @@ class GameScreen:
             self.table.log.extend(event_entries(u.events, v, self.names(), self.cards()))
             self.recent.me = self.table.me
             self.recent.feed(u.events)
+            self.history.heard(u.events)
             self.log.scroll = 0
             keep_log(client, self.table.visible_log())
         elif isinstance(u, m.PresenceMsg):
@@ -323,9 +331,16 @@ class GameScreen:
             self.host.to_lobby()
 
     def _end_key(self, key: str) -> None:
-        """A key once the game is over: rematch, the board, scrolling, leaving."""
+        """A key once the game is over: rematch, the board, the review, scrolling,
+        leaving."""
         client = self.host.client
-        if key == "r" and self.can_rematch() and client is not None:
+        if self.review is not None:
+            if not self.review.key(key):
+                self.review = None
+            return
+        if key == "v" and len(self.history.frames) > 1:
+            self.review = Review(self.history.frames, self.names(), at_end=True)
+        elif key == "r" and self.can_rematch() and client is not None:
             again = not self.rematch_asked
             self.rematch_asked = again
             self.host.act(lambda: client.rematch(again))
@@ -395,6 +410,8 @@ class GameScreen:
                 allow_lobby=self.host.allow_lobby,
                 chat=self.chat.pane(width, max(0, height - 14 - len(self.seats))),
             )
+        if self.review is not None and self.over():
+            return self.review.lines(width, height - 1, self.cards(), client.catalogue)
         if v.game_over and not self.show_board:
             rematch = (
                 rematch_line(v, self.seats, self.rematch_asked) if self.can_rematch() else None
@@ -569,7 +586,8 @@ class GameScreen:
         if self.over():
             back = "g: result" if self.ended else "g: score table"
             out = ["Enter/q: lobby"] if self.host.allow_lobby else ["q: quit"]
-            return [back, log, "?: help", *out]
+            review = ["v: review the game"] if len(self.history.frames) > 1 else []
+            return [back, *review, log, "?: help", *out]
         common = [log, "c: chat", "?: help & colours" if wide else "?: help"]
         if not self.seated_in_game():  # watching, or resigned (a computer plays on)
             return [*common, *lobby, "q: quit", "* boom ~ wand"]

@@ -29,6 +29,8 @@ KEY_NAMES = {
     Keys.PageUp: "pageup",
     Keys.PageDown: "pagedown",
     Keys.ControlU: "c-u",
+    Keys.Home: "home",
+    Keys.End: "end",
 }
 """The named keys and their words; any other key arrives as the text it types."""
 

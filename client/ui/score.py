@@ -31,7 +31,7 @@ def score_lines(
     """The final score table in ``rows`` lines from line ``scroll`` on, the keys and
     the ``rematch`` line at the bottom; and the scroll kept within the table."""
     body = render_scores(view, cards, catalogue, names, width)
-    keys = ["g: show the board", "Up/Down: scroll", "?: help"]
+    keys = ["g: show the board", "v: review the game", "Up/Down: scroll", "?: help"]
     keys += ["Enter/q: back to the lobby"] if allow_lobby else ["q: quit"]
     foot = wrap_items(keys, width)
     if rematch is not None:

@@ -184,7 +184,15 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
             60,
             press_enter,
         )
-        await shown(kapp, "Final score", "TOTAL")
+        screen = await shown(kapp, "Final score", "TOTAL")
+        assert "v: review the game" in screen
+        inp.send_text("v")  # the review, from the last take
+        frames = len(kapp.game.history.frames) - 1
+        await shown(kapp, f"review: take {frames} of {frames}")
+        inp.send_text("\x1b[D")  # Left: a take back
+        await shown(kapp, f"review: take {frames - 1} of {frames}")
+        inp.send_text("x")  # any other key: back to the score table
+        await shown(kapp, "Final score")
         inp.send_text("q")  # at the end, q goes back to the lobby
         await until(lambda: kapp.screen == "lobby")
         inp.send_text("q")  # and there it quits

@@ -11,6 +11,8 @@ import pytest
 from client.cli import main
 from tests.shared.helpers import rules_example
 
+from .tmux import KK, Tmux, needs_tmux
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
@@ -167,3 +169,28 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(["--version"])
     assert e.value.code == 0 and capsys.readouterr().out.startswith("kupferkessel ")
+
+
+@pytest.mark.e2e
+@needs_tmux
+def test_step_through_a_record_on_the_board(tmp_path: Path) -> None:
+    """``replay FILE --step``: the board take by take, forward and back, each take in
+    words with its cell marked; q quits."""
+    t = Tmux(tmp_path)
+    path = EXAMPLES / "two-players.json"
+    try:
+        t.start(f"{KK} replay {path} --step")
+        screen = t.wait("review: the start")
+        assert "White moves" in screen and "Left/Right: a take" in screen
+        t.keys("Right")
+        screen = t.wait("review: take 1 of 47")
+        assert "White takes" in screen and "fills the gap" in screen and "[" in screen
+        t.keys("End")
+        screen = t.wait("review: take 47 of 47")
+        assert "Game over: Black wins" in screen
+        t.keys("Left")
+        t.wait("review: take 46 of 47")
+        t.keys("q")
+        assert t.wait_gone(timeout=10)
+    finally:
+        t.kill()
