@@ -27,7 +27,8 @@ from .log import (
     restore_seen,
 )
 from .pacing import HELD_KEYS
-from .prompt import away_words, clock_words, connection_words, landing_words
+from .pane import SidePager
+from .prompt import away_words, clock_words, connection_words, key_words, landing_words
 from .recent import Recent
 from .render import (
     Cards,
@@ -78,8 +79,7 @@ class GameScreen:
         self.confirm_resign = False
         self.confirm_claim = False
         self.scroll = 0  # the score table's first line
-        self.side_scroll = 0  # the side panel's first line, when it pages
-        self.side_page = 3  # how many lines of it a page shows
+        self.side = SidePager()  # the side panel's page, when it pages
         self.log = LogPager()
         self.chat = ChatPane()
         self.away: dict[str, object] | None = None  # what we saw before a restart
@@ -293,8 +293,7 @@ class GameScreen:
         client = self.host.client
         if key in ("pageup", "pagedown"):
             up = key == "pageup"
-            step = self.side_page
-            self.side_scroll = max(0, self.side_scroll + (-step if up else step))
+            self.side.step(up)
             self.log.scroll = max(0, self.log.scroll + (5 if up else -5))
             return
         if self.over():
@@ -505,27 +504,10 @@ class GameScreen:
         )
 
     def pane(self, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
-        """The side panel in ``rows`` lines, followed by the log ``with_log`` (under the
-        grid on a small terminal, in the right column on a big one); when the panel
-        alone does not fit it pages (PgUp/PgDn) instead of being cut, its first line
-        (whose turn) kept in place."""
-        if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
-            where: Line = [("fg:#808080 italic", "kettles and log: L")]
-            return [where][:rows]
-        if len(side) < rows or (len(side) == rows and not with_log):
-            self.side_scroll = 0
-            if not with_log:
-                return side
-            return side + self.log.lines(self.table.visible_log(), width, rows - len(side))
-        head, side = (side[:1], side[1:]) if rows >= 3 else ([], side)  # "To move:" stays
-        page = self.side_page = max(1, rows - 1 - len(head))
-        self.side_scroll = max(0, min(self.side_scroll, len(side) - page))
-        shown = side[self.side_scroll : self.side_scroll + page]
-        rest = len(side) - self.side_scroll - len(shown)
-        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "end (PgUp: back)"
-        if with_log:  # the log has no room here: say where it is
-            more += "; the log: L"
-        return [*head, *shown, [("fg:#808080 italic", more)]]
+        """The side panel in ``rows`` lines, the log under it ``with_log``."""
+        visible = self.table.visible_log()
+        log = (lambda n: self.log.lines(visible, width, n)) if with_log else None
+        return self.side.pane(side, rows, log)
 
     def chat_page(self, width: int, rows: int) -> list[Line]:
         """Every chat line of this table on the whole screen (``C``)."""
@@ -578,23 +560,16 @@ class GameScreen:
         return lines
 
     def key_items(self, width: int = 80) -> list[str]:
-        """The keys that work now, in words, for the line under the prompt (shorter
-        words below 100 columns, so they take two lines at 60)."""
-        wide = width >= 100
-        lobby = ["Esc: lobby"] if self.host.allow_lobby else []
-        log = "PgUp/PgDn, L: log" if wide else "L: log"
-        if self.over():
-            back = "g: result" if self.ended else "g: score table"
-            out = ["Enter/q: lobby"] if self.host.allow_lobby else ["q: quit"]
-            review = ["v: review the game"] if len(self.history.frames) > 1 else []
-            return [back, *review, log, "?: help", *out]
-        common = [log, "c: chat", "?: help & colours" if wide else "?: help"]
-        if not self.seated_in_game():  # watching, or resigned (a computer plays on)
-            return [*common, *lobby, "q: quit", "* boom ~ wand"]
-        extra = ["w: claim the win"] if self.claimable() else []
-        extra += ["b: back to your seat"] if self.replaced_me() else []
+        """The keys that work now, in words, for the line under the prompt."""
         t = self.table
-        choose = []
-        if t.my_turn and t.decision is None and not t.busy:  # questions say their keys
-            choose = ["arrows/hjkl, 0-5: choose" if wide else "arrows, 0-5: choose", "Enter: take"]
-        return [*extra, *choose, *common, "R: resign", "q: quit", "* boom ~ wand"]
+        return key_words(
+            width,
+            allow_lobby=self.host.allow_lobby,
+            over=self.over(),
+            ended=self.ended is not None,
+            review=len(self.history.frames) > 1,
+            seated=self.seated_in_game(),
+            claimable=self.claimable(),
+            replaced=self.replaced_me(),
+            choosing=t.my_turn and t.decision is None and not t.busy,
+        )

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 from protocol import messages as m
 
-from .render import seat_label
+from .render import seat_label, wrap_items
 from .table import Landing, line_words
 
-__all__ = ["away_words", "clock_words", "connection_words", "landing_words"]
+__all__ = ["away_words", "clock_words", "connection_words", "key_words", "landing_words"]
 
 
 def clock_words(
@@ -83,3 +83,40 @@ def connection_words(conn: str, me: int | None, server_stopped: bool) -> str:
     if me is None:
         return f"Not connected to the server: {conn}."
     return f"Not connected to the server: {conn}. Your seat is kept for you."
+
+
+def key_words(
+    width: int,
+    *,
+    allow_lobby: bool,
+    over: bool,
+    ended: bool,
+    review: bool,
+    seated: bool,
+    claimable: bool,
+    replaced: bool,
+    choosing: bool,
+) -> list[str]:
+    """The keys that work now, in words: shorter below 100 columns (two lines at 60),
+    ``Enter: take`` only while ``choosing`` (a question says its own keys), and the
+    symbols' legend only where it takes no line of its own (the help has it)."""
+    wide = width >= 100
+    lobby = ["Esc: lobby"] if allow_lobby else []
+    log = "PgUp/PgDn, L: log" if wide else "L: log"
+    if over:
+        back = "g: result" if ended else "g: score table"
+        out = ["Enter/q: lobby"] if allow_lobby else ["q: quit"]
+        return [back, *(["v: review the game"] if review else []), log, "?: help", *out]
+    common = [log, "c: chat", "?: help & colours" if wide else "?: help"]
+    if not seated:  # watching, or resigned (a computer plays on)
+        return _legend([*common, *lobby, "q: quit"], width)
+    extra = ["w: claim the win"] if claimable else []
+    extra += ["b: back to your seat"] if replaced else []
+    choose = ["arrows/hjkl, 0-5: choose" if wide else "arrows, 0-5: choose", "Enter: take"]
+    return _legend([*extra, *(choose if choosing else []), *common, "R: resign", "q: quit"], width)
+
+
+def _legend(items: list[str], width: int) -> list[str]:
+    """``items`` and the symbols' legend, unless the legend alone would need a line."""
+    legend = [*items, "* boom ~ wand"]
+    return legend if len(wrap_items(legend, width)) == len(wrap_items(items, width)) else items

@@ -1,0 +1,51 @@
+"""The side panel in the rows it has: whole when it fits (with the log below it, when
+asked), else paged with PgUp/PgDn, its first line (whose turn) kept in place.
+
+Apart from the table screen so that the paging, its own small state, reads on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .render import Line
+
+__all__ = ["SidePager"]
+
+
+@dataclass
+class SidePager:
+    """Where the side panel is paged to: its first line shown, and a page's size."""
+
+    scroll: int = 0
+    page: int = 3
+
+    def step(self, up: bool) -> None:
+        """PgUp or PgDn: a page back or on."""
+        self.scroll = max(0, self.scroll + (-self.page if up else self.page))
+
+    def pane(
+        self,
+        side: list[Line],
+        rows: int,
+        log: Callable[[int], list[Line]] | None = None,
+    ) -> list[Line]:
+        """The side panel in ``rows`` lines, followed by ``log(rows left)`` when given
+        (under the grid on a small terminal, in the right column on a big one); when
+        the panel alone does not fit it pages instead of being cut."""
+        if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
+            where: Line = [("fg:#808080 italic", "kettles and log: L")]
+            return [where][:rows]
+        if len(side) < rows or (len(side) == rows and log is None):
+            self.scroll = 0
+            return side if log is None else side + log(rows - len(side))
+        head, side = (side[:1], side[1:]) if rows >= 3 else ([], side)  # "To move:" stays
+        page = self.page = max(1, rows - 1 - len(head))
+        self.scroll = max(0, min(self.scroll, len(side) - page))
+        shown = side[self.scroll : self.scroll + page]
+        rest = len(side) - self.scroll - len(shown)
+        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "end (PgUp: back)"
+        if log is not None:  # the log has no room here: say where it is
+            more += "; the log: L"
+        return [*head, *shown, [("fg:#808080 italic", more)]]
