@@ -380,7 +380,7 @@ class KupferApp:
             elif self.game.chat.open and self.screen == "table":
                 lines = self.game.chat_page(width, rows)
             elif self.screen == "table" and self.lobby.form is None and self._welcomed():
-                lines = self.game.lines(width, rows + 1, self.lobby.tables)
+                lines = self.game.lines(width, rows + 1, self.lobby.tables, screen=height)
             else:
                 lines = self.lobby.lines(width, rows + 1)
             lines = lines[:rows]

@@ -387,7 +387,14 @@ class GameScreen:
         self.host.act(take)
 
     # ------------------------------------------------------------------ drawing
-    def lines(self, width: int, height: int, listing: tuple[m.TableSummary, ...]) -> list[Line]:
+    def lines(
+        self,
+        width: int,
+        height: int,
+        listing: tuple[m.TableSummary, ...],
+        *,
+        screen: int | None = None,
+    ) -> list[Line]:
         """The table screen in ``height`` lines (the status line below is the app's);
         ``listing``: the server's tables, for the waiting screen's terms."""
         client = self.host.client
@@ -431,12 +438,14 @@ class GameScreen:
             return lines + ended_lines(
                 v, self.ended, self.seats, width, height - 2, allow_lobby=self.host.allow_lobby
             )
-        return lines + self._board_lines(client, v, width, height - 1)
+        return lines + self._board_lines(client, v, width, height - 1, screen or height)
 
-    def _board_lines(self, client: Client, v: m.GameView, width: int, height: int) -> list[Line]:
+    def _board_lines(
+        self, client: Client, v: m.GameView, width: int, height: int, screen: int
+    ) -> list[Line]:
         """The grid, the side panel and the log, then the prompt and the keys."""
         t = self.table
-        size = Size(width, height + 1)
+        size = Size(width, screen)  # the terminal's: a line of chat does not change it
         cursor = (
             t.cursor_cell()
             if t.decision is None
@@ -446,10 +455,12 @@ class GameScreen:
         last = self.recent.last()
         cell = last.takes[-1][2] if last is not None and last.takes else None
         path = last.path if last is not None else ()
-        grid = render_grid(v, self.cards(), cursor, self.click, size, cell, path)
-        side = self.side_lines(size.side_width, compact=not size.side_right, legend=size.log_right)
         bottom = self.prompt_lines(width) + wrap_items(self.key_items(width), width)
         room = height - 1 - len(bottom)  # the status line is the last
+        if size.grid_height > room:  # too many lines below: smaller cards, not a cut grid
+            size = Size(width, height + 1)
+        grid = render_grid(v, self.cards(), cursor, self.click, size, cell, path)
+        side = self.side_lines(size.side_width, compact=not size.side_right, legend=size.log_right)
         visible = t.visible_log()
         lines: list[Line]
         if size.side_right:

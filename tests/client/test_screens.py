@@ -480,3 +480,20 @@ async def test_the_first_game_guide_reads_whole(
     assert kapp.guide == 0
     kapp.key("escape")
     assert kapp.guide is None
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_a_chat_line_does_not_shrink_the_board(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    """The newest chat line shows above the status line; the cards keep their size
+    (at 80x24 they flipped to one line each while a line of chat was shown)."""
+    kapp, _ = seated
+    before = draw(kapp, width, height).split("\n")[:height]
+    kapp.on_update(m.ChatLineMsg(seat=1, name="Bo", text="good luck, all of you"))
+    after = draw(kapp, width, height).split("\n")[:height]
+    whole("<Bo> good luck, all of you", "\n".join(after))
+    row = next(i for i, ln in enumerate(before) if ln.lstrip().startswith("row0"))
+    assert after[row].lstrip().startswith("row0")
+    cells = Size(width, height).cell_h
+    assert after[row + cells].lstrip().startswith("1"), "\n".join(after)
