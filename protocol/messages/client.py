@@ -185,8 +185,9 @@ class ClaimMsg(_ClientMsg):
 
 class BackMsg(_ClientMsg):
     """1.1: take your seat back from the computer player that plays it while you were
-    absent (after your time ran out several moves in a row). Answered by ``ack``.
-    Resuming after a disconnect takes the seat back by itself."""
+    absent (after your time ran out several moves in a row). Answered by a fresh
+    ``view`` (with ``takes`` if your seat is to move), then ``ack``. Resuming after a
+    disconnect takes the seat back by itself."""
 
     type: Literal["back"] = "back"
 

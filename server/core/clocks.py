@@ -76,6 +76,8 @@ class Clocked(Protocol):
 
     def view_for(self, seat: int | None) -> View: ...
 
+    def send_view_to(self, occupant: Any, seat: int | None = None) -> None: ...
+
     def _apply_locked(self, seat: int, take: Take, events: list[Event]) -> Awaitable[None]: ...
 
     def _end_early(self, result: GameResult) -> Awaitable[None]: ...
@@ -132,6 +134,12 @@ class Timekeeping:
             return
         self.replaced.add(seat)
         self.stand_ins[seat] = stand_in
+        person = self.seats[seat].occupant
+        game = self.game
+        to_move = game is not None and not game.over and game.to_move == seat
+        # 1.1 only: 1.0 knows no takes, so nothing is taken back from it
+        if person is not None and to_move and getattr(person, "minor", 1) >= 1:
+            self.send_view_to(person)  # the same state, its takes gone
 
     def _back(self: Clocked, seat: int) -> None:
         """The person of ``seat`` is back: no more stand-in, the time-outs forgiven."""

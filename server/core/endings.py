@@ -73,6 +73,8 @@ class Ending(Protocol):
 
     def broadcast_presence(self) -> None: ...
 
+    def send_view_to(self, occupant: Occupant[Any], seat: int | None = None) -> None: ...
+
     def _views(self, seats: Sequence[int | None]) -> dict[int | None, View]: ...
 
     def save_life(self) -> Awaitable[None]: ...
@@ -158,6 +160,7 @@ class Endings:
         if not self.absent(seat):
             raise TableError("not_allowed", "no computer player plays your seat")
         self._back(seat)
+        self.send_view_to(occupant)  # now with the takes, if the seat is to move
         self.broadcast_presence()
 
     async def finish(

@@ -20,6 +20,7 @@ made by a computer player; the time comes from ``Table.now``, injected in tests.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import secrets
@@ -255,16 +256,31 @@ class Table(Endings, Timekeeping):
         view made for it (spectators share one)."""
         targets = self.occupants()
         made = self._views([seat for seat, _ in targets])
+        stand_ins = {id(o) for o in self.stand_ins.values()}
         for seat, occ in targets:
-            occ.deliver_update(self, events, made[seat], self.version)
+            view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
+            occ.deliver_update(self, events, view, self.version)
+
+    def may_take(self, seat: int | None) -> bool:
+        """Whether the person of ``seat`` may take now, so that its views list ``takes``:
+        never after resigning, nor while a computer player plays the seat (``back`` or
+        ``resume`` take it back, with a fresh view)."""
+        return seat is not None and seat not in self.resigned and seat not in self.stand_ins
+
+    def _mine(self, seat: int | None, view: View) -> View:
+        """``view`` as the person of ``seat`` gets it: ``takes`` only if it may take."""
+        if view.takes is None or self.may_take(seat):
+            return view
+        return dataclasses.replace(view, takes=None)
 
     def send_view_to(self, occupant: Occupant, seat: int | None = None) -> None:
         """A fresh full view for one occupant (on join, watch or resume), made for its
         seat (or ``seat``, for a stand-in)."""
         if self.game is not None:
-            if seat is None:
+            made = self.view_for(seat) if seat is not None else None
+            if made is None:
                 seat = self.seat_of(occupant)
-            made = self.view_for(seat)
+                made = self._mine(seat, self.view_for(seat))
             if self.result is not None and not self.game.over and getattr(occupant, "minor", 1) < 1:
                 # protocol 1.0 never saw a game end early: the last position, as before
                 made = views(self.game, [seat])[0]

@@ -15,7 +15,9 @@ from shared.options import Options
 from shared.record import Record
 from shared.scoring import score_game
 
-from .wsclient import WsClient, human_table
+from ..helpers import FakeClock
+from .conftest import MakeServer
+from .wsclient import WsClient, create, human_table, join
 
 
 def _fields(take: Take) -> dict[str, Any]:
@@ -91,3 +93,98 @@ async def test_a_resigned_seat_with_the_best_total_is_named_winner_nowhere(
         assert ("event", expected) in seen and ("view", expected) in seen
     for c in (clients[0], clients[2], watcher):
         assert ("result", expected) in _winners_seen(c)
+
+
+# ------------------------------------------------------------------ 2. takes
+def _views(c: WsClient) -> list[Any]:
+    return [x.view for x in c.msgs if x is not None and x.type in ("view", "update")]
+
+
+async def test_a_resigned_seat_is_never_sent_takes(make_server: MakeServer) -> None:
+    server = await make_server(bot_think=0.01)
+    _, clients, _ = await human_table(server.port, 3, minors=(1, 1, 1))
+    assert (await clients[1].request("resign")).type == "ack"
+    rng = random.Random(7)
+    while True:
+        v = clients[0].latest_view()
+        if v.view.game_over:
+            break
+        mover = v.view.to_move
+        if mover != 1:
+            c = clients[mover]
+            await c.wait_until(lambda c=c, v=v: c.latest_view().state_version >= v.state_version)
+            takes = c.latest_view().view.takes
+            assert takes, c.latest_view()
+            fields = takes[rng.randrange(len(takes))].model_dump(exclude_defaults=True)
+            answer = await c.request("take", state_version=v.state_version, **fields)
+            assert answer.type == "ack", answer
+        await clients[0].wait_until(
+            lambda v=v: clients[0].latest_view().state_version > v.state_version
+        )
+    await clients[1].wait_for(lambda x: x.type == "presence" and x.state == "finished")
+    resigned_views = _views(clients[1])
+    assert any(v.to_move == 1 for v in resigned_views)  # seat 1 was to move, played by a computer
+    assert all(v.takes is None for v in resigned_views[1:])  # never after it resigned
+    for seat in (0, 2):
+        for view in _views(clients[seat]):
+            assert (view.takes is not None) == (view.to_move == seat and not view.game_over)
+
+
+async def test_an_absent_seat_gets_takes_only_once_it_is_back(make_server: MakeServer) -> None:
+    """A seat a computer plays after time-outs is sent no ``takes``; ``back`` answers
+    with a fresh view that lists them when the seat is to move."""
+    clock = FakeClock()
+    server = await make_server(now=clock, bot_think=0.01)
+    a = await WsClient.open(server.port, "a", (1, 1))
+    b = await WsClient.open(server.port, "b", (1, 1))
+    table_id, _, _ = await create(a, options={"players": 2}, timing={"move": 10, "absent_after": 1})
+    await join(b, table_id, "b")
+    for c in (a, b):
+        await c.send("ready")
+    for c in (a, b):
+        await c.wait_type("view")
+    table = server.lobby.get(table_id)
+    sleeper = a.latest_view().view.to_move
+    seats = {0: a, 1: b}
+    version = a.latest_view().state_version
+    clock.t += 11
+    await server.lobby.tick()  # the sleeper's move is made for it; it is absent now
+    await a.wait_for(lambda x: x.type == "presence" and x.seats[sleeper].computer)
+    rng = random.Random(3)
+    while True:  # the other seat plays until it is the sleeper's turn again
+        await a.wait_until(lambda v=version: a.latest_view().state_version > v)
+        v = a.latest_view()
+        version = v.state_version
+        if v.view.to_move == sleeper:
+            break
+        other = seats[v.view.to_move]
+        await other.wait_until(lambda o=other, v=version: o.latest_view().state_version >= v)
+        takes = other.latest_view().view.takes
+        fields = takes[rng.randrange(len(takes))].model_dump(exclude_defaults=True)
+        assert (await other.request("take", state_version=version, **fields)).type == "ack"
+    me = seats[sleeper]
+    await me.wait_until(lambda: me.latest_view().state_version >= version)
+    while_away = [v.view for v in me.of_type("view") if v.state_version >= version]
+    assert any(v.to_move == sleeper for v in while_away)
+    assert all(v.takes is None for v in while_away), while_away  # a computer plays it
+    back = await me.request("back")
+    assert back.type == "ack", back
+    fresh = [x for x in me.msgs[: me.msgs.index(back)] if x is not None and x.type == "view"][-1]
+    assert sleeper not in table.stand_ins
+    assert (fresh.view.takes is not None) == (fresh.view.to_move == sleeper), fresh
+    version = fresh.state_version
+    while me.latest_view().view.to_move != sleeper:  # the computer had moved: play on
+        other = seats[1 - sleeper]
+        await other.wait_until(lambda o=other, v=version: o.latest_view().state_version >= v)
+        takes = other.latest_view().view.takes
+        assert (
+            await other.request(
+                "take", state_version=version, **takes[0].model_dump(exclude_defaults=True)
+            )
+        ).type == "ack"
+        version += 1
+        await me.wait_until(lambda v=version: me.latest_view().state_version >= v)
+    mine = me.latest_view()
+    assert mine.view.takes, mine
+    fields = mine.view.takes[0].model_dump(exclude_defaults=True)
+    assert (await me.request("take", state_version=mine.state_version, **fields)).type == "ack"
