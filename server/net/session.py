@@ -388,11 +388,17 @@ class Session(Framing):
         room = cfg.max_listing_bytes - TABLES_OVERHEAD
         summaries: list[m.TableSummary] = []
         size = 0
-        if msg.cursor is None and self.table is not None and self.table.private:
-            summaries.append(table_summary(self.table, self.minor))
+        # 1.1: your own table first, public too, and only there; 1.0 (as 1.0 did): your
+        # private table first, the public ones where they fall
+        mine = self.table if self.table is not None and (self.minor or self.table.private) else None
+        if msg.cursor is None and mine is not None:
+            summaries.append(table_summary(mine, self.minor))
             size += packed_size(summaries[-1])
         last, more = msg.cursor, False
-        for cursor, table in lobby.page(msg.cursor, limit, msg.open_first):
+        for cursor, table in lobby.page(msg.cursor, limit + (mine is not None), msg.open_first):
+            if mine is not None and table.id == mine.id:
+                last = cursor  # listed first on the first page
+                continue
             summary = table_summary(table, self.minor)
             n = packed_size(summary)
             if len(summaries) >= limit or size + n > room:

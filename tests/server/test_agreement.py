@@ -188,3 +188,28 @@ async def test_an_absent_seat_gets_takes_only_once_it_is_back(make_server: MakeS
     assert mine.view.takes, mine
     fields = mine.view.takes[0].model_dump(exclude_defaults=True)
     assert (await me.request("take", state_version=mine.state_version, **fields)).type == "ack"
+
+
+# ------------------------------------------------------------------ 3. listing
+async def test_your_own_public_table_comes_first_and_once(make_server: MakeServer) -> None:
+    server = await make_server(listing_bytes_per_token=10**9)
+    for i in range(12):
+        await server.lobby.create(f"t{i}", Options())
+    me = await WsClient.open(server.port, "me", (1, 1))
+    mine, _, _ = await create(me, name="mine")
+    first = await me.request("list_tables", limit=5)
+    assert first.tables[0].id == mine and len(first.tables) == 5, first
+    ids = [t.id for t in first.tables]
+    cursor = first.next
+    while cursor is not None:
+        page = await me.request("list_tables", cursor=cursor, limit=5)
+        ids += [t.id for t in page.tables]
+        cursor = page.next
+    assert ids.count(mine) == 1 and len(ids) == 13 == first.total
+    other = await WsClient.open(server.port, "other", (1, 1))
+    theirs = await other.request("list_tables", limit=5)
+    assert mine not in [t.id for t in theirs.tables]  # listed last, in creation order
+    old = await WsClient.open(server.port, "old", (1, 0))
+    await join(old, mine, "old")
+    plain = await old.request("list_tables")  # 1.0 lists a public table where it falls
+    assert [t.id for t in plain.tables][-1] == mine and len(plain.tables) == 13
