@@ -95,7 +95,7 @@ class KupferApp:
         self.show_help = False
         self.help_scroll = 0
         self.guide: int | None = None  # the first-game guide's page on the screen
-        self.chat: str | None = None  # the chat line being typed
+        self.saying: str | None = None  # the chat line being typed (c)
         self.confirm_quit = False
         self.no_colour = bool(os.environ.get("NO_COLOR"))
         self.cut_lines: list[str] = []  # lines too long for the last screen drawn
@@ -217,7 +217,7 @@ class KupferApp:
             self.exit()
 
     def open_chat(self) -> None:
-        self.chat = ""
+        self.saying = ""
 
     def turn_alert(self, mine: bool) -> None:
         """The your-turn alert (LAN games): the bell as the turn begins, and the
@@ -282,7 +282,7 @@ class KupferApp:
         """Every key press lands here (named keys as ``up``, ``enter``, ...): the
         application's own questions first, then the screen of the moment."""
         game = self.game
-        if self.chat is not None:
+        if self.saying is not None:
             self._chat_key(key)
         elif self.confirm_quit:
             self.confirm_quit = False
@@ -335,20 +335,20 @@ class KupferApp:
             self.show_help = False
 
     def _chat_key(self, key: str) -> None:
-        text = self.chat or ""
+        text = self.saying or ""
         if key == "escape":
-            self.chat = None
+            self.saying = None
         elif key == "enter":
-            self.chat = None
+            self.saying = None
             if text.strip() and self.client is not None:
                 client = self.client
                 self.act(lambda: client.chat(text.strip()))
         elif key == "backspace":
-            self.chat = text[:-1]
+            self.saying = text[:-1]
         elif key == "c-u":
-            self.chat = ""
+            self.saying = ""
         elif len(key) == 1 and key.isprintable() and len(text) < 200:
-            self.chat = text + key
+            self.saying = text + key
 
     # ------------------------------------------------------------------ drawing
     def size(self) -> tuple[int, int]:
@@ -368,7 +368,7 @@ class KupferApp:
             status = self.status_lines(width)
             at_table = self.screen == "table" and self.lobby.form is None
             waiting = self.game.table.view is None
-            if at_table and not waiting and (self.game.chat.fresh() or self.chat is not None):
+            if at_table and not waiting and (self.game.chat.fresh() or self.saying is not None):
                 status = self.game.chat.newest(width)[-2:] + status  # what was said last
             rows = height - len(status)  # the status line (wrapped) is at the bottom
             if self.guide is not None:
@@ -424,7 +424,7 @@ class KupferApp:
         question = self.game.question()
         if question is not None:
             return [("bold reverse", question)]
-        if self.chat is not None:
-            return [("bold", "say: "), ("", self.chat[-(width - 6) :] + "_")]
+        if self.saying is not None:
+            return [("bold", "say: "), ("", self.saying[-(width - 6) :] + "_")]
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"
         return [(style, self.status)]

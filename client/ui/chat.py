@@ -26,41 +26,41 @@ class ChatPane:
     """The chat lines of the table we are at (a rematch keeps them: the same people)."""
 
     def __init__(self, size: int = 200) -> None:
-        self.lines: deque[LogEntry] = deque(maxlen=size)
+        self.said: deque[LogEntry] = deque(maxlen=size)
         self.at = 0.0  # when the newest line came
         self.pager = LogPager()
         self.open = False  # its page is on the screen (C)
 
     def add(self, msg: m.ChatLineMsg) -> None:
-        self.lines.append(LogEntry(f"<{msg.name}> {msg.text}"))
+        self.said.append(LogEntry(f"<{msg.name}> {msg.text}"))
         self.at = time.monotonic()
 
     def clear(self) -> None:
-        self.lines.clear()
+        self.said.clear()
         self.at = 0.0
 
     def fresh(self) -> bool:
         """Whether the newest line is still shown on every screen."""
-        return bool(self.lines) and time.monotonic() - self.at < FRESH
+        return bool(self.said) and time.monotonic() - self.at < FRESH
 
     def newest(self, width: int) -> list[Line]:
         """The newest line and where the rest is, wrapped (one line, mostly)."""
-        if not self.lines:
+        if not self.said:
             return []
-        more = "   C: chat" if len(self.lines) > 1 else ""
-        return wrap([("fg:#87d7ff", self.lines[-1].text), ("fg:#808080", more)], width)
+        more = "   C: chat" if len(self.said) > 1 else ""
+        return wrap([("fg:#87d7ff", self.said[-1].text), ("fg:#808080", more)], width)
 
     def pane(self, width: int, rows: int) -> list[Line]:
         """The newest lines in at most ``rows`` lines, under a title (waiting screen)."""
         if rows < 2:
             return []
         title: Line = [("bold", "Chat"), ("fg:#808080", "   c: say something, C: all")]
-        body = wrapped_log(self.lines, width) or [[("fg:#808080", "  (nothing said yet)")]]
+        body = wrapped_log(self.said, width) or [[("fg:#808080", "  (nothing said yet)")]]
         return [title, *body[-(rows - 1) :]]
 
     def page(self, head: Line, width: int, rows: int) -> list[Line]:
         """Every line said at this table on the whole screen, paged like the log."""
-        return self.pager.page(head, [], self.lines, "Chat at this table", width, rows)
+        return self.pager.page(head, [], self.said, "Chat at this table", width, rows)
 
     def key(self, key: str) -> None:
         """A key on the chat page: paging, or back."""

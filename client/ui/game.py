@@ -79,8 +79,8 @@ class GameScreen:
         self.confirm_resign = False
         self.confirm_claim = False
         self.scroll = 0  # the score table's first line
-        self.side = SidePager()  # the side panel's page, when it pages
-        self.log = LogPager()
+        self.side_pager = SidePager()  # the side panel's page, when it pages
+        self.log_pager = LogPager()
         self.chat = ChatPane()
         self.away: dict[str, object] | None = None  # what we saw before a restart
         self.history = History()  # for the review after the game
@@ -101,7 +101,7 @@ class GameScreen:
         self.ended = None
         self.show_board = False
         self.rematch_asked = False
-        self.scroll = self.log.scroll = 0
+        self.scroll = self.log_pager.scroll = 0
 
     def sit(self, client: Client, *, fresh: bool) -> None:
         """Show the table ``client`` now sits at or watches, from what the client already
@@ -154,7 +154,7 @@ class GameScreen:
             self.recent.me = self.table.me
             self.recent.feed(u.events)
             self.history.heard(u.events)
-            self.log.scroll = 0
+            self.log_pager.scroll = 0
             keep_log(client, self.table.visible_log())
         elif isinstance(u, m.PresenceMsg):
             said = presence_entries(self.table.view, self.seats, u.seats)
@@ -279,13 +279,13 @@ class GameScreen:
 
     def log_key(self, key: str) -> None:
         """A key on the log page: paging, or back to the table."""
-        if not self.log.key(key):
+        if not self.log_pager.key(key):
             self.show_log = False
-            self.log.scroll = 0
+            self.log_pager.scroll = 0
 
     def open_log(self) -> None:
         self.show_log = True
-        self.log.scroll = 0
+        self.log_pager.scroll = 0
 
     def key(self, key: str) -> None:
         """A key on the table screen (no question of the application's open)."""
@@ -293,8 +293,8 @@ class GameScreen:
         client = self.host.client
         if key in ("pageup", "pagedown"):
             up = key == "pageup"
-            self.side.step(up)
-            self.log.scroll = max(0, self.log.scroll + (5 if up else -5))
+            self.side_pager.step(up)
+            self.log_pager.scroll = max(0, self.log_pager.scroll + (5 if up else -5))
             return
         if self.over():
             self._end_key(key)
@@ -468,11 +468,11 @@ class GameScreen:
             if not size.log_right and len(right) <= len(grid):  # free rows under both
                 lines = side_by_side(grid, right, size.grid_width)
                 lines += self._since(v, width, room - len(lines) - 1)
-                lines += self.log.lines(visible, width, room - len(lines))
+                lines += self.log_pager.lines(visible, width, room - len(lines))
                 return lines[:room] + bottom
             left = [*grid, *self._since(v, size.grid_width, room - len(grid) - 1)]
             if not size.log_right:
-                left += self.log.lines(visible, size.grid_width, room - len(left))
+                left += self.log_pager.lines(visible, size.grid_width, room - len(left))
             elif room - len(left) > 9:  # room under the grid: which colour is which
                 table = colour_table(client.catalogue)
                 left += [[], *[p for ln in table for p in wrap(ln, size.grid_width, 4)]]
@@ -517,8 +517,8 @@ class GameScreen:
     def pane(self, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
         """The side panel in ``rows`` lines, the log under it ``with_log``."""
         visible = self.table.visible_log()
-        log = (lambda n: self.log.lines(visible, width, n)) if with_log else None
-        return self.side.pane(side, rows, log)
+        log = (lambda n: self.log_pager.lines(visible, width, n)) if with_log else None
+        return self.side_pager.pane(side, rows, log)
 
     def chat_page(self, width: int, rows: int) -> list[Line]:
         """Every chat line of this table on the whole screen (``C``)."""
@@ -532,7 +532,8 @@ class GameScreen:
             what = "since the last decision of the player to move"
         head = header("kettles and log", width, self.host.conn)
         side = self.side_lines(width, compact=False, legend=False) if self.host.client else []
-        return self.log.page(head, side, self.table.visible_log(), f"Log ({what})", width, rows)
+        visible = self.table.visible_log()
+        return self.log_pager.page(head, side, visible, f"Log ({what})", width, rows)
 
     def clock_line(self) -> str | None:
         """The running seat's time, counting down between views."""

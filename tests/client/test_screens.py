@@ -450,7 +450,7 @@ async def test_quit_chat_and_resign_work_while_a_symbol_asks(
     assert kapp.game.confirm_resign
     kapp.key("n")
     kapp.key("c")
-    assert kapp.chat == ""
+    assert kapp.saying == ""
     kapp.key("escape")
     assert t.decision is not None  # still asked; Esc in it chooses again
 

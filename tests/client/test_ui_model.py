@@ -227,12 +227,12 @@ def test_chat_is_kept_apart_from_the_game_log() -> None:
     kapp.game.table.set_view(a_view(to_move=1), 1)
     kapp.on_update(m.ChatLineMsg(seat=1, name="Bob", text="good luck"))
     assert list(kapp.game.table.log) == []
-    assert [e.text for e in kapp.game.chat.lines] == ["<Bob> good luck"]
+    assert [e.text for e in kapp.game.chat.said] == ["<Bob> good luck"]
     assert kapp.game.chat.fresh()
     kapp.game.rematched(0)  # the same people: the chat stays
-    assert len(kapp.game.chat.lines) == 1
+    assert len(kapp.game.chat.said) == 1
     kapp.to_lobby()
-    assert not kapp.game.chat.lines
+    assert not kapp.game.chat.said
 
 
 def test_small_words() -> None:
