@@ -20,4 +20,4 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install -q -e '.[test]'
   echo "$want" >"$stamp"
 fi
-exec .venv/bin/python -m pytest -n "${KK_TEST_WORKERS:-auto}" "$@"
+exec .venv/bin/python -m pytest -n auto "$@"
