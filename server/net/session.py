@@ -409,7 +409,7 @@ class Session(Framing):
             last = cursor
         if more and last is None:  # the page held only this connection's own table
             last = ("o" if msg.open_first else "a") + "0"
-        total = sum(1 for t in lobby.tables.values() if not t.private)
+        total = len({t.id for t in lobby.listing()})  # every node's, once each
         reply = m.TablesMsg(tables=tuple(summaries), next=last if more else None, total=total)
         if self.minor == 0:  # 1.0 knew no paging: its clients get the first page, as 1.0
             reply = m.TablesMsg(tables=reply.tables)
