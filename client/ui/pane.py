@@ -11,7 +11,13 @@ from dataclasses import dataclass
 
 from .render import Line
 
-__all__ = ["SidePager"]
+__all__ = ["SidePager", "is_rule"]
+
+
+def is_rule(line: Line) -> bool:
+    """Whether ``line`` is a rule between the panel's parts (``-----``)."""
+    text = "".join(f[1] for f in line)
+    return len(text) > 2 and set(text) == {"-"}
 
 
 @dataclass
@@ -33,7 +39,10 @@ class SidePager:
     ) -> list[Line]:
         """The side panel in ``rows`` lines, followed by ``log(rows left)`` when given
         (under the grid on a small terminal, in the right column on a big one); when
-        the panel alone does not fit it pages instead of being cut."""
+        the panel alone does not fit, its rules go, and then it pages instead of being
+        cut."""
+        if len(side) > rows:  # the rules between its parts give way first
+            side = [ln for ln in side if not is_rule(ln)]
         if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
             where: Line = [("fg:#808080 italic", "kettles and log: L")]
             return [where][:rows]

@@ -497,3 +497,22 @@ async def test_a_chat_line_does_not_shrink_the_board(
     assert after[row].lstrip().startswith("row0")
     cells = Size(width, height).cell_h
     assert after[row + cells].lstrip().startswith("1"), "\n".join(after)
+
+
+async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, Client]) -> None:
+    """Three players with recipes: at 80x24 your recipe shows without paging, and at
+    60x20, where the panel pages, "To move:" stays on every page (issue 23, item 10)."""
+    kapp, client = seated
+    v = kapp.game.table.view
+    assert v is not None and v.recipes[0]
+    screen = draw(kapp, 80, 24)
+    for r in v.recipes[0] or ():
+        whole(recipe_text(r, client.catalogue), screen)
+    assert "(PgDn)" not in screen, screen
+    pages = []
+    for _ in range(4):
+        pages.append(draw(kapp, 60, 20))
+        kapp.key("pagedown")
+    assert any("(PgDn)" in p for p in pages), pages[0]  # it does page at 60x20
+    for page in pages:
+        assert "To move: You" in page, page
