@@ -85,7 +85,8 @@ class Recent:
     def _start(self, seat: int) -> Turn:
         turn = Turn(seat, computer=seat in self._timed_out)
         self._timed_out.discard(seat)
-        if self.me is None:  # a spectator: each seat's last turn only
+        wand = bool(self.turns) and self.turns[-1].seat == seat  # its wand's second turn
+        if self.me is None and not wand:  # a spectator: each seat's last turn (or two)
             self.turns = [t for t in self.turns if t.seat != seat]
         self.turns.append(turn)
         self._current = turn

@@ -175,3 +175,19 @@ def test_one_line_per_seat_on_a_small_screen() -> None:
     assert len(lines) == 2 and all(len(ln) <= 60 for ln in lines), lines
     assert lines[0] == "Black, since your take: Root 3 (col 3), Vine 3 in"
     assert lines[1] == "Lilac: Frog 2 boom (row 3), boom hit White, Black", lines
+
+
+def test_a_spectator_reads_each_seats_last_turn_with_its_wand() -> None:
+    r = Recent()  # me None: a spectator
+    r.feed([moved(0, 1, 3), took(0, "moss-3"), moved(1, 4, 7)])
+    r.feed([took(1, "root-2", 2, 3), m.ExtraTurnEvent(seat=1), moved(1, 7, 9)])
+    text = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100)]
+    assert text == [
+        "White, last turn: Moss 3 (col 2)",
+        "Black, last turn: Root 2 wand (col 3); moved 2 spaces, choosing",
+    ]
+    r.feed([took(1, "vine-3", 1, 1), moved(0, 3, 4), took(0, "toad-3")])
+    r.feed([moved(1, 9, 11)])
+    text = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100)]
+    assert text[0] == "White, last turn: Toad 3 (col 2)", text
+    assert text[1] == "Black, last turn: moved 2 spaces, choosing", text

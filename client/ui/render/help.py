@@ -22,7 +22,9 @@ HELP: tuple[str, ...] = (  # paragraphs, wrapped to the screen
     "  y / n: use or decline a card's symbol;  1 2 3 then Enter: explosion targets (3 players)",
     "  k / d: keep or discard the card that ends the game",
     "  PgUp / PgDn: page the log;  L: the kettles and the whole log on the screen;"
-    "  c: chat;  C: every chat line said at the table;  ?: this help;  R: resign;  q: quit",
+    "  c: chat;  C: every chat line said at the table;  ?: this help;  G: the first-game"
+    " guide;  R: resign;  q: quit",
+    "  at the end: g the board, v a review of the game take by take, r a rematch",
     "",
     "SCORING (per ingredient in your kettle)",
     (
