@@ -261,7 +261,7 @@ class Table(Endings, Timekeeping):
             view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
             occ.deliver_update(self, events, view, self.version)
 
-    def may_take(self, seat: int | None) -> bool:
+    def _may_take(self, seat: int | None) -> bool:
         """Whether the person of ``seat`` may take now, so that its views list ``takes``:
         never after resigning, nor while a computer player plays the seat (``back`` or
         ``resume`` take it back, with a fresh view)."""
@@ -269,7 +269,7 @@ class Table(Endings, Timekeeping):
 
     def _mine(self, seat: int | None, view: View) -> View:
         """``view`` as the person of ``seat`` gets it: ``takes`` only if it may take."""
-        if view.takes is None or self.may_take(seat):
+        if view.takes is None or self._may_take(seat):
             return view
         return dataclasses.replace(view, takes=None)
 
