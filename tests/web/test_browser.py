@@ -155,6 +155,8 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
     link = host.locator("#invite-link").get_attribute("href")
     assert link and "/#/join/" in link
     invite = host.locator("#invite-code").inner_text()
+    watch_link = host.locator("#watch-link").get_attribute("href")
+    assert watch_link == link.replace("/#/join/", "/#/watch/")
     assert invite in link
     shot(host, "desktop-12-waiting")
     host.set_viewport_size(PHONE)
@@ -178,6 +180,13 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
     watcher.fill("#join-table", table)
     watcher.fill("#join-invite", invite)
     watcher.get_by_role("button", name="Watch").click()
+    # a second spectator by the watch link
+    second = open_page("phone")
+    second.goto(watch_link)
+    second.wait_for_selector("#join-go")
+    assert second.locator("#join-go").inner_text() == "Watch"
+    second.click("#join-go")
+    second.wait_for_selector("#board")
     watcher.wait_for_selector("#board")
     assert "watching" in watcher.locator("#question").inner_text()
 
@@ -202,6 +211,7 @@ def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open
                     )
         host.wait_for_timeout(50)
     assert moves == 6
+    assert "watching" in second.locator("#question").inner_text()
     # casual memory: each person sees their own kettle, and the whole log
     assert host.locator(".seat .own").count() == 1
     shot(host, "desktop-14-two-people")

@@ -13,7 +13,6 @@ export function nameField(app: App): HTMLInputElement {
   const input = h("input", {
     id: "player-name",
     type: "text",
-    required: true,
     maxlength: app.client?.welcome.limits.max_name ?? 32,
     autocomplete: "nickname",
     value: prefs.name(),
@@ -317,6 +316,7 @@ export function renderWaiting(app: App): void {
         app.invite ? [" · invite code ", h("code", { id: "invite-code" }, app.invite)] : null,
       ),
       link ? h("p", {}, "Invite link: ", h("a", { id: "invite-link", href: link }, link), " ", h("button", { onclick: copy }, "Copy link")) : null,
+      link ? h("p", {}, "To watch: ", h("a", { id: "watch-link", href: link.replace("/#/join/", "/#/watch/") }, link.replace("/#/join/", "/#/watch/"))) : null,
       h(
         "p",
         { class: "buttons" },
