@@ -196,7 +196,8 @@ class ErrorMsg(_ServerMsg):
     message: str
     """For humans; may change between versions."""
     detail: str | None = None
-    """Refines ``code``: the engine's reason for ``illegal_move``."""
+    """Refines ``code``: the engine's reason for ``illegal_move``; ``seeded`` or
+    ``protocol_1_0`` for ``not_allowed`` (see the error codes)."""
 
 
 class PongMsg(_ServerMsg):

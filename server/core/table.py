@@ -312,8 +312,9 @@ class Table(Endings, Timekeeping):
             if self.seeded and not seeded:
                 raise TableError(
                     "not_allowed",
-                    "this table's creator chose the seed and may know the whole deal;"
-                    " join with seeded: true to sit down anyway",
+                    "this table's creator chose the seed of its deal and may know every card"
+                    " (a seeded table); join with seeded: true to sit down knowing it",
+                    "seeded",
                 )
             if seat is not None:
                 if not 0 <= seat < len(self.seats):
@@ -556,6 +557,12 @@ class Table(Endings, Timekeeping):
             raise TableError("not_seated", "only a seated player can ask for a rematch")
         if self.state != FINISHED or self.result is None:
             raise TableError("not_finished", "a rematch follows a game that has ended")
+        if yes and any(getattr(s.occupant, "minor", 1) < 1 for s in self.seats if s.person):
+            raise TableError(  # it needs every person's vote, and 1.0 has no rematch
+                "not_allowed",
+                "a player here speaks protocol 1.0, which has no rematch",
+                "protocol_1_0",
+            )
         if yes:
             self.rematch_votes.add(seat)
         else:

@@ -107,6 +107,15 @@ ACCEPTS: dict[str, dict[Phase, str]] = {
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 while seated is refused by its handler unless it names this connection's own table."""
 
+V1_1_TYPES = frozenset({"claim", "back", "rematch"})
+"""Client message types protocol 1.1 added: ``unknown_type`` on a 1.0 connection, as
+the 1.0 server answered them."""
+
+
+def _unknown(kind: str, msg_id: int | None) -> ProtocolError:
+    return ProtocolError(m.ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", msg_id)
+
+
 _REFUSALS = {
     "hello_required": "send hello first",
     "not_allowed": "{} is not allowed now",
@@ -322,7 +331,13 @@ class Session(Framing):
         try:
             msg = decode_client(frame, max_frame=self.config.limits.max_frame)
         except ProtocolError as e:
+            kind = e.message.split(":", 1)[0]
+            if e.code is m.ErrorCode.INVALID_FIELD and self._unknown_here(kind):
+                e = _unknown(kind, e.id)  # 1.0 never read a 1.1 message's fields
             self.send(e.to_message())
+            return
+        if self._unknown_here(msg.type):
+            self.send(_unknown(msg.type, msg.id).to_message())
             return
         try:
             await self.dispatch(msg)
@@ -331,6 +346,11 @@ class Session(Framing):
         except Exception:
             log.exception("internal error handling %s", msg.type, extra=self.log_extra)
             self.error("internal", "the server failed to handle this message", msg.id)
+
+    def _unknown_here(self, kind: str) -> bool:
+        """Whether ``kind`` is a message of a later minor version than the one this
+        connection's ``hello`` chose: 1.0 knows no ``claim``, ``back``, ``rematch``."""
+        return self.phase is not Phase.CONNECTED and self.minor < 1 and kind in V1_1_TYPES
 
     async def dispatch(self, msg: Any) -> None:
         """Run the handler of ``msg`` if this phase accepts it (``ACCEPTS``)."""

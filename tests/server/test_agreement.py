@@ -213,3 +213,36 @@ async def test_your_own_public_table_comes_first_and_once(make_server: MakeServe
     await join(old, mine, "old")
     plain = await old.request("list_tables")  # 1.0 lists a public table where it falls
     assert [t.id for t in plain.tables][-1] == mine and len(plain.tables) == 13
+
+
+# ------------------------------------------------------------------ 5. protocol 1.0
+async def test_1_1_intents_are_unknown_to_a_1_0_connection(server: Server) -> None:
+    table_id, (old, new), _ = await human_table(server.port, 2, minors=(0, 1))
+    for kind in ("claim", "back", "rematch"):
+        err = await old.request(kind)
+        assert (err.type, err.code) == ("error", "unknown_type"), err
+        assert err.message == f"unknown message type {kind!r}"
+    bad = await old.request("rematch", rematch="yes")  # 1.0 never read its fields either
+    assert (bad.type, bad.code) == ("error", "unknown_type"), bad
+    assert (await new.request("resign")).type == "ack"
+    await old.wait_for(lambda x: x.type == "presence" and x.state == "finished")
+    err = await old.request("rematch")
+    assert (err.type, err.code) == ("error", "unknown_type"), err
+    # the 1.1 person cannot get a rematch the 1.0 person cannot vote for: it is refused
+    refused = await new.request("rematch")
+    assert (refused.type, refused.code, refused.detail) == (
+        "error",
+        "not_allowed",
+        "protocol_1_0",
+    ), refused
+    table = server.lobby.get(table_id)
+    assert not table.rematch_votes
+
+
+async def test_a_1_0_join_at_a_seeded_table_is_told_why(server: Server) -> None:
+    maker = await WsClient.open(server.port, "maker", (1, 1))
+    table_id, _, _ = await create(maker, options={"players": 2, "seed": 5})
+    old = await WsClient.open(server.port, "old", (1, 0))
+    err = await old.request("join", table=table_id, player="old")
+    assert (err.type, err.code, err.detail) == ("error", "not_allowed", "seeded"), err
+    assert "seed" in err.message

@@ -150,3 +150,59 @@ async def test_a_1_0_client_gets_exactly_the_1_0_frames(make_server: MakeServer)
     for i, (got, want) in enumerate(zip(lines, golden, strict=False)):
         assert got == want, f"frame {i} differs:\n got  {got}\nwant {want}"
     assert len(lines) == len(golden)
+
+
+REFUSALS = Path(__file__).parent / "golden" / "v1_0_refusals.jsonl"
+
+
+async def _refusals_script(port: int) -> list[Any]:
+    """What a 1.0 client hears when it meets 1.1: a seeded table it did not say it
+    knows, and the 1.1 intents (``claim``, ``back``, ``rematch``), which 1.0 did not
+    have, during a game with a 1.1 player and after its end."""
+    a = await WsClient.open(port, None)
+    b = await WsClient.open(port, None)
+    await a.request("hello", protocol=[1, 0], client="golden-a", client_version="1")
+    await b.request("hello", protocol=[1, 1], client="golden-b", client_version="1")
+    seeded = await b.request(
+        "create_table", name="golden seeded", options={"players": 2, "seed": 11}
+    )
+    await a.request("join", table=seeded.table.id, player="Ann")
+    await a.request("list_tables")
+    created = await a.request(
+        "create_table", name="golden refusals", options={"players": 2, "seed": 5}, player="Ann"
+    )
+    await a.wait_type("joined")
+    await b.request("join", table=created.table.id, player="Bob", seeded=True)
+    await a.send("ready")
+    await b.send("ready")
+    await _settle(a, b)
+    await a.request("claim")
+    await a.request("back")
+    await a.request("rematch")
+    await a.request("rematch", rematch="yes")
+    await a.send_raw(msgpack.packb({"type": "back"}))  # no id: nothing to answer
+    await b.request("resign")
+    await _settle(a, b)
+    await a.request("rematch")
+    await a.request("rematch", rematch=False)
+    refused = await b.request("rematch")  # the 1.0 player cannot vote: no rematch here
+    assert (refused.code, refused.detail) == ("not_allowed", "protocol_1_0"), refused
+    await _settle(a, b)
+    await a.close()
+    await b.close()
+    mask = _Masker()
+    return [mask(msgpack.unpackb(f)) for f in a.raw if isinstance(f, bytes)]
+
+
+async def test_a_1_0_client_hears_1_1_refused_as_1_0_would(make_server: MakeServer) -> None:
+    """Golden frames of the refusals protocol 1.1 made visible to 1.0 clients
+    (docs/PROTOCOL.md, "Changes a 1.0 client can see"), recorded when they were made."""
+    limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 1000, "rate_burst": 1000})
+    server = await make_server(limits=limits)
+    lines = [json.dumps(f) for f in await _refusals_script(server.port)]
+    if os.environ.get("KK_GOLDEN_WRITE"):
+        REFUSALS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    golden = REFUSALS.read_text(encoding="utf-8").splitlines()
+    for i, (got, want) in enumerate(zip(lines, golden, strict=False)):
+        assert got == want, f"frame {i} differs:\n got  {got}\nwant {want}"
+    assert len(lines) == len(golden)
