@@ -8,7 +8,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.wire import encode_as
 from server.core.table import Table
-from server.net.session import presence_message, presence_source
+from server.net.summaries import presence_message, presence_source
 from server.store import MemoryStore
 from shared.options import Options
 from tests.protocol.model_path import by_model
