@@ -75,7 +75,9 @@ class TablesMsg(_ServerMsg):
 
 class TableCreatedMsg(_ServerMsg):
     """The answer to ``create_table`` (followed by ``joined``). ``invite`` is the code
-    others need to join or watch a private table."""
+    others need to join or watch a private table. ``table`` is the table as made,
+    before you sit down: your seat is still empty there (the ``presence`` after
+    ``joined`` shows you seated)."""
 
     type: Literal["table_created"] = "table_created"
     table: TableSummary
@@ -142,7 +144,8 @@ class UpdateMsg(_ServerMsg):
     type: Literal["update"] = "update"
     state_version: int
     events: tuple[GameEvent, ...] = ()
-    """The public events that led here (possibly none)."""
+    """The public events that led here. None (a fresh view: after ``watch``,
+    ``resume``, ``back``, or an early ending) leaves the key out, as every default."""
     view: GameView
 
 

@@ -98,7 +98,9 @@ class ResultInfo(Model):
     winners: tuple[int, ...]
     """The seats that won (none for an abandoned game)."""
     places: tuple[int, ...]
-    """Each seat's place: 1 for the winners, ties share a place."""
+    """Each seat's place, a competition ranking: 1 plus the seats ranked above it, so
+    equal seats share a place and the next is skipped (``[1, 1, 3]``); the winners have
+    1. Nobody wins an abandoned game: there places rank the totals, and 1 is no win."""
     totals: tuple[int, ...]
     """Each seat's score of the final position (scored as it stands)."""
     resigned: tuple[int, ...] = ()
@@ -112,7 +114,8 @@ class ResultInfo(Model):
 
 
 class ClockInfo(Model):
-    """1.1: a clocked table's times, as of when the view was made."""
+    """1.1: a clocked table's times, as of when the view was made, which is when its
+    frame was sent: count down from when it arrives (the network's delay is the error)."""
 
     # mirrors shared.clock.ClockView
 
