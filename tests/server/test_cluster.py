@@ -6,10 +6,8 @@ The process-level tests (SIGKILL, SIGSTOP, a Redis restart) are in
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -26,29 +24,11 @@ from shared.options import Options
 from shared.record import Record
 from shared.view import view
 
-from ..services import Redis
-from .test_leak_oracle import check_game, play_one
+from ..helpers import until
+from ..helpers.cluster import cluster
+from ..helpers.leak_oracle import check_game, play_one
+from ..helpers.services import Redis
 from .wsclient import WsClient, create, http_get, join, play_seat, random_take
-
-
-@contextlib.asynccontextmanager
-async def cluster(
-    pg_url: str, redis_url: str, n: int = 3, **config: Any
-) -> AsyncIterator[list[Server]]:
-    nodes = []
-    try:
-        for _ in range(n):
-            server = Server(
-                ServerConfig(port=0, ping_interval=None, cluster=redis_url, lease=1.0, **config),
-                open_store(pg_url, exclusive=False),
-            )
-            await server.start()
-            nodes.append(server)
-        async with asyncio.timeout(180):  # a hang fails the test (with its traceback)
-            yield nodes
-    finally:
-        for server in nodes:
-            await asyncio.wait_for(server.stop(), 30)
 
 
 @pytest.fixture
@@ -141,9 +121,7 @@ async def test_games_with_seats_and_spectators_on_different_nodes(
 
 
 async def _until(pred: Any, timeout: float = 30) -> None:
-    async with asyncio.timeout(timeout):
-        while not pred():
-            await asyncio.sleep(0.05)
+    await until(pred, timeout=timeout)
 
 
 async def test_the_lobby_and_healthz_cover_the_cluster(pg_url: str, redis_url: str) -> None:

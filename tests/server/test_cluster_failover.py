@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
 import signal
 import statistics
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,68 +30,12 @@ from server.store import open_store
 from shared.record import Record
 from shared.scoring import score_game
 
-from ..services import Postgres, Redis, free_port
-from .wsclient import WsClient, http_get, random_take
+from ..helpers.cluster import LEASE, Node
+from ..helpers.services import Postgres, Redis
+from .wsclient import WsClient, random_take
 
-ROOT = Path(__file__).resolve().parents[2]
 SOAK = os.environ.get("KK_SOAK") == "1"
-LEASE = 1.0
 RECOVERABLE = {"stale_state", "internal", "not_your_turn"}
-
-
-class Node:
-    """One ``kupferkessel serve`` node process."""
-
-    def __init__(self, pg_url: str, redis_url: str, log: Path, *args: str) -> None:
-        self.pg_url, self.redis_url, self.log = pg_url, redis_url, log
-        self.args = args  # more flags for ``kupferkessel serve``
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.id = ""
-
-    async def start(self) -> Node:
-        """Start the node and wait until it answers ``/healthz`` as itself (its id
-        names its process: on a shared machine another program may take the free port
-        first; then it starts again on another port)."""
-        deadline = time.monotonic() + 30
-        while True:
-            cmd = [sys.executable, "-m", "client.cli", "serve", "--port", str(self.port)]
-            cmd += ["--store", self.pg_url, "--cluster", self.redis_url, "--lease", str(LEASE)]
-            cmd += ["--log-level", "info", "--bot-think", "0.01", *self.args]
-            with self.log.open("ab") as out:
-                self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out)
-            while time.monotonic() < deadline and self.proc.poll() is None:
-                with contextlib.suppress(OSError, ValueError, IndexError, KeyError):
-                    status, _, body = await http_get(self.port)
-                    node = json.loads(body)["node"]
-                    if status == 200 and node.rsplit("-", 2)[1] == str(self.proc.pid):
-                        self.id = node
-                        return self
-                await asyncio.sleep(0.1)
-            self.kill()
-            log = self.log.read_text()
-            assert "address already in use" in log[-3000:].lower(), log[-3000:]
-            assert time.monotonic() < deadline, "the node did not start"
-            self.port = free_port()
-
-    @property
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def signal(self, sig: int) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(sig)
-
-    def kill(self) -> None:
-        if self.alive:
-            assert self.proc is not None
-            self.proc.kill()
-            self.proc.wait()
-
-    async def health(self) -> dict[str, Any]:
-        _, _, body = await http_get(self.port)
-        figures: dict[str, Any] = json.loads(body)
-        return figures
 
 
 @dataclass
