@@ -136,3 +136,26 @@ async def test_table_created_shows_the_table_before_you_sit_down(
     assert joined.seat == 1
     presence = await c.wait_type("presence")
     assert presence.seats[1].name == "Ann" and presence.seats[1].connected
+
+
+async def test_a_finished_seat_resumed_gets_the_final_view_with_the_result(
+    make_server: MakeServer,
+) -> None:
+    """While the server keeps a finished table (``finished_ttl``), ``resume`` of one of
+    its seats answers with the final view, the result in it."""
+    server = await make_server()
+    table_id, (a, b), tokens = await human_table(server.port, 2, minors=(1, 1))
+    assert (await a.request("resign")).type == "ack"
+    await b.wait_for(lambda x: x.type == "presence" and x.state == "finished")
+    await b.close()
+    again = await WsClient.open(server.port, "b again", (1, 1))
+    resumed = await again.request("resume", token=tokens[1])
+    assert (resumed.type, resumed.seat) == ("resumed", 1), resumed
+    final = await again.wait_type("view")
+    assert final.view.game_over and final.view.result is not None
+    assert final.view.result.ending == "resigned" and tuple(final.view.winners) == (1,)
+    assert final.view.takes is None
+    watcher = await WsClient.open(server.port, "watcher", (1, 1))
+    await watcher.request("watch", table=table_id)
+    seen = await watcher.wait_type("view")
+    assert seen.view.result == final.view.result and seen.view.seat is None
