@@ -20,6 +20,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -42,7 +43,10 @@ def think(bot: Bot, view: View) -> tuple[Take, Bot]:
 
 def _follow_parent(parent: int) -> None:
     """In each worker: exit when the server process is gone, however it ended (a
-    SIGKILL leaves no one to shut the pool down)."""
+    SIGKILL leaves no one to shut the pool down); and leave Ctrl-C to the server (at a
+    terminal it interrupts the whole process group: the server shuts the pool down
+    cleanly, a worker would only print a ``KeyboardInterrupt`` traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

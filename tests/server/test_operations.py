@@ -132,7 +132,8 @@ class ServeProcess:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def start(cls, *args: str) -> ServeProcess:
+    async def start(cls, *args: str, group: bool = False) -> ServeProcess:
+        """``group``: in a process group of its own, as a terminal runs a command."""
         proc = await asyncio.create_subprocess_exec(
             str(KUPFERKESSEL),
             "serve",
@@ -145,6 +146,7 @@ class ServeProcess:
             stderr=asyncio.subprocess.PIPE,
             cwd=ROOT,
             env={**os.environ, "KK_HOST": "127.0.0.1"},
+            start_new_session=group,
         )
         serve = cls(proc)
         async with asyncio.timeout(30):
@@ -333,3 +335,28 @@ async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
     await other.ping()
     await other.close()
     await maker.close()
+
+
+@pytest.mark.e2e
+async def test_ctrl_c_at_a_terminal_stops_serve_without_a_traceback() -> None:
+    """Ctrl-C at a terminal interrupts every process of the command's group, the bot
+    workers too: only the server itself may act on it, and the log stays clean."""
+    serve = await ServeProcess.start("--bot-workers", "1", group=True)
+    try:
+        port = serve.port.result()
+        player = await WsClient.open(port, "alice")
+        _, _, _ = await create(player, bots=[{"seat": 1, "level": "hard"}])
+        await player.send("ready")
+        await play_seat(player, 0, random.Random(3), max_takes=3)  # the worker has thought
+        os.killpg(serve.proc.pid, signal.SIGINT)
+        async with asyncio.timeout(15):
+            code = await serve.proc.wait()
+            await serve._reader
+    finally:
+        if serve.proc.returncode is None:
+            serve.proc.kill()
+            await serve.proc.wait()
+    text = "".join(serve.lines)
+    assert code == 0, text[-2000:]
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text[-2000:]
+    assert "shutting down" in [r["msg"] for r in serve.records()]
