@@ -37,6 +37,7 @@ from ..core.intents import (
     Watch,
 )
 from ..core.table import LOBBY, Occupant, Table, TableError, hash_token
+from ..lobby.registry import rematch_name
 from ..net.session import Session
 from ..store import Store, StoredSeat, StoredTable
 from .bus import Bus
@@ -138,7 +139,7 @@ class RemoteTable(Table):
             return False
         st = StoredTable(
             table_id,
-            self.name,
+            rematch_name(self.name),  # as the owner named it
             self.options.replace(seed=None),
             self.private,
             self.invite_hash,

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Protocol
 
+from protocol.messages.limits import DEFAULT_LIMITS
 from shared.clock import Clock, Timing
 from shared.errors import RuleError
 from shared.options import Options
@@ -43,6 +44,16 @@ def new_invite() -> str:
 __all__ = ["NO_QUOTAS", "Lobby", "Quotas"]
 
 log = logging.getLogger("kupferkessel.lobby")
+
+def rematch_name(name: str, longest: int = DEFAULT_LIMITS.max_table_name) -> str:
+    """The name of a rematch of table ``name``: ``Kitchen`` plays ``Kitchen, game 2``,
+    then ``Kitchen, game 3``; never longer than a table's name may be."""
+    base, sep, number = name.rpartition(", game ")
+    game = int(number) + 1 if sep and number.isdigit() else 2
+    base = base if sep and number.isdigit() else name
+    tail = f", game {game}"
+    return base[: max(1, longest - len(tail))].rstrip() + tail
+
 
 class ComputerPlayers(Protocol):
     """The server's computer players (``server.bots.seats.ComputerPlayers``)."""
@@ -405,7 +416,7 @@ class Lobby:
         and spectators who can follow get ``rematched``, then the game starts."""
         n = old.options.players
         new, _ = await self.create(
-            old.name,
+            rematch_name(old.name),
             old.options.replace(seed=None),
             private=old.private,
             timing=old.timing,

@@ -366,6 +366,8 @@ async def test_a_rematch_across_nodes_takes_every_session_along(
                 )
                 assert v.state_version == 0
             assert [p.id for p in b.cluster.proxies.values()] == [new]  # type: ignore[union-attr]
+            # the handles at the other node name the new table as its owner does
+            assert {p.name for p in b.cluster.proxies.values()} == {owned.name}  # type: ignore[union-attr]
             table = new
         # the remote player's take reaches the new table as well as the local one's
         assert owned.game is not None

@@ -14,6 +14,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from server.app import Server
 from server.export import export_game
+from server.lobby.registry import rematch_name
 from server.store import SqlStore
 from shared.record import Record
 
@@ -483,6 +484,8 @@ async def test_rematch_rotates_colours_and_keeps_tokens(server: Server) -> None:
         assert v.state_version == 0
     new = server.lobby.get(ra.table)
     assert new.state == "playing" and [s.name for s in new.seats] == ["p1", "p0"]
+    old_name = server.lobby.get(table_id).name
+    assert new.name == f"{old_name}, game 2"  # not the finished table's name again
     await a.close()
     again = await hello(server.port, "p0 again")
     resumed = await again.request("resume", token=tokens[0])
@@ -528,3 +531,12 @@ async def test_a_resignation_and_stand_ins_survive_a_restart(tmp_path: Path) -> 
         assert (await back.request("resume", token=tokens[0])).type == "resumed"
         p = await back.wait_type("presence")
         assert p.seats[2].resigned and p.seats[2].computer and not p.seats[0].absent
+
+
+def test_a_rematch_is_named_after_its_table_and_counts_its_games() -> None:
+    assert rematch_name("Kitchen") == "Kitchen, game 2"
+    assert rematch_name("Kitchen, game 2") == "Kitchen, game 3"
+    assert rematch_name("Kitchen, game 9") == "Kitchen, game 10"
+    assert rematch_name("Score 3, game x") == "Score 3, game x, game 2"
+    long = rematch_name("x" * 48)
+    assert len(long) == 48 and long.endswith(", game 2")
