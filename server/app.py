@@ -35,6 +35,7 @@ from .lobby.directory import Directory
 from .lobby.quotas import Counts
 from .lobby.registry import Lobby
 from .net.guard import CountedConnection, Guard
+from .net.origins import origin_refusal
 from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
 from .store import MemoryStore, Store
 
@@ -288,6 +289,10 @@ class Server:
             return Response(HTTPStatus.OK, "OK", headers, body)
         if self.config.web and request.headers.get("Upgrade", "").lower() != "websocket":
             return webui.respond(request)  # the page and its files, never a handshake
+        refusal = origin_refusal(request.headers, self.config.allowed_origins)
+        if refusal is not None:
+            log.warning("handshake refused: another site's page", extra={"reason": refusal})
+            return connection.respond(HTTPStatus.FORBIDDEN, refusal + "\n")
         if early:
             return connection.respond(
                 HTTPStatus.BAD_REQUEST,

@@ -54,4 +54,6 @@ class ServerConfig:
     now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
     cluster: str | None = None  # redis://... : a node of a cluster (server.cluster)
     lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed
+    # pages of other sites whose WebSocket handshakes are accepted (``net.origins``)
+    allowed_origins: tuple[str, ...] = ()
     web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)

@@ -141,6 +141,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--no-web", action="store_true", help="serve no browser client on GET / (protocol only)"
     )
     p.add_argument(
+        "--allow-origin",
+        metavar="ORIGIN",
+        action="append",
+        default=[],
+        help="accept WebSocket handshakes from pages of ORIGIN (https://example.org) too;"
+        " by default only the server's own page and programs (no Origin) may connect;"
+        " repeatable",
+    )
+    p.add_argument(
         "--cluster",
         metavar="URL",
         default=os.environ.get("KK_CLUSTER"),
@@ -211,6 +220,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
         web=not args.no_web,
+        allowed_origins=tuple(args.allow_origin),
         cluster=args.cluster,
         lease=args.lease,
     )
