@@ -1,7 +1,8 @@
 """LAN discovery with zeroconf (mDNS/DNS-SD), service type ``_kupferkessel._tcp.local.``.
 
 A host announces its server with TXT properties ``name``, ``version``, ``tables`` (open
-tables waiting for players) and ``path``, and refreshes them as the tables change
+tables waiting for players), ``path`` and, when it serves the browser client, ``url``
+(the page's address on its first LAN address), and refreshes them as the tables change
 (``Announcer.update``; ``announce_server`` does it every few seconds). ``Browser``
 keeps a list of the servers it finds; ``browse`` is the one-shot form.
 """
@@ -34,6 +35,7 @@ class FoundServer:
     version: str
     tables: int  # open tables waiting for players
     instance: str  # the DNS-SD instance name
+    web: str | None = None  # the address of its browser client's page, if it serves one
 
 
 def _zeroconf(interfaces: Interfaces) -> AsyncZeroconf:
@@ -53,8 +55,10 @@ class Announcer:
         *,
         addresses: Sequence[str] | None = None,
         interfaces: Interfaces = None,
+        web: bool = False,
     ) -> None:
         self.name = name
+        self.web = web  # the server serves its browser client: the TXT record says where
         self.port = port
         self.version = version
         self.addresses = list(addresses) if addresses else _lan_addresses()
@@ -66,18 +70,24 @@ class Announcer:
         self._zc: AsyncZeroconf | None = None
 
     def _info(self, instance: str, tables: int) -> AsyncServiceInfo:
+        properties = {
+            "name": self.name[:60],
+            "version": self.version,
+            "tables": str(tables),
+            "path": "/",
+        }
+        if self.web and self.addresses:
+            a = self.addresses[0]
+            properties["url"] = f"http://[{a}]:{self.port}/" if ":" in a else (
+                f"http://{a}:{self.port}/"
+            )
         return AsyncServiceInfo(
             SERVICE_TYPE,
             f"{instance}.{SERVICE_TYPE}",
             parsed_addresses=self.addresses,
             port=self.port,
             server=self.server,
-            properties={
-                "name": self.name[:60],
-                "version": self.version,
-                "tables": str(tables),
-                "path": "/",
-            },
+            properties=properties,
         )
 
     async def start(self) -> None:
@@ -180,6 +190,7 @@ class Browser:
             version=props.get("version", "?"),
             tables=tables,
             instance=name,
+            web=props.get("url") or None,
         )
         if self.on_change:
             self.on_change()

@@ -20,6 +20,7 @@ from ..discovery import Announcer, announce_server
 from ..lib import DEFAULT_PORT, Client, ClientError
 from ..settings import Settings
 from ..ui.app import TERMINAL_PROTOCOL, KupferApp
+from ..ui.browser import web_urls
 from .common import add_name_argument, default_name, fail, quiet_logging
 
 __all__ = ["DEFAULT_PORT", "add_arguments", "run"]
@@ -52,10 +53,15 @@ async def host(args: argparse.Namespace) -> int:
     server = await _start(store, server_name, args.port, args.bind, web=not args.no_web)
     lan = args.bind in ("0.0.0.0", "::")
     announcer = Announcer(
-        server_name, server.port, SERVER_VERSION, addresses=None if lan else [args.bind]
+        server_name,
+        server.port,
+        SERVER_VERSION,
+        addresses=None if lan else [args.bind],
+        web=not args.no_web,
     )
     address = f"ws://{announcer.addresses[0]}:{server.port}"
     status = f"hosting at {address}"
+    urls = web_urls(announcer.addresses, server.port) if not args.no_web else []
     announcing: asyncio.Task[None] | None = None
     if not args.no_announce:
 
@@ -69,7 +75,9 @@ async def host(args: argparse.Namespace) -> int:
         await client.connect()
         app = KupferApp(name=args.name, client=client, address=address, settings=Settings.load())
         app.hosting = True  # quitting stops the server: the app says so before it does
-        app.status = status + "   n: new table"
+        app.web_urls = urls
+        browsers = f"   B: browsers at {urls[0]}" if urls else ""
+        app.status = status + "   n: new table" + browsers
         return await app.run()
     finally:
         if announcing is not None:

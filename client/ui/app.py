@@ -29,6 +29,7 @@ from protocol import messages as m
 from ..discovery import Browser
 from ..lib import Client, ClientError, Status
 from ..settings import Settings
+from .browser import browser_lines
 from .chat import FRESH
 from .game import END_PAUSE, GameScreen
 from .guide import PAGES, guide_lines
@@ -95,6 +96,8 @@ class KupferApp:
         self.show_help = False
         self.help_scroll = 0
         self.guide: int | None = None  # the first-game guide's page on the screen
+        self.web_urls: list[str] | None = None  # hosting: the page's addresses (``B``)
+        self.show_browser = False
         self.saying: str | None = None  # the chat line being typed (c)
         self.confirm_quit = False
         self.no_colour = bool(os.environ.get("NO_COLOR"))
@@ -292,6 +295,12 @@ class KupferApp:
             game.answer_question(key)
         elif self.guide is not None:
             self._guide_key(key)
+        elif self.show_browser:
+            self.show_browser = False  # any key closes it
+        elif key == "B" and self.web_urls is not None and not self._typing_address() and (
+            self.lobby.form is None
+        ):
+            self.show_browser = True
         elif key == "G" and self.lobby.form is None and not self._typing_address():
             self.guide = 0
             self.show_help = False
@@ -373,6 +382,8 @@ class KupferApp:
             rows = height - len(status)  # the status line (wrapped) is at the bottom
             if self.guide is not None:
                 lines = guide_lines(self.guide, width, rows)
+            elif self.show_browser:
+                lines = browser_lines(self.web_urls or [], width, rows)
             elif self.show_help:
                 lines = self.help_page(width, rows)
             elif self.game.show_log and self.screen == "table":

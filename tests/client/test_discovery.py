@@ -45,7 +45,9 @@ def multicast() -> None:
 
 
 async def test_an_announced_host_is_found(multicast: None) -> None:
-    announcer = Announcer("Kitchen", 48765, "0.1.0", addresses=LOOPBACK, interfaces=LOOPBACK)
+    announcer = Announcer(
+        "Kitchen", 48765, "0.1.0", addresses=LOOPBACK, interfaces=LOOPBACK, web=True
+    )
     await announcer.start()
     try:
         await announcer.update(2)
@@ -56,6 +58,7 @@ async def test_an_announced_host_is_found(multicast: None) -> None:
     assert ours, found
     assert ours[0].url == "ws://127.0.0.1:48765"
     assert ours[0].version == "0.1.0" and ours[0].tables == 2
+    assert ours[0].web == "http://127.0.0.1:48765/"  # the page of its browser client
 
 
 async def test_the_browser_follows_changes(multicast: None) -> None:
