@@ -29,7 +29,9 @@ def score_lines(
     rematch: str | None,
 ) -> tuple[list[Line], int]:
     """The final score table in ``rows`` lines from line ``scroll`` on, the keys and
-    the ``rematch`` line at the bottom; and the scroll kept within the table."""
+    the ``rematch`` line at the bottom; and the scroll kept within the table. When the
+    table does not fit, its TOTAL line stays in sight above "more lines": who won by
+    how much is never a page away."""
     body = render_scores(view, cards, catalogue, names, width)
     keys = ["g: show the board", "v: review the game", "Up/Down: scroll", "?: help"]
     keys += ["Enter/q: back to the lobby"] if allow_lobby else ["q: quit"]
@@ -40,13 +42,22 @@ def score_lines(
     if len(body) > room:
         scroll = max(0, min(scroll, len(body) - room + 1))
         end = scroll + room - 1
-        rest = len(body) - end
+        total = next((i for i, line in enumerate(body) if _is_total(line)), None)
+        shown = body[scroll:end]
+        if total is not None and not scroll <= total < end and len(shown) > 1:
+            end -= 1  # the TOTAL line takes the window's last line
+            shown = [*body[scroll:end], body[total]]
+        rest = len(body) - end - (total is not None and total >= end)
         words = f"{rest} more line{'s' if rest != 1 else ''} (Down)" if rest else "end (Up: back)"
         more: Line = [("fg:#808080 italic", words)]
-        body = [*body[scroll:end], more]
+        body = [*shown, more]
     else:
         scroll = 0
     return body + [[] for _ in range(room - len(body))] + foot, scroll
+
+
+def _is_total(line: Line) -> bool:
+    return bool(line) and line[0][1].startswith("TOTAL")
 
 
 def ended_lines(

@@ -516,3 +516,22 @@ async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, C
     assert any("(PgDn)" in p for p in pages), pages[0]  # it does page at 60x20
     for page in pages:
         assert "To move: You" in page, page
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("players", [2, 3])
+async def test_the_totals_are_on_the_score_tables_first_screen(
+    seated: tuple[KupferApp, Client], width: int, height: int, players: int
+) -> None:
+    """However many lines the table takes, its TOTAL line is in sight at once, and
+    stays while the rest scrolls."""
+    kapp, _ = seated
+    game = play(
+        Options(seed=11, players=players, recipes=True),
+        [make_bot("greedy", s, seed=s) for s in range(players)],
+    )
+    kapp.game.table.set_view(view_model(view(game, None)), 999)
+    for _ in range(3):
+        screen = draw(kapp, width, height)
+        assert "TOTAL" in screen, screen
+        kapp.key("down")
