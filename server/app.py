@@ -132,7 +132,7 @@ class Server:
             self._handle,
             self.config.host,
             self.config.port,
-            subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
+            subprotocols=[m.SUBPROTOCOL, m.JSON_SUBPROTOCOL],  # type: ignore[list-item]
             process_request=self._http,
             max_size=self.config.ws_max_size,
             max_queue=self.config.ws_max_queue,

@@ -123,7 +123,7 @@ from .server import (
     WatchingMsg,
     WelcomeMsg,
 )
-from .version import MINOR_1_0, PROTOCOL_VERSION, SUBPROTOCOL, SUPPORTED_MAJORS
+from .version import JSON_SUBPROTOCOL, MINOR_1_0, PROTOCOL_VERSION, SUBPROTOCOL, SUPPORTED_MAJORS
 from .view import (
     ClockInfo,
     GameView,
@@ -140,6 +140,7 @@ __all__ = [
     "CLIENT_MESSAGES",
     "DEFAULT_LIMITS",
     "EVENT_MODELS",
+    "JSON_SUBPROTOCOL",
     "MAX_ID",
     "MINOR_1_0",
     "PRINTABLE_PATTERN",

@@ -33,6 +33,7 @@ from websockets.protocol import State
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client
 from protocol.convert import options_to_shared
+from protocol.jsonframes import from_json, to_json
 from protocol.wire import encode_ack, encode_as
 from shared.clock import Timing
 from shared.errors import RuleError
@@ -147,7 +148,9 @@ class Session(Framing):
         self.name = "?"
         self.seq = 0  # the last message's number; only ``send`` moves it
         self.closing = False  # ``close`` was called (or the connection ended)
-        self._out: deque[bytes] = deque()  # frames for the writer task, in order
+        # the JSON subprotocol: the same messages as text frames (``protocol.jsonframes``)
+        self.json = getattr(ws, "subprotocol", None) == m.JSON_SUBPROTOCOL
+        self._out: deque[bytes | str] = deque()  # frames for the writer task, in order
         self._out_bytes = 0  # their total size
         self._max_output = cfg.max_output
         self._write_limit = cfg.write_limit
@@ -171,9 +174,11 @@ class Session(Framing):
             return
         self.seq += 1
         if isinstance(message, BaseModel):
-            frame = encode_as(type(message), message, seq=self.seq, re=re)
+            frame: bytes | str = encode_as(type(message), message, seq=self.seq, re=re)
         else:
             frame = message(self.seq)
+        if self.json:
+            frame = to_json(frame)  # type: ignore[arg-type]
         if self._out_bytes + len(frame) > self._max_output:
             log.warning("client too slow, closing", extra=self.log_extra)
             self._out.clear()
@@ -182,7 +187,7 @@ class Session(Framing):
             return
         self._queue(frame)
 
-    def _queue(self, frame: bytes) -> None:
+    def _queue(self, frame: bytes | str) -> None:
         """Write ``frame`` at once if nothing waits before it, else queue it for the
         writer task.
 
@@ -220,7 +225,8 @@ class Session(Framing):
             return
         self.seq += 1
         bye = m.ByeMsg(reason=reason.split(":")[0], message=reason)
-        self._queue(encode_as(m.ByeMsg, bye, seq=self.seq))
+        frame = encode_as(m.ByeMsg, bye, seq=self.seq)
+        self._queue(to_json(frame) if self.json else frame)
         self.closing = True
         self._close_code = (code, reason[:120])
         self._wake()  # the writer closes the connection after the bye
@@ -325,10 +331,15 @@ class Session(Framing):
                 await self.ws.recv()
 
     async def handle_frame(self, frame: str | bytes) -> None:
-        if isinstance(frame, str):
-            self.error("malformed", "frames must be binary msgpack, not text", None)
+        if isinstance(frame, str) != self.json:
+            kind = "text frames of JSON" if self.json else "binary msgpack, not text"
+            self.error("malformed", f"frames must be {kind}", None)
             return
         try:
+            if isinstance(frame, str):
+                if len(frame) > 4 * self.config.limits.max_frame:
+                    raise ProtocolError(m.ErrorCode.TOO_LARGE, "the frame is too large")
+                frame = from_json(frame)
             msg = decode_client(frame, max_frame=self.config.limits.max_frame)
         except ProtocolError as e:
             kind = e.message.split(":", 1)[0]

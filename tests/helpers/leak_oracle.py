@@ -9,6 +9,7 @@ nodes of a cluster; the rules it checks are told in the first one's docstring.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import types
@@ -116,6 +117,9 @@ def check_game(played: Played) -> int:
     for conn in played.conns:
         for raw in conn.client.raw:
             frames += 1
+            if conn.client.json:  # the JSON subprotocol: text frames, every one
+                assert isinstance(raw, str), "a JSON connection gets text frames only"
+                raw = msgpack.packb(json.loads(raw))  # the same map, read alike
             assert isinstance(raw, bytes), "the server sends binary frames only"
             where = f"seat {conn.seat}, frame {raw[:60]!r}"
             for tok in tokens:
@@ -191,10 +195,11 @@ def check_11_view(obj: dict[str, Any], game: Game, conn: Conn, where: str) -> No
 
 
 # ---------------------------------------------------------------------- playing
-async def play_one(port: int | list[int], rng: random.Random) -> Played:
+async def play_one(port: int | list[int], rng: random.Random, *, json: bool = False) -> Played:
     """One random game; with several ports (the nodes of a cluster) every connection
     goes to another node than the one before: seats, spectators and a seat's
-    reconnection each on their own."""
+    reconnection each on their own. ``json``: every connection speaks the JSON
+    subprotocol."""
     ports = [port] if isinstance(port, int) else port
     opened = iter(range(10**6))
 
@@ -214,7 +219,9 @@ async def play_one(port: int | list[int], rng: random.Random) -> Played:
     wire = options.to_dict()
     wire["recipes"] = options.recipes
     minors = [rng.choice([0, 1]) for _ in range(players)]
-    clients = [await WsClient.open(node(), f"p{i}", (1, minors[i])) for i in range(players)]
+    clients = [
+        await WsClient.open(node(), f"p{i}", (1, minors[i]), json=json) for i in range(players)
+    ]
     table, _, token = await create(clients[0], options=wire)
     played.conns.append(Conn(clients[0], 0, token, minors[0]))
     for i, c in enumerate(clients[1:], 1):
@@ -224,7 +231,7 @@ async def play_one(port: int | list[int], rng: random.Random) -> Played:
 
     async def watcher(name: str) -> None:
         minor, combined = rng.choice([(0, False), (1, False), (1, True)])
-        spectator = await WsClient.open(node(), None)
+        spectator = await WsClient.open(node(), None, json=json)
         hello = {"protocol": [1, minor], "client": name, "combined": combined}
         assert (await spectator.request("hello", **hello)).type == "welcome"
         await spectator.request("watch", table=table)
@@ -245,7 +252,7 @@ async def play_one(port: int | list[int], rng: random.Random) -> Played:
             if last.view.game_over:
                 return
             await conn.client.close()
-            client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor))
+            client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor), json=json)
             resumed = await client.request("resume", token=conn.token)
             assert resumed.type == "resumed" and resumed.seat == seat
             played.conns.append(Conn(client, seat, None, conn.minor))

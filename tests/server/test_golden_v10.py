@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
+import pytest
 
 from protocol import messages as m
 
@@ -61,10 +62,11 @@ async def _settle(*clients: WsClient) -> None:
         await c.ping()
 
 
-async def _script(port: int) -> dict[str, list[Any]]:
-    a = await WsClient.open(port, None)
-    b = await WsClient.open(port, None)
-    c = await WsClient.open(port, None)
+async def _script(port: int, as_json: bool = False) -> dict[str, list[Any]]:
+    """``as_json``: every client speaks the JSON subprotocol (the same frames, as text)."""
+    a = await WsClient.open(port, None, json=as_json)
+    b = await WsClient.open(port, None, json=as_json)
+    c = await WsClient.open(port, None, json=as_json)
     for who, name in ((a, "golden-a"), (b, "golden-b"), (c, "golden-c")):
         welcome = await who.request("hello", protocol=[1, 0], client=name, client_version="1")
         assert welcome.type == "welcome"
@@ -128,23 +130,30 @@ async def _script(port: int) -> dict[str, list[Any]]:
     await a.request("resign")
     await _settle(a, b, c)
     await b.request("list_tables")
-    await a.send_raw(msgpack.packb({"type": "warp", "id": 99}))
+    warp = {"type": "warp", "id": 99}
+    await a.send_raw(json.dumps(warp) if as_json else msgpack.packb(warp))
     await _settle(a, b, c)
     for who in (a, b, c):
         await who.close()
     mask = _Masker()
+    if as_json:
+        assert all(isinstance(f, str) for who in (a, b, c) for f in who.raw)
     return {
-        name: [mask(msgpack.unpackb(f)) for f in who.raw if isinstance(f, bytes)]
+        name: [mask(json.loads(f) if as_json else msgpack.unpackb(f)) for f in who.raw]
         for name, who in (("a", a), ("b", b), ("c", c))
     }
 
 
-async def test_a_1_0_client_gets_exactly_the_1_0_frames(make_server: MakeServer) -> None:
+@pytest.mark.parametrize("as_json", [False, True], ids=["msgpack", "json"])
+async def test_a_1_0_client_gets_exactly_the_1_0_frames(
+    make_server: MakeServer, as_json: bool
+) -> None:
+    """Over msgpack and over the JSON subprotocol alike: the same messages."""
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 1000, "rate_burst": 1000})
     server = await make_server(limits=limits)
-    frames = await _script(server.port)
+    frames = await _script(server.port, as_json)
     lines = [json.dumps({"client": k, "frame": f}) for k, fs in frames.items() for f in fs]
-    if os.environ.get("KK_GOLDEN_WRITE"):
+    if os.environ.get("KK_GOLDEN_WRITE") and not as_json:
         GOLDEN.write_text("\n".join(lines) + "\n", encoding="utf-8")
     golden = GOLDEN.read_text(encoding="utf-8").splitlines()
     for i, (got, want) in enumerate(zip(lines, golden, strict=False)):

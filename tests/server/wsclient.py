@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json as _json
 import random
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -40,20 +41,31 @@ class WsClient:
         self.closed = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
 
+    json = False  # speaks the JSON subprotocol (text frames; ``raw`` keeps them as text)
+
     @classmethod
     async def open(
-        cls, port: int, name: str | None = "tester", protocol: tuple[int, int] = (1, 0), **kw: Any
+        cls,
+        port: int,
+        name: str | None = "tester",
+        protocol: tuple[int, int] = (1, 0),
+        *,
+        json: bool = False,
+        **kw: Any,
     ) -> WsClient:
         """Connect to 127.0.0.1:port and, if ``name`` is given, say hello (in
-        ``protocol``: 1.0 unless a test needs 1.1)."""
+        ``protocol``: 1.0 unless a test needs 1.1; ``json``: over the JSON subprotocol)."""
+        sub = m.JSON_SUBPROTOCOL if json else m.SUBPROTOCOL
         ws = await connect(
             f"ws://127.0.0.1:{port}/",
-            subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
+            subprotocols=[sub],  # type: ignore[list-item]
             max_size=None,
             open_timeout=10,
             **kw,
         )
+        assert ws.subprotocol == sub
         client = cls(ws)
+        client.json = json
         if name is not None:
             welcome = await client.request("hello", protocol=list(protocol), client=name)
             assert welcome.type == "welcome", welcome
@@ -63,6 +75,8 @@ class WsClient:
         try:
             async for frame in self.ws:
                 self.raw.append(frame)
+                if self.json and isinstance(frame, str):  # the same map, as msgpack
+                    frame = msgpack.packb(_json.loads(frame))
                 msg = decode_server(frame) if isinstance(frame, bytes) else None
                 self.msgs.append(msg)
                 self._changed.set()
@@ -81,7 +95,8 @@ class WsClient:
         msg_id = fields.pop("id", None)
         if msg_id is None:
             msg_id = self.next_id()
-        await self.send_raw(msgpack.packb({"type": type, "id": msg_id, **fields}))
+        message = {"type": type, "id": msg_id, **fields}
+        await self.send_raw(_json.dumps(message) if self.json else msgpack.packb(message))
         return int(msg_id)
 
     async def send_raw(self, frame: bytes | str) -> None:
