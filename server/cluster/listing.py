@@ -12,20 +12,19 @@ over the living nodes are ``figures``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as aioredis
 
 from protocol import messages as m
 from protocol.convert import options_to_shared
-from shared.events import Event
-from shared.view import View
+from shared.clock import Timing
 
-from ..core.table import Seat, Table
+from ..core.handle import PublicSeat, TableFacts, next_serial
+from ..core.table import LOBBY, Table
 from ..net.summaries import table_summary
-from ..store import Store
 from .messages import Listed, encode
 
 __all__ = ["Listings"]
@@ -38,10 +37,9 @@ whole listing again (a burst, such as a node adopting many tables)."""
 class Listings:
     """This node's figures and public tables as published, and the other nodes'."""
 
-    def __init__(self, node: str, redis: aioredis.Redis, store: Store, lease: float) -> None:
+    def __init__(self, node: str, redis: aioredis.Redis, lease: float) -> None:
         self.node = node
         self.redis = redis
-        self.store = store  # the listed tables' (they never write)
         self.lease = lease
         # our public tables as published (table id -> summary), the ids seen last
         # round, the tables changed since (``changed``), our listing's version in Redis
@@ -101,7 +99,7 @@ class Listings:
                     pipe.hgetall(f"kk:listed:{node}")
                 got = await pipe.execute()
             for node, entries in zip(stale, got, strict=True):
-                self.others[node].load(entries, self.store)
+                self.others[node].load(entries)
 
     def _delta(self, tables: Mapping[str, Table]) -> tuple[dict[str, bytes], list[str]] | None:
         """What changed in our public tables since the last round: (summaries to set,
@@ -163,7 +161,7 @@ class Listings:
 
     def heard(self, src: str, msg: Listed) -> None:
         """Another node's ``listed`` message: apply it to what we know of its tables."""
-        self.others.setdefault(src, _Listing()).apply(msg, self.store)
+        self.others.setdefault(src, _Listing()).apply(msg)
 
     def stale(self) -> None:
         """``listed`` messages may have been lost (our channel was away): read every
@@ -171,7 +169,7 @@ class Listings:
         for other in self.others.values():
             other.stale()
 
-    def tables(self) -> list[Table]:
+    def tables(self) -> list[TableFacts]:
         """The public tables the other nodes serve (as of their last report; a table
         being handed over is listed once)."""
         found = {tid: t for o in self.others.values() for tid, (_, t) in o.tables.items()}
@@ -181,18 +179,18 @@ class Listings:
 class _Listing:
     """What this node knows of another node's public tables: its listing's version
     ``v`` (None: to be read in full from Redis, at the next round) and the tables, each
-    as its summary and a ``Table`` for the lobby; ``listed`` messages that came while
+    as its summary and a ``ListedTable`` for the lobby; ``listed`` messages that came while
     it is being read wait in ``backlog``."""
 
     def __init__(self) -> None:
         self.v: int | None = None
-        self.tables: dict[str, tuple[bytes, Table]] = {}
+        self.tables: dict[str, tuple[bytes, ListedTable]] = {}
         self.backlog: list[Listed] = []
 
     def stale(self) -> None:
         self.v, self.backlog = None, []
 
-    def apply(self, msg: Listed, store: Store) -> None:
+    def apply(self, msg: Listed) -> None:
         if self.v is None:
             if len(self.backlog) < 50:
                 self.backlog.append(msg)
@@ -203,11 +201,11 @@ class _Listing:
         else:
             self.v = msg.version
             for tid, raw in msg.set.items():
-                self._put(tid, raw, store)
+                self._put(tid, raw)
             for tid in msg.deleted:
                 self.tables.pop(tid, None)
 
-    def load(self, entries: dict[bytes, bytes], store: Store) -> None:
+    def load(self, entries: dict[bytes, bytes]) -> None:
         """The node's whole listing as read from Redis (then the messages since)."""
         version = entries.pop(b"~v", None)
         if version is None:  # not written yet (it joined, or Redis restarted)
@@ -219,63 +217,63 @@ class _Listing:
             if old is not None and old[0] == raw:
                 self.tables[tid_s] = old
             else:
-                self._put(tid_s, raw, store, old)
+                self._put(tid_s, raw, old)
         self.v = int(version)
         backlog, self.backlog = self.backlog, []
         for msg in sorted(backlog, key=lambda x: x.version):
-            self.apply(msg, store)
+            self.apply(msg)
 
-    def _put(
-        self, tid: str, raw: bytes, store: Store, old: tuple[bytes, Table] | None = None
-    ) -> None:
+    def _put(self, tid: str, raw: bytes, old: tuple[bytes, ListedTable] | None = None) -> None:
         old = old or self.tables.get(tid)
-        table = _listed_table(raw, store)
-        if old is not None:  # the same place in this node's listing order
-            table.serial = old[1].serial
-        self.tables[tid] = (raw, table)
+        summary = m.TableSummary.model_validate_json(raw)
+        # a changed table keeps its place in this node's listing order
+        self.tables[tid] = (raw, ListedTable(summary, None if old is None else old[1].serial))
 
 
-class _Elsewhere:
-    """Stands for a connected player or spectator in a table another node listed (it
-    is never delivered anything: a listed table is only summarized)."""
+class ListedTable:
+    """A public table another node listed, as this node's listing shows it: the facts
+    of its summary (``TableFacts``), never a table one can act at (a session that
+    enters it gets a ``RemoteTable`` from ``Cluster.locate``)."""
 
-    def deliver_view(self, table: Table, view: View, version: int) -> None:
-        pass
+    def __init__(self, summary: m.TableSummary, serial: int | None = None) -> None:
+        self.summary = summary
+        self.options = options_to_shared(summary.options)
+        t = summary.timing
+        self.timing = Timing() if t is None else Timing(t.move, t.reserve, t.grace, t.absent_after)
+        self.serial = next_serial() if serial is None else serial
+        self._seats = [PublicSeat(**info.model_dump()) for info in summary.seats]
 
-    def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
-    ) -> None:
-        pass
+    @property
+    def id(self) -> str:
+        return self.summary.id
 
-    def deliver_result(self, table: Table, view: View, version: int) -> None:
-        pass
+    @property
+    def name(self) -> str:
+        return self.summary.name
 
-    def deliver_presence(self, table: Table) -> None:
-        pass
+    @property
+    def private(self) -> bool:
+        return self.summary.private
 
-    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
-        pass
+    @property
+    def state(self) -> str:
+        return self.summary.state
 
-    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
-        pass
+    @property
+    def open(self) -> bool:
+        return self.state == LOBBY and any(s.name is None for s in self._seats)
 
-    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
-        return False
+    @property
+    def seeded(self) -> bool:
+        return self.summary.seeded
 
-    def replaced(self, table: Table, seat: int) -> None:
-        pass
+    @property
+    def spectator_count(self) -> int:
+        return self.summary.spectators
+
+    def public_seats(self) -> list[PublicSeat]:
+        return self._seats
 
 
-def _listed_table(raw: bytes, store: Store) -> Table:
-    """A table another node listed, as a ``Table`` for the listing (public facts only)."""
-    s = m.TableSummary.model_validate_json(raw)
-    table = Table(s.id, s.name, options_to_shared(s.options), store, private=s.private)
-    table.state = s.state
-    for info in s.seats:
-        seat: Seat = table.seats[info.seat]
-        seat.name, seat.bot, seat.ready = info.name, info.bot, info.ready
-        seat.occupant = _Elsewhere() if info.connected else None
-        if info.resigned:
-            table.resigned.append(info.seat)
-    table.spectators = {_Elsewhere() for _ in range(s.spectators)}
-    return table
+if TYPE_CHECKING:  # mypy proves that a listed table has a table's public facts
+    _listed_tables_have_facts: type[TableFacts] = ListedTable

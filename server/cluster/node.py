@@ -62,6 +62,8 @@ from redis.exceptions import RedisError
 from redis.retry import Retry
 
 from ..bots.seats import BotPlayer
+from ..core.handle import TableFacts, TableHandle
+from ..core.restore import stored_form
 from ..core.table import FINISHED, Table, hash_token
 from ..lobby.quotas import Served
 from ..net.session import Session
@@ -166,7 +168,7 @@ class Cluster:
         self.bus = Bus(self.node, self.redis, self._channel, lease, self._receive, self._back)
         self.forwarding = Forwarding(self.node, self.bus, self.redis, lease)
         self.serving = Serving(self.bus, lambda: self.lobby.tables, lambda: self.stopping)
-        self.listings = Listings(self.node, self.redis, store, lease)
+        self.listings = Listings(self.node, self.redis, lease)
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()  # intents being served, adoptions
         self._unleased: set[str] = set()  # tables seen without a lease in the last scan
@@ -282,13 +284,15 @@ class Cluster:
         self.bus.send_all(encode(Back()))
         self.listings.stale()
 
-    def entered(self, table: Table, invite: str | None) -> None:
+    def entered(self, table: TableHandle, invite: str | None) -> None:
         """A session entered a table another node serves with ``invite`` (kept: it
         attaches again with it when the table moves)."""
         if isinstance(table, RemoteTable):
-            table._invite = invite
+            table.invite = invite
 
-    async def locate(self, table_id: str, current: Table | None = None) -> Table | None:
+    async def locate(
+        self, table_id: str, current: TableHandle | None = None
+    ) -> TableHandle | None:
         """The table a session asked for: ours, or a ``RemoteTable`` for its owner; a
         table nobody serves is adopted here (a finished one too, if it finished less
         than the lobby's ``finished_ttl`` ago, as a single server restores it)."""
@@ -303,13 +307,15 @@ class Cluster:
             if st is None:
                 break
             if owner is not None:  # served (a finished one too, while its owner keeps it)
-                return RemoteTable(self.forwarding, st, text(owner), self.store)
+                return RemoteTable(self.forwarding, st, text(owner))
             if not self._servable(st):
                 break
             await self._adopt(table_id, finished=True)
         return None
 
-    async def locate_seat(self, token: str, current: Table | None) -> tuple[Table, int] | None:
+    async def locate_seat(
+        self, token: str, current: TableHandle | None
+    ) -> tuple[TableHandle, int] | None:
         since = self.lobby.now() - self.lobby.finished_ttl
         found = await asyncio.to_thread(self.store.find_token, hash_token(token), since)
         if found is None:
@@ -416,28 +422,19 @@ class Cluster:
         log.info("table dropped", extra={"table": table.id})
 
     def _demote(self, table: Table) -> None:
-        st = StoredTable(
-            table.id,
-            table.name,
-            table.options,
-            table.private,
-            table.invite_hash,
-            table.created,
-            table.state,
-        )
+        """Our own sessions at ``table``, which another node serves from now on, each
+        get a ``RemoteTable`` to it (``Session.follow``), starting from its facts now."""
+        st = stored_form(table)
         for seat_no, occ in table.occupants():
             if not isinstance(occ, Session):
                 continue
-            proxy = RemoteTable(self.forwarding, st, None, self.store)
-            for s in table.seats:
-                proxy.seats[s.index].name = s.name
-                proxy.seats[s.index].token_hash = s.token_hash
+            proxy = RemoteTable(self.forwarding, st, None)
             if seat_no is None:
                 proxy.role = ("watch", None)
             else:
                 proxy.my_seat = seat_no
                 proxy.role = ("seat", table.seats[seat_no].token_hash)
-            proxy._invite = occ.invite  # a private table's spectator needs it to watch again
+            proxy.invite = occ.invite  # a private table's spectator needs it to watch again
             proxy._bind(occ)  # with the protocol the session speaks
             occ.follow(proxy)
 
@@ -491,7 +488,7 @@ class Cluster:
         """What the lobby shows of one of our tables may have changed."""
         self.listings.changed(table.id)
 
-    def listing(self) -> list[Table]:
+    def listing(self) -> list[TableFacts]:
         """The public tables the other nodes serve (as of their last report)."""
         return self.listings.tables()
 

@@ -12,15 +12,18 @@ intents in flight are answered as lost (``stale_state`` for a take).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 
 from shared.game import Take
 
+from ..core import intents
+from ..core.handle import PublicSeat, TableHandle, next_serial
 from ..core.intents import (
     Back,
     Chat,
@@ -36,10 +39,13 @@ from ..core.intents import (
     Resume,
     Watch,
 )
-from ..core.table import LOBBY, Occupant, Table, TableError, hash_token
+from ..core.restore import seats_from_stored, timing_from_stored
+from ..core.roles import Occupant
+from ..core.table import LOBBY, TableError
+from ..core.tokens import hash_token, invite_admits
 from ..lobby.registry import rematch_name
 from ..net.session import Session
-from ..store import Store, StoredSeat, StoredTable
+from ..store import StoredSeat, StoredTable
 from .bus import Bus
 from .messages import FrameFor, Refused, Rematched, Replaced, Reply, intent_message
 from .wire import lease_key, text, with_seq
@@ -49,40 +55,63 @@ __all__ = ["Forwarding", "RemoteTable"]
 log = logging.getLogger("kupferkessel.cluster")
 
 
-class RemoteTable(Table):
-    """On a session's node: a table another node owns, as the session sees it. Each
-    intent goes to the owner and waits for its answer; what does not answer (watch,
-    resume, chat, detach) is sent in order with the rest. One per session and table."""
+class RemoteTable:
+    """On a session's node: a table another node owns, as the session sees it (a
+    ``TableHandle``). Each intent goes to the owner and waits for its answer; what does
+    not answer (watch, resume, chat, detach) is sent in order with the rest. One per
+    session and table; its facts are what the store said when the session found it
+    (``stored``), with the session's own seat kept up to date."""
 
-    def __init__(
-        self, forwarding: Forwarding, st: StoredTable, owner: str | None, store: Store
-    ) -> None:
-        super().__init__(
-            st.id,
-            st.name,
-            st.options,
-            store,
-            private=st.private,
-            invite_hash=st.invite_hash,
-            created=st.created,
-        )
+    def __init__(self, forwarding: Forwarding, st: StoredTable, owner: str | None) -> None:
         self.forwarding = forwarding
         self.owner = owner
+        self.stored = st
+        self.id, self.name, self.options = st.id, st.name, st.options
+        self.private, self.invite_hash, self.created = st.private, st.invite_hash, st.created
         self.state = st.state
-        for ss in st.seats:
-            seat = self.seats[ss.seat]
-            seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
-        self.session: Occupant | None = None
+        self.timing = timing_from_stored(st)
+        self.seats = seats_from_stored(st)
+        self.serial = next_serial()
+        self.version = 0  # the state version the owner last answered with
+        self.session: Occupant[TableHandle] | None = None
         self.sid = forwarding.new_sid()
         self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
         self.session_protocol: dict[str, Any] = {"minor": 0, "combined": False}  # set by _bind
         self.my_seat: int | None = None
+        self.invite: str | None = None  # the code the session gave (the owner checks it too)
+
+    # the table's facts (``TableFacts``), as stored
+    @property
+    def open(self) -> bool:
+        return self.state == LOBBY and any(not s.taken for s in self.seats)
+
+    @property
+    def seeded(self) -> bool:
+        return self.options.seed is not None
+
+    @property
+    def spectator_count(self) -> int:
+        return 0  # unknown here: the owner's presence messages tell the session
+
+    def public_seats(self) -> list[PublicSeat]:
+        return [
+            PublicSeat(s.index, s.name, s.index == self.my_seat, s.bot, s.ready, False)
+            for s in self.seats
+        ]
+
+    def invite_ok(self, code: str | None) -> bool:
+        return invite_admits(self.private, self.invite_hash, code)
+
+    async def apply(self, occupant: Occupant[TableHandle], intent: Intent) -> Any:
+        """Apply ``intent`` through the intent table: its row calls the method below
+        that forwards it."""
+        return await intents.apply(self, occupant, intent)
 
     # the session's view of itself
-    def seat_of(self, occupant: Occupant) -> int | None:
+    def seat_of(self, occupant: Occupant[TableHandle]) -> int | None:
         return self.my_seat if occupant is self.session else None
 
-    def _bind(self, occupant: Occupant) -> None:
+    def _bind(self, occupant: Occupant[TableHandle]) -> None:
         self.session = occupant
         # the protocol the session speaks: the owner frames for it accordingly
         self.session_protocol = {
@@ -102,11 +131,16 @@ class RemoteTable(Table):
             self.forwarding.bus.send(self.owner, msg)
 
     async def join(
-        self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
+        self,
+        name: str,
+        occupant: Occupant[TableHandle],
+        seat: int | None = None,
+        *,
+        seeded: bool = False,
     ) -> tuple[int, str]:
         self._bind(occupant)
         try:
-            index, token = await self._call(Join(name, seat, seeded), invite=self._invite)
+            index, token = await self._call(Join(name, seat, seeded), invite=self.invite)
         except BaseException:
             self.forwarding.unbind(self)
             raise
@@ -114,14 +148,12 @@ class RemoteTable(Table):
         self.seats[index].name, self.seats[index].token_hash = name, hash_token(token)
         return int(index), str(token)
 
-    _invite: str | None = None  # the code the session gave (the owner checks it too)
-
-    def watch(self, occupant: Occupant) -> None:
+    def watch(self, occupant: Occupant[TableHandle]) -> None:
         self._bind(occupant)
         self.role = ("watch", None)
-        self._cast(Watch(), invite=self._invite)
+        self._cast(Watch(), invite=self.invite)
 
-    def resume(self, token_hash: str, occupant: Occupant) -> int:
+    def resume(self, token_hash: str, occupant: Occupant[TableHandle]) -> int:
         for s in self.seats:
             if s.token_hash == token_hash:
                 self._bind(occupant)
@@ -137,20 +169,30 @@ class RemoteTable(Table):
         session = self.session
         if session is None:
             return False
-        st = StoredTable(
-            table_id,
-            rematch_name(self.name),  # as the owner named it
-            self.options.replace(seed=None),
-            self.private,
-            self.invite_hash,
-            created,
-            LOBBY,
-            seats=[StoredSeat(i, name, None, bot) for i, (name, bot) in enumerate(seats) if name],
+        token_hash = self.role[1] if seat is not None and self.role is not None else None
+        st = dataclasses.replace(  # as the owner made it (``Lobby.rematch``)
+            self.stored,
+            id=table_id,
+            name=rematch_name(self.name),
+            options=self.options.replace(seed=None),
+            created=created,
+            state=LOBBY,
+            finished=None,
+            record=None,
+            life=None,
+            seats=[  # the session's token opens its new seat
+                StoredSeat(i, name, token_hash if i == seat else None, bot)
+                for i, (name, bot) in enumerate(seats)
+                if name
+            ],
         )
-        new = RemoteTable(self.forwarding, st, self.owner, self.store)
-        new.sid, new._invite, new.role, new.my_seat = self.sid, self._invite, self.role, seat
-        if seat is not None and self.role is not None:
-            new.seats[seat].token_hash = self.role[1]  # the token opens the new seat
+        new = RemoteTable(self.forwarding, st, self.owner)
+        new.sid, new.invite, new.role, new.my_seat = (
+            self.sid,
+            self.invite,
+            self.role,
+            seat,
+        )
         self.forwarding.rebind(self, new, session)
         if session.deliver_rematch(self, new, seat):
             return True
@@ -164,22 +206,22 @@ class RemoteTable(Table):
         if self.role[0] == "seat":
             self._cast(Resume(self.role[1]))
         else:
-            self._cast(Watch(), invite=self._invite)
+            self._cast(Watch(), invite=self.invite)
 
-    async def leave(self, occupant: Occupant) -> None:
+    async def leave(self, occupant: Occupant[TableHandle]) -> None:
         try:
             await self._call(Leave())
         finally:
             self.forwarding.unbind(self)
 
-    def detach(self, occupant: Occupant) -> None:
+    def detach(self, occupant: Occupant[TableHandle]) -> None:
         self._cast(Detach())
         self.forwarding.unbind(self)
 
-    async def set_ready(self, occupant: Occupant, ready: bool = True) -> None:
+    async def set_ready(self, occupant: Occupant[TableHandle], ready: bool = True) -> None:
         await self._call(Ready(ready))
 
-    async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
+    async def take(self, occupant: Occupant[TableHandle], take: Take, state_version: int) -> int:
         re = getattr(occupant, "answering", None)  # combined: the update answers the take
         answer = await self.forwarding.call(self, Play(take, state_version), re=re)
         if answer.answered:  # the owner's update answered it: no ack after it
@@ -187,20 +229,24 @@ class RemoteTable(Table):
         self.version = int(answer.result)
         return self.version
 
-    async def resign(self, occupant: Occupant) -> None:
+    async def resign(self, occupant: Occupant[TableHandle]) -> None:
         self.version = int(await self._call(Resign()))
 
-    async def claim(self, occupant: Occupant) -> None:
+    async def claim(self, occupant: Occupant[TableHandle]) -> None:
         self.version = int(await self._call(Claim()))
 
-    async def back(self, occupant: Occupant) -> None:
+    async def back(self, occupant: Occupant[TableHandle]) -> None:
         self.version = int(await self._call(Back()))
 
-    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
+    async def vote_rematch(self, occupant: Occupant[TableHandle], yes: bool) -> None:
         await self._call(Rematch(yes))
 
-    def chat(self, occupant: Occupant, name: str, text: str) -> None:
+    def chat(self, occupant: Occupant[TableHandle], name: str, text: str) -> None:
         self._cast(Chat(name, text))
+
+
+if TYPE_CHECKING:  # mypy proves that a remote table is a handle (``server.core.handle``)
+    _a_remote_table_is_a_handle: type[TableHandle] = RemoteTable
 
 
 class Forwarding:
@@ -238,7 +284,7 @@ class Forwarding:
     def bind(self, proxy: RemoteTable) -> None:
         self.proxies[proxy.sid] = proxy
 
-    def rebind(self, old: RemoteTable, new: RemoteTable, session: Occupant) -> None:
+    def rebind(self, old: RemoteTable, new: RemoteTable, session: Occupant[TableHandle]) -> None:
         """``new`` replaces ``old`` for its session (a rematch), with the intents in
         flight (the vote that started the rematch is answered after it)."""
         new.session, new.session_protocol = session, old.session_protocol

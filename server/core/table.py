@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import itertools
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from shared.clock import Clock, ClockView, Timing
 from shared.errors import RuleError
@@ -44,12 +43,13 @@ from .aio import to_the_end
 from .clocks import EXPIRY_BOT, Timekeeping
 from .endings import Endings
 from .errors import TableError
+from .handle import PublicSeat, TableHandle, next_serial
 from .intents import Intent
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
 from .roles import TableHost as _TableHost
-from .tokens import hash_token, new_token
+from .tokens import hash_token, invite_admits, new_token
 
 __all__ = [
     "DETACHED",
@@ -68,9 +68,6 @@ __all__ = [
 log = logging.getLogger("kupferkessel.table")
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
-
-_serials = itertools.count(1)
-"""Every table made in this process gets the next number: the lobby listing's order."""
 
 Occupant: TypeAlias = "_Occupant[Table]"
 """Who receives a seat's or a spectator's traffic (``roles.Occupant``)."""
@@ -152,7 +149,7 @@ class Table(Endings, Timekeeping):
         # at creation and restore, kept by ``_note_presence``; the lobby expires tables
         # left unattended (``Lobby.expire_lobbies``, ``Lobby.tick``)
         self.idle_since: float | None = self.now()
-        self.serial = next(_serials)
+        self.serial = next_serial()  # the lobby listing's order
 
     # ------------------------------------------------------------- intents
     async def apply(self, occupant: Occupant, intent: Intent) -> Any:
@@ -205,6 +202,19 @@ class Table(Endings, Timekeeping):
         elif self.idle_since is None:
             self.idle_since = self.now()
 
+    @property
+    def spectator_count(self) -> int:
+        return len(self.spectators)
+
+    def public_seats(self) -> list[PublicSeat]:
+        """Each seat's public facts (``TableFacts``): what listings and presence show."""
+        return [
+            PublicSeat(s.index, s.name, s.occupant is not None, s.bot, s.ready,
+                       s.index in self.resigned, self.absent(s.index),
+                       s.index in self.stand_ins, s.index in self.rematch_votes)
+            for s in self.seats
+        ]  # fmt: skip
+
     def seat_of(self, occupant: Occupant) -> int | None:
         for s in self.seats:
             if s.occupant is occupant:
@@ -213,9 +223,7 @@ class Table(Endings, Timekeeping):
 
     def invite_ok(self, code: str | None) -> bool:
         """Whether ``code`` lets one join or watch (any code will do at a public table)."""
-        if not self.private:
-            return True
-        return code is not None and secrets.compare_digest(hash_token(code), self.invite_hash or "")
+        return invite_admits(self.private, self.invite_hash, code)
 
     @property
     def bots_only(self) -> bool:
@@ -574,3 +582,5 @@ class Table(Endings, Timekeeping):
             await self.host.rematch(self)
 
 
+if TYPE_CHECKING:  # mypy proves that a table is a handle (``server.core.handle``)
+    _a_table_is_a_handle: type[TableHandle] = Table

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..core.handle import TableFacts, TableHandle
 from ..core.table import Table
 
 __all__ = ["Directory", "LocalDirectory"]
@@ -19,20 +20,24 @@ __all__ = ["Directory", "LocalDirectory"]
 class Directory(Protocol):
     """The tables beyond the lobby's own, and what the lobby tells about its own."""
 
-    def listing(self) -> list[Table]:
+    def listing(self) -> list[TableFacts]:
         """The public tables served elsewhere (as of their servers' last report)."""
         ...
 
-    async def locate(self, table_id: str, current: Table | None) -> Table | None:
+    async def locate(
+        self, table_id: str, current: TableHandle | None
+    ) -> TableHandle | None:
         """A table served elsewhere, as a handle its session can use (None: there is no
         such table anywhere). ``current``: the session's own table, if it has one."""
         ...
 
-    def entered(self, table: Table, invite: str | None) -> None:
+    def entered(self, table: TableHandle, invite: str | None) -> None:
         """A session entered ``table`` (served elsewhere) with the invite code ``invite``."""
         ...
 
-    async def locate_seat(self, token: str, current: Table | None) -> tuple[Table, int] | None:
+    async def locate_seat(
+        self, token: str, current: TableHandle | None
+    ) -> tuple[TableHandle, int] | None:
         """The table and seat of a seat token served elsewhere (None: unknown)."""
         ...
 
@@ -56,16 +61,20 @@ class Directory(Protocol):
 class LocalDirectory:
     """One process: every table is the lobby's own; nothing is served elsewhere."""
 
-    def listing(self) -> list[Table]:
+    def listing(self) -> list[TableFacts]:
         return []
 
-    async def locate(self, table_id: str, current: Table | None) -> Table | None:
+    async def locate(
+        self, table_id: str, current: TableHandle | None
+    ) -> TableHandle | None:
         return None
 
-    def entered(self, table: Table, invite: str | None) -> None:
+    def entered(self, table: TableHandle, invite: str | None) -> None:
         pass
 
-    async def locate_seat(self, token: str, current: Table | None) -> tuple[Table, int] | None:
+    async def locate_seat(
+        self, token: str, current: TableHandle | None
+    ) -> tuple[TableHandle, int] | None:
         return None
 
     async def reserve_id(self, table_id: str) -> bool:

@@ -19,11 +19,12 @@ from dataclasses import asdict
 from typing import Protocol
 
 from protocol.messages.limits import DEFAULT_LIMITS
-from shared.clock import Clock, Timing
+from shared.clock import Timing
 from shared.errors import RuleError
 from shared.options import Options
 
-from ..core.life import TableLife
+from ..core.handle import TableFacts, TableHandle
+from ..core.restore import table_from_stored
 from ..core.table import FINISHED, LOBBY, PLAYING, StandIn, Table, TableError, hash_token
 from ..store import Store, StoredTable
 from .directory import Directory, LocalDirectory
@@ -125,17 +126,19 @@ class Lobby:
             )
         return table
 
-    def listing(self) -> list[Table]:
+    def listing(self) -> list[TableFacts]:
         """Public tables (private ones are reachable only by id and invite code), the
         ones served elsewhere too."""
         return [t for t in self.tables.values() if not t.private] + self.directory.listing()
 
-    def _listable(self) -> list[Table]:
+    def _listable(self) -> list[TableFacts]:
         """Every table a listing may show: ours, and the public ones served elsewhere
         (``Table.serial`` orders them all in this process)."""
         return [*self.tables.values(), *self.directory.listing()]
 
-    def page(self, cursor: str | None, limit: int, open_first: bool) -> list[tuple[str, Table]]:
+    def page(
+        self, cursor: str | None, limit: int, open_first: bool
+    ) -> list[tuple[str, TableFacts]]:
         """Public tables in listing order after ``cursor``, as (cursor of the table,
         table): at most ``limit + 1`` of them, so that the caller knows whether more
         follow. The order is the tables' creation order (``Table.serial``); with
@@ -152,12 +155,12 @@ class Lobby:
                 raise TableError(
                     "invalid_field", "list_tables: this cursor belongs to another order"
                 )
-        keep: dict[str, Callable[[Table], bool]] = {
+        keep: dict[str, Callable[[TableFacts], bool]] = {
             "a": lambda t: True,
             "o": lambda t: t.open,
             "r": lambda t: not t.open,
         }
-        out: list[tuple[str, Table]] = []
+        out: list[tuple[str, TableFacts]] = []
         for kind in passes[passes.index(start) :]:
             want = limit + 1 - len(out)
             if want <= 0:
@@ -196,8 +199,8 @@ class Lobby:
         return None
 
     async def locate(
-        self, table_id: str, invite: str | None, current: Table | None = None
-    ) -> Table:
+        self, table_id: str, invite: str | None, current: TableHandle | None = None
+    ) -> TableHandle:
         """``enter`` for a session, wherever the table is served (a handle to a table
         another node serves: ``Directory.locate``)."""
         if table_id in self.tables:
@@ -211,8 +214,8 @@ class Lobby:
         return table
 
     async def locate_seat(
-        self, token: str, current: Table | None = None
-    ) -> tuple[Table, int] | None:
+        self, token: str, current: TableHandle | None = None
+    ) -> tuple[TableHandle, int] | None:
         """The table and seat of a seat token, wherever the table is served."""
         found = self.find_seat(token)
         if found is None:
@@ -311,71 +314,18 @@ class Lobby:
         return table
 
     def _restore_one(self, st: StoredTable) -> Table:
-        table = Table(
-            st.id,
-            st.name,
-            st.options,
-            self.store,
-            private=st.private,
-            invite_hash=st.invite_hash,
-            created=st.created,
-            timing=Timing(**st.timing) if st.timing else None,
-            now=self.now,
-            host=self,
-        )
-        table.made_by = st.made_by
-        for ss in st.seats:
-            seat = table.seats[ss.seat]
-            seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
-            seat.ready = ss.bot is not None
-        if st.record is not None:
-            table.record = st.record
-            table.game = st.record.replay()
-            table.version = len(st.record.actions)
-            table.state = PLAYING
-            if st.state == FINISHED:
-                table.state, table.finished_at = FINISHED, st.finished
-                result = st.record.result
-                table.result = result
-                table.finish_reason = result.ending if result is not None else "played_out"
-                table.resigned = list(result.resigned) if result is not None else []
-                self.finished_here += 1
+        """The stored table, restored (``table_from_stored``) and served here."""
+        table = table_from_stored(st, self.store, now=self.now, host=self)
+        if table.state == FINISHED:
+            self.finished_here += 1
         self.tables[st.id] = table
         self.counts.added(table)
         if table.state == PLAYING:
-            life = TableLife.from_stored(st.life, table.options.players)
-            self._restore_life(table, life, st.alive)
             self._schedule(table)
         for seat in table.seats:
             if seat.bot is not None and self.players is not None and table.state != FINISHED:
                 self.players.seat(table, seat.index, seat.bot)
         return table
-
-    def _restore_life(self, table: Table, life: TableLife, alive: float | None) -> None:
-        """A running game after a restart: who resigned, was replaced or timed out, the
-        clock. Every person is away from now on (the grace period runs from the
-        restart). The move in progress goes on with the time it had used when its
-        server last said it was serving (``alive``: its last ``beat``, at most a second
-        before a crash; at a clean stop, the stop): the time the server was down is charged to
-        nobody, and the time used before it is not given back (a clock stored without
-        its move's start, or a server that never beat: the move starts afresh)."""
-        now = self.now()
-        n = table.options.players
-        table.resigned = list(life.resigned)
-        table.replaced = set(life.replaced)
-        table.timed_out = set(life.timed_out)
-        if table.timing.clocked and table.game is not None:
-            clock = Clock.from_dict(table.timing, n, life.clock)
-            used = 0.0
-            if alive is not None and clock.seat == table.game.to_move:
-                used = clock.spent(min(alive, now))
-            clock.start(table.game.to_move, now, used)
-            table.clock = clock
-        for seat in table.seats:
-            if seat.index in table.resigned:
-                table._take_over(seat.index)
-            elif seat.person:
-                table.absent_since[seat.index] = now
 
     # ------------------------------------------------------------- the tables' host
     def finished(self, table: Table) -> None:

@@ -18,7 +18,7 @@ from protocol.wire import encode_as, encode_events, encode_update, encode_view
 from shared.events import Event, TimedOut
 from shared.view import View
 
-from ..core.table import Table
+from ..core.handle import TableFacts
 from .summaries import presence_source
 
 __all__ = ["Frame", "Framing"]
@@ -48,7 +48,7 @@ class Framing:
             return dataclasses.replace(view, result=None, clock=None, takes=None)
         return view
 
-    def deliver_view(self, table: Table, view: View, version: int) -> None:
+    def deliver_view(self, table: TableFacts, view: View, version: int) -> None:
         view = self._fit(view)
         if self.combined:
             self.send(lambda seq: encode_update((), view, version, seq))
@@ -56,7 +56,7 @@ class Framing:
             self.send(lambda seq: encode_view(view, version, seq))
 
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
+        self, table: TableFacts, events: Sequence[Event], view: View, version: int
     ) -> None:
         view = self._fit(view)
         if self.combined:
@@ -69,20 +69,20 @@ class Framing:
             self.send(lambda seq: encode_events(events, version, seq))
         self.send(lambda seq: encode_view(view, version, seq))
 
-    def deliver_result(self, table: Table, view: View, version: int) -> None:
+    def deliver_result(self, table: TableFacts, view: View, version: int) -> None:
         """1.1: the final view of a game that ended early (1.0 had none: its clients
         learn the end from ``presence``)."""
         if self.minor >= 1:
             self.deliver_view(table, view, version)
 
-    def deliver_presence(self, table: Table) -> None:
+    def deliver_presence(self, table: TableFacts) -> None:
         presence = presence_source(table, self.minor)
         self.send(lambda seq: encode_as(m.PresenceMsg, presence, seq=seq))
 
-    def deliver_chat(self, table: Table, seat: int | None, name: str, text: str) -> None:
+    def deliver_chat(self, table: TableFacts, seat: int | None, name: str, text: str) -> None:
         self.send(m.ChatLineMsg(seat=seat, name=name, text=text))
 
-    def deliver_finished(self, table: Table, reason: str, seat: int | None) -> None:
+    def deliver_finished(self, table: TableFacts, reason: str, seat: int | None) -> None:
         """The table is finished: presence says so (after a game over the final view,
         with every kettle revealed, has already been sent)."""
         self.deliver_presence(table)

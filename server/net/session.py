@@ -40,6 +40,7 @@ from shared.errors import RuleError
 from shared.game import Take
 
 from ..config import ServerConfig
+from ..core.handle import TableHandle
 from ..core.intents import (
     Back,
     Chat,
@@ -53,7 +54,8 @@ from ..core.intents import (
     Resume,
     Watch,
 )
-from ..core.table import Table, TableError
+from ..core.table import TableError
+from ..core.tokens import hash_token
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
 from .framing import Frame, Framing
@@ -143,7 +145,7 @@ class Session(Framing):
         self.minor = 0  # the protocol minor version spoken with this client (hello)
         self.combined = False  # 1.1: one ``update`` per new state (hello.combined)
         self.answering: int | None = None  # the id of the take being applied (combined)
-        self.table: Table | None = None
+        self.table: TableHandle | None = None
         self.invite: str | None = None  # the invite code this session entered its table with
         self.name = "?"
         self.seq = 0  # the last message's number; only ``send`` moves it
@@ -271,14 +273,14 @@ class Session(Framing):
             self._out_bytes = 0
 
     # ------------------------------------------------------------------ Occupant
-    def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
+    def deliver_rematch(self, table: TableHandle, new: TableHandle, seat: int | None) -> bool:
         if self.minor == 0 or self.closing:
             return False  # 1.0 knows no rematch: it stays at the finished table
         self._enter(Phase.WATCHING if seat is None else Phase.SEATED, new)
         self.send(m.RematchedMsg(table=new.id, seat=seat))
         return True
 
-    def replaced(self, table: Table, seat: int) -> None:
+    def replaced(self, table: TableHandle, seat: int) -> None:
         self._enter(Phase.LOBBY, None)
         self.close(CLOSE_REPLACED, "replaced: this seat was resumed on another connection")
 
@@ -371,12 +373,12 @@ class Session(Framing):
             raise TableError(verdict, _REFUSALS[verdict].format(kind))
         await _HANDLERS[kind](self, msg)
 
-    def _enter(self, phase: Phase, table: Table | None) -> None:
+    def _enter(self, phase: Phase, table: TableHandle | None) -> None:
         """The one place the session's phase (and its table) change."""
         self.phase = phase
         self.table = table
 
-    def follow(self, table: Table) -> None:
+    def follow(self, table: TableHandle) -> None:
         """The session's table is served elsewhere from now on: ``table`` is the handle
         to it (a node of a cluster let go of it). Its phase, seated or watching, stays."""
         assert self.phase in (Phase.SEATED, Phase.WATCHING), self.phase
@@ -484,7 +486,7 @@ class Session(Framing):
             self.invite = invite
 
     async def _sit(
-        self, table: Table, player: str, seat: int | None, re: int, *, seeded: bool = False
+        self, table: TableHandle, player: str, seat: int | None, re: int, *, seeded: bool = False
     ) -> None:
         index, token = await table.apply(self, Join(player, seat, seeded))
         self._enter(Phase.SEATED, table)
@@ -515,8 +517,8 @@ class Session(Framing):
             raise TableError("already_seated", "this connection already plays another seat")
         self.send(m.ResumedMsg(table=table.id, seat=seat), msg.id)
         self._enter(Phase.SEATED, table)
-        await table.apply(self, Resume(table.seats[seat].token_hash or ""))
-        self.name = table.seats[seat].name or self.name
+        await table.apply(self, Resume(hash_token(msg.token)))
+        self.name = table.public_seats()[seat].name or self.name
 
     async def on_leave(self, msg: m.LeaveMsg) -> None:
         table = self._at_table()
@@ -524,7 +526,7 @@ class Session(Framing):
         self._enter(Phase.LOBBY, None)
         self.send(m.LeftMsg(table=table.id), msg.id)
 
-    def _at_table(self) -> Table:
+    def _at_table(self) -> TableHandle:
         assert self.table is not None, "ACCEPTS lets only seated or watching sessions here"
         return self.table
 

@@ -13,15 +13,19 @@ from protocol import messages as m
 from protocol.convert import options_from_shared
 from protocol.wire import encode_as
 
-from ..core.table import Table
+from ..core.handle import TableFacts
 
 __all__ = [
     "TABLES_OVERHEAD",
     "packed_size",
-    "presence_message", "presence_source", "seat_infos", "table_summary"]
+    "presence_message",
+    "presence_source",
+    "seat_infos",
+    "table_summary",
+]
 
 
-def table_summary(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSummary:
+def table_summary(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSummary:
     """A table as the lobby shows it (public facts only: never a token or the seed), as
     protocol 1.``minor`` has it."""
     timing = None
@@ -40,28 +44,28 @@ def table_summary(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSu
         state=table.state,  # type: ignore[arg-type]
         options=options_from_shared(table.options),
         seats=seat_infos(table, minor),
-        spectators=len(table.spectators),
+        spectators=table.spectator_count,
         seeded=table.seeded and minor >= 1,  # 1.0 knew no such field
         timing=timing,
     )
 
 
-def _seat_facts(table: Table, minor: int) -> list[dict[str, Any]]:
+def _seat_facts(table: TableFacts, minor: int) -> list[dict[str, Any]]:
     """Each seat as ``SeatInfo`` shows it (public facts only) in protocol 1.``minor``."""
     facts = []
-    for s in table.seats:
+    for s in table.public_seats():
         seat: dict[str, Any] = {
-            "seat": s.index,
+            "seat": s.seat,
             "name": s.name,
-            "connected": s.occupant is not None,
+            "connected": s.connected,
             "bot": s.bot,
             "ready": s.ready,
-            "resigned": s.index in table.resigned,
+            "resigned": s.resigned,
         }
         if minor >= 1:
-            seat["absent"] = table.absent(s.index)
-            seat["computer"] = s.index in table.stand_ins
-            seat["rematch"] = s.index in table.rematch_votes
+            seat["absent"] = s.absent
+            seat["computer"] = s.computer
+            seat["rematch"] = s.rematch
         facts.append(seat)
     return facts
 
@@ -76,25 +80,25 @@ def packed_size(summary: m.TableSummary) -> int:
     return len(encode_as(m.TableSummary, summary))
 
 
-def seat_infos(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> tuple[m.SeatInfo, ...]:
+def seat_infos(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> tuple[m.SeatInfo, ...]:
     return tuple(m.SeatInfo(**facts) for facts in _seat_facts(table, minor))
 
 
-def presence_source(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> dict[str, Any]:
+def presence_source(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> dict[str, Any]:
     """The fields of the table's ``presence`` message (public facts only) in protocol
     1.``minor``."""
     return {
         "table": table.id,
         "state": table.state,
         "seats": _seat_facts(table, minor),
-        "spectators": len(table.spectators),
+        "spectators": table.spectator_count,
     }
 
 
-def presence_message(table: Table, minor: int = m.PROTOCOL_VERSION[1]) -> m.PresenceMsg:
+def presence_message(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> m.PresenceMsg:
     return m.PresenceMsg(
         table=table.id,
         state=table.state,  # type: ignore[arg-type]
         seats=seat_infos(table, minor),
-        spectators=len(table.spectators),
+        spectators=table.spectator_count,
     )

@@ -1,0 +1,118 @@
+"""What the rest of the server uses of a table: its public facts and its handle.
+
+A session, the lobby, a ``Directory`` and a listing never need a whole ``Table``: they
+need what anyone may know of one (``TableFacts``: what a listing and ``presence``
+show) and, for a session at it, a way to act there (``TableHandle``: ``apply`` an
+intent). Typing them against these protocols rather than ``Table`` lets a table served
+by another node (``server.cluster.remote.RemoteTable``) or merely listed by it
+(``server.cluster.listing``) take a table's place without pretending to be one.
+``Table`` implements both; mypy proves it where each implementation is defined.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shared.clock import Timing
+from shared.options import Options
+
+from .intents import Intent
+from .roles import Occupant
+
+__all__ = ["PublicSeat", "TableFacts", "TableHandle", "next_serial"]
+
+_serials = itertools.count(1)
+
+
+def next_serial() -> int:
+    """The next number of this process's tables (mine or listed): the listing's order."""
+    return next(_serials)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    """One seat as anyone may know it (``SeatInfo`` of the protocol, at its latest
+    version): never its token."""
+
+    seat: int
+    name: str | None
+    connected: bool
+    bot: str | None
+    ready: bool
+    resigned: bool
+    absent: bool = False
+    """A person's seat played by a computer player because its person is away."""
+    computer: bool = False
+    """A computer player plays the seat now."""
+    rematch: bool = False
+    """The seat voted for a rematch."""
+
+
+class TableFacts(Protocol):
+    """What anyone may know of a table: what a listing and its ``presence`` show, and
+    what orders and filters a listing."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def options(self) -> Options: ...
+
+    @property
+    def private(self) -> bool: ...
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def timing(self) -> Timing: ...
+
+    @property
+    def serial(self) -> int:
+        """This process's number for the table (``next_serial``): the listing's order."""
+        ...
+
+    @property
+    def open(self) -> bool:
+        """Waiting in the lobby with a free seat: someone may join."""
+        ...
+
+    @property
+    def seeded(self) -> bool:
+        """The creator chose the seed: they may know the whole deal."""
+        ...
+
+    @property
+    def spectator_count(self) -> int: ...
+
+    def public_seats(self) -> Sequence[PublicSeat]:
+        """Each seat's public facts, in seat order."""
+        ...
+
+
+class TableHandle(TableFacts, Protocol):
+    """A table as a session uses it: its facts, and acting there. A ``Table`` of this
+    process, or a ``RemoteTable`` forwarding to the node that serves it."""
+
+    def invite_ok(self, code: str | None) -> bool:
+        """Whether ``code`` lets one join or watch (any code will do at a public table)."""
+        ...
+
+    def seat_of(self, occupant: Occupant[TableHandle]) -> int | None:
+        """The seat ``occupant`` plays here (None: it watches, or is not here)."""
+        ...
+
+    async def apply(self, occupant: Occupant[TableHandle], intent: Intent) -> Any:
+        """Apply ``intent`` of ``occupant`` here (``server.core.intents.RULES`` says
+        what it returns)."""
+        ...
+
+    def detach(self, occupant: Occupant[TableHandle]) -> None:
+        """``occupant``'s connection closed: a seat stays its person's."""
+        ...

@@ -1,0 +1,120 @@
+"""A table from what the store holds of it, and back: the one place stored rows
+become a table (``table_from_stored``) or its seats (``seats_from_stored``).
+
+A single server restores its tables at start-up, a node of a cluster as it adopts
+them, and a session's handle to a table another node serves starts from the same
+rows; each goes through here, so what a stored row means is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+
+from shared.clock import Clock, Timing
+
+from ..store import Store, StoredSeat, StoredTable
+from .life import TableLife
+from .roles import DETACHED
+from .table import FINISHED, PLAYING, Seat, Table, TableHost
+
+__all__ = ["seats_from_stored", "stored_form", "table_from_stored", "timing_from_stored"]
+
+
+def timing_from_stored(st: StoredTable) -> Timing:
+    """The stored table's time rules (the defaults when none were stored)."""
+    return Timing(**st.timing) if st.timing else Timing()
+
+
+def seats_from_stored(st: StoredTable) -> list[Seat]:
+    """The stored table's seats: who sits where, their token hashes and bots (a bot is
+    always ready); nobody is connected."""
+    seats = [Seat(i) for i in range(st.options.players)]
+    for ss in st.seats:
+        seat = seats[ss.seat]
+        seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
+        seat.ready = ss.bot is not None
+    return seats
+
+
+def stored_form(table: Table) -> StoredTable:
+    """What the store holds of ``table`` now, without its record: what a handle to it
+    starts from once another node serves it."""
+    return StoredTable(
+        table.id,
+        table.name,
+        table.options,
+        table.private,
+        table.invite_hash,
+        table.created,
+        table.state,
+        seats=[StoredSeat(s.index, s.name, s.token_hash, s.bot) for s in table.seats if s.name],
+        timing=None if table.timing == Timing() else asdict(table.timing),
+        made_by=table.made_by,
+    )
+
+
+def table_from_stored(
+    st: StoredTable,
+    store: Store,
+    *,
+    now: Callable[[], float] | None = None,
+    host: TableHost = DETACHED,
+) -> Table:
+    """The table ``st`` as it was: its seats, its game replayed from its record, how a
+    finished one ended and, for a running game, its life (``restore_life``)."""
+    table = Table(
+        st.id,
+        st.name,
+        st.options,
+        store,
+        private=st.private,
+        invite_hash=st.invite_hash,
+        created=st.created,
+        timing=timing_from_stored(st),
+        now=now,
+        host=host,
+    )
+    table.made_by = st.made_by
+    table.seats = seats_from_stored(st)
+    if st.record is not None:
+        table.record = st.record
+        table.game = st.record.replay()
+        table.version = len(st.record.actions)
+        table.state = PLAYING
+        if st.state == FINISHED:
+            table.state, table.finished_at = FINISHED, st.finished
+            result = st.record.result
+            table.result = result
+            table.finish_reason = result.ending if result is not None else "played_out"
+            table.resigned = list(result.resigned) if result is not None else []
+    if table.state == PLAYING:
+        restore_life(table, TableLife.from_stored(st.life, table.options.players), st.alive)
+    return table
+
+
+def restore_life(table: Table, life: TableLife, alive: float | None) -> None:
+    """A running game after a restart: who resigned, was replaced or timed out, the
+    clock. Every person is away from now on (the grace period runs from the
+    restart). The move in progress goes on with the time it had used when its
+    server last said it was serving (``alive``: its last ``beat``, at most a second
+    before a crash; at a clean stop, the stop): the time the server was down is charged
+    to nobody, and the time used before it is not given back (a clock stored without
+    its move's start, or a server that never beat: the move starts afresh)."""
+    now = table.now()
+    n = table.options.players
+    table.resigned = list(life.resigned)
+    table.replaced = set(life.replaced)
+    table.timed_out = set(life.timed_out)
+    if table.timing.clocked and table.game is not None:
+        clock = Clock.from_dict(table.timing, n, life.clock)
+        used = 0.0
+        if alive is not None and clock.seat == table.game.to_move:
+            used = clock.spent(min(alive, now))
+        clock.start(table.game.to_move, now, used)
+        table.clock = clock
+    for seat in table.seats:
+        if seat.index in table.resigned:
+            table._take_over(seat.index)
+        elif seat.person:
+            table.absent_since[seat.index] = now
