@@ -31,12 +31,15 @@ from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
 from .cluster.node import Cluster
 from .config import ServerConfig
+from .figures import SessionFigures
 from .lobby.directory import Directory
 from .lobby.quotas import Counts
 from .lobby.registry import Lobby
 from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
-from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session, client_address
+from .net.peers import client_address, peer_of
+from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
+from .ops.metrics import Metrics, Parts
 from .store import MemoryStore, Store
 
 __all__ = ["Server", "ServerConfig", "run_server"]
@@ -95,6 +98,22 @@ class Server:
         self._beater: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
+        self.figures = SessionFigures()  # what the sessions count together
+        self.metrics: Metrics | None = None
+        if config.metrics:
+            parts = Parts(
+                self.sessions,
+                self.lobby,
+                self.guard,
+                self.store,
+                self.bots,
+                self.figures,
+                self.started,
+                self.cluster,
+            )
+            self.metrics = Metrics(
+                parts, loopback=config.metrics_loopback, token=config.metrics_token
+            )
 
     # the guard's figures, as ``/healthz`` and the tests read them
     @property
@@ -277,7 +296,12 @@ class Server:
             early = connection.early > 0 or connection.early_eof
             if connection.early_eof:  # the answer is written before the loop's next turn
                 asyncio.get_running_loop().call_soon(connection.end_held)
-        if request.path.split("?")[0] == "/healthz":
+        path = request.path.split("?")[0]
+        if path == "/metrics":
+            if self.metrics is None:
+                return connection.respond(HTTPStatus.NOT_FOUND, "The metrics are off here.\n")
+            return self.metrics.respond(request, peer_of(connection).rsplit(":", 1)[0])
+        if path == "/healthz":
             body = json.dumps(self.health()).encode()
             headers = Headers(
                 [
@@ -309,7 +333,7 @@ class Server:
                 await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
             await ws.close(CLOSE_TRY_AGAIN, full)
             return
-        session = Session(ws, self.config, self.lobby, self.welcome)
+        session = Session(ws, self.config, self.lobby, self.welcome, self.figures)
         self.sessions.add(session)
         log.info("connect", extra=session.log_extra)
         try:

@@ -57,3 +57,6 @@ class ServerConfig:
     # pages of other sites whose WebSocket handshakes are accepted (``net.origins``)
     allowed_origins: tuple[str, ...] = ()
     web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)
+    metrics: bool = False  # answer GET /metrics (server.ops.metrics); ``serve`` turns it on
+    metrics_loopback: bool = False  # ... to this machine only
+    metrics_token: str | None = None  # ... to requests with this bearer token only

@@ -164,6 +164,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "with --cluster: how long a node's hold on a table lasts unless renewed; a dead"
         " node's tables are served again after about this long",
     )
+    p.add_argument(
+        "--no-metrics", action="store_true", help="answer no GET /metrics (Prometheus figures)"
+    )
+    p.add_argument(
+        "--metrics-loopback",
+        action="store_true",
+        help="answer GET /metrics to this machine only (nothing forwarded by a proxy on it)",
+    )
+    p.add_argument(
+        "--metrics-token-file",
+        metavar="PATH",
+        default=None,
+        help="answer GET /metrics only with the bearer token written in this file"
+        " (Authorization: Bearer TOKEN)",
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
@@ -223,7 +238,24 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         allowed_origins=tuple(args.allow_origin),
         cluster=args.cluster,
         lease=args.lease,
+        metrics=not args.no_metrics,
+        metrics_loopback=args.metrics_loopback,
+        metrics_token=read_token(args.metrics_token_file),
     )
+
+
+def read_token(path: str | None) -> str | None:
+    """The token written in the file ``path`` (its first line), or None for no file;
+    ``ValueError`` if it cannot be read or is empty."""
+    if path is None:
+        return None
+    try:
+        token = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as e:
+        raise ValueError(f"the token file cannot be read: {e}") from e
+    if not token:
+        raise ValueError(f"the token file {path} is empty")
+    return token
 
 
 def store_from_args(args: argparse.Namespace) -> Store:
@@ -312,7 +344,11 @@ def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
 
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
-    config = config_from_args(args)
+    try:
+        config = config_from_args(args)
+    except ValueError as e:
+        log.error("cannot serve", extra={"error": str(e)})
+        return 2
     try:
         fds = fit_open_files(config)
     except ValueError as e:

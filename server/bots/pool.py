@@ -29,6 +29,8 @@ from shared.bots.base import Bot
 from shared.game import Take
 from shared.view import View
 
+from ..figures import Timings
+
 __all__ = ["BotPool", "default_workers", "think"]
 
 log = logging.getLogger("kupferkessel.bots")
@@ -72,6 +74,8 @@ class BotPool:
         self._lock = threading.Lock()
         self.moves = 0  # moves thought in workers
         self.waiting = 0  # moves submitted and not yet answered
+        # each move from asked to answered: waiting for a worker, then thinking
+        self.move_seconds = Timings((0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0))
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
@@ -93,9 +97,13 @@ class BotPool:
     async def decide(self, bot: Bot, view: View) -> tuple[Take, Bot]:
         """``think(bot, view)`` in a worker (in a thread with ``workers=0``)."""
         if self.workers <= 0:
-            return await asyncio.to_thread(think, bot, view)
+            asked = time.perf_counter()
+            result = await asyncio.to_thread(think, bot, view)
+            self.move_seconds.observe(time.perf_counter() - asked)
+            return result
         loop = asyncio.get_running_loop()
         self.waiting += 1
+        asked = time.perf_counter()
         try:
             for attempt in (1, 2):
                 pool = self._executor()
@@ -108,6 +116,7 @@ class BotPool:
                         raise
                     continue
                 self.moves += 1
+                self.move_seconds.observe(time.perf_counter() - asked)
                 return result
             raise AssertionError("unreachable")
         finally:

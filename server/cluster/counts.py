@@ -38,7 +38,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..core.table import FINISHED, Table, TableError
-from ..lobby.quotas import KINDS, NO_QUOTAS, Held, Served, counts_as, limits_of, refusal
+from ..figures import Tally
+from ..lobby.quotas import KINDS, NO_QUOTAS, REFUSALS, Held, Served, counts_as, limits_of, refuse
 from ..tasks import stop_tasks
 
 __all__ = ["TABLES", "ClusterCounts", "peer_key"]
@@ -180,6 +181,7 @@ class ClusterCounts:
         self._admits: list[asyncio.Future[bool]] = []
         self._renew = True  # every table and the connections, at the next round
         self.held = 0  # connections admitted here and not yet gone
+        self.refused = Tally(REFUSALS)  # new tables refused here, by limit
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -226,8 +228,7 @@ class ClusterCounts:
         if ok:
             return
         held = Held(*(counts + [0] * (4 - len(counts))))
-        why = refusal(held, lobby.max_tables, quotas, bots_only)
-        raise TableError("server_full", why or "this server has reached its table limit")
+        refuse(held, lobby.max_tables, quotas, bots_only, self.refused)
 
     def cancel(self, table_id: str) -> None:
         self._dirty[table_id] = None

@@ -527,6 +527,18 @@ class Cluster:
         for tid in ready:
             self._adopt_soon(tid)
 
+    def figures(self) -> dict[str, int]:
+        """This node's figures for the metrics: the leases it holds, the tables it
+        adopted and handed over, the intents it forwarded to owners and served for
+        other nodes' sessions."""
+        return {
+            "leases": len(self.lobby.tables) + len(self._claiming),
+            "adopted": self.adopted,
+            "handed_over": self.handed_over,
+            "forwarded": self.forwarding.forwarded,
+            "served": self.serving.served,
+        }
+
     def health(self) -> dict[str, Any]:
         out: dict[str, Any] = {"node": self.node}
         out.update({f"cluster_{k}": v for k, v in self.listings.figures.items()})

@@ -100,6 +100,7 @@ class Serving:
         self._tables = tables  # the tables served here
         self._stopping = stopping  # the node is stopping: nothing is served any more
         self.occupants: dict[tuple[str, str], RemoteOccupant] = {}  # (session node, sid)
+        self.served = 0  # intents of other nodes' sessions served here (for the metrics)
 
     def forget(self, table: Table) -> set[str]:
         """``table`` is not served here any more: forget its sessions of other nodes;
@@ -114,6 +115,7 @@ class Serving:
     async def serve(self, src: str, msg: dict[str, Any]) -> None:
         """Serve the intent ``msg`` from node ``src``; answer it if it asks (``rid``)."""
         kind, rid, front = msg["k"], msg.get("rid"), msg.get("front", src)
+        self.served += 1
         result: Any = None
         error: tuple[str, str, str | None] | None = None
         moved, answered = False, None

@@ -129,6 +129,7 @@ class RemoteTable:
         if self.owner is not None:
             msg = intent_message(intent, self.id, self.sid, **self.session_protocol, **extra)
             self.forwarding.bus.send(self.owner, msg)
+            self.forwarding.forwarded += 1
 
     async def join(
         self,
@@ -261,6 +262,7 @@ class Forwarding:
         self._sid = 0
         self._rid = 0
         self._pending: dict[int, tuple[asyncio.Future[Reply], RemoteTable]] = {}
+        self.forwarded = 0  # intents sent to the tables' owners (for the metrics)
 
     def new_sid(self) -> str:
         self._sid += 1
@@ -323,6 +325,7 @@ class Forwarding:
                 **extra,
             )
             self.bus.send(proxy.owner, msg)
+            self.forwarded += 1
             try:
                 answer = await asyncio.wait_for(fut, self.lease * 4)
             except (TimeoutError, asyncio.CancelledError) as e:

@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.table import FINISHED, LOBBY, PLAYING, Table, TableError
+from ..figures import Tally
 
 __all__ = [
     "KINDS",
     "NO_QUOTAS",
+    "REFUSALS",
     "Counts",
     "Held",
     "LocalCounts",
@@ -33,6 +35,8 @@ __all__ = [
     "Served",
     "counts_as",
     "refusal",
+    "refuse",
+    "refused_by",
 ]
 
 
@@ -90,29 +94,46 @@ def limits_of(max_tables: int, quotas: Quotas, bots_only: bool) -> tuple[int | N
     return (max_tables, *(q if q > 0 else None for q in quota))
 
 
+REFUSALS = ("tables", *KINDS)
+"""The limits a new table may be refused by (``refused_by``): the table limit, then the
+quotas of ``KINDS``; the metrics count refusals by them."""
+
+
+def refused_by(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str | None:
+    """Which of ``REFUSALS`` refuses a new table, or None: a count at its limit
+    (``limits_of``) refuses, the table limit first, then the quotas."""
+    for kind, count, n in zip(
+        REFUSALS,
+        (held.tables, held.lobby, held.unattended, held.bots),
+        limits_of(max_tables, quotas, bots_only),
+        strict=True,
+    ):
+        if n is not None and count >= n:
+            return kind
+    return None
+
+
 def refusal(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str | None:
-    """Why a new table may not be made (``server_full``'s message), or None: a count at
-    its limit (``limits_of``) refuses, the table limit first, then the quotas."""
-    over = [
-        n is not None and count >= n
-        for count, n in zip(
-            (held.tables, held.lobby, held.unattended, held.bots),
-            limits_of(max_tables, quotas, bots_only),
-            strict=True,
-        )
-    ]
-    if over[0]:
-        return "this server has reached its table limit"
-    if over[1]:
+    """Why a new table may not be made (``server_full``'s message), or None."""
+    kind = refused_by(held, max_tables, quotas, bots_only)
+    if kind == "lobby":
         return f"you have {held.lobby} tables waiting in the lobby: start or leave one first"
-    if over[2]:
+    if kind == "unattended":
         return (
             f"{held.unattended} games you started run with nobody connected:"
             " resume, watch or resign one first"
         )
-    if over[3]:
+    if kind == "bots":
         return f"{held.bots} games of bots only you started are still running"
-    return None
+    return "this server has reached its table limit" if kind == "tables" else None
+
+
+def refuse(held: Held, max_tables: int, quotas: Quotas, bots_only: bool, tally: Tally) -> None:
+    """Raise ``server_full`` saying which limit refuses the new table (the table limit
+    if none of the counts says: another node took the last one), counted in ``tally``."""
+    tally.add(refused_by(held, max_tables, quotas, bots_only) or "tables")
+    why = refusal(held, max_tables, quotas, bots_only)
+    raise TableError("server_full", why or "this server has reached its table limit")
 
 
 class Served(Protocol):
@@ -134,7 +155,10 @@ class Served(Protocol):
 
 class Counts(Protocol):
     """What counts against the limits: ``LocalCounts`` for one process, the cluster's
-    ``ClusterCounts`` on a node. The lobby asks it at each new table and connection."""
+    ``ClusterCounts`` on a node. The lobby asks it at each new table and connection;
+    ``refused`` counts the new tables refused here by each of ``REFUSALS``."""
+
+    refused: Tally
 
     async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None: ...
 
@@ -155,6 +179,7 @@ class LocalCounts:
     def __init__(self, served: Served) -> None:
         self.served = served
         self._made_by: dict[str, set[Table]] = {}  # peer -> its tables not yet finished
+        self.refused = Tally(REFUSALS)
 
     def held(self, peer: str | None) -> Held:
         """The lobby's unfinished tables, and ``peer``'s tables of each kind."""
@@ -180,9 +205,9 @@ class LocalCounts:
         as many tables as ``max_tables``, or ``peer`` as many as its quotas allow."""
         lobby = self.served
         quotas = lobby.quotas if peer is not None else NO_QUOTAS
-        why = refusal(self.held(peer), lobby.max_tables, quotas, bots_only)
-        if why is not None:
-            raise TableError("server_full", why)
+        held = self.held(peer)
+        if refused_by(held, lobby.max_tables, quotas, bots_only) is not None:
+            refuse(held, lobby.max_tables, quotas, bots_only, self.refused)
 
     def cancel(self, table_id: str) -> None:
         """The reserved table was not made after all (nothing was reserved here)."""

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -56,9 +57,11 @@ from ..core.intents import (
 )
 from ..core.table import TableError
 from ..core.tokens import hash_token
+from ..figures import SessionFigures
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
 from .framing import Frame, Framing
+from .peers import client_address, peer_of
 from .ratelimit import RateLimiter, TokenBucket
 from .summaries import TABLES_OVERHEAD, packed_size, table_summary
 
@@ -130,15 +133,23 @@ class Session(Framing):
     """A network occupant of a seat or a spectator place (``table.Occupant``)."""
 
     def __init__(
-        self, ws: ServerConnection, config: ServerConfig, lobby: Lobby, welcome: m.WelcomeMsg
+        self,
+        ws: ServerConnection,
+        config: ServerConfig,
+        lobby: Lobby,
+        welcome: m.WelcomeMsg,
+        figures: SessionFigures | None = None,  # shared by the server's sessions
     ) -> None:
         self.config = config
         self.lobby = lobby
         self.welcome = welcome
         self.ws = ws
         cfg = config
+        self.figures = figures = figures or SessionFigures()
         self.limiter = RateLimiter(
-            cfg.limits.rate_messages / cfg.limits.rate_window, cfg.limits.rate_burst
+            cfg.limits.rate_messages / cfg.limits.rate_window,
+            cfg.limits.rate_burst,
+            tally=figures.rate_limited,
         )
         self.chat_bucket = TokenBucket(cfg.limits.chat_per_minute / 60, 5)
         self.phase = Phase.CONNECTED
@@ -161,7 +172,7 @@ class Session(Framing):
         self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
         self._close_code = (CLOSE_NORMAL, "")
         self.last_seen = asyncio.get_running_loop().time()
-        self.peer = _peer(ws)
+        self.peer = peer_of(ws)
         self.host = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
         self.log_extra = peer_fields(self.peer, self.host)  # and so does the log's limit
 
@@ -534,6 +545,7 @@ class Session(Framing):
         await self._at_table().apply(self, Ready(msg.ready))
 
     async def on_take(self, msg: m.TakeMsg) -> None:
+        arrived = time.perf_counter()
         take = Take(msg.card, msg.special, msg.targets, msg.keep)
         self.answering = msg.id if self.combined else None
         try:
@@ -542,6 +554,7 @@ class Session(Framing):
             answered, self.answering = self.answering is None, None
         if not (self.combined and answered):  # combined: the update answered it
             self.send(lambda seq: encode_ack(version, msg.id, seq))
+        self.figures.take_seconds.observe(time.perf_counter() - arrived)
 
     async def on_resign(self, msg: m.ResignMsg) -> None:
         version = await self._at_table().apply(self, Resign())
@@ -561,6 +574,7 @@ class Session(Framing):
     async def on_chat(self, msg: m.ChatMsg) -> None:
         table = self._at_table()
         if not self.chat_bucket.take():
+            self.figures.rate_limited.add("chat")
             raise TableError("rate_limited", "too many chat lines: wait a moment")
         await table.apply(self, Chat(self.name, msg.text))
 
@@ -569,28 +583,3 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
     kind: getattr(Session, f"on_{kind}") for kind in ACCEPTS
 }
 """Message type -> its handler (one for every row of ``ACCEPTS``)."""
-
-
-_LOOPBACK = ("127.", "::1", "::ffff:127.")
-
-
-def client_address(ws: ServerConnection, peer: str, trust_forwarded: bool) -> str:
-    """The address the per-address quotas count by: the peer's, or, behind a reverse
-    proxy on this machine (``trust_forwarded`` and a loopback peer), the last address
-    of the request's ``X-Forwarded-For`` (the one the proxy saw)."""
-    host = peer.rsplit(":", 1)[0]
-    if trust_forwarded and host.startswith(_LOOPBACK) and ws.request is not None:
-        forwarded = ws.request.headers.get("X-Forwarded-For")
-        if forwarded:
-            last = forwarded.split(",")[-1].strip()
-            if last:
-                return last[:64]
-    return host
-
-
-def _peer(ws: ServerConnection) -> str:
-    try:
-        addr = ws.remote_address
-        return f"{addr[0]}:{addr[1]}"
-    except Exception:
-        return "?"

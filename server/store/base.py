@@ -14,6 +14,8 @@ from shared.game import Take
 from shared.options import Options
 from shared.record import Record
 
+from ..figures import Timings
+
 __all__ = [
     "BadDatabase",
     "StaleOwner",
@@ -227,6 +229,11 @@ class Store(ABC):
     def stats(self) -> dict[str, int]:
         """Counters for operators and benchmarks: ``writes`` and ``commits`` (their ratio
         is the group-commit factor), ``failed`` writes."""
+
+    def timings(self) -> dict[str, Timings]:
+        """Spreads for the metrics endpoint: ``commit_seconds`` (each commit's
+        transaction) and ``writes_per_commit``; none for a store that writes nothing."""
+        return {}
 
 
 class StoreInUse(OSError):

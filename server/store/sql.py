@@ -23,6 +23,7 @@ from shared.game import Take
 from shared.options import Options
 from shared.record import Record, action_to_dict
 
+from ..figures import Timings
 from .base import StaleOwner, Store, StoredGame, StoredSeat, StoredTable
 from .writer import Op, Writer
 
@@ -172,6 +173,10 @@ class SqlStore(Store):
     def stats(self) -> dict[str, int]:
         w = self._writer
         return {"writes": w.writes, "commits": w.commits, "failed": w.failed + self.refused}
+
+    def timings(self) -> dict[str, Timings]:
+        w = self._writer
+        return {"commit_seconds": w.commit_seconds, "writes_per_commit": w.batches}
 
     async def _write(
         self, table_id: str, *ops: Op, epoch: int | None = None, new: bool = False

@@ -12,12 +12,14 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
+from ..figures import Timings
 from .base import StaleOwner
 
-__all__ = ["Fence", "Op", "Writer"]
+__all__ = ["BATCH_BOUNDS", "Fence", "Op", "Writer"]
 
 log = logging.getLogger("kupferkessel.store")
 
@@ -28,6 +30,8 @@ Fence = tuple[str, int | None] | None
 None for a write of no table's."""
 _Item = tuple[list[Op], asyncio.Future[None], asyncio.AbstractEventLoop, Fence]
 """A write: its statements, the caller's future, the caller's event loop, its fence."""
+BATCH_BOUNDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+"""Writes in one commit: the bucket bounds of ``Writer.batches``."""
 
 
 class Writer:
@@ -58,6 +62,9 @@ class Writer:
         self.commits = 0  # transactions committed (for the group-commit figures)
         self.writes = 0  # writes committed
         self.failed = 0  # writes refused (their callers got the exception)
+        # kept by the writer thread, read by the metrics endpoint (``server.figures``)
+        self.commit_seconds = Timings()  # each commit's transaction, BEGIN to COMMIT
+        self.batches = Timings(BATCH_BOUNDS)  # writes per commit
 
     @property
     def running(self) -> bool:
@@ -116,7 +123,9 @@ class Writer:
         """Commit the batch in one transaction; if that fails, commit each write in its
         own, so one bad write fails only its own caller."""
         try:
+            started = time.perf_counter()
             stale = self._transaction(con, batch)
+            self.commit_seconds.observe(time.perf_counter() - started)
         except Exception as e:
             if len(batch) == 1:
                 self._fail(batch[0], e)
@@ -184,6 +193,7 @@ class Writer:
     def _done(self, batch: list[_Item]) -> None:
         self.commits += 1
         self.writes += len(batch)
+        self.batches.observe(len(batch))
         _settle(batch, None)
 
     def _fail(self, item: _Item, e: Exception) -> None:

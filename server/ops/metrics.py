@@ -1,0 +1,270 @@
+"""``GET /metrics``: the server's figures in the Prometheus text format.
+
+Theory of operation. Every figure is read when the endpoint is scraped, from the parts
+that keep it (``Figures.collect``): the sessions' protocol versions, the lobby's tables,
+the guard's drops, the store's commits, the bot pool's moves, the counts' refusals and,
+on a node, the cluster's leases and forwarded intents. What must be counted at the
+event is counted by the part itself (``server.figures``), which knows nothing of
+Prometheus. Each server has its own ``CollectorRegistry``: several servers in one
+process (the tests) never mix their figures, and nothing lands in the library's global
+registry. Only counts and durations leave: no name, address, token or card.
+
+Access (``ServerConfig.metrics``): off on a LAN ``host`` (404), on for ``serve``;
+``metrics_loopback`` answers only this machine (and nothing forwarded by a proxy on it),
+``metrics_token`` asks for ``Authorization: Bearer TOKEN``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from http import HTTPStatus
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from ..bots.pool import BotPool
+from ..cluster.node import Cluster
+from ..core.table import FINISHED, LOBBY, PLAYING
+from ..figures import SessionFigures, Timings
+from ..lobby.registry import Lobby
+from ..net.guard import Guard
+from ..net.peers import is_loopback
+from ..net.session import Phase, Session
+from ..store import Store
+
+__all__ = ["PREFIX", "Figures", "Metrics", "Parts"]
+
+PREFIX = "kupferkessel_"
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The parts of one server whose figures are shown (handed by ``Server``)."""
+
+    sessions: Collection[Session]
+    lobby: Lobby
+    guard: Guard
+    store: Store
+    bots: BotPool
+    sessions_counted: SessionFigures
+    started: float  # the server's start, seconds since the epoch
+    node: Cluster | None = None  # a node of a cluster: its leases and forwarding
+
+
+def _histogram(name: str, doc: str, t: Timings) -> HistogramMetricFamily:
+    buckets = [("+Inf" if math.isinf(b) else repr(float(b)), n) for b, n in t.cumulative()]
+    return HistogramMetricFamily(PREFIX + name, doc, buckets=buckets, sum_value=t.total)
+
+
+def _counter(name: str, doc: str, value: float) -> CounterMetricFamily:
+    return CounterMetricFamily(PREFIX + name, doc, value=value)
+
+
+class Figures(Collector):
+    """The custom collector: every metric, read from the parts at each scrape."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+
+    def describe(self) -> list[Metric]:
+        return []  # registering must not scrape (the parts may not have started)
+
+    def collect(self) -> Iterator[Metric]:
+        yield from self._connections()
+        yield from self._tables()
+        yield from self._store()
+        yield from self._bots()
+        yield from self._limits()
+        if self.parts.node is not None:
+            yield from self._node(self.parts.node)
+
+    def _connections(self) -> Iterator[Metric]:
+        p = self.parts
+        by: dict[tuple[str, str], int] = {}
+        for s in list(p.sessions):
+            version = "none" if s.phase is Phase.CONNECTED else f"1.{s.minor}"
+            key = (version, "json" if s.json else "msgpack")
+            by[key] = by.get(key, 0) + 1
+        conns = GaugeMetricFamily(
+            PREFIX + "connections",
+            "WebSocket sessions open, by protocol version spoken (none: before hello) and encoding",
+            labels=["protocol", "encoding"],
+        )
+        for (version, encoding), n in sorted(by.items()):
+            conns.add_metric([version, encoding], n)
+        yield conns
+        yield GaugeMetricFamily(
+            PREFIX + "tcp_connections",
+            "TCP connections open, handshakes included",
+            value=p.guard.tcp_open,
+        )
+        yield GaugeMetricFamily(
+            PREFIX + "start_time_seconds", "When the server started (Unix time)", value=p.started
+        )
+        counted = p.sessions_counted
+        yield _counter("takes", "Takes answered (acked)", counted.take_seconds.count)
+        yield _histogram(
+            "take_ack_seconds",
+            "From a take's arrival to its answer: validation, the store's commit, the views",
+            counted.take_seconds,
+        )
+
+    def _tables(self) -> Iterator[Metric]:
+        lobby = self.parts.lobby
+        states = {LOBBY: 0, PLAYING: 0, FINISHED: 0}
+        for t in list(lobby.tables.values()):
+            states[t.state] = states.get(t.state, 0) + 1
+        tables = GaugeMetricFamily(
+            PREFIX + "tables", "Tables served here, by state", labels=["state"]
+        )
+        for state, n in states.items():
+            tables.add_metric([state], n)
+        yield tables
+        yield _counter(
+            "games_finished", "Games that ended here (not abandoned)", lobby.games_finished
+        )
+        yield _counter("tables_abandoned", "Tables closed as abandoned", lobby.tables_abandoned)
+
+    def _store(self) -> Iterator[Metric]:
+        store = self.parts.store
+        stats = store.stats()
+        if not stats:  # --no-persist: nothing is written
+            return
+        yield _counter("store_commits", "Transactions the store committed", stats["commits"])
+        yield _counter("store_writes", "Writes the store committed", stats["writes"])
+        yield _counter(
+            "store_failed_writes",
+            "Writes refused or failed (a stale owner's, a database error)",
+            stats["failed"],
+        )
+        timings = store.timings()
+        if "commit_seconds" in timings:
+            yield _histogram(
+                "store_commit_seconds",
+                "Each commit's transaction, BEGIN to COMMIT",
+                timings["commit_seconds"],
+            )
+        if "writes_per_commit" in timings:
+            yield _histogram(
+                "store_writes_per_commit",
+                "Writes in one commit (group commit)",
+                timings["writes_per_commit"],
+            )
+
+    def _bots(self) -> Iterator[Metric]:
+        bots = self.parts.bots
+        yield GaugeMetricFamily(
+            PREFIX + "bot_moves_waiting",
+            "Bot moves asked of the workers and not yet answered (thinking or queued)",
+            value=bots.waiting,
+        )
+        yield _counter("bot_moves", "Bot moves thought in worker processes", bots.moves)
+        yield _histogram(
+            "bot_move_seconds",
+            "From a bot move asked to its answer: waiting for a worker, then thinking",
+            bots.move_seconds,
+        )
+
+    def _limits(self) -> Iterator[Metric]:
+        p = self.parts
+        quota = CounterMetricFamily(
+            PREFIX + "quota_refusals",
+            "New tables refused, by the limit that refused them",
+            labels=["limit"],
+        )
+        for kind, n in p.lobby.counts.refused.counts.items():
+            quota.add_metric([kind], n)
+        yield quota
+        limited = CounterMetricFamily(
+            PREFIX + "rate_limited",
+            "Messages refused by the rate limits (limited, chat) and connections closed"
+            " for sustained flooding (closed)",
+            labels=["kind"],
+        )
+        for kind, n in p.sessions_counted.rate_limited.counts.items():
+            limited.add_metric([kind], n)
+        yield limited
+        dropped = CounterMetricFamily(
+            PREFIX + "dropped_connections",
+            "TCP connections dropped: over the connection limits, incoming bytes over"
+            " their rate (flood), unread output over the limit (unread)",
+            labels=["reason"],
+        )
+        dropped.add_metric(["over_limit"], p.guard.tcp_refused)
+        dropped.add_metric(["flood"], p.guard.flood_drops)
+        dropped.add_metric(["unread"], p.guard.unread_drops)
+        yield dropped
+
+    def _node(self, node: Cluster) -> Iterator[Metric]:
+        f = node.figures()
+        yield GaugeMetricFamily(
+            PREFIX + "node_leases", "Table leases this node holds", value=f["leases"]
+        )
+        yield _counter("node_adoptions", "Tables this node adopted from others", f["adopted"])
+        yield _counter("node_handovers", "Tables this node handed over", f["handed_over"])
+        yield _counter(
+            "node_forwarded_intents",
+            "Intents of this node's sessions forwarded to their tables' owners",
+            f["forwarded"],
+        )
+        yield _counter(
+            "node_served_intents", "Intents of other nodes' sessions served here", f["served"]
+        )
+
+
+class Metrics:
+    """The endpoint: a registry of this server's figures, and who may read them."""
+
+    def __init__(self, parts: Parts, *, loopback: bool = False, token: str | None = None) -> None:
+        self.registry = CollectorRegistry()
+        self.registry.register(Figures(parts))
+        ProcessCollector(registry=self.registry)  # CPU, memory, open files of the process
+        self.loopback = loopback
+        self.token = token
+
+    def refusal(self, request: Request, host: str) -> tuple[HTTPStatus, str] | None:
+        """Why this request may not read the metrics (status, text), or None."""
+        if self.loopback and (not is_loopback(host) or "X-Forwarded-For" in request.headers):
+            return HTTPStatus.FORBIDDEN, "the metrics answer this machine only"
+        if self.token is not None:
+            given = request.headers.get("Authorization", "")
+            want = "Bearer " + self.token
+            if not hmac.compare_digest(given.encode(), want.encode()):
+                return HTTPStatus.UNAUTHORIZED, "the metrics need their bearer token"
+        return None
+
+    def respond(self, request: Request, host: str) -> Response:
+        """The answer to ``GET /metrics`` from ``host``."""
+        refused = self.refusal(request, host)
+        if refused is not None:
+            status, text = refused
+            extra = [("WWW-Authenticate", "Bearer")] if status is HTTPStatus.UNAUTHORIZED else []
+            return _answer(status, (text + "\n").encode(), "text/plain; charset=utf-8", extra)
+        return _answer(HTTPStatus.OK, generate_latest(self.registry), CONTENT_TYPE_LATEST)
+
+
+def _answer(
+    status: HTTPStatus, body: bytes, content_type: str, extra: list[tuple[str, str]] | None = None
+) -> Response:
+    headers = Headers(
+        [
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-store"),
+            ("Connection", "close"),
+            *(extra or []),
+        ]
+    )
+    return Response(status.value, status.phrase, headers, body)

@@ -1,0 +1,63 @@
+"""Scraping ``GET /metrics`` for the tests: the text parsed by ``prometheus_client``'s
+own parser, and a sample's value looked up by name and labels."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prometheus_client.metrics_core import Metric
+from prometheus_client.parser import text_string_to_metric_families
+
+__all__ = ["Scrape", "get", "scrape"]
+
+
+async def get(
+    port: int, path: str = "/metrics", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP/1.1 GET over a raw socket with ``headers``: (status, headers, body)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode()
+    )
+    await writer.drain()
+    async with asyncio.timeout(10):
+        data = await reader.read(-1)
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    got = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in got.items()}, body
+
+
+class Scrape:
+    """One scrape: its text and its families, by name."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.families: dict[str, Metric] = {f.name: f for f in text_string_to_metric_families(text)}
+
+    def value(self, sample: str, **labels: str) -> float:
+        """The value of the sample named ``sample`` with exactly ``labels`` (KeyError if
+        there is none)."""
+        for family in self.families.values():
+            for s in family.samples:
+                if s.name == sample and s.labels == labels:
+                    return float(s.value)
+        raise KeyError((sample, labels))
+
+    def values(self, sample: str) -> dict[tuple[tuple[str, str], ...], float]:
+        """Every sample named ``sample``, by its labels."""
+        return {
+            tuple(sorted(s.labels.items())): float(s.value)
+            for f in self.families.values()
+            for s in f.samples
+            if s.name == sample
+        }
+
+
+async def scrape(port: int, headers: dict[str, str] | None = None) -> Scrape:
+    status, got, body = await get(port, headers=headers)
+    assert status == 200, (status, body)
+    assert got["content-type"].startswith("text/plain; version="), got
+    return Scrape(body.decode())
