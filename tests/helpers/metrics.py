@@ -3,10 +3,10 @@ own parser, and a sample's value looked up by name and labels."""
 
 from __future__ import annotations
 
-import asyncio
-
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
+
+from tests.server.wsclient import http_get
 
 __all__ = ["Scrape", "get", "scrape"]
 
@@ -14,20 +14,8 @@ __all__ = ["Scrape", "get", "scrape"]
 async def get(
     port: int, path: str = "/metrics", headers: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str], bytes]:
-    """A plain HTTP/1.1 GET over a raw socket with ``headers``: (status, headers, body)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode()
-    )
-    await writer.drain()
-    async with asyncio.timeout(10):
-        data = await reader.read(-1)
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    got = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-    return int(lines[0].split()[1]), {k.lower(): v for k, v in got.items()}, body
+    """``GET /metrics`` with ``headers``: (status, headers, body)."""
+    return await http_get(port, path, headers)
 
 
 class Scrape:

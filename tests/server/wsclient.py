@@ -272,10 +272,15 @@ async def play_seat(
         done += 1
 
 
-async def http_get(port: int, path: str = "/healthz") -> tuple[int, dict[str, str], bytes]:
-    """A plain HTTP/1.1 GET over a raw socket: (status, headers, body)."""
+async def http_get(
+    port: int, path: str = "/healthz", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP/1.1 GET over a raw socket, with ``headers``: (status, headers, body)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode()
+    )
     await writer.drain()
     async with asyncio.timeout(10):
         data = await reader.read(-1)
