@@ -24,6 +24,7 @@ from .cards import (
     CARD_IDS,
     CARD_INDEX,
     COLOUR_OF,
+    COLOURS,
     IS_EXPLODE,
     IS_PLAYER_COLOUR,
     IS_WAND,
@@ -46,14 +47,17 @@ from .events import (
 from .geometry import (
     CORNER_SLOTS,
     INGREDIENT_SLOTS,
+    LAND2,
     LINE_IDS,
     LINE_SLOTS,
     SLOT_LINES,
+    SLOT_PAIR,
     SPACE_LINE,
     SPACES,
+    land,
     walk,
 )
-from .options import Options
+from .options import START_CARD_MODES, Options
 from .scoring import score_game
 
 __all__ = ["EMPTY", "Game", "Setup", "Take"]
@@ -76,6 +80,37 @@ class Take(NamedTuple):
     special: bool = True
     targets: tuple[int, ...] | None = None
     keep: bool = True
+
+
+def _take_tables() -> tuple[tuple[tuple[tuple[Take, ...], ...], ...], tuple[tuple[Take, ...], ...]]:
+    """Every card's takes, made once: ``TAKES[hit | wand][card]`` for a card that does
+    not end the game (``hit``: bit ``s`` set when seat ``s``'s kettle can be exploded;
+    ``wand``: 8 when a wand's symbol would act), ``ENDING[card]`` for one that does.
+    ``legal_actions`` lists these shared (immutable) objects instead of building new ones.
+    """
+    tables = []
+    for key in range(16):
+        hit = [s for s in range(3) if key >> s & 1]
+        row = []
+        for c, cid in enumerate(CARD_IDS):
+            takes = [Take(cid, False)]
+            if IS_EXPLODE[c]:
+                takes += [Take(cid, True, (h,)) for h in hit]
+                if len(hit) == 2:
+                    takes.append(Take(cid, True, (hit[0], hit[1])))
+            elif key & 8 and IS_WAND[c]:
+                takes.append(Take(cid, True))
+            row.append(tuple(takes))
+        tables.append(tuple(row))
+    ending = tuple(
+        (Take(cid, False, None, True), Take(cid, False, None, False)) for cid in CARD_IDS
+    )
+    return tuple(tables), ending
+
+
+TAKES, ENDING = _take_tables()
+_WAND_ACTS = 8
+_CARD_INDEX_GET = CARD_INDEX.get
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +141,12 @@ class Game:
     a player; nothing else in the project reads hidden state to show it to anyone."""
 
     __slots__ = (
+        "big",
         "deck",
         "ended_by",
         "grid",
         "kettles",
+        "line_count",
         "options",
         "out",
         "over",
@@ -132,6 +169,9 @@ class Game:
     over: bool
     ended_by: int  # seat that took the last card, -1 while running
     ply: int  # number of takes applied
+    # Derived from the above, kept up to date by ``apply`` for its hot path:
+    line_count: list[int]  # non-empty slots of each line; a ninth entry stays 0
+    big: int  # bit s set: seat s's kettle holds more than one card (can be exploded)
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -156,37 +196,45 @@ class Game:
         rng.shuffle(cards)
         g = cls.__new__(cls)
         g.options = options
-        g.grid = [EMPTY] * 36
-        it = iter(cards)
-        for slot in INGREDIENT_SLOTS:  # row by row
-            g.grid[slot] = next(it)
-        rest = list(it)  # rest[0] is the top of the deck
-        rest.reverse()
-        g.deck = rest
+        # The first 32 cards fill the ingredient slots row by row (the corners 0, 5, 30
+        # and 35 stay empty); the rest is the deck, cards[32] on top (the END of the list).
+        g.grid = [EMPTY, *cards[0:4], EMPTY, *cards[4:28], EMPTY, *cards[28:32], EMPTY]
+        g.deck = deck = cards[:31:-1]
+        players = options.players
+        refused = _REFUSED[options.start_card]
         colours = options.colours
-        g.kettles = []
-        for seat in range(options.players):
-            while True:
-                card = g.deck.pop()
-                if _refused_start_card(card, colours[seat], options.start_card):
-                    g.deck.insert(0, card)
-                    continue
-                g.kettles.append([card])
-                break
-        g.pawns = list(START_PAWNS[: options.players])
+        g.kettles = kettles = []
+        for seat in range(players):
+            no = refused[colours[seat]]
+            card = deck.pop()
+            while no[card]:
+                deck.insert(0, card)
+                card = deck.pop()
+            kettles.append([card])
+        g.pawns = list(START_PAWNS[:players])
         g.out = []
-        g.recipes = [() for _ in range(options.players)]
         if options.recipes:
-            pool = sorted(r.id for r in RECIPES.values() if options.players == 2 or r.three_players)
+            pool = sorted(r.id for r in RECIPES.values() if players == 2 or r.three_players)
             rng.shuffle(pool)
-            per = 2 if options.players == 2 else 1
-            g.recipes = [tuple(pool[i * per : (i + 1) * per]) for i in range(options.players)]
+            per = 2 if players == 2 else 1
+            g.recipes = [tuple(pool[i * per : (i + 1) * per]) for i in range(players)]
+        else:
+            g.recipes = [()] * players
         g.to_move = 0
         g.turn_in_row = 1
         g.over = False
         g.ended_by = -1
         g.ply = 0
+        g.line_count = [6, 6, 6, 6, 6, 6, 6, 6, 0]  # every line full
+        g.big = 0  # every kettle holds its start card only
         return g
+
+    def _derive(self) -> None:
+        """Compute ``line_count`` and ``big`` from the state (after set-up)."""
+        grid = self.grid
+        self.line_count = [len([s for s in slots if grid[s] != EMPTY]) for slots in LINE_SLOTS]
+        self.line_count.append(0)
+        self.big = sum(1 << s for s, k in enumerate(self.kettles) if len(k) > 1)
 
     @classmethod
     def from_setup(
@@ -279,6 +327,7 @@ class Game:
         g.over = False
         g.ended_by = -1
         g.ply = 0
+        g._derive()
         if moved:
             if SPACE_LINE[g.pawns[g.to_move]] < 0:
                 raise SetupError("pawns: the player to move stands at a corner", "bad_pawns")
@@ -321,6 +370,8 @@ class Game:
         g.over = self.over
         g.ended_by = self.ended_by
         g.ply = self.ply
+        g.line_count = self.line_count[:]
+        g.big = self.big
         return g
 
     def key(self) -> tuple[Any, ...]:
@@ -376,6 +427,10 @@ class Game:
         if self.deck:
             return False
         grid = self.grid
+        if grid[slot] != EMPTY:  # then: is it the last card of one of its lines?
+            a, b = SLOT_PAIR[slot]
+            lc = self.line_count
+            return lc[a] == 1 or lc[b] == 1
         for li in SLOT_LINES[slot]:
             for s in LINE_SLOTS[li]:
                 if s != slot and grid[s] != EMPTY:
@@ -395,37 +450,26 @@ class Game:
         Decisions with the same effect are listed once: a symbol that would do nothing
         (a wand on the second turn in a row, an explosion with every kettle immune) is
         listed only as ``special=False``; the game-ending card only as keep or discard.
+        The takes are shared objects from ``TAKES`` and ``ENDING``.
         """
         if self.over:
             return []
-        out: list[Take] = []
+        me = self.to_move
         grid = self.grid
-        may_end = not self.deck  # only an empty deck leaves gaps (section 5)
-        wand_acts = self.turn_in_row == 1
-        hit: list[int] | None = None
-        for slot in LINE_SLOTS[SPACE_LINE[self.pawns[self.to_move]]]:
+        table = TAKES[(self.big & ~(1 << me)) | (_WAND_ACTS if self.turn_in_row == 1 else 0)]
+        out: list[Take] = []
+        if self.deck:  # only an empty deck leaves gaps and ends the game (section 5)
+            for slot in LINE_SLOTS[SPACE_LINE[self.pawns[me]]]:
+                c = grid[slot]
+                if c != EMPTY:
+                    out += table[c]
+            return out
+        lc = self.line_count
+        for slot in LINE_SLOTS[SPACE_LINE[self.pawns[me]]]:
             c = grid[slot]
-            if c == EMPTY:
-                continue
-            cid = CARD_IDS[c]
-            if may_end and self.ends_game(slot):
-                out.append(Take(cid, False, None, True))
-                out.append(Take(cid, False, None, False))
-            elif IS_EXPLODE[c]:
-                out.append(Take(cid, False))
-                if hit is None:
-                    hit = self.explodable()
-                if len(hit) == 1:
-                    out.append(Take(cid, True, (hit[0],)))
-                elif len(hit) == 2:
-                    out.append(Take(cid, True, (hit[0],)))
-                    out.append(Take(cid, True, (hit[1],)))
-                    out.append(Take(cid, True, (hit[0], hit[1])))
-            elif wand_acts and IS_WAND[c]:
-                out.append(Take(cid, False))
-                out.append(Take(cid, True))
-            else:
-                out.append(Take(cid, False))
+            if c != EMPTY:
+                a, b = SLOT_PAIR[slot]
+                out += ENDING[c] if lc[a] == 1 or lc[b] == 1 else table[c]
         return out
 
     # ----------------------------------------------------------------- the turn
@@ -438,117 +482,157 @@ class Game:
         me = self.to_move
         if seat is not None and seat != me:
             raise IllegalMove(f"it is seat {me}'s turn, not seat {seat}'s", "not_your_turn")
-        c = CARD_INDEX.get(take.card, -1) if isinstance(take.card, str) else -1
+        card = take.card
+        c = _CARD_INDEX_GET(card, -1) if isinstance(card, str) else -1
         if c < 0:
-            raise IllegalMove(f"no such card: {take.card!r}", "unknown_card")
+            raise IllegalMove(f"no such card: {card!r}", "unknown_card")
         grid = self.grid
         li = SPACE_LINE[self.pawns[me]]
-        slot = -1
-        for s in LINE_SLOTS[li]:
-            if grid[s] == c:
-                slot = s
+        for slot in LINE_SLOTS[li]:
+            if grid[slot] == c:
                 break
-        if slot < 0:
-            raise IllegalMove(f"{take.card} is not in {LINE_IDS[li]}", "not_in_line")
+        else:
+            raise IllegalMove(f"{card} is not in {LINE_IDS[li]}", "not_in_line")
         special = take.special
         targets = take.targets
-        if not isinstance(special, bool) or not isinstance(take.keep, bool):
+        if special.__class__ is not bool or take.keep.__class__ is not bool:
             raise IllegalMove("special and keep must be true or false", "bad_action")
-        ending = self.ends_game(slot)
+        deck = self.deck
+        lc = self.line_count
+        if deck:
+            ending = False
+        else:
+            a, b = SLOT_PAIR[slot]
+            ending = lc[a] == 1 or lc[b] == 1
         if targets is not None and not ending:
-            if not IS_EXPLODE[c]:
-                raise IllegalMove(f"{take.card} has no exploding kettle to aim", "bad_target")
-            if not isinstance(targets, tuple | list) or any(
-                isinstance(t, bool) or not isinstance(t, int) for t in targets
-            ):
-                raise IllegalMove("targets must be a list of seats", "bad_target")
-            if len(set(targets)) != len(targets):
-                raise IllegalMove("a target is named twice", "bad_target")
-            for t in targets:
-                if t == me:
-                    raise IllegalMove("you cannot explode your own kettle", "bad_target")
-                if not 0 <= t < self.options.players:
-                    raise IllegalMove(f"no seat {t}", "bad_target")
+            self._check_targets(c, targets)
 
         # --- validated: from here on the take happens.
         grid[slot] = EMPTY
         self.ply += 1
         if ending:  # section 5: keep or discard, symbol not executed, no further turn
-            if take.keep:
-                self.kettles[me].append(c)
-            else:
-                self.out.append(c)
-            self.over = True
-            self.ended_by = me
-            if events is not None:
-                events.append(Took(me, take.card, LINE_IDS[li], slot // 6, slot % 6, False, True))
-                if not take.keep:
-                    events.append(Discarded(me, take.card))
-                result = score_game(self)
-                events.append(
-                    GameOver(me, result.winners, tuple(s.to_dict() for s in result.scores))
-                )
+            self._end(me, c, li, slot, take.keep, events)
             return
-        self.kettles[me].append(c)
-        used = False
+        kettle = self.kettles[me]
+        kettle.append(c)
+        self.big |= 1 << me
         extra = False
-        if special:
-            if IS_EXPLODE[c]:
-                used = True
-            elif IS_WAND[c] and self.turn_in_row == 1:
-                used = True
-                extra = True
-        if events is not None:
-            events.append(Took(me, take.card, LINE_IDS[li], slot // 6, slot % 6, used, False))
-        if used and IS_EXPLODE[c]:  # section 4.4, before the refill
-            deck = self.deck
-            for t in range(self.options.players) if targets is None else targets:
-                if t == me:
-                    continue
-                k = self.kettles[t]
-                if len(k) > 1:
-                    top = k.pop()
-                    if deck:
-                        deck.insert(0, top)
-                    else:
-                        self.out.append(top)
-                    if events is not None:
-                        events.append(Exploded(me, t, CARD_IDS[top], "deck" if deck else "removed"))
-        if self.deck:  # section 4.5
-            grid[slot] = self.deck.pop()
+        if special and IS_EXPLODE[c]:
             if events is not None:
-                events.append(Refilled(slot // 6, slot % 6, CARD_IDS[grid[slot]]))
+                events.append(Took(me, card, LINE_IDS[li], slot // 6, slot % 6, True, False))
+            self._explode(me, targets, events)
+        else:
+            if special and IS_WAND[c] and self.turn_in_row == 1:
+                extra = True
+            if events is not None:
+                events.append(Took(me, card, LINE_IDS[li], slot // 6, slot % 6, extra, False))
+        if deck:  # section 4.5
+            grid[slot] = new = deck.pop()
+            if events is not None:
+                events.append(Refilled(slot // 6, slot % 6, CARD_IDS[new]))
+        else:
+            for li in SLOT_LINES[slot]:
+                lc[li] -= 1
         if extra:
             self.turn_in_row = 2
             if events is not None:
                 events.append(ExtraTurn(me))
         else:
-            self._next_player(events)
+            self.to_move = (me + 1) % len(self.pawns)
+            self.turn_in_row = 1
+            if events is not None:
+                events.append(TurnPassed(self.to_move))
         self._advance(events)
 
-    def _next_player(self, events: list[Event] | None) -> None:
-        self.to_move = (self.to_move + 1) % self.options.players
-        self.turn_in_row = 1
+    def _check_targets(self, c: int, targets: Any) -> None:
+        """Validate an explosion's ``targets`` (section 4.4); ``IllegalMove`` if bad."""
+        me = self.to_move
+        if not IS_EXPLODE[c]:
+            raise IllegalMove(f"{CARD_IDS[c]} has no exploding kettle to aim", "bad_target")
+        if not isinstance(targets, tuple | list) or any(
+            isinstance(t, bool) or not isinstance(t, int) for t in targets
+        ):
+            raise IllegalMove("targets must be a list of seats", "bad_target")
+        if len(set(targets)) != len(targets):
+            raise IllegalMove("a target is named twice", "bad_target")
+        for t in targets:
+            if t == me:
+                raise IllegalMove("you cannot explode your own kettle", "bad_target")
+            if not 0 <= t < self.options.players:
+                raise IllegalMove(f"no seat {t}", "bad_target")
+
+    def _end(
+        self, me: int, c: int, li: int, slot: int, keep: bool, events: list[Event] | None
+    ) -> None:
+        """The game-ending take (section 5): the card kept or discarded, nothing else."""
+        for line in SLOT_LINES[slot]:
+            self.line_count[line] -= 1
+        if keep:
+            self.kettles[me].append(c)
+            self.big |= 1 << me
+        else:
+            self.out.append(c)
+        self.over = True
+        self.ended_by = me
         if events is not None:
-            events.append(TurnPassed(self.to_move))
+            cid = CARD_IDS[c]
+            events.append(Took(me, cid, LINE_IDS[li], slot // 6, slot % 6, False, True))
+            if not keep:
+                events.append(Discarded(me, cid))
+            result = score_game(self)
+            events.append(GameOver(me, result.winners, tuple(s.to_dict() for s in result.scores)))
+
+    def _explode(self, me: int, targets: Any, events: list[Event] | None) -> None:
+        """Section 4.4, before the refill: the top card of each target's kettle that
+        holds more than one goes under the deck, or out of the game if it is empty."""
+        deck = self.deck
+        kettles = self.kettles
+        for t in range(len(kettles)) if targets is None else targets:
+            if t == me:
+                continue
+            k = kettles[t]
+            if len(k) > 1:
+                top = k.pop()
+                if len(k) == 1:
+                    self.big &= ~(1 << t)
+                if deck:
+                    deck.insert(0, top)
+                else:
+                    self.out.append(top)
+                if events is not None:
+                    events.append(Exploded(me, t, CARD_IDS[top], "deck" if deck else "removed"))
 
     def _advance(self, events: list[Event] | None) -> None:
         """Forced movement of the player to move (section 4.1), passing corner turns
         (4.2) until a pawn stops next to a line. Terminates: see RULES.md section 4.7."""
         pawns = self.pawns
+        kettles = self.kettles
+        if events is None and len(pawns) == 2:  # the hot path of every playout
+            me = self.to_move
+            while True:
+                pawns[me] = pos = LAND2[pawns[me]][pawns[1 - me]][VALUE[kettles[me][-1]]]
+                if SPACE_LINE[pos] >= 0:
+                    return
+                self.to_move = me = 1 - me
+                self.turn_in_row = 1
         while True:
             me = self.to_move
             start = pawns[me]
-            others = [p for seat, p in enumerate(pawns) if seat != me]
-            pos, skipped = walk(start, VALUE[self.kettles[me][-1]], others)
-            pawns[me] = pos
-            if events is not None:
+            if events is None:
+                pawns[me] = pos = land(start, VALUE[kettles[me][-1]], pawns, me)
+            else:
+                others = [p for seat, p in enumerate(pawns) if seat != me]
+                pos, skipped = walk(start, VALUE[kettles[me][-1]], others)
+                pawns[me] = pos
                 events.append(Moved(me, start, pos, skipped))
             if SPACE_LINE[pos] >= 0:
                 return
             if events is not None:
                 events.append(PassedCorner(me, pos))
-            self._next_player(events)
+            self.to_move = me = (me + 1) % len(pawns)
+            self.turn_in_row = 1
+            if events is not None:
+                events.append(TurnPassed(me))
 
     # ----------------------------------------------------------------- helpers
     def kettle_ids(self, seat: int) -> list[str]:
@@ -568,3 +652,13 @@ def _refused_start_card(card: int, colour: str, mode: str) -> bool:
     if mode == "no_player_colors":
         return IS_PLAYER_COLOUR[card]
     return COLOUR_OF[card] == colour
+
+
+_REFUSED: dict[str, dict[str, tuple[bool, ...]]] = {
+    mode: {
+        colour: tuple(_refused_start_card(c, colour, mode) for c in range(CARD_COUNT))
+        for colour in COLOURS
+    }
+    for mode in START_CARD_MODES
+}
+"""``_REFUSED[mode][colour][card]``: ``_refused_start_card``, as a table for the deal."""

@@ -13,13 +13,16 @@ __all__ = [
     "CORNER_SLOTS",
     "CORNER_SPACES",
     "INGREDIENT_SLOTS",
+    "LAND2",
     "LINE_IDS",
     "LINE_SLOTS",
     "SIZE",
     "SLOT_LINES",
+    "SLOT_PAIR",
     "SPACES",
     "SPACE_LINE",
     "SPACE_SLOT",
+    "land",
     "walk",
 ]
 
@@ -37,6 +40,11 @@ LINE_SLOTS: tuple[tuple[int, ...], ...] = tuple(
 SLOT_LINES: tuple[tuple[int, ...], ...] = tuple(
     tuple(i for i, line in enumerate(LINE_SLOTS) if s in line) for s in range(36)
 )
+SLOT_PAIR: tuple[tuple[int, int], ...] = tuple(
+    ((*lines, 8)[0], (*lines, 8, 8)[1]) for lines in SLOT_LINES
+)
+"""The two lines through each slot, padded with 8 (a ninth, never-counted line): so a
+hot path reads ``a, b = SLOT_PAIR[s]`` instead of looping over ``SLOT_LINES[s]``."""
 
 
 def _space_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -78,3 +86,35 @@ def walk(start: int, steps: int, others: Collection[int]) -> tuple[int, tuple[in
         else:
             steps -= 1
     return pos, tuple(skipped)
+
+
+def land(start: int, steps: int, pawns: list[int], me: int) -> int:
+    """Where ``walk`` stops pawn ``me`` (on ``start``) with the other ``pawns`` (two or
+    three seats, all on different spaces), without listing the jumped spaces: the same
+    answer by arithmetic, for the engine's hot path (tests/shared/test_fast_paths.py).
+
+    Each other pawn at a distance ``d`` (1..19) ahead is jumped exactly when ``d`` is
+    at most the distance walked so far, nearest first."""
+    if len(pawns) == 2:
+        d = (pawns[1 - me] - start) % SPACES
+        return (start + steps + (d <= steps)) % SPACES
+    d1 = (pawns[(me + 1) % 3] - start) % SPACES
+    d2 = (pawns[(me + 2) % 3] - start) % SPACES
+    if d1 > d2:
+        d1, d2 = d2, d1
+    if d1 <= steps:
+        steps += 1
+        if d2 <= steps:
+            steps += 1
+    return (start + steps) % SPACES
+
+
+LAND2: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(land(start, steps, [start, other], 0) if other != start else -1 for steps in range(5))
+        for other in range(SPACES)
+    )
+    for start in range(SPACES)
+)
+"""``LAND2[start][other][steps]``: ``land`` with two players (the other pawn on
+``other``), as a table for the engine's hot path; -1 where the pawns would share a space."""
