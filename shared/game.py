@@ -10,25 +10,22 @@ anything, so an illegal take leaves the state untouched.
 
 The state is a handful of flat lists of small ints (cards 0..55, slots 0..35, spaces
 0..19), so ``copy`` and ``apply`` are cheap enough for bots to simulate many thousands of
-games per move. Events are only built when a list is passed to collect them.
+games per move. Events are only built when a list is passed to collect them. The hot
+path reads tables made once (every card's takes here, landing spaces in ``geometry``)
+and two counters ``apply`` keeps (filled slots per line, kettles that can be exploded)
+instead of recomputing them; tests/shared/test_fast_paths.py holds each to the simple
+rule. The deal and explicit set-ups are read in ``shared.setup``.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .cards import (
-    CARD_COUNT,
     CARD_IDS,
     CARD_INDEX,
-    COLOUR_OF,
-    COLOURS,
     IS_EXPLODE,
-    IS_PLAYER_COLOUR,
     IS_WAND,
-    RECIPES,
     VALUE,
 )
 from .errors import IllegalMove, SetupError
@@ -45,27 +42,20 @@ from .events import (
     TurnPassed,
 )
 from .geometry import (
-    CORNER_SLOTS,
-    INGREDIENT_SLOTS,
     LAND2,
     LINE_IDS,
     LINE_SLOTS,
     SLOT_LINES,
     SLOT_PAIR,
     SPACE_LINE,
-    SPACES,
     land,
     walk,
 )
-from .options import START_CARD_MODES, Options
+from .options import Options
 from .scoring import score_game
+from .setup import EMPTY, Setup, Start, deal, read_setup
 
 __all__ = ["EMPTY", "Game", "Setup", "Take"]
-
-EMPTY = -1
-"""An empty grid slot (and the corner slots, which never hold an ingredient)."""
-
-START_PAWNS = (0, 10, 5)
 
 
 class Take(NamedTuple):
@@ -111,29 +101,6 @@ def _take_tables() -> tuple[tuple[tuple[tuple[Take, ...], ...], ...], tuple[tupl
 TAKES, ENDING = _take_tables()
 _WAND_ACTS = 8
 _CARD_INDEX_GET = CARD_INDEX.get
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """An explicit position to start from (section 11.2): card ids; deck top first,
-    kettles bottom first; ``None`` marks an empty slot (and the corners)."""
-
-    grid: tuple[tuple[str | None, ...], ...]
-    deck: tuple[str, ...]
-    kettles: tuple[tuple[str, ...], ...]
-    pawns: tuple[int, ...]
-    recipes: tuple[tuple[str, ...], ...] = ()
-    to_move: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "grid": [list(r) for r in self.grid],
-            "deck": list(self.deck),
-            "kettles": [list(k) for k in self.kettles],
-            "pawns": list(self.pawns),
-            "recipes": [list(r) for r in self.recipes],
-            "to_move": self.to_move,
-        }
 
 
 class Game:
@@ -191,42 +158,21 @@ class Game:
     def _dealt(cls, options: Options) -> Game:
         if options.seed is None:
             raise SetupError("a deal needs a seed; the caller picks one", "bad_option")
-        rng = random.Random(options.seed)
-        cards = list(range(CARD_COUNT))
-        rng.shuffle(cards)
+        g = cls._start(options, deal(options))
+        g.line_count = [6, 6, 6, 6, 6, 6, 6, 6, 0]  # every line full
+        g.big = 0  # every kettle holds its start card only
+        return g
+
+    @classmethod
+    def _start(cls, options: Options, start: Start) -> Game:
+        """A game at ``start``, before any forced move (the counters not yet set)."""
         g = cls.__new__(cls)
         g.options = options
-        # The first 32 cards fill the ingredient slots row by row (the corners 0, 5, 30
-        # and 35 stay empty); the rest is the deck, cards[32] on top (the END of the list).
-        g.grid = [EMPTY, *cards[0:4], EMPTY, *cards[4:28], EMPTY, *cards[28:32], EMPTY]
-        g.deck = deck = cards[:31:-1]
-        players = options.players
-        refused = _REFUSED[options.start_card]
-        colours = options.colours
-        g.kettles = kettles = []
-        for seat in range(players):
-            no = refused[colours[seat]]
-            card = deck.pop()
-            while no[card]:
-                deck.insert(0, card)
-                card = deck.pop()
-            kettles.append([card])
-        g.pawns = list(START_PAWNS[:players])
-        g.out = []
-        if options.recipes:
-            pool = sorted(r.id for r in RECIPES.values() if players == 2 or r.three_players)
-            rng.shuffle(pool)
-            per = 2 if players == 2 else 1
-            g.recipes = [tuple(pool[i * per : (i + 1) * per]) for i in range(players)]
-        else:
-            g.recipes = [()] * players
-        g.to_move = 0
+        g.grid, g.deck, g.kettles, g.pawns, g.out, g.recipes, g.to_move = start
         g.turn_in_row = 1
         g.over = False
         g.ended_by = -1
         g.ply = 0
-        g.line_count = [6, 6, 6, 6, 6, 6, 6, 6, 0]  # every line full
-        g.big = 0  # every kettle holds its start card only
         return g
 
     def _derive(self) -> None:
@@ -252,81 +198,8 @@ class Game:
         ``moved=True`` continues a game mid-turn (as bots do with a sampled position):
         the pawn of the player to move has already made its forced move and stands next
         to a line, and ``turn_in_row`` says whether this is a wand's extra turn."""
-        n = options.players
-        seen: set[int] = set()
-
-        def card(cid: Any, where: str) -> int:
-            if not isinstance(cid, str) or cid not in CARD_INDEX:
-                raise SetupError(f"{where}: unknown card {cid!r}", "unknown_card")
-            c = CARD_INDEX[cid]
-            if c in seen:
-                raise SetupError(f"{where}: card {cid} appears twice", "duplicate_card")
-            seen.add(c)
-            return c
-
-        if len(setup.grid) != 6 or any(len(r) != 6 for r in setup.grid):
-            raise SetupError("grid: must be 6 rows of 6 slots", "bad_grid")
-        grid = [EMPTY] * 36
-        for r, row in enumerate(setup.grid):
-            for c, cid in enumerate(row):
-                slot = r * 6 + c
-                if cid is None:
-                    continue
-                if slot in CORNER_SLOTS:
-                    raise SetupError(f"grid[{r}][{c}]: a corner holds a card", "bad_grid")
-                grid[slot] = card(cid, f"grid[{r}][{c}]")
-        deck = [card(cid, f"deck[{i}]") for i, cid in enumerate(setup.deck)]
-        deck.reverse()
-        if len(setup.kettles) != n:
-            raise SetupError(f"kettles: need {n}, got {len(setup.kettles)}", "bad_kettles")
-        kettles = []
-        for s, k in enumerate(setup.kettles):
-            if not k:
-                raise SetupError(f"kettles[{s}]: a kettle holds at least one card", "bad_kettles")
-            kettles.append([card(cid, f"kettles[{s}][{i}]") for i, cid in enumerate(k)])
-        if len(setup.pawns) != n:
-            raise SetupError(f"pawns: need {n}, got {len(setup.pawns)}", "bad_pawns")
-        for i, p in enumerate(setup.pawns):
-            if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < SPACES:
-                raise SetupError(f"pawns[{i}]: space must be 0..19", "bad_pawns")
-        if len(set(setup.pawns)) != n:
-            raise SetupError("pawns: two pawns share a space", "bad_pawns")
-        for li, slots in enumerate(LINE_SLOTS):
-            if all(grid[s] == EMPTY for s in slots):
-                raise SetupError(f"grid: line {LINE_IDS[li]} is already empty", "bad_grid")
-        if deck and any(grid[s] == EMPTY for s in INGREDIENT_SLOTS):
-            raise SetupError("grid: a gap while the deck still holds cards", "bad_grid")
-        recipes: list[tuple[str, ...]] = [() for _ in range(n)]
-        if options.recipes:
-            if len(setup.recipes) != n:
-                raise SetupError(f"recipes: need {n} hands", "bad_recipes")
-            dealt: set[str] = set()
-            for s, hand in enumerate(setup.recipes):
-                for rid in hand:
-                    if not isinstance(rid, str) or rid not in RECIPES:
-                        raise SetupError(f"recipes[{s}]: unknown recipe {rid!r}", "bad_recipes")
-                    if rid in dealt:
-                        raise SetupError(f"recipes[{s}]: {rid} dealt twice", "bad_recipes")
-                    dealt.add(rid)
-                recipes[s] = tuple(hand)
-        elif any(setup.recipes):
-            raise SetupError("recipes: dealt but the recipes option is off", "bad_recipes")
-        to_move = setup.to_move
-        if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in range(n):
-            raise SetupError(f"to_move: must be a seat 0..{n - 1}", "bad_setup")
-        g = cls.__new__(cls)
-        g.options = options
-        g.grid = grid
-        g.deck = deck
-        g.kettles = kettles
-        g.pawns = list(setup.pawns)
-        g.out = [c for c in range(CARD_COUNT) if c not in seen]
-        g.recipes = recipes
-        g.to_move = setup.to_move
-        g.turn_in_row = 1
-        g.over = False
-        g.ended_by = -1
-        g.ply = 0
+        start = read_setup(options, setup)
+        g = cls._start(options, start)
         g._derive()
         if moved:
             if SPACE_LINE[g.pawns[g.to_move]] < 0:
@@ -644,21 +517,3 @@ class Game:
             [None if g[r * 6 + c] == EMPTY else CARD_IDS[g[r * 6 + c]] for c in range(6)]
             for r in range(6)
         ]
-
-
-def _refused_start_card(card: int, colour: str, mode: str) -> bool:
-    """Section 3.3: a start card may not be black or white (rulebook), or under the
-    ``not_own_color`` option, not the player's own colour."""
-    if mode == "no_player_colors":
-        return IS_PLAYER_COLOUR[card]
-    return COLOUR_OF[card] == colour
-
-
-_REFUSED: dict[str, dict[str, tuple[bool, ...]]] = {
-    mode: {
-        colour: tuple(_refused_start_card(c, colour, mode) for c in range(CARD_COUNT))
-        for colour in COLOURS
-    }
-    for mode in START_CARD_MODES
-}
-"""``_REFUSED[mode][colour][card]``: ``_refused_start_card``, as a table for the deal."""
