@@ -12,7 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .cards import CARD_IDS, CARD_INDEX, INGREDIENTS, IS_EXPLODE, IS_WAND, RECIPES, VALUE, Recipe
+from .cards import (
+    CARD_IDS,
+    CARD_INDEX,
+    INGREDIENT_OF,
+    INGREDIENTS,
+    IS_EXPLODE,
+    IS_WAND,
+    RECIPES,
+    VALUE,
+    Recipe,
+)
 from .options import Options
 
 __all__ = [
@@ -26,6 +36,7 @@ __all__ = [
     "recipe_met",
     "score_game",
     "score_kettles",
+    "totals",
 ]
 
 VALUE_ONE_BONUS = 5
@@ -163,6 +174,51 @@ def score_kettles(
 def score_game(game: Scored) -> Result:
     """Score a game as it stands (normally once it is over)."""
     return _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
+
+
+def totals(game: Scored) -> list[int]:
+    """Each seat's total of ``score_game(game)``, without the breakdown: what a search
+    scores its playouts by, many thousand times a decision (``score_game`` builds every
+    ingredient's record). tests/shared/test_scoring.py holds it to ``score_game``."""
+    kettles = game.kettles
+    colours = game.options.colours
+    recipes = game.recipes
+    out = []
+    ones = []
+    for seat, kettle in enumerate(kettles):
+        count = [0] * _KINDS
+        value = [0] * _KINDS
+        for c in kettle:
+            i = INGREDIENT_OF[c]
+            count[i] += 1
+            value[i] += VALUE[c]
+        own = _OWN_COLOUR[colours[seat]]
+        total = 0
+        for i in range(_KINDS):
+            n = count[i]
+            if n:
+                points = -value[i] if n == 1 else 0 if n == 2 else value[i]
+                if own[i]:
+                    points *= 2
+                total += points + (FOUR_OF_A_KIND_BONUS if n == 4 else 0)
+        if seat < len(recipes):
+            for rid in recipes[seat]:
+                r = RECIPES[rid]
+                if recipe_met(r, seat, kettles, game.ended_by):
+                    total += r.bonus
+        out.append(total)
+        ones.append(sum([1 for c in kettle if VALUE[c] == 1]))
+    most = max(ones)
+    if ones.count(most) == 1:
+        out[ones.index(most)] += VALUE_ONE_BONUS
+    return out
+
+
+_KINDS = len(INGREDIENTS)
+_OWN_COLOUR: dict[str, tuple[bool, ...]] = {
+    colour: tuple(i.colour == colour for i in INGREDIENTS)
+    for colour in {i.colour for i in INGREDIENTS}
+}
 
 
 def _score(

@@ -11,7 +11,7 @@ from ..cards import INGREDIENT_OF, VALUE
 from ..geometry import SPACES
 from ..scoring import FOUR_OF_A_KIND_BONUS
 
-__all__ = ["group_points", "land", "take_gain"]
+__all__ = ["GAIN", "group_points", "land", "take_gain"]
 
 
 def group_points(count: int, total: int, doubled: bool) -> int:
@@ -35,6 +35,25 @@ def take_gain(kettle: Sequence[int], card: int, own: Sequence[bool]) -> int:
     return group_points(count + 1, total + VALUE[card], doubled) - group_points(
         count, total, doubled
     )
+
+
+GAIN: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(
+                group_points(count + 1, total + value, doubled)
+                - group_points(count, total, doubled)
+                for value in range(5)
+            )
+            for total in range(11)
+        )
+        for count in range(5)
+    )
+    for doubled in (False, True)
+)
+"""``GAIN[doubled][count][total][value]``: ``take_gain`` of a card of ``value`` for an
+ingredient of which the kettle holds ``count`` cards worth ``total``, as a table for
+the playouts (tests/shared/bots/test_fast_bots.py)."""
 
 
 def land(pawns: Sequence[int], seat: int, steps: int) -> int:

@@ -67,25 +67,32 @@ class IsmctsBot(SearchingBot):
         """Grow the tree for this decision (its work counted from ``start``, or now)
         and return its root."""
         memory = self.memory.copy()  # events delivered meanwhile count from the next one
+        draw = memory.sampler(view)
         rng = self.rng
         explore = self.explore
+        policy = self.policy
+        epsilon = self.epsilon
+        sqrt = math.sqrt
+        log = math.log
         root = Node(-1)
         start = self.clock() if start is None else start
         done = 0
         while self.more(done, start):
-            game = memory.sample(view, rng)
+            game = draw(rng)
             node = root
             path = []
             while not game.over:
                 legal = game.legal_actions()
                 children = node.children
-                untried = [t for t in legal if t not in children]
+                untried = []
                 for t in legal:
                     child = children.get(t)
-                    if child is not None:
+                    if child is None:
+                        untried.append(t)
+                    else:
                         child.avail += 1
                 if untried:  # the policy's own take first, then the others at random
-                    take = policy_take(game, rng, 0.0, self.policy)
+                    take = policy_take(game, rng, 0.0, policy)
                     if take not in untried:
                         take = rng.choice(untried)
                     child = Node(game.to_move)
@@ -99,13 +106,13 @@ class IsmctsBot(SearchingBot):
                 take = legal[0]
                 for t in legal:
                     c = children[t]
-                    score = c.total / c.visits + explore * math.sqrt(math.log(c.avail) / c.visits)
+                    score = c.total / c.visits + explore * sqrt(log(c.avail) / c.visits)
                     if score > best:
                         best, child, take = score, c, t
                 game.apply(take)
                 path.append(child)
                 node = child
-            playout(game, rng, self.epsilon, self.policy)
+            playout(game, rng, epsilon, policy)
             result = rewards(game)
             for n in path:
                 n.visits += 1

@@ -16,7 +16,7 @@ bot that joins mid-game (say, replacing a player who left) knows the kettle tops
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..cards import CARD_COUNT, CARD_IDS, CARD_INDEX, RECIPES
@@ -177,6 +177,69 @@ class Memory:
             to_move=view.to_move if view.to_move is not None else 0,
         )
         return Game.from_setup(options, setup, moved=True, turn_in_row=view.turn_in_row)
+
+    def sampler(self, view: View) -> Callable[[random.Random], Game]:
+        """``sample`` for many draws in one view: a function of the random source that
+        gives, for the same source state, the same position as ``sample(view, rng)``
+        and uses the source the same way (tests/shared/bots/test_fast_bots.py).
+
+        Why: a search draws a position every iteration, and all but the shuffle of the
+        unknown cards and recipes is the same every time. That part is worked out once
+        here; the first draw is made by ``sample`` itself (so a position the engine
+        refuses is refused the same way), the others copy it and deal the cards anew."""
+        pool = self.unknown_cards(view)
+        holes = sum(k.count(UNKNOWN) for k in self.kettles)
+        if len(pool) != holes + view.deck_size - len(self.under):
+            self._forget_all()  # as sample does; sample then finds memory in step
+            pool = self.unknown_cards(view)
+            holes = sum(k.count(UNKNOWN) for k in self.kettles)
+        kettles = [k[:] for k in self.kettles]
+        full = holes == 0
+        under = self.under[::-1]  # the known bottom of the deck, as Game holds it
+        recipes = _recipe_sampler(view) if view.options.recipes else None
+        first: list[Game] = []
+
+        def draw(rng: random.Random) -> Game:
+            if not first:
+                first.append(self.sample(view, rng))
+                return first[0].copy()
+            cards = pool[:]
+            rng.shuffle(cards)
+            if full:
+                filled = [k[:] for k in kettles]
+            else:
+                it = iter(cards)
+                filled = [[next(it) if c == UNKNOWN else c for c in k] for k in kettles]
+            rest = cards[holes:]
+            rest.reverse()
+            game = first[0].copy()
+            game.kettles = filled
+            game.deck = under + rest
+            if recipes is not None:
+                game.recipes = recipes(rng)
+            return game
+
+        return draw
+
+
+def _recipe_sampler(view: View) -> Callable[[random.Random], list[tuple[str, ...]]]:
+    """``sample_recipes`` for many draws in one view (as a ``Game`` holds the hands)."""
+    shown = {r for hand in view.recipes if hand is not None for r in hand}
+    deck = [r.id for r in RECIPES.values() if view.players == 2 or r.three_players]
+    pool = sorted(r for r in deck if r not in shown)
+    seats = list(zip(view.recipes, view.recipe_counts, strict=True))
+
+    def draw(rng: random.Random) -> list[tuple[str, ...]]:
+        left = pool[:]
+        rng.shuffle(left)
+        hands = []
+        for hand, n in seats:
+            if hand is None:
+                hand, left = tuple(left[:n]), left[n:]
+            hands.append(tuple(hand))
+        return hands
+
+    return draw
 
 
 def sample_recipes(view: View, rng: random.Random) -> tuple[tuple[str, ...], ...]:

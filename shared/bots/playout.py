@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import random
 
-from ..cards import CARD_IDS, INGREDIENTS, IS_EXPLODE, IS_WAND
+from ..cards import CARD_IDS, INGREDIENT_OF, INGREDIENTS, IS_EXPLODE, IS_WAND, VALUE
 from ..game import Game, Take
-from ..scoring import score_game
-from .heuristics import take_gain
+from ..scoring import totals as seat_totals
+from .heuristics import GAIN
 
 __all__ = [
     "POLICIES",
@@ -45,6 +45,7 @@ def own_colour_table(colour: str) -> tuple[bool, ...]:
 
 
 _OWN = {c: own_colour_table(c) for c in {i.colour for i in INGREDIENTS}}
+_KINDS = len(INGREDIENTS)
 
 
 def playout(game: Game, rng: random.Random, epsilon: float, policy: str = "aware") -> None:
@@ -66,25 +67,43 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
     own = _OWN[colours[me]]
     hurt = 0
     targets: list[int] = []
-    for t in range(game.players):
+    for t in range(len(kettles)):
         k = kettles[t]
         if t != me and len(k) > 1:
             if not aware:
                 targets.append(t)
                 continue
-            loss = take_gain(k[:-1], k[-1], _OWN[colours[t]])  # what an explosion takes
+            top = k[-1]  # what an explosion takes: take_gain(k[:-1], top, its owner's)
+            ing = INGREDIENT_OF[top]
+            count = total = 0
+            for c in k:
+                if INGREDIENT_OF[c] == ing:
+                    count += 1
+                    total += VALUE[c]
+            value = VALUE[top]
+            loss = GAIN[_OWN[colours[t]][ing]][count - 1][total - value][value]
             if loss > 0:
                 hurt += loss
                 targets.append(t)
+    # My kettle's cards and points of each ingredient, for take_gain by table.
+    counts = [0] * _KINDS
+    totals = [0] * _KINDS
+    for c in kettle:
+        ing = INGREDIENT_OF[c]
+        counts[ing] += 1
+        totals[ing] += VALUE[c]
     wand = game.turn_in_row == 1
     if epsilon and rng.random() < epsilon:
         slot = rng.choice(slots)
-        gain = take_gain(kettle, grid[slot], own)
+        c = grid[slot]
+        ing = INGREDIENT_OF[c]
+        gain = GAIN[own[ing]][counts[ing]][totals[ing]][VALUE[c]]
     else:
         slot, gain, best = slots[0], -1000, -1000
         for s in slots:
             c = grid[s]
-            g = take_gain(kettle, c, own)
+            ing = INGREDIENT_OF[c]
+            g = GAIN[own[ing]][counts[ing]][totals[ing]][VALUE[c]]
             worth = g
             if aware:
                 if IS_EXPLODE[c]:
@@ -106,7 +125,7 @@ def rewards(game: Game) -> list[float]:
     """Every seat's result of a finished game, in [0, 1]: mostly the win (a shared win
     counts half), a little the margin over the best other seat, so that few playouts
     still separate takes."""
-    totals = [s.total for s in score_game(game).scores]
+    totals = seat_totals(game)
     out = []
     for seat, mine in enumerate(totals):
         best_other = max(t for s, t in enumerate(totals) if s != seat)

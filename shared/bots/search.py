@@ -34,6 +34,7 @@ class SearchBot(SearchingBot):
 
     def search_take(self, view: View, takes: list[Take], start: float) -> Take:
         memory = self.memory.copy()
+        draw = memory.sampler(view)
         n = len(takes)
         visits = [0] * n
         wins = [0.0] * n
@@ -49,7 +50,7 @@ class SearchBot(SearchingBot):
                         wins[j] / visits[j] + self.explore * math.sqrt(log_total / visits[j])
                     ),
                 )
-            game = memory.sample(view, self.rng)
+            game = draw(self.rng)
             game.apply(takes[i])
             playout(game, self.rng, self.epsilon, self.policy)
             visits[i] += 1

@@ -129,7 +129,7 @@ _ALLOWED_ENGINE = {
     "game": {"Game", "Setup", "Take"},
     "geometry": {"LINE_SLOTS", "SPACES", "SPACE_LINE"},
     "options": {"Options"},
-    "scoring": {"FOUR_OF_A_KIND_BONUS", "score_game", "score_kettles"},
+    "scoring": {"FOUR_OF_A_KIND_BONUS", "score_game", "score_kettles", "totals"},
     "view": {"View"},  # the type, never the function that projects a game
 }
 _FORBIDDEN_NAMES = {
