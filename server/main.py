@@ -1,9 +1,10 @@
 """``kupferkessel serve``: run a dedicated server.
 
-Flags win over environment variables (``KK_HOST``, ``KK_PORT``, ``KK_STORE``, ``KK_DB``,
-``KK_NAME``, ``KK_FINISHED_TTL``, ``KK_LOBBY_TTL``), which win over the defaults. The
-default host is loopback: listening on every interface is an explicit choice
-(``--host 0.0.0.0`` or ``--public``).
+Every flag is a row of ``FLAGS``. Flags win over environment variables (``KK_HOST``,
+``KK_PORT``, ``KK_STORE``, ``KK_DB``, ``KK_NAME``, ``KK_FINISHED_TTL``, ...), which win
+over the config file (``--config FILE``, TOML, keyed by the flags' names), which wins
+over the defaults (``settle``). The default host is loopback: listening on every
+interface is an explicit choice (``--host 0.0.0.0`` or ``--public``).
 """
 
 from __future__ import annotations
@@ -14,21 +15,28 @@ import gc
 import logging
 import os
 import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
 from .app import ServerConfig, run_server
 from .bots.pool import default_workers
+from .config import read_config_file
 from .lobby.quotas import Quotas
 from .logs import setup_logging
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
 __all__ = [
+    "FLAGS",
+    "Flag",
     "add_arguments",
     "add_store_argument",
     "default_db_path",
     "run",
+    "settle",
     "store_url",
     "tune_gc",
 ]
@@ -40,162 +48,243 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("kupferkessel")) / "server.db"
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--host",
-        default=os.environ.get("KK_HOST", "127.0.0.1"),
-        help="address to listen on (default 127.0.0.1, env KK_HOST)",
-    )
-    p.add_argument(
-        "--public", action="store_true", help="listen on every interface (same as --host 0.0.0.0)"
-    )
-    p.add_argument(
-        "--port",
-        type=int,
-        default=os.environ.get("KK_PORT", "8765"),  # argparse converts (and reports) it
-        help="port (default 8765, env KK_PORT; 0 picks a free one)",
-    )
-    p.add_argument(
-        "--name",
-        default=os.environ.get("KK_NAME", "Kupferkessel server"),
-        help="server name shown to clients",
-    )
-    add_store_argument(p)
-    p.add_argument(
-        "--no-persist",
-        action="store_true",
-        help="keep nothing on disk: games are lost when the server stops",
-    )
-    p.add_argument("--max-connections", type=int, default=5000)
-    p.add_argument(
-        "--max-handshakes",
-        type=int,
-        default=100,
-        help="TCP connections beyond --max-connections (in their handshake, or being"
+@dataclass(frozen=True)
+class Flag:
+    """One flag of ``serve``: its name (also its key in a config file), the kind of its
+    value, its default, the environment variable that may set it, and its help."""
+
+    name: str
+    kind: str  # "bool" (a switch), "int", "float", "str", "list" (repeatable str)
+    default: Any
+    help: str
+    env: str | None = None
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    path: bool = False  # a file's path: in a config file, relative to the file's folder
+
+    @property
+    def dest(self) -> str:
+        return self.name.replace("-", "_")
+
+
+def _seconds(name: str, env: str | None, default: float, what: str) -> Flag:
+    shown = f"{default:g}"
+    extra = f", env {env}" if env else ""
+    return Flag(name, "float", default, f"{what} (default {shown}{extra})", env, "SECONDS")
+
+
+_Q = Quotas()
+STORE_FLAGS = (
+    Flag(
+        "store",
+        "str",
+        None,
+        "where games are stored: a SQLite database file, or postgresql://user@host/db"
+        f" (default {default_db_path()}, env KK_STORE)",
+        "KK_STORE",
+        "URL",
+        path=True,
+    ),
+    Flag(
+        "db",
+        "str",
+        None,
+        "a SQLite database file (the same as --store PATH; env KK_DB)",
+        "KK_DB",
+        "PATH",
+        path=True,
+    ),
+)
+FLAGS: tuple[Flag, ...] = (
+    Flag(
+        "host",
+        "str",
+        "127.0.0.1",
+        "address to listen on (default 127.0.0.1, env KK_HOST)",
+        "KK_HOST",
+    ),
+    Flag("public", "bool", False, "listen on every interface (same as --host 0.0.0.0)"),
+    Flag("port", "int", 8765, "port (default 8765, env KK_PORT; 0 picks a free one)", "KK_PORT"),
+    Flag("name", "str", "Kupferkessel server", "server name shown to clients", "KK_NAME"),
+    *STORE_FLAGS,
+    Flag("no-persist", "bool", False, "keep nothing on disk: games are lost when the server stops"),
+    Flag("max-connections", "int", 5000, "open WebSocket connections at most (default 5000)"),
+    Flag(
+        "max-handshakes",
+        "int",
+        100,
+        "TCP connections beyond --max-connections (in their handshake, or being"
         " refused); past both the oldest unfinished handshake is dropped (default 100)",
-    )
-    p.add_argument("--max-tables", type=int, default=10_000)
-    p.add_argument(
-        "--behind-proxy",
-        action="store_true",
-        help="a reverse proxy on this machine forwards the clients: count the per-address"
+    ),
+    Flag("max-tables", "int", 10_000, "tables not yet finished at most (default 10000)"),
+    Flag(
+        "behind-proxy",
+        "bool",
+        False,
+        "a reverse proxy on this machine forwards the clients: count the per-address"
         " quotas by the last address of X-Forwarded-For (only from a loopback peer)",
-    )
-    q = Quotas()
-    for flag, default, what in (
-        ("--peer-lobby-tables", q.lobby_tables, "tables waiting in the lobby"),
-        ("--peer-unattended-games", q.unattended_games, "running games nobody is connected to"),
-        ("--peer-bot-games", q.bot_games, "games of bots only"),
-    ):
-        p.add_argument(
-            flag,
-            type=int,
-            default=default,
+    ),
+    *(
+        Flag(
+            name,
+            "int",
+            default,
+            f"per client address: {what} it made, at most (default {default}; 0: no limit)",
             metavar="N",
-            help=f"per client address: {what} it made, at most (default {default}; 0: no limit)",
         )
-    p.add_argument(
-        "--bot-think",
-        type=float,
-        default=None,
-        help="seconds per move for server-side searching bots, instead of their levels' "
+        for name, default, what in (
+            ("peer-lobby-tables", _Q.lobby_tables, "tables waiting in the lobby"),
+            ("peer-unattended-games", _Q.unattended_games, "running games nobody is connected to"),
+            ("peer-bot-games", _Q.bot_games, "games of bots only"),
+        )
+    ),
+    Flag(
+        "bot-think",
+        "float",
+        None,
+        "seconds per move for server-side searching bots, instead of their levels' "
         "iteration budgets (default: the budgets, so a level's strength does not depend on load)",
-    )
-    p.add_argument(
-        "--bot-workers",
-        type=int,
-        default=default_workers(),
-        metavar="N",
-        help="processes server-side bots think in: at most N cores think for bots, never the"
+    ),
+    Flag(
+        "bot-workers",
+        "int",
+        default_workers(),
+        "processes server-side bots think in: at most N cores think for bots, never the"
         f" event loop's (default {default_workers()} here: the cores but one, 1 to 4;"
         " 0 thinks in a thread)",
-    )
+        metavar="N",
+    ),
     _seconds(
-        p,
-        "--finished-ttl",
+        "finished-ttl",
         "KK_FINISHED_TTL",
         600,
         "a finished table leaves memory this long after its game ended; its record stays"
         " in the database",
-    )
+    ),
     _seconds(
-        p,
-        "--lobby-ttl",
+        "lobby-ttl",
         "KK_LOBBY_TTL",
         1800,
         "a table nobody has sat at or watched for this long before its game started is"
         " closed as abandoned (0 keeps it forever)",
-    )
+    ),
     _seconds(
-        p,
-        "--abandon-ttl",
+        "abandon-ttl",
         "KK_ABANDON_TTL",
         600,
         "a running game no person has been connected to (or watched) for this long ends"
         " as abandoned and leaves memory (0 keeps it forever)",
-    )
-    p.add_argument(
-        "--no-seeds", action="store_true", help="refuse seeds chosen by clients in create_table"
-    )
-    p.add_argument(
-        "--no-web", action="store_true", help="serve no browser client on GET / (protocol only)"
-    )
-    p.add_argument(
-        "--allow-origin",
-        metavar="ORIGIN",
-        action="append",
-        default=[],
-        help="accept WebSocket handshakes from pages of ORIGIN (https://example.org) too;"
+    ),
+    Flag("no-seeds", "bool", False, "refuse seeds chosen by clients in create_table"),
+    Flag("no-web", "bool", False, "serve no browser client on GET / (protocol only)"),
+    Flag(
+        "allow-origin",
+        "list",
+        [],
+        "accept WebSocket handshakes from pages of ORIGIN (https://example.org) too;"
         " by default only the server's own page and programs (no Origin) may connect;"
         " repeatable",
-    )
-    p.add_argument(
-        "--cluster",
-        metavar="URL",
-        default=os.environ.get("KK_CLUSTER"),
-        help="redis://host:port/db: run as a node of a cluster sharing this Redis and a"
+        metavar="ORIGIN",
+    ),
+    Flag(
+        "cluster",
+        "str",
+        None,
+        "redis://host:port/db: run as a node of a cluster sharing this Redis and a"
         " PostgreSQL --store (env KK_CLUSTER; docs/OPERATIONS.md)",
-    )
+        "KK_CLUSTER",
+        "URL",
+    ),
     _seconds(
-        p,
-        "--lease",
+        "lease",
         "KK_LEASE",
         3,
         "with --cluster: how long a node's hold on a table lasts unless renewed; a dead"
         " node's tables are served again after about this long",
-    )
-    p.add_argument(
-        "--no-metrics", action="store_true", help="answer no GET /metrics (Prometheus figures)"
-    )
-    p.add_argument(
-        "--metrics-loopback",
-        action="store_true",
-        help="answer GET /metrics to this machine only (nothing forwarded by a proxy on it)",
-    )
-    p.add_argument(
-        "--metrics-token-file",
-        metavar="PATH",
-        default=None,
-        help="answer GET /metrics only with the bearer token written in this file"
+    ),
+    Flag("no-metrics", "bool", False, "answer no GET /metrics (Prometheus figures)"),
+    Flag(
+        "metrics-loopback",
+        "bool",
+        False,
+        "answer GET /metrics to this machine only (nothing forwarded by a proxy on it)",
+    ),
+    Flag(
+        "metrics-token-file",
+        "str",
+        None,
+        "answer GET /metrics only with the bearer token written in this file"
         " (Authorization: Bearer TOKEN)",
+        metavar="PATH",
+        path=True,
+    ),
+    Flag(
+        "log-level",
+        "str",
+        "info",
+        "how much to log (default info)",
+        choices=("debug", "info", "warning", "error"),
+    ),
+)
+"""Every flag of ``serve``, as data: the parser, the config file and the docs follow it."""
+
+_TYPES: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "str": str, "list": str}
+
+
+def _add(p: argparse.ArgumentParser, flag: Flag) -> None:
+    """Add ``flag`` to ``p``. Its default is left out (None, or its environment
+    variable's value, which argparse converts and reports): ``settle`` tells a flag
+    given from one left to the config file or the default."""
+    if flag.kind == "bool":
+        p.add_argument("--" + flag.name, action="store_true", default=None, help=flag.help)
+        return
+    p.add_argument(
+        "--" + flag.name,
+        type=_TYPES[flag.kind],
+        default=os.environ.get(flag.env) if flag.env else None,
+        action="append" if flag.kind == "list" else "store",
+        metavar=flag.metavar,
+        choices=flag.choices,
+        help=flag.help,
     )
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        default=os.environ.get("KK_CONFIG"),
+        help="a TOML file setting any of these flags by name (port = 9000); flags and"
+        " environment variables win over it (env KK_CONFIG; docs/SERVER.md)",
+    )
+    for flag in FLAGS:
+        _add(p, flag)
 
 
 def add_store_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--store",
-        metavar="URL",
-        default=os.environ.get("KK_STORE"),
-        help="where games are stored: a SQLite database file, or postgresql://user@host/db"
-        f" (default {default_db_path()}, env KK_STORE)",
-    )
-    p.add_argument(
-        "--db",
-        metavar="PATH",
-        default=os.environ.get("KK_DB"),
-        help="a SQLite database file (the same as --store PATH; env KK_DB)",
-    )
+    for flag in STORE_FLAGS:
+        _add(p, flag)
+
+
+def settle(args: argparse.Namespace) -> argparse.Namespace:
+    """The settings the command line names: each flag from the command line, else its
+    environment variable, else the config file (``--config``), else its default.
+    ``ConfigError`` for a config file that cannot be read, an unknown key or a bad value."""
+    if getattr(args, "settled", False):
+        return args
+    given = getattr(args, "config", None)
+    known = {f.name: (f.kind, f.choices) for f in FLAGS}
+    from_file = read_config_file(Path(given), known) if given else {}
+    out = argparse.Namespace(**vars(args))
+    for flag in FLAGS if given is not None or hasattr(args, "port") else STORE_FLAGS:
+        if getattr(args, flag.dest, None) is not None:
+            continue
+        value = from_file.get(flag.name, flag.default)
+        if flag.path and flag.name in from_file and given and "://" not in value:
+            value = str((Path(given).parent / value).resolve())
+        setattr(out, flag.dest, list(value) if flag.kind == "list" else value)
+    out.settled = True
+    return out
 
 
 def store_url(args: argparse.Namespace) -> str:
@@ -203,17 +292,8 @@ def store_url(args: argparse.Namespace) -> str:
     return str(args.store or args.db or default_db_path())
 
 
-def _seconds(p: argparse.ArgumentParser, flag: str, env: str, default: int, what: str) -> None:
-    p.add_argument(
-        flag,
-        type=float,
-        default=os.environ.get(env, str(default)),  # argparse converts (and reports) it
-        metavar="SECONDS",
-        help=f"{what} (default {default}, env {env})",
-    )
-
-
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    args = settle(args)
     return ServerConfig(
         host="0.0.0.0" if args.public else args.host,
         port=args.port,
@@ -259,6 +339,7 @@ def read_token(path: str | None) -> str | None:
 
 
 def store_from_args(args: argparse.Namespace) -> Store:
+    args = settle(args)
     if args.no_persist:
         if args.cluster:
             raise ValueError("a node of a cluster keeps its games in PostgreSQL: give --store")
@@ -343,6 +424,12 @@ def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        args = settle(args)
+    except ValueError as e:
+        setup_logging("info")
+        log.error("cannot serve", extra={"error": str(e)})
+        return 2
     setup_logging(args.log_level)
     try:
         config = config_from_args(args)
