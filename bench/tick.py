@@ -34,15 +34,15 @@ from server.app import ServerConfig
 from server.core.table import Table
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore
-from shared.clock import Timing
+from shared.clock import TimeRules
 from shared.events import Event
 from shared.options import Options
 from shared.view import View
 
 KINDS = {
-    "no clock, people here": (Timing(), False),
-    "clock, people here": (Timing(move=3600.0), False),
-    "clock, a person gone": (Timing(move=3600.0, grace=3600.0), True),
+    "no clock, people here": (TimeRules(), False),
+    "clock, people here": (TimeRules(move=3600.0), False),
+    "clock, a person gone": (TimeRules(move=3600.0, grace=3600.0), True),
 }
 
 
@@ -76,7 +76,7 @@ class Person:
         pass
 
 
-async def add_tables(lobby: Lobby, n: int, timing: Timing, gone: bool) -> None:
+async def add_tables(lobby: Lobby, n: int, timing: TimeRules, gone: bool) -> None:
     """``n`` more running tables of one bot and one person (gone, if ``gone``)."""
     for _ in range(n):
         table, _ = await lobby.create("bench", Options(), bots=[(0, "bench")], timing=timing)

@@ -1,4 +1,5 @@
-"""From the engine's public outputs to protocol models, and the table options both ways.
+"""From the engine's public outputs to protocol models, and a table's options and time
+rules both ways.
 
 ``view_message`` (from ``shared.view.view``) and ``events_message`` (from the engine's
 public events) build the models of what the server sends, never from a ``Game``. The
@@ -17,6 +18,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from shared.cards import CARDS, COLOURS, PLAYER_COLOURS, RECIPES, THIRD_COLOURS
+from shared.clock import TimeRules
 from shared.events import Event
 from shared.options import Options
 from shared.view import View
@@ -29,6 +31,7 @@ from .messages import (
     GameView,
     RecipeInfo,
     TableOptions,
+    Timing,
     ViewMsg,
 )
 
@@ -38,6 +41,8 @@ __all__ = [
     "events_message",
     "options_from_shared",
     "options_to_shared",
+    "timing_from_shared",
+    "timing_to_shared",
     "view_message",
     "view_model",
 ]
@@ -80,6 +85,24 @@ def options_from_shared(options: Options | dict[str, Any], *, seed: bool = False
 def options_to_shared(options: TableOptions) -> Options:
     """The engine's ``Options`` for a ``create_table`` request (seed included)."""
     return Options(**dict(options))
+
+
+def timing_from_shared(rules: TimeRules) -> Timing:
+    """The protocol's ``Timing`` for a table's ``TimeRules`` (whole seconds)."""
+    return Timing(
+        move=None if rules.move is None else round(rules.move),
+        reserve=round(rules.reserve),
+        grace=round(rules.grace),
+        absent_after=rules.absent_after,
+    )
+
+
+def timing_to_shared(timing: Timing | None) -> TimeRules:
+    """The engine's ``TimeRules`` for a ``Timing`` (None: the defaults); a
+    ``RuleError`` for rules the engine refuses."""
+    if timing is None:
+        return TimeRules()
+    return TimeRules(timing.move, timing.reserve, timing.grace, timing.absent_after)
 
 
 def _attributes(obj: Any) -> dict[str, Any]:

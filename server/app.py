@@ -95,7 +95,7 @@ class Server:
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
-        self._beater: asyncio.Task[None] | None = None
+        self._alive_notes: asyncio.Task[None] | None = None
         self.started = time.time()
         self.stopped = asyncio.Event()
         self.figures = SessionFigures()  # what the sessions count together
@@ -115,7 +115,7 @@ class Server:
                 parts, loopback=config.metrics_loopback, token=config.metrics_token
             )
 
-    # the guard's figures, as ``/healthz`` and the tests read them
+    # the guard's counts, as ``/healthz`` and the tests read them
     @property
     def tcp_open(self) -> int:
         return self.guard.tcp_open
@@ -141,7 +141,7 @@ class Server:
         await self.store.start()
         if self.cluster is not None:
             # a node restores no table at start: it adopts those nobody serves
-            self.store.server_id = self.cluster.node  # whose beat a clocked game follows
+            self.store.server_id = self.cluster.node  # whose alive notes a clocked game follows
             await self.cluster.start(self.lobby)
         else:
             restored = await self.lobby.restore()
@@ -166,7 +166,7 @@ class Server:
         self._sweeper = asyncio.create_task(self._sweep())
         self._watcher = asyncio.create_task(self._idle_watch())
         self._ticker = asyncio.create_task(self._tick())
-        self._beater = asyncio.create_task(self._beat())
+        self._alive_notes = asyncio.create_task(self._note_alive_often())
         log.info("listening", extra={"host": self.config.host, "port": self.port})
 
     async def stop(self) -> None:
@@ -175,9 +175,9 @@ class Server:
             return
         log.info("shutting down", extra={"connections": len(self.sessions)})
         self._ws.close(close_connections=False)
-        if self._beater is not None:
-            self._beater.cancel()
-        await self._beat_once()  # the clocked moves stop here: at the next start, they go on
+        if self._alive_notes is not None:
+            self._alive_notes.cancel()
+        await self._note_alive()  # the clocked moves stop here: at the next start, they go on
         if self.cluster is not None:
             await self.cluster.handover()  # before our clients go: they reconnect elsewhere
         for s in list(self.sessions):
@@ -218,22 +218,23 @@ class Server:
             except Exception:  # a failed round must not end the ticking
                 log.exception("tick failed")
 
-    async def _beat(self) -> None:
-        """Note in the store every ``beat`` seconds that the clocked games still run
-        (``Store.beat``): after a crash, a move resumes with the time it had used by
-        the last note, so a crash gives back at most ``beat`` seconds of a move and
-        charges its downtime to nobody."""
+    async def _note_alive_often(self) -> None:
+        """Note in the store every ``alive_every`` seconds that the clocked games still
+        run (``_note_alive``): after a crash, a move resumes with the time it had used
+        by the last note, so a crash gives back at most ``alive_every`` seconds of a
+        move and charges its downtime to nobody."""
         while True:
-            await asyncio.sleep(self.config.beat)
-            await self._beat_once()
+            await asyncio.sleep(self.config.alive_every)
+            await self._note_alive()
 
-    async def _beat_once(self) -> None:
+    async def _note_alive(self) -> None:
+        """Note the time in the store (``Store.note_alive``) if a clocked game runs."""
         if not self.lobby.clocks_running():
             return
         try:
-            await self.store.beat(self.config.now())
-        except Exception:  # a failed note must not end the beating (nor a shutdown)
-            log.exception("beat failed")
+            await self.store.note_alive(self.config.now())
+        except Exception:  # a failed note must not end the notes (nor a shutdown)
+            log.exception("alive note failed")
 
     async def _sweep(self) -> None:
         every = min(60.0, max(1.0, self.config.finished_ttl / 4))
@@ -261,9 +262,9 @@ class Server:
                     s.close(1000, f"idle: no message for {idle} s (send ping to stay)")
 
     def local_health(self) -> dict[str, int | float | str]:
-        """This process's figures (on a node: this node's)."""
+        """This process's counts for ``/healthz`` (on a node: this node's)."""
         counts: dict[str, int | float | str] = {"status": "ok"}
-        counts.update(self.lobby.figures())
+        counts.update(self.lobby.health_counts())
         counts["connections"] = len(self.sessions)
         counts["bot_moves_waiting"] = self.bots.waiting
         counts["tcp_open"] = self.guard.tcp_open
@@ -275,7 +276,7 @@ class Server:
         return counts
 
     def health(self) -> dict[str, int | float | str]:
-        """``/healthz``: this process's figures; on a node also the cluster's
+        """``/healthz``: this process's counts; on a node also the cluster's
         (``cluster_*``: the sums over the living nodes, as of their last report)."""
         counts = self.local_health()
         if self.cluster is not None:

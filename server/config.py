@@ -54,7 +54,7 @@ class ServerConfig:
     bot_think: float | None = None  # seconds per move for search bots (None: per level)
     bot_workers: int = field(default_factory=default_workers)  # bot processes (0: a thread)
     tick: float = 0.25  # seconds between checks of clocks and grace periods
-    beat: float = 1.0  # seconds between notes in the store that clocked games still run
+    alive_every: float = 1.0  # seconds between notes in the store that clocked games still run
     now: Callable[[], float] = time.time  # the tables' clock (tests inject their own)
     cluster: str | None = None  # redis://... : a node of a cluster (server.cluster)
     lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed

@@ -1,6 +1,6 @@
 """A table's time rules and its clock (RULES.md section 12.5): pure, the time is passed in.
 
-``Timing`` is what a table is created with: a time per move (or none: no clock), a
+``TimeRules`` is what a table is created with: a time per move (or none: no clock), a
 reserve each seat may draw on once a move's own time is used up (it does not refill),
 the grace period a disconnected seat waits before a computer player takes it over, and
 how many expiries in a row make a seat count as absent.
@@ -22,14 +22,15 @@ from typing import Any
 
 from .errors import SetupError
 
-__all__ = ["Clock", "ClockView", "Timing"]
+__all__ = ["Clock", "ClockView", "TimeRules"]
 
 MAX_SECONDS = 24 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)
-class Timing:
-    """A table's time rules. ``move`` None: no clock (the game waits for each move)."""
+class TimeRules:
+    """A table's time rules (on the wire, the protocol's ``Timing``). ``move`` None: no
+    clock (the game waits for each move)."""
 
     move: float | None = None
     reserve: float = 0.0
@@ -72,7 +73,7 @@ class Clock:
 
     __slots__ = ("reserve", "seat", "started", "timing")
 
-    def __init__(self, timing: Timing, players: int, reserve: list[float] | None = None) -> None:
+    def __init__(self, timing: TimeRules, players: int, reserve: list[float] | None = None) -> None:
         if timing.move is None:
             raise ValueError("a clock needs a time per move")
         self.timing = timing
@@ -138,7 +139,7 @@ class Clock:
         return raw
 
     @classmethod
-    def from_dict(cls, timing: Timing, players: int, raw: Any) -> Clock:
+    def from_dict(cls, timing: TimeRules, players: int, raw: Any) -> Clock:
         """The clock as stored (anything malformed: a fresh clock, or no running move)."""
         raw = raw if isinstance(raw, dict) else {}
         reserve = raw.get("reserve")

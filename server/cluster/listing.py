@@ -1,12 +1,12 @@
-"""What nodes publish for each other: their figures and their public tables.
+"""What nodes publish for each other: their health counts and their public tables.
 
 Each node keeps its public tables' summaries in Redis (``kk:listed:NODE``, with the
 listing's version) and every round writes only those that changed (``changed``),
 sending the same change to every node in one transaction (``listed``); the others keep
 every node's listing in memory, read it whole only when they do not follow it yet
 (they joined, missed a version, lost their channel), and a node writes its own whole
-only when Redis lost it. Its figures (``/healthz``) go to ``kk:health:NODE``; the sums
-over the living nodes are ``figures``.
+only when Redis lost it. Its health counts (``/healthz``) go to ``kk:health:NODE``; the
+sums over the living nodes are ``totals``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as aioredis
 
 from protocol import messages as m
-from protocol.convert import options_to_shared
-from shared.clock import Timing
+from protocol.convert import options_to_shared, timing_to_shared
 
 from ..core.handle import PublicSeat, TableFacts, next_serial
 from ..core.table import LOBBY, Table
@@ -35,7 +34,7 @@ whole listing again (a burst, such as a node adopting many tables)."""
 
 
 class Listings:
-    """This node's figures and public tables as published, and the other nodes'."""
+    """This node's health counts and public tables as published, and the other nodes'."""
 
     def __init__(self, node: str, redis: aioredis.Redis, lease: float) -> None:
         self.node = node
@@ -50,7 +49,7 @@ class Listings:
         self.version = 0
         self._whole = True
         self.others: dict[str, _Listing] = {}  # other nodes' public tables
-        self.figures: dict[str, Any] = {"nodes": 1}
+        self.totals: dict[str, Any] = {"nodes": 1}  # the living nodes' health, summed
 
     def changed(self, table_id: str) -> None:
         """What the lobby shows of one of our tables may have changed."""
@@ -80,14 +79,14 @@ class Listings:
         gone = [n for n, h in zip(nodes, healths, strict=True) if h is None]
         if gone:
             await self.redis.srem("kk:nodes", *gone)
-        figures: dict[str, Any] = {"nodes": len(nodes) - len(gone)}
+        totals: dict[str, Any] = {"nodes": len(nodes) - len(gone)}
         for h in healths:
             if h is None:
                 continue
             for k, v in json.loads(h).items():
                 if isinstance(v, int | float) and k != "uptime":
-                    figures[k] = figures.get(k, 0) + v
-        self.figures = figures
+                    totals[k] = totals.get(k, 0) + v
+        self.totals = totals
         alive = {n for n, h in zip(nodes, healths, strict=True) if h is not None}
         alive.discard(self.node)
         for node in set(self.others) - alive:
@@ -238,8 +237,7 @@ class ListedTable:
     def __init__(self, summary: m.TableSummary, serial: int | None = None) -> None:
         self.summary = summary
         self.options = options_to_shared(summary.options)
-        t = summary.timing
-        self.timing = Timing() if t is None else Timing(t.move, t.reserve, t.grace, t.absent_after)
+        self.timing = timing_to_shared(summary.timing)
         self.serial = next_serial() if serial is None else serial
         self._seats = [PublicSeat(**info.model_dump()) for info in summary.seats]
 

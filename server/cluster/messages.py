@@ -5,9 +5,10 @@ replies, a table that moved, listings...).
 One encoder and one decoder, keeping the bytes nodes have always sent (msgpack maps
 with these short keys, ``k`` the kind), so that nodes of two versions understand each
 other during a rolling upgrade. Around an intent's fields every such message carries
-the table (``t``), the session's id at its node (``sid``), the protocol the session
-speaks (``minor``, ``combined``), and, when it waits for an answer, the request id
-(``rid``) and the session's node (``front``). ``decode`` reads any message: a
+the table (``t``), the id of the session's handle at its node (``sid``: its
+``RemoteTable.handle_id``), the protocol the session speaks (``minor``, ``combined``),
+and, when it waits for an answer, the request id (``rid``) and the session's node
+(``front``). ``decode`` reads any message: a
 ``NodeMessage``, or None for an intent (read by ``decode_intent`` where it is served).
 """
 
@@ -94,19 +95,21 @@ def decode_intent(msg: Fields) -> i.Intent:
     return _DECODE[msg["k"]](msg)
 
 
-def intent_message(intent: i.Intent, table: str, sid: str, **more: Any) -> Fields:
-    """The whole message carrying ``intent`` of session ``sid`` at ``table`` (``more``:
-    the session's protocol, a request id, its node, an invite code...)."""
+def intent_message(intent: i.Intent, table: str, handle_id: str, **more: Any) -> Fields:
+    """The whole message carrying ``intent`` of the session whose handle is ``handle_id``
+    at ``table`` (``more``: the session's protocol, a request id, its node, an invite
+    code...)."""
     kind, fields = encode_intent(intent)
-    return {"k": kind, "t": table, "sid": sid, **more, **fields}
+    return {"k": kind, "t": table, "sid": handle_id, **more, **fields}
 
 
 # ------------------------------------------------------------- what nodes tell each other
 @dataclass(frozen=True, slots=True)
 class FrameFor:
-    """A frame the owner made (``seq`` 0) for session ``sid`` of the receiving node."""
+    """A frame the owner made (``seq`` 0) for the session of handle ``handle_id`` of the
+    receiving node."""
 
-    sid: str
+    handle_id: str
     frame: bytes
 
 
@@ -125,18 +128,19 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Replaced:
-    """Another connection resumed the seat of session ``sid``."""
+    """Another connection resumed the seat of the session of handle ``handle_id``."""
 
-    sid: str
+    handle_id: str
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Rematched:
-    """Session ``sid`` follows to the rematch at ``table`` (made at ``created``), at
-    ``seat`` (None: watching); ``seats``: each seat's (name, bot level)."""
+    """The session of handle ``handle_id`` follows to the rematch at ``table`` (made at
+    ``created``), at ``seat`` (None: watching); ``seats``: each seat's (name, bot
+    level)."""
 
-    sid: str
+    handle_id: str
     table: str
     created: float
     seat: int | None
@@ -152,10 +156,10 @@ class Moved:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """The owner of ``table`` refused to attach session ``sid`` again."""
+    """The owner of ``table`` refused to attach the session of handle ``handle_id`` again."""
 
     table: str
-    sid: str
+    handle_id: str
     code: str
     message: str
 
@@ -189,8 +193,8 @@ NodeMessage = FrameFor | Reply | Replaced | Rematched | Moved | Refused | Listed
 def encode(msg: NodeMessage) -> Fields:
     """The map a node sends for ``msg``."""
     match msg:
-        case FrameFor(sid, frame):
-            return {"k": "frame", "sid": sid, "f": frame}
+        case FrameFor(handle_id, frame):
+            return {"k": "frame", "sid": handle_id, "f": frame}
         case Reply(rid, result, error, moved, answered):
             out: Fields = {"k": "reply", "rid": rid}
             if moved:
@@ -202,15 +206,15 @@ def encode(msg: NodeMessage) -> Fields:
                 if answered is not None:
                     out["answered"] = answered
             return out
-        case Replaced(sid, seat):
-            return {"k": "replaced", "sid": sid, "seat": seat}
-        case Rematched(sid, table, created, seat, seats):
-            return {"k": "rematched", "sid": sid, "t": table, "c": created, "seat": seat,
+        case Replaced(handle_id, seat):
+            return {"k": "replaced", "sid": handle_id, "seat": seat}
+        case Rematched(handle_id, table, created, seat, seats):
+            return {"k": "rematched", "sid": handle_id, "t": table, "c": created, "seat": seat,
                     "seats": seats}  # fmt: skip
         case Moved(table):
             return {"k": "moved", "t": table}
-        case Refused(table, sid, code, message):
-            return {"k": "refused", "t": table, "sid": sid, "e": [code, message]}
+        case Refused(table, handle_id, code, message):
+            return {"k": "refused", "t": table, "sid": handle_id, "e": [code, message]}
         case Listed(version, full, changed, deleted):
             if full:
                 return {"k": "listed", "v": version, "full": True}

@@ -147,7 +147,7 @@ class Cluster:
         health: Callable[[], dict[str, Any]] = dict,
     ) -> None:
         self.store = store
-        self.health_here = health  # this node's own figures, published for the others
+        self.health_here = health  # this node's own health counts, published for the others
         self._lobby: Registry | None = None  # from ``start``
         self.url = url
         self.lease = lease
@@ -415,8 +415,8 @@ class Cluster:
         for seat in table.seats:
             if isinstance(seat.occupant, BotPlayer):
                 self._spawn(seat.occupant.stop())
-        for front in self.serving.forget(table):
-            self.bus.send(front, encode(Moved(table.id)))
+        for session_node in self.serving.forget(table):
+            self.bus.send(session_node, encode(Moved(table.id)))
         if not self.stopping:
             self._demote(table)
         log.info("table dropped", extra={"table": table.id})
@@ -455,7 +455,7 @@ class Cluster:
                 log.exception("lease renewal failed")
 
     async def _upkeep(self) -> None:
-        """Every third of a lease: publish our figures and public tables, watch the
+        """Every third of a lease: publish our health counts and public tables, watch the
         owners of our sessions' tables, and adopt the tables nobody serves (each in a
         task of its own, a few at a time)."""
         while True:
@@ -541,6 +541,6 @@ class Cluster:
 
     def health(self) -> dict[str, Any]:
         out: dict[str, Any] = {"node": self.node}
-        out.update({f"cluster_{k}": v for k, v in self.listings.figures.items()})
+        out.update({f"cluster_{k}": v for k, v in self.listings.totals.items()})
         out["node_adopted"] = self.adopted
         return out

@@ -52,11 +52,16 @@ class RemoteOccupant(Framing):
     node."""
 
     def __init__(
-        self, serving: Serving, session_node: str, sid: str, minor: int = 0, combined: bool = False
+        self,
+        serving: Serving,
+        session_node: str,
+        handle_id: str,
+        minor: int = 0,
+        combined: bool = False,
     ) -> None:
         self.serving = serving
         self.session_node = session_node
-        self.sid = sid
+        self.handle_id = handle_id
         self.minor = minor
         self.combined = combined
         self.closing = False
@@ -68,7 +73,7 @@ class RemoteOccupant(Framing):
             frame = encode_as(type(message), message, seq=0, re=re)
         else:
             frame = message(0)
-        self.serving.bus.send(self.session_node, encode(FrameFor(self.sid, frame)))
+        self.serving.bus.send(self.session_node, encode(FrameFor(self.handle_id, frame)))
 
     def deliver_rematch(self, table: Table, new: Table, seat: int | None) -> bool:
         """The session follows to the rematch's new table (served here too), as a local
@@ -77,14 +82,14 @@ class RemoteOccupant(Framing):
         if self.minor == 0:
             return False
         seats = [[s.name, s.bot] for s in new.seats]
-        rematched = Rematched(self.sid, new.id, new.created, seat, seats)
+        rematched = Rematched(self.handle_id, new.id, new.created, seat, seats)
         self.serving.bus.send(self.session_node, encode(rematched))
         self.at = new.id
         return True
 
     def replaced(self, table: Table, seat: int) -> None:
-        self.serving.bus.send(self.session_node, encode(Replaced(self.sid, seat)))
-        self.serving.occupants.pop((self.session_node, self.sid), None)
+        self.serving.bus.send(self.session_node, encode(Replaced(self.handle_id, seat)))
+        self.serving.occupants.pop((self.session_node, self.handle_id), None)
 
     async def stop(self) -> None:
         """Nothing runs here (the session lives at its own node)."""
@@ -99,7 +104,7 @@ class Serving:
         self.bus = bus
         self._tables = tables  # the tables served here
         self._stopping = stopping  # the node is stopping: nothing is served any more
-        self.occupants: dict[tuple[str, str], RemoteOccupant] = {}  # (session node, sid)
+        self.occupants: dict[tuple[str, str], RemoteOccupant] = {}  # (session node, handle_id)
         self.served = 0  # intents of other nodes' sessions served here (for the metrics)
 
     def forget(self, table: Table) -> set[str]:
@@ -109,12 +114,13 @@ class Serving:
         for _, occ in table.occupants():
             if isinstance(occ, RemoteOccupant):
                 session_nodes.add(occ.session_node)
-                self.occupants.pop((occ.session_node, occ.sid), None)
+                self.occupants.pop((occ.session_node, occ.handle_id), None)
         return session_nodes
 
     async def serve(self, src: str, msg: dict[str, Any]) -> None:
         """Serve the intent ``msg`` from node ``src``; answer it if it asks (``rid``)."""
-        kind, rid, front = msg["k"], msg.get("rid"), msg.get("front", src)
+        # the session's node (the key ``front``) and its handle's id there (``sid``)
+        kind, rid, session_node = msg["k"], msg.get("rid"), msg.get("front", src)
         self.served += 1
         result: Any = None
         error: tuple[str, str, str | None] | None = None
@@ -123,11 +129,11 @@ class Serving:
             table = self._tables().get(msg["t"])
             if table is None or self._stopping():
                 raise NotServed
-            key = (front, msg["sid"])
+            key = (session_node, msg["sid"])
             occ = self.occupants.get(key)
             if occ is None:
                 occ = self.occupants[key] = RemoteOccupant(
-                    self, front, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
+                    self, session_node, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
                 )
             moved_on = kind in ("leave", "detach") and occ.at not in (None, table.id)
             result = await self._apply(table, occ, kind, msg)
@@ -141,23 +147,23 @@ class Serving:
         except NotServed:
             moved = True
             if rid is None:
-                self.bus.send(front, encode(Moved(msg["t"])))
+                self.bus.send(session_node, encode(Moved(msg["t"])))
         except TableError as e:
             error = (e.code, e.message, e.detail)
             if rid is None:  # a one-way message: never refused in silence
                 log.warning(
                     "refused %s from another node",
                     kind,
-                    extra={"table": msg.get("t"), "node": front, "code": e.code},
+                    extra={"table": msg.get("t"), "node": session_node, "code": e.code},
                 )
                 if kind in ("watch", "resume"):  # its session waits for frames: tell it
                     refused = Refused(msg["t"], msg["sid"], e.code, e.message)
-                    self.bus.send(front, encode(refused))
+                    self.bus.send(session_node, encode(refused))
         except Exception:
             log.exception("internal error serving %s", kind, extra={"table": msg.get("t")})
             error = ("internal", "the server failed to handle this message", None)
         if rid is not None:
-            self.bus.send(front, encode(Reply(rid, result, error, moved, answered)))
+            self.bus.send(session_node, encode(Reply(rid, result, error, moved, answered)))
 
     async def _apply(
         self, table: Table, occ: RemoteOccupant, kind: str, msg: dict[str, Any]

@@ -1,12 +1,13 @@
 """A session's side of a table another node serves.
 
-A session on node A at a table owned by node B holds a ``RemoteTable``: a handle with
-the table's interface whose methods send the intent to B (through the ``Bus``) and wait
-for B's answer; what does not answer (watch, resume, chat, detach) is sent in order
-with the rest. ``Forwarding`` keeps every such handle of this node (by its session id,
-``sid``), the calls waiting for their answers, and follows the tables' owners: when one
-changes, its sessions attach again to the new owner (a fresh view follows) and their
-intents in flight are answered as lost (``stale_state`` for a take).
+A session on node A at a table owned by node B holds a ``RemoteTable``: a
+``TableHandle`` (``server.core.handle``) whose methods send the intent to B (through
+the ``Bus``) and wait for B's answer; what does not answer (watch, resume, chat,
+detach) is sent in order with the rest. ``Forwarding`` keeps every such handle of this
+node (by its ``handle_id``, which the messages between nodes carry as ``sid``), the
+calls waiting for their answers, and follows the tables' owners: when one changes, its
+sessions attach again to the new owner (a fresh view follows) and their intents in
+flight are answered as lost (``stale_state`` for a take).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ class RemoteTable:
         self.serial = next_serial()
         self.version = 0  # the state version the owner last answered with
         self.session: Occupant[TableHandle] | None = None
-        self.sid = forwarding.new_sid()
+        self.handle_id = forwarding.new_handle_id()
         self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
         self.session_protocol: dict[str, Any] = {"minor": 0, "combined": False}  # set by _bind
         self.my_seat: int | None = None
@@ -127,7 +128,7 @@ class RemoteTable:
     def _cast(self, intent: Intent, **extra: Any) -> None:
         """Send ``intent`` to the owner, in order with the rest; no answer comes."""
         if self.owner is not None:
-            msg = intent_message(intent, self.id, self.sid, **self.session_protocol, **extra)
+            msg = intent_message(intent, self.id, self.handle_id, **self.session_protocol, **extra)
             self.forwarding.bus.send(self.owner, msg)
             self.forwarding.forwarded += 1
 
@@ -166,7 +167,7 @@ class RemoteTable:
     def rematched(self, table_id: str, created: float, seat: int | None, seats: list[Any]) -> bool:
         """The owner started this table's rematch at ``table_id`` and moved the session
         there (at ``seat``; None: it watches): it becomes the session's remote table, under
-        the same ``sid``. False if the session cannot follow (it is closing)."""
+        the same ``handle_id``. False if the session cannot follow (it is closing)."""
         session = self.session
         if session is None:
             return False
@@ -188,8 +189,8 @@ class RemoteTable:
             ],
         )
         new = RemoteTable(self.forwarding, st, self.owner)
-        new.sid, new.invite, new.role, new.my_seat = (
-            self.sid,
+        new.handle_id, new.invite, new.role, new.my_seat = (
+            self.handle_id,
             self.invite,
             self.role,
             seat,
@@ -258,21 +259,21 @@ class Forwarding:
         self.bus = bus
         self.redis = redis
         self.lease = lease
-        self.proxies: dict[str, RemoteTable] = {}  # sid -> a session's remote table
-        self._sid = 0
+        self.proxies: dict[str, RemoteTable] = {}  # handle_id -> a session's remote table
+        self._handle_ids = 0
         self._rid = 0
         self._pending: dict[int, tuple[asyncio.Future[Reply], RemoteTable]] = {}
         self.forwarded = 0  # intents sent to the tables' owners (for the metrics)
 
-    def new_sid(self) -> str:
-        self._sid += 1
-        return str(self._sid)
+    def new_handle_id(self) -> str:
+        self._handle_ids += 1
+        return str(self._handle_ids)
 
     def refused(self, msg: Refused) -> None:
         """The owner would not attach a session of ours again: rather than leave it
         waiting for frames that never come, it is closed with ``bye`` ``moved`` (its
         client connects again and resumes or watches anew)."""
-        proxy = self.proxies.get(msg.sid)
+        proxy = self.proxies.get(msg.handle_id)
         if proxy is None or proxy.id != msg.table:
             return
         self.unbind(proxy)
@@ -284,19 +285,19 @@ class Forwarding:
             session.lost_table(f"the table moved to another node, which refused: {msg.message}")
 
     def bind(self, proxy: RemoteTable) -> None:
-        self.proxies[proxy.sid] = proxy
+        self.proxies[proxy.handle_id] = proxy
 
     def rebind(self, old: RemoteTable, new: RemoteTable, session: Occupant[TableHandle]) -> None:
         """``new`` replaces ``old`` for its session (a rematch), with the intents in
         flight (the vote that started the rematch is answered after it)."""
         new.session, new.session_protocol = session, old.session_protocol
-        self.proxies[new.sid] = new
+        self.proxies[new.handle_id] = new
         for rid, (fut, p) in list(self._pending.items()):
             if p is old:
                 self._pending[rid] = (fut, new)
 
     def unbind(self, proxy: RemoteTable) -> None:
-        self.proxies.pop(proxy.sid, None)
+        self.proxies.pop(proxy.handle_id, None)
         for rid, (fut, p) in list(self._pending.items()):
             if p is proxy and not fut.done():
                 fut.cancel()
@@ -318,7 +319,7 @@ class Forwarding:
             msg = intent_message(
                 intent,
                 proxy.id,
-                proxy.sid,
+                proxy.handle_id,
                 rid=rid,
                 front=self.node,
                 **proxy.session_protocol,
@@ -388,7 +389,7 @@ class Forwarding:
     # ------------------------------------------------------------- from the owners
     def frame(self, msg: FrameFor) -> None:
         """A frame the owner made for one of our sessions (with ``seq`` 0)."""
-        proxy = self.proxies.get(msg.sid)
+        proxy = self.proxies.get(msg.handle_id)
         if proxy is not None and isinstance(proxy.session, Session):
             proxy.session.send(functools.partial(with_seq, msg.frame))
 
@@ -400,16 +401,16 @@ class Forwarding:
 
     def replaced(self, msg: Replaced) -> None:
         """The owner says another connection resumed a session's seat."""
-        proxy = self.proxies.pop(msg.sid, None)
+        proxy = self.proxies.pop(msg.handle_id, None)
         if proxy is not None and proxy.session is not None:
             proxy.session.replaced(proxy, msg.seat)
 
     def rematched(self, src: str, msg: Rematched) -> None:
         """The owner started a rematch and moved a session there; one that cannot
         follow is detached from the new table."""
-        proxy = self.proxies.get(msg.sid)
+        proxy = self.proxies.get(msg.handle_id)
         if proxy is None or not proxy.rematched(msg.table, msg.created, msg.seat, msg.seats):
-            self.bus.send(src, intent_message(Detach(), msg.table, msg.sid))
+            self.bus.send(src, intent_message(Detach(), msg.table, msg.handle_id))
 
     def back(self, src: str) -> None:
         """Node ``src`` is back on its channel: what we sent it meanwhile was lost."""

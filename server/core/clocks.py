@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from shared.bots import make_bot
-from shared.clock import Clock, Timing
+from shared.clock import Clock, TimeRules
 from shared.events import Event, TimedOut
 from shared.game import Game, Take
 from shared.result import GameResult
@@ -51,7 +51,7 @@ class Clocked(Protocol):
     state: str
     version: int
     game: Game | None
-    timing: Timing
+    timing: TimeRules
     clock: Clock | None
     lock: asyncio.Lock
     resigned: list[int]

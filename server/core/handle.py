@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from shared.clock import Timing
+from shared.clock import TimeRules
 from shared.options import Options
 
 from .intents import Intent
@@ -71,7 +71,7 @@ class TableFacts(Protocol):
     def state(self) -> str: ...
 
     @property
-    def timing(self) -> Timing: ...
+    def timing(self) -> TimeRules: ...
 
     @property
     def serial(self) -> int:

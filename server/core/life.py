@@ -29,8 +29,8 @@ class TableLife:
     clock: dict[str, Any] | None = None
     """The clock (``shared.clock.Clock.to_dict``): reserves and the running move's start."""
     server: str = ""
-    """The server running the game (``Store.server_id``): its last ``beat`` says until
-    when the move ran, should it crash."""
+    """The server running the game (``Store.server_id``): its last alive note
+    (``Store.note_alive``) says until when the move ran, should it crash."""
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form (JSON)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict
 
-from shared.clock import Clock, Timing
+from shared.clock import Clock, TimeRules
 
 from ..store import Store, StoredSeat, StoredTable
 from .life import TableLife
@@ -21,9 +21,9 @@ from .table import FINISHED, PLAYING, Seat, Table, TableHost
 __all__ = ["seats_from_stored", "stored_form", "table_from_stored", "timing_from_stored"]
 
 
-def timing_from_stored(st: StoredTable) -> Timing:
+def timing_from_stored(st: StoredTable) -> TimeRules:
     """The stored table's time rules (the defaults when none were stored)."""
-    return Timing(**st.timing) if st.timing else Timing()
+    return TimeRules(**st.timing) if st.timing else TimeRules()
 
 
 def seats_from_stored(st: StoredTable) -> list[Seat]:
@@ -49,7 +49,7 @@ def stored_form(table: Table) -> StoredTable:
         table.created,
         table.state,
         seats=[StoredSeat(s.index, s.name, s.token_hash, s.bot) for s in table.seats if s.name],
-        timing=None if table.timing == Timing() else asdict(table.timing),
+        timing=None if table.timing == TimeRules() else asdict(table.timing),
         made_by=table.made_by,
     )
 
@@ -97,10 +97,10 @@ def restore_life(table: Table, life: TableLife, alive: float | None) -> None:
     """A running game after a restart: who resigned, was replaced or timed out, the
     clock. Every person is away from now on (the grace period runs from the
     restart). The move in progress goes on with the time it had used when its
-    server last said it was serving (``alive``: its last ``beat``, at most a second
+    server last said it was serving (``alive``: its last alive note, at most a second
     before a crash; at a clean stop, the stop): the time the server was down is charged
     to nobody, and the time used before it is not given back (a clock stored without
-    its move's start, or a server that never beat: the move starts afresh)."""
+    its move's start, or a server that never noted: the move starts afresh)."""
     now = table.now()
     n = table.options.players
     table.resigned = list(life.resigned)

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from shared.clock import Clock, ClockView, Timing
+from shared.clock import Clock, ClockView, TimeRules
 from shared.errors import RuleError
 from shared.events import Event
 from shared.game import Game, Take
@@ -111,7 +111,7 @@ class Table(Endings, Timekeeping):
         private: bool = False,
         invite_hash: str | None = None,
         created: float | None = None,
-        timing: Timing | None = None,
+        timing: TimeRules | None = None,
         now: Callable[[], float] | None = None,
         host: TableHost = DETACHED,
     ) -> None:
@@ -122,7 +122,7 @@ class Table(Endings, Timekeeping):
         self.store = store
         self.private = private
         self.invite_hash = invite_hash
-        self.timing = timing or Timing()
+        self.timing = timing or TimeRules()
         self.now = now or time.time
         self.created = self.now() if created is None else created
         self.seats = [Seat(i) for i in range(options.players)]

@@ -19,7 +19,7 @@ from dataclasses import asdict
 from typing import Protocol
 
 from protocol.messages.limits import DEFAULT_LIMITS
-from shared.clock import Timing
+from shared.clock import TimeRules
 from shared.errors import RuleError
 from shared.options import Options
 
@@ -176,11 +176,12 @@ class Lobby:
         return out
 
     def clocks_running(self) -> bool:
-        """Whether a clocked game runs here (the server then ``beat``s)."""
+        """Whether a clocked game runs here (the server then notes in the store that it
+        is alive, ``Store.note_alive``)."""
         return any(t.clock is not None and t.state == PLAYING for t in self.tables.values())
 
-    def figures(self) -> dict[str, int]:
-        """This lobby's figures for ``/healthz``."""
+    def health_counts(self) -> dict[str, int]:
+        """This lobby's counts for ``/healthz``: tables, games running and finished..."""
         states = [t.state for t in self.tables.values()]
         return {
             "tables": len(states),
@@ -230,7 +231,7 @@ class Lobby:
         *,
         private: bool = False,
         bots: list[tuple[int, str]] | None = None,
-        timing: Timing | None = None,
+        timing: TimeRules | None = None,
         invite_hash: str | None = None,
         peer: str | None = None,
     ) -> tuple[Table, str | None]:
@@ -251,8 +252,8 @@ class Lobby:
         invite = new_invite() if private and invite_hash is None else None
         if invite is not None:
             invite_hash = hash_token(invite)
-        timing = timing or Timing()
-        stored_timing = None if timing == Timing() else asdict(timing)
+        timing = timing or TimeRules()
+        stored_timing = None if timing == TimeRules() else asdict(timing)
         try:
             await self.store.create_table(
                 table_id, name, options, private, invite_hash, stored_timing, peer

@@ -33,10 +33,9 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client
-from protocol.convert import options_to_shared
+from protocol.convert import options_to_shared, timing_to_shared
 from protocol.jsonframes import from_json, to_json
 from protocol.wire import encode_ack, encode_as
-from shared.clock import Timing
 from shared.errors import RuleError
 from shared.game import Take
 
@@ -475,13 +474,10 @@ class Session(Framing):
             raise TableError("bad_options", "your seat must be a free seat of this table")
         if msg.player is not None and len(seats) >= o.players:
             raise TableError("bad_options", "no seat left for you: every seat is a bot's")
-        timing = None
-        if msg.timing is not None:
-            t = msg.timing
-            try:
-                timing = Timing(t.move, t.reserve, t.grace, t.absent_after)
-            except RuleError as e:
-                raise TableError("bad_options", e.message) from e
+        try:
+            timing = timing_to_shared(msg.timing)
+        except RuleError as e:
+            raise TableError("bad_options", e.message) from e
         table, invite = await self.lobby.create(
             msg.name,
             options,

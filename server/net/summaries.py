@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
-from protocol.convert import options_from_shared
+from protocol.convert import options_from_shared, timing_from_shared
 from protocol.wire import encode_as
 
 from ..core.handle import TableFacts
@@ -28,15 +28,7 @@ __all__ = [
 def table_summary(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> m.TableSummary:
     """A table as the lobby shows it (public facts only: never a token or the seed), as
     protocol 1.``minor`` has it."""
-    timing = None
-    if minor >= 1:
-        t = table.timing
-        timing = m.Timing(
-            move=None if t.move is None else round(t.move),
-            reserve=round(t.reserve),
-            grace=round(t.grace),
-            absent_after=t.absent_after,
-        )
+    timing = timing_from_shared(table.timing) if minor >= 1 else None
     return m.TableSummary(
         id=table.id,
         name=table.name,

@@ -51,10 +51,10 @@ class StoredTable:
     finished: float | None = None  # when the table finished (None while open)
     seats: list[StoredSeat] = field(default_factory=list)
     record: Record | None = None
-    timing: dict[str, Any] | None = None  # ``Timing`` as created (None: the defaults)
+    timing: dict[str, Any] | None = None  # ``TimeRules`` as created (None: the defaults)
     life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
     made_by: str | None = None  # the client address whose quotas it counts against
-    alive: float | None = None  # the last ``beat`` of the server its life names (if any)
+    alive: float | None = None  # the last alive note of the server its life names (if any)
     epoch: int = 0  # how often the table was claimed (0: never, a single server's)
 
 
@@ -79,8 +79,8 @@ class Store(ABC):
     a no-op default would have turned it into a silent no-op."""
 
     server_id = ""
-    """Whose ``beat`` this store writes: "" for a stand-alone server (one per database),
-    the node's name on a node of a cluster."""
+    """Whose alive notes (``note_alive``) this store writes: "" for a stand-alone server
+    (one per database), the node's name on a node of a cluster."""
 
     @abstractmethod
     async def start(self) -> None:
@@ -164,13 +164,13 @@ class Store(ABC):
         the record carries it from then on), or it was abandoned in the lobby (None)."""
 
     @abstractmethod
-    async def beat(self, at: float) -> None:
+    async def note_alive(self, at: float) -> None:
         """Store that the server ``server_id`` was serving at time ``at``: after a crash
         its running moves resume with the time they had used by then (``alive_at``)."""
 
     @abstractmethod
     def alive_at(self, server: str) -> float | None:
-        """The time of server ``server``'s last ``beat`` (None if unknown)."""
+        """The time of server ``server``'s last ``note_alive`` (None if unknown)."""
 
     @abstractmethod
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:

@@ -84,7 +84,7 @@ class MemoryStore(Store):
     ) -> None:
         pass
 
-    async def beat(self, at: float) -> None:
+    async def note_alive(self, at: float) -> None:
         pass
 
     def alive_at(self, server: str) -> float | None:

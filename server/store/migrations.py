@@ -57,7 +57,7 @@ CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash)
 ALTER TABLE tables ADD COLUMN timing TEXT;
 ALTER TABLE games ADD COLUMN life TEXT
 """,
-    # 4: when each server (or node) last said it was serving (``beat``): after a crash
+    # 4: when each server (or node) last said it was serving (``Store.note_alive``): after a crash
     # a running move resumes with the time it had used by then
     """
 CREATE TABLE IF NOT EXISTS alive (

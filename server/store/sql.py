@@ -32,7 +32,7 @@ __all__ = ["ALIVE_KEPT", "SqlStore"]
 log = logging.getLogger("kupferkessel.store")
 
 ALIVE_KEPT = 7 * 24 * 3600.0
-"""Seconds a server's last ``beat`` is kept once it stops beating (a node gone for good)."""
+"""Seconds a server's last alive note is kept once it stops noting (a node gone for good)."""
 
 
 class SqlStore(Store):
@@ -327,7 +327,7 @@ class SqlStore(Store):
             epoch=epoch,
         )
 
-    async def beat(self, at: float) -> None:
+    async def note_alive(self, at: float) -> None:
         await self._write(
             "",  # no table's: never fenced
             (

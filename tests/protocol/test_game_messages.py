@@ -32,10 +32,13 @@ from protocol import (
     options_to_shared,
     view_message,
 )
+from protocol import messages as m
+from protocol.convert import timing_from_shared, timing_to_shared
 from shared import scoring
 from shared import view as sv
 from shared.cards import CARDS, RECIPES
-from shared.clock import ClockView
+from shared.clock import ClockView, TimeRules
+from shared.errors import RuleError
 from shared.game import Game
 from shared.options import Options
 from shared.result import GameResult
@@ -175,3 +178,15 @@ def test_game_over_view_reveals_everything() -> None:
     assert all(k["cards"] for k in raw["kettles"])
     assert all(r is not None for r in raw["recipes"])
     assert [s["total"] for s in raw["scores"]] == [s.total for s in scoring.score_game(game).scores]
+
+
+def test_time_rules_both_ways() -> None:
+    """The protocol's ``Timing`` and the engine's ``TimeRules`` have the same fields;
+    whole seconds cross unchanged, and no timing means the default rules."""
+    assert list(m.Timing.model_fields) == [f.name for f in dataclasses.fields(TimeRules)]
+    for rules in (TimeRules(), TimeRules(move=30.0, reserve=120.0, grace=5.0, absent_after=2)):
+        assert timing_to_shared(timing_from_shared(rules)) == rules
+    assert timing_to_shared(None) == TimeRules()
+    assert timing_from_shared(TimeRules(move=29.6)).move == 30
+    with pytest.raises(RuleError):
+        timing_to_shared(m.Timing(move=1).model_copy(update={"move": 0}))

@@ -479,7 +479,7 @@ async def test_a_session_its_tables_owner_refuses_to_attach_is_told(
         proxy = next(p for p in a.cluster.proxies.values() if p.id == table)
         a.cluster.send(
             b.cluster.node,
-            {"k": "watch", "t": table, "sid": proxy.sid, "minor": 0, "combined": False},
+            {"k": "watch", "t": table, "sid": proxy.handle_id, "minor": 0, "combined": False},
         )
         bye = await cs.wait_type("bye", timeout=10)
         assert bye.reason == "moved"

@@ -186,7 +186,7 @@ async def test_a_game_of_bots_nobody_watches_is_abandoned(make_server: MakeServe
     assert await server.lobby.sweep_all() == 1
     assert created.table.id not in server.lobby.tables
     assert table.result is not None and table.result.ending == "abandoned"
-    assert server.lobby.figures()["tables_abandoned"] == 1
+    assert server.lobby.health_counts()["tables_abandoned"] == 1
 
 
 # ---------------------------------------------------------------------- absent players

@@ -88,7 +88,7 @@ async def test_create_with_player_needs_a_seat_left(server: Server) -> None:
     bots = [{"seat": 0, "level": "easy"}, {"seat": 1, "level": "easy"}]
     err = await c.request("create_table", name="t", player="me", bots=bots)
     assert err.type == "error" and err.code == "bad_options"
-    assert server.lobby.figures()["tables"] == 0
+    assert server.lobby.health_counts()["tables"] == 0
     await c.close()
 
 

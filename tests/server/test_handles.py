@@ -11,7 +11,7 @@ from server.cluster.listing import ListedTable
 from server.core.table import Table
 from server.net.summaries import presence_source, table_summary
 from server.store import MemoryStore
-from shared.clock import Timing
+from shared.clock import TimeRules
 from shared.options import Options
 
 
@@ -31,7 +31,7 @@ def _listed_as_itself(table: Table) -> None:
 
 
 async def test_a_listed_table_is_listed_as_its_owner_lists_it() -> None:
-    timing = Timing(move=30.0, reserve=60.0, grace=5.0, absent_after=2)
+    timing = TimeRules(move=30.0, reserve=60.0, grace=5.0, absent_after=2)
     table = Table("t1", "a table", Options(players=3, seed=4), MemoryStore(), timing=timing)
     _listed_as_itself(table)
     people = [_Occupant() for _ in range(3)]

@@ -67,7 +67,7 @@ async def test_an_unattended_lobby_table_expires_after_the_ttl(make_server: Make
     assert table_id not in lobby.tables
     assert (table.state, table.finish_reason) == ("finished", "abandoned")
     assert lobby.finished_here == 0
-    counts = lobby.figures()
+    counts = lobby.health_counts()
     assert (counts["tables_abandoned"], counts["games_finished"], counts["tables"]) == (1, 0, 0)
     listed = await c.request("list_tables")
     assert table_id not in {t.id for t in listed.tables}

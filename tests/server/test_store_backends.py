@@ -45,19 +45,19 @@ async def test_the_server_creates_the_schema_and_records_its_version(store_url: 
     await again.close()
 
 
-async def test_each_server_s_last_beat_is_kept(store_url: str) -> None:
-    """``beat`` notes when a server (a node: by its name) was last serving; a restart
+async def test_each_server_s_last_alive_note_is_kept(store_url: str) -> None:
+    """``note_alive`` notes when a server (a node: by its name) was last serving; a restart
     reads it back for the clocked moves it ran. Notes of servers silent for a week go."""
     store = open_store(store_url)
     await store.start()
     assert store.alive_at("") is None
-    await store.beat(100.0)
-    await store.beat(105.5)
+    await store.note_alive(100.0)
+    await store.note_alive(105.5)
     assert store.alive_at("") == 105.5
     store.server_id = "node-1"
-    await store.beat(106.0)
+    await store.note_alive(106.0)
     assert (store.alive_at(""), store.alive_at("node-1")) == (105.5, 106.0)
-    await store.beat(106.0 + ALIVE_KEPT)  # the stand-alone note is over a week old
+    await store.note_alive(106.0 + ALIVE_KEPT)  # the stand-alone note is over a week old
     assert store.alive_at("") is None and store.alive_at("node-1") is not None
     await store.close()
     again = open_store(store_url)  # durable

@@ -18,7 +18,7 @@ from server.bots.seats import ComputerPlayers
 from server.core.table import PLAYING, Table, TableError, hash_token
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, Store, open_store
-from shared.clock import Timing
+from shared.clock import TimeRules
 from shared.options import Options
 
 from ..helpers import FakeClock
@@ -40,10 +40,10 @@ def same(lobby: Lobby, now: float) -> list[Table]:
     return scan
 
 
-def random_timing(rng: random.Random) -> Timing:
+def random_timing(rng: random.Random) -> TimeRules:
     if rng.random() < 0.25:
-        return Timing(grace=rng.choice([0.0, 5.0, 30.0]))
-    return Timing(
+        return TimeRules(grace=rng.choice([0.0, 5.0, 30.0]))
+    return TimeRules(
         move=rng.choice([1.0, 4.0, 20.0]),
         reserve=rng.choice([0.0, 3.0, 10.0]),
         grace=rng.choice([0.0, 2.0, 15.0]),
@@ -160,8 +160,8 @@ async def test_after_a_restart_the_heap_finds_what_the_scan_finds(tmp_path: Path
 async def test_a_rematch_and_an_idle_table_are_found_alike() -> None:
     clock = FakeClock()
     lobby = new_lobby(MemoryStore(), clock)
-    idle, _ = await lobby.create("idle", Options(), timing=Timing())
-    table, _ = await lobby.create("clocked", Options(), timing=Timing(move=5.0, grace=2.0))
+    idle, _ = await lobby.create("idle", Options(), timing=TimeRules())
+    table, _ = await lobby.create("clocked", Options(), timing=TimeRules(move=5.0, grace=2.0))
     a, b = Person(), Person()
     await table.join("a", a)
     _, token = await table.join("b", b)

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from shared.clock import Clock, Timing
+from shared.clock import Clock, TimeRules
 
-TIMING = Timing(move=30, reserve=60)
+TIMING = TimeRules(move=30, reserve=60)
 
 
 def test_the_stored_clock_keeps_the_running_move_and_resumes_it() -> None:
