@@ -435,7 +435,7 @@ class Cluster:
                 proxy.my_seat = seat_no
                 proxy.role = ("seat", table.seats[seat_no].token_hash)
             proxy.invite = occ.invite  # a private table's spectator needs it to watch again
-            proxy._bind(occ)  # with the protocol the session speaks
+            proxy.bind(occ)  # with the protocol the session speaks
             occ.follow(proxy)
 
     # ------------------------------------------------------------- upkeep

@@ -77,7 +77,7 @@ class RemoteTable:
         self.session: Occupant[TableHandle] | None = None
         self.handle_id = forwarding.new_handle_id()
         self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
-        self.session_protocol: dict[str, Any] = {"minor": 0, "combined": False}  # set by _bind
+        self.session_protocol: dict[str, Any] = {"minor": 0, "combined": False}  # set by bind
         self.my_seat: int | None = None
         self.invite: str | None = None  # the code the session gave (the owner checks it too)
 
@@ -112,7 +112,9 @@ class RemoteTable:
     def seat_of(self, occupant: Occupant[TableHandle]) -> int | None:
         return self.my_seat if occupant is self.session else None
 
-    def _bind(self, occupant: Occupant[TableHandle]) -> None:
+    def bind(self, occupant: Occupant[TableHandle]) -> None:
+        """Make ``occupant`` this handle's session, heard of by this node's forwarding
+        from now on."""
         self.session = occupant
         # the protocol the session speaks: the owner frames for it accordingly
         self.session_protocol = {
@@ -140,7 +142,7 @@ class RemoteTable:
         *,
         seeded: bool = False,
     ) -> tuple[int, str]:
-        self._bind(occupant)
+        self.bind(occupant)
         try:
             index, token = await self._call(Join(name, seat, seeded), invite=self.invite)
         except BaseException:
@@ -151,14 +153,14 @@ class RemoteTable:
         return int(index), str(token)
 
     def watch(self, occupant: Occupant[TableHandle]) -> None:
-        self._bind(occupant)
+        self.bind(occupant)
         self.role = ("watch", None)
         self._cast(Watch(), invite=self.invite)
 
     def resume(self, token_hash: str, occupant: Occupant[TableHandle]) -> int:
         for s in self.seats:
             if s.token_hash == token_hash:
-                self._bind(occupant)
+                self.bind(occupant)
                 self.my_seat, self.role = s.index, ("seat", token_hash)
                 self._cast(Resume(token_hash))
                 return s.index
