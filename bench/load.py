@@ -8,13 +8,17 @@ are ``--procs`` other processes, each running many asyncio clients
 1. Throughput, flat out: ``--tables`` tables play game after game as fast as the clients
    can; intents per second and the p50/p99 latency from a ``take`` sent to the ``view``
    of the new state, for the relay, our server without persistence and with SQLite
-   (with its group-commit factor: writes per commit), and our rate over the relay's.
+   (with its group-commit factor: writes per commit), for clients on protocol 1.0 and
+   then on 1.1 with combined updates (``--clients``); then a table of our server's CPU
+   per intent and rate over the relay's, per client version.
 2. Paced: ``--paced-tables`` tables each moving every ``--interval`` seconds, as people
    do: the latency p50/p99 (SQLite store).
 3. Memory: the server's RSS per idle connection (before/after ``--idle`` connections
    that only said hello) and per finished table kept in memory (``--finished`` games
    played to the end and the connections closed, with the finished tables kept versus
    swept at once: the difference divided by the count).
+4. Profile (only with ``--only profile``): one flat-out run of our server under
+   cProfile, and the top ``--profile-top`` functions by their own time.
 
 The machine is shared: run it when it is quiet, and compare figures from one run.
 Throughput runs every target ``--repeat`` times (default 3), in rounds (relay, memory,
@@ -27,7 +31,7 @@ the frames our server would, see ``bench/relay.py``: only our per-game lobby tra
 differs).
 
 Usage: ``python bench/load.py [--tables 500] [--players 2] [--procs 3] [--repeat 3]
-[--quick]``.
+[--clients 1.0,1.1] [--only throughput|paced|memory|profile] [--quick]``.
 """
 
 from __future__ import annotations
@@ -102,8 +106,13 @@ class Child:
 
     def cpu(self) -> float:
         """CPU seconds (user + system) the server process has used so far."""
+        return sum(self.cpu_split())
+
+    def cpu_split(self) -> tuple[float, float]:
+        """CPU seconds in user mode and in the kernel the server process has used."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
 
     def health(self) -> dict[str, Any]:
         if self.target == "relay":
@@ -166,10 +175,10 @@ def drive(
     warmup, seconds = plan.get("warmup", 2.0), plan.get("seconds", 10.0)
     if plan.get("games") is None and not plan.get("idle"):
         time.sleep(max(0.0, start.value + warmup - time.monotonic()))
-        server["health0"], server["cpu0"] = child.health(), child.cpu()
+        server["health0"], server["cpu0"] = child.health(), child.cpu_split()
         server["busy0"], server["others0"] = machine_busy(), [o.cpu() for o in others]
         time.sleep(max(0.0, start.value + warmup + seconds - time.monotonic()))
-        server["health1"], server["cpu1"] = child.health(), child.cpu()
+        server["health1"], server["cpu1"] = child.health(), child.cpu_split()
         server["busy1"], server["others1"] = machine_busy(), [o.cpu() for o in others]
     while len(results) < len(procs):
         msg = out.get(timeout=600)
@@ -208,38 +217,85 @@ def ms(x: float) -> str:
     return f"{x * 1000:.1f} ms"
 
 
+CLIENTS = {"1.0": False, "1.1": True}
+"""The client versions ``--clients`` names: whether they ask for 1.1's combined updates."""
+
+
 def throughput(args: argparse.Namespace) -> None:
+    """Every target ``--repeat`` times for each client version of ``--clients``, then a
+    table: per version and target the medians of the rate, of the server's CPU per
+    intent, and of our CPU and rate over the relay's (each ratio within its round)."""
     print(
         f"== throughput: {args.tables} tables of {args.players}, flat out, "
         f"{args.procs} client processes, {args.seconds:g} s window after {args.warmup:g} s, "
         f"{args.repeat} round(s) of every target (each ratio within its round)"
     )
     targets = args.targets.split(",")
-    rates: dict[str, list[float]] = {t: [] for t in targets}
-    ratios: dict[str, list[float]] = {t: [] for t in targets if t != "relay"}
-    for round_no in range(1, args.repeat + 1):
-        if args.repeat > 1:
-            print(f"-- round {round_no}")
-        for target in targets:
-            rates[target].append(_throughput_one(args, target))
-        if "relay" in rates:
-            for target in ratios:
-                ratios[target].append(rates[target][-1] / rates["relay"][-1])
-    if args.repeat > 1:
-        print(f"medians of {args.repeat} rounds:")
-        for target in targets:
-            print(f"{target:>7}: {statistics.median(rates[target]):8.0f} intents/s")
-    for target, values in ratios.items():
-        if "relay" in rates and values:
-            each = ", ".join(f"{v:.2f}" for v in values)
+    summary: list[tuple[str, str, list[float], list[float], list[float], list[float]]] = []
+    for version in args.clients.split(","):
+        args.combined = CLIENTS[version]
+        print(f"-- clients on protocol {version}" + (" (combined updates)" * args.combined))
+        rates: dict[str, list[float]] = {t: [] for t in targets}
+        cpus: dict[str, list[float]] = {t: [] for t in targets}
+        ratios: dict[str, list[float]] = {t: [] for t in targets if t != "relay"}
+        cpu_ratios: dict[str, list[float]] = {t: [] for t in ratios}
+        for round_no in range(1, args.repeat + 1):
+            if args.repeat > 1:
+                print(f"   round {round_no}")
+            for target in targets:
+                rate, cpu = _throughput_one(args, target)
+                rates[target].append(rate)
+                cpus[target].append(cpu)
+            if "relay" in rates:
+                for target in ratios:
+                    ratios[target].append(rates[target][-1] / rates["relay"][-1])
+                    cpu_ratios[target].append(cpus[target][-1] / cpus["relay"][-1])
+        for target, values in ratios.items():
             print(
                 f"ours ({target}) / relay: {statistics.median(values):.2f}"
-                + (f"  (rounds: {each})" if len(values) > 1 else "")
+                + (f"  (rounds: {', '.join(f'{v:.2f}' for v in values)})" * (len(values) > 1))
+                + f"; server CPU per intent {statistics.median(cpu_ratios[target]):.2f}x"
+                " the relay's"
             )
+        for target in targets:
+            summary.append(
+                (
+                    version,
+                    target,
+                    rates[target],
+                    cpus[target],
+                    cpu_ratios.get(target, []),
+                    ratios.get(target, []),
+                )
+            )
+    med = statistics.median
+    print(
+        f"summary (medians of {args.repeat} round(s); ratios within each round, "
+        "then their median and range):"
+    )
+    print(
+        "| clients | target | intents/s | server CPU per intent "
+        "| CPU ours/relay | rate ours/relay |\n|---|---|---|---|---|---|"
+    )
+    for version, target, rate, cpu, cpu_ratio, ratio in summary:
+        print(
+            f"| {version} | {target} | {med(rate):.0f} | {med(cpu) * 1e6:.0f} us "
+            f"({min(cpu) * 1e6:.0f}-{max(cpu) * 1e6:.0f}) | {spread(cpu_ratio)} | {spread(ratio)} |"
+        )
 
 
-def _throughput_one(args: argparse.Namespace, target: str) -> float:
-    """One flat-out run against ``target``; prints its line, returns intents/s."""
+def spread(values: list[float]) -> str:
+    """A median of ratios with its range (empty for none)."""
+    if not values:
+        return ""
+    if len(values) == 1:
+        return f"{values[0]:.2f}"
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def _throughput_one(args: argparse.Namespace, target: str) -> tuple[float, float]:
+    """One flat-out run against ``target``; prints its line, returns intents/s and the
+    server's CPU seconds per intent."""
     child = Child(target, args)
     try:
         stats, server = drive(child, args, args.tables, warmup=args.warmup, seconds=args.seconds)
@@ -252,9 +308,13 @@ def _throughput_one(args: argparse.Namespace, target: str) -> float:
         f"p99 {ms(pct(lat, 0.99))}  peak RSS {server['memory']['VmHWM'] / 1024:.0f} MiB"
         f"  games {stats['games']}"
     )
+    cpu = float("nan")
     if stats["intents"] and "cpu1" in server:
-        cpu = (server["cpu1"] - server["cpu0"]) / stats["intents"]
-        line += f"  server CPU {cpu * 1e6:.0f} us/intent"
+        user, system = (
+            (b - a) / stats["intents"] for a, b in zip(server["cpu0"], server["cpu1"], strict=True)
+        )
+        cpu = user + system
+        line += f"  server CPU {cpu * 1e6:.0f} us/intent (kernel {system * 1e6:.0f})"
         rest = (server["busy1"] - server["busy0"]) / stats["intents"] - cpu
         line += f", rest of the machine (the clients) {rest * 1e6:.0f} us/intent"
     if stats["errors"]:
@@ -269,14 +329,37 @@ def _throughput_one(args: argparse.Namespace, target: str) -> float:
             f"({writes / commits:.1f} writes per commit, {commits / args.seconds:.0f} "
             f"commits/s)"
         )
-    return rate
+    return rate, cpu
+
+
+def profile(args: argparse.Namespace) -> None:
+    """One flat-out run of our server (no persistence) under cProfile, clients on the
+    first version of ``--clients``: the top of the profile by own time."""
+    import pstats
+
+    version = args.clients.split(",")[0]
+    args.combined = CLIENTS[version]
+    print(f"== profile: our server (memory) under cProfile, clients on protocol {version}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(args.profile_save or Path(tmp) / "server.prof")
+        child = Child("memory", args, profile=out)
+        try:
+            stats, _ = drive(child, args, args.tables, warmup=args.warmup, seconds=args.seconds)
+        finally:
+            child.stop()
+        print(f"  {stats['intents'] / args.seconds:.0f} intents/s under the profiler")
+        ps = pstats.Stats(str(out))
+        ps.sort_stats("tottime").print_stats(args.profile_top)
 
 
 def paced(args: argparse.Namespace) -> None:
     n = args.paced_tables
+    version = args.clients.split(",")[-1]
+    args.combined = CLIENTS[version]
     print(
         f"== paced: {n} tables of {args.players}, one move per table every "
-        f"{args.interval:g} s, {args.paced_seconds:g} s window, store {args.paced_store}"
+        f"{args.interval:g} s, {args.paced_seconds:g} s window, store {args.paced_store}, "
+        f"clients on protocol {version}"
     )
     child = Child(args.paced_store, args)
     try:
@@ -301,6 +384,7 @@ def paced(args: argparse.Namespace) -> None:
 
 def memory(args: argparse.Namespace) -> None:
     n = args.idle
+    args.combined = CLIENTS[args.clients.split(",")[-1]]
     child = Child("memory", args)
     try:
         time.sleep(1.0)
@@ -352,16 +436,23 @@ def main() -> None:
     p.add_argument("--finished", type=int, default=500, help="finished tables")
     p.add_argument("--compression", default="none", choices=["none", "deflate"])
     p.add_argument(
-        "--combined",
-        action="store_true",
-        help="clients speak protocol 1.1 with combined updates (one frame per new state)",
+        "--clients",
+        default="1.0,1.1",
+        help="client protocol versions of the throughput runs, in turn: 1.0 (events, view"
+        " and ack frames) and 1.1 (combined updates, one frame per new state)",
     )
+    p.add_argument("--combined", action="store_true", help="the same as --clients 1.1")
+    p.add_argument("--profile-top", type=int, default=10, help="lines of the profile")
+    p.add_argument("--profile-save", help="keep the profile's cProfile stats in this file")
     p.add_argument("--ws-max-queue", type=int, default=16)
     p.add_argument("--max-output", type=int, default=256 * 1024)
     p.add_argument("--default-gc", action="store_true", help="server without tune_gc()")
-    p.add_argument("--only", choices=["throughput", "paced", "memory"])
+    p.add_argument("--only", choices=["throughput", "paced", "memory", "profile"])
     p.add_argument("--quick", action="store_true", help="a small run to check the bench")
     args = p.parse_args()
+    if args.combined:
+        args.clients = "1.1"
+    args.combined = CLIENTS[args.clients.split(",")[0]]
     if args.quick:
         args.tables, args.paced_tables, args.idle, args.finished = 20, 40, 100, 20
         args.seconds, args.warmup, args.paced_seconds, args.repeat = 3.0, 1.0, 5.0, 1
@@ -371,8 +462,9 @@ def main() -> None:
         f"server output limit {args.max_output} bytes"
     )
     started = time.monotonic()
-    for name, fn in (("throughput", throughput), ("paced", paced), ("memory", memory)):
-        if args.only in (None, name):
+    parts = (("throughput", throughput), ("paced", paced), ("memory", memory), ("profile", profile))
+    for name, fn in parts:
+        if args.only == name or (args.only is None and name != "profile"):
             fn(args)
     print(f"(took {time.monotonic() - started:.0f} s)")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal, get_args
 
@@ -83,6 +84,6 @@ class Options:
         return cls(**{n: getattr(args, n) for n in names if hasattr(args, n)})
 
     def replace(self, **changes: Any) -> Options:
-        d = asdict(self)
-        d.update(changes)
-        return Options(**d)
+        """These options with ``changes`` (validated again); a view makes one per take
+        (its seed dropped), so without ``asdict``'s deep copy."""
+        return dataclasses.replace(self, **changes)

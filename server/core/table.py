@@ -261,7 +261,10 @@ class Table(Endings, Timekeeping):
 
     def _send_update(self, events: Sequence[Event]) -> None:
         """A new state: to every seat, stand-in and spectator its public events and the
-        view made for it (spectators share one)."""
+        view made for it (spectators share one). Everyone gets the same events, one
+        tuple, and what the views share is the same objects, so that what they share
+        is encoded once for all (``protocol.wire``)."""
+        events = tuple(events)
         targets = self.occupants()
         made = self._views([seat for seat, _ in targets])
         stand_ins = {id(o) for o in self.stand_ins.values()}

@@ -8,7 +8,6 @@ a forwarded frame has the very bytes a local one has.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
@@ -21,7 +20,11 @@ from shared.view import View
 from ..core.handle import TableFacts
 from .summaries import presence_source
 
-__all__ = ["Frame", "Framing"]
+__all__ = ["V1_0_LACKS", "Frame", "Framing"]
+
+V1_0_LACKS = frozenset({"result", "clock", "takes"})
+"""The view's fields protocol 1.0 does not know."""
+NOTHING: frozenset[str] = frozenset()
 
 Frame = Callable[[int], bytes]
 """A message to send, as the function making its frame from the connection's ``seq``."""
@@ -39,35 +42,32 @@ class Framing:
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
         raise NotImplementedError
 
-    def _fit(self, view: View) -> View:
-        """The view as this session's protocol version has it: 1.0 knows no result,
-        clock or takes."""
-        if self.minor == 0 and (
-            view.result is not None or view.clock is not None or view.takes is not None
-        ):
-            return dataclasses.replace(view, result=None, clock=None, takes=None)
-        return view
+    @property
+    def _lacks(self) -> frozenset[str]:
+        """The view's fields this session's protocol version does not know: 1.0 knows
+        no result, clock or takes (they are left out of its frames)."""
+        return V1_0_LACKS if self.minor == 0 else NOTHING
 
     def deliver_view(self, table: TableFacts, view: View, version: int) -> None:
-        view = self._fit(view)
+        lacks = self._lacks
         if self.combined:
-            self.send(lambda seq: encode_update((), view, version, seq))
+            self.send(lambda seq: encode_update((), view, version, seq, None, lacks))
         else:
-            self.send(lambda seq: encode_view(view, version, seq))
+            self.send(lambda seq: encode_view(view, version, seq, lacks))
 
     def deliver_update(
         self, table: TableFacts, events: Sequence[Event], view: View, version: int
     ) -> None:
-        view = self._fit(view)
+        lacks = self._lacks
         if self.combined:
             re, self.answering = self.answering, None
-            self.send(lambda seq: encode_update(events, view, version, seq, re))
+            self.send(lambda seq: encode_update(events, view, version, seq, re, lacks))
             return
         if self.minor == 0 and events and isinstance(events[0], TimedOut):
             events = events[1:]  # a 1.1 event (the table's, never the engine's)
         if events:
             self.send(lambda seq: encode_events(events, version, seq))
-        self.send(lambda seq: encode_view(view, version, seq))
+        self.send(lambda seq: encode_view(view, version, seq, lacks))
 
     def deliver_result(self, table: TableFacts, view: View, version: int) -> None:
         """1.1: the final view of a game that ended early (1.0 had none: its clients
@@ -86,4 +86,3 @@ class Framing:
         """The table is finished: presence says so (after a game over the final view,
         with every kettle revealed, has already been sent)."""
         self.deliver_presence(table)
-

@@ -77,7 +77,7 @@ def test_load_bench_runs(combined: bool) -> None:
             "--seconds=1",
             "--warmup=0.5",
             "--repeat=1",
-            *(["--combined"] if combined else []),
+            "--clients=" + ("1.1" if combined else "1.0"),
         ],
         capture_output=True,
         text=True,
