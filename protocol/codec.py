@@ -40,6 +40,7 @@ __all__ = [
     "decode_server",
     "encode",
     "error_message",
+    "spoken_version",
 ]
 
 MAX_CLIENT_FRAME = DEFAULT_LIMITS.max_frame
@@ -172,3 +173,13 @@ def check_version(hello: HelloMsg) -> ErrorMsg | None:
         re=hello.id,
         detail=",".join(str(m) for m in SUPPORTED_MAJORS),
     )
+
+
+def spoken_version(hello: HelloMsg) -> tuple[int, int]:
+    """The version spoken on a connection whose ``hello`` passed ``check_version``: the
+    lower of the client's and this package's (a 1.0 client gets 1.0, a 1.1 client 1.1,
+    a client of a newer minor this package's). ``welcome.protocol`` names it."""
+    major, minor = hello.protocol
+    if major != PROTOCOL_VERSION[0]:
+        return (major, 0)
+    return (major, min(minor, PROTOCOL_VERSION[1]))

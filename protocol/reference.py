@@ -22,6 +22,7 @@ from shared.view import view
 
 from .codec import encode
 from .convert import catalogue, events_message, view_message
+from .examples_players import player_examples
 from .json_schema import message_schemas
 from .messages import (
     CLIENT_MESSAGES,
@@ -117,7 +118,7 @@ def examples() -> dict[str, BaseModel]:
         cards=cat.cards[:2],
         recipes=cat.recipes[:1],
     )
-    client = [
+    client: list[BaseModel] = [
         HelloMsg(
             id=1, protocol=PROTOCOL_VERSION, client="mybot", client_version="0.3", combined=True
         ),
@@ -144,7 +145,7 @@ def examples() -> dict[str, BaseModel]:
         BackMsg(id=14),
         RematchMsg(id=15),
     ]
-    server = [
+    server: list[BaseModel] = [
         WelcomeMsg(
             seq=1,
             re=1,
@@ -184,6 +185,9 @@ def examples() -> dict[str, BaseModel]:
         ),
         RematchedMsg(seq=17, table="q4Zt8", seat=2),
     ]
+    more_client, more_server = player_examples(game)
+    client += more_client
+    server += more_server
     out: dict[str, BaseModel] = {}
     for side, msgs in (("client", client), ("server", server)):
         for m in msgs:

@@ -33,6 +33,7 @@ The models live in one module per topic; import them from here:
 - ``events``: the public game events, ``GameEvent`` and ``EVENT_MODELS``.
 - ``client``: client-to-server messages, ``ClientMessage`` and ``CLIENT_MESSAGES``.
 - ``server``: server-to-client messages, ``ServerMessage`` and ``SERVER_MESSAGES``.
+- ``players``: 1.2's registered players, profiles, games, records, leaderboard.
 - ``base``: the model bases they all share.
 
 The field types and the engine's value types the models use (``Name``, ``ThirdColour``,
@@ -102,6 +103,32 @@ from .fields import TableState as TableState
 from .fields import Version as Version
 from .limits import DEFAULT_LIMITS, Limits
 from .lobby import BotSeat, SeatInfo, TableOptions, TableSummary, Timing
+from .players import (
+    MAX_BOARD_PAGE,
+    DeviceCodeMsg,
+    GameRecordInfo,
+    GamesMsg,
+    GameSummary,
+    GetRecordMsg,
+    LeaderboardMsg,
+    LeaderEntry,
+    ListGamesMsg,
+    NewDeviceCodeMsg,
+    PlayerInfo,
+    PlayerSeat,
+    ProfileMsg,
+    RecordActionInfo,
+    RecordMsg,
+    RecordSetupInfo,
+    RedeemCodeMsg,
+    RegisterMsg,
+    RejoinMsg,
+    ShowLeaderboardMsg,
+    ShowProfileMsg,
+    SignedInMsg,
+    SignInMsg,
+)
+from .players import PlayerSecret as PlayerSecret
 from .server import (
     SERVER_MESSAGES,
     AckMsg,
@@ -123,7 +150,15 @@ from .server import (
     WatchingMsg,
     WelcomeMsg,
 )
-from .version import JSON_SUBPROTOCOL, MINOR_1_0, PROTOCOL_VERSION, SUBPROTOCOL, SUPPORTED_MAJORS
+from .version import (
+    ADDED_IN,
+    JSON_SUBPROTOCOL,
+    MINOR_1_0,
+    MINOR_1_1,
+    PROTOCOL_VERSION,
+    SUBPROTOCOL,
+    SUPPORTED_MAJORS,
+)
 from .view import (
     ClockInfo,
     GameView,
@@ -137,12 +172,15 @@ from .view import (
 )
 
 __all__ = [
+    "ADDED_IN",
     "CLIENT_MESSAGES",
     "DEFAULT_LIMITS",
     "EVENT_MODELS",
     "JSON_SUBPROTOCOL",
+    "MAX_BOARD_PAGE",
     "MAX_ID",
     "MINOR_1_0",
+    "MINOR_1_1",
     "PRINTABLE_PATTERN",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
@@ -160,6 +198,7 @@ __all__ = [
     "ClientMessage",
     "ClockInfo",
     "CreateTableMsg",
+    "DeviceCodeMsg",
     "DiscardedEvent",
     "ErrorCode",
     "ErrorMsg",
@@ -168,25 +207,42 @@ __all__ = [
     "ExtraTurnEvent",
     "GameEvent",
     "GameOverEvent",
+    "GameRecordInfo",
+    "GameSummary",
     "GameView",
+    "GamesMsg",
+    "GetRecordMsg",
     "HelloMsg",
     "IngredientScore",
     "JoinMsg",
     "JoinedMsg",
     "KettleState",
+    "LeaderEntry",
+    "LeaderboardMsg",
     "LeaveMsg",
     "LeftMsg",
     "Limits",
+    "ListGamesMsg",
     "ListTablesMsg",
     "MovedEvent",
+    "NewDeviceCodeMsg",
     "PassedCornerEvent",
     "PingMsg",
+    "PlayerInfo",
+    "PlayerSeat",
     "PongMsg",
     "PresenceMsg",
+    "ProfileMsg",
     "ReadyMsg",
     "RecipeInfo",
     "RecipeScore",
+    "RecordActionInfo",
+    "RecordMsg",
+    "RecordSetupInfo",
+    "RedeemCodeMsg",
     "RefilledEvent",
+    "RegisterMsg",
+    "RejoinMsg",
     "RematchMsg",
     "RematchedMsg",
     "ResignMsg",
@@ -196,6 +252,10 @@ __all__ = [
     "Score",
     "SeatInfo",
     "ServerMessage",
+    "ShowLeaderboardMsg",
+    "ShowProfileMsg",
+    "SignInMsg",
+    "SignedInMsg",
     "TableCreatedMsg",
     "TableOptions",
     "TableSummary",

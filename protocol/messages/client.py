@@ -27,6 +27,17 @@ from .fields import (
     Version,
 )
 from .lobby import BotSeat, TableOptions, Timing
+from .players import (
+    GetRecordMsg,
+    ListGamesMsg,
+    NewDeviceCodeMsg,
+    RedeemCodeMsg,
+    RegisterMsg,
+    RejoinMsg,
+    ShowLeaderboardMsg,
+    ShowProfileMsg,
+    SignInMsg,
+)
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -100,6 +111,9 @@ class CreateTableMsg(_ClientMsg):
     """The seat you want (with ``player``)."""
     timing: Timing | None = None
     """1.1: a clock and the grace period; absent: no clock, the default grace."""
+    rated: bool = False
+    """1.2: a rated table: every seat a signed-in player, no bots, no chosen seed and no
+    ``casual`` memory (unless the server allows them); its result updates ratings."""
 
 
 class JoinMsg(_ClientMsg):
@@ -232,7 +246,16 @@ ClientMessage = Annotated[
     | PingMsg
     | ClaimMsg
     | BackMsg
-    | RematchMsg,
+    | RematchMsg
+    | RegisterMsg
+    | SignInMsg
+    | NewDeviceCodeMsg
+    | RedeemCodeMsg
+    | RejoinMsg
+    | ShowProfileMsg
+    | ListGamesMsg
+    | GetRecordMsg
+    | ShowLeaderboardMsg,
     Field(discriminator="type"),
 ]
 

@@ -41,5 +41,11 @@ class ErrorCode(StrEnum):
     GAME_OVER = "game_over"  # the game has ended
     CANNOT_CLAIM = "cannot_claim"  # 1.1: ``claim`` while no opponent is absent
     NOT_FINISHED = "not_finished"  # 1.1: ``rematch`` before the game has ended
+    NAME_TAKEN = "name_taken"  # 1.2: ``register`` of a name taken (or one confusable)
+    BAD_SECRET = "bad_secret"  # 1.2: ``sign_in`` with an unknown name or a wrong secret
+    NOT_SIGNED_IN = "not_signed_in"  # 1.2: a player's message before ``sign_in``
+    BAD_CODE = "bad_code"  # 1.2: ``redeem_code`` of an unknown, used or expired code
+    NO_SUCH_PLAYER = "no_such_player"  # 1.2: no registered player of that name
+    NO_SUCH_GAME = "no_such_game"  # 1.2: no finished game of that id you may see
     SERVER_FULL = "server_full"  # no room for another table or connection
     INTERNAL = "internal"  # a server bug; the message was not applied

@@ -104,6 +104,8 @@ class TableSummary(Model):
     it: ``join`` needs ``seeded`` to sit down here."""
     timing: Timing | None = None
     """1.1: the table's clock and grace period."""
+    rated: bool = False
+    """1.2: a rated table (``create_table.rated``): only signed-in players sit here."""
 
 
 class BotSeat(Model):

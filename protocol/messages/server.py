@@ -15,6 +15,14 @@ from .events import GameEvent
 from .fields import ListCursor, TableState
 from .limits import Limits
 from .lobby import SeatInfo, TableSummary
+from .players import (
+    DeviceCodeMsg,
+    GamesMsg,
+    LeaderboardMsg,
+    ProfileMsg,
+    RecordMsg,
+    SignedInMsg,
+)
 from .view import GameView
 
 __all__ = [
@@ -236,7 +244,13 @@ ServerMessage = Annotated[
     | PongMsg
     | ByeMsg
     | UpdateMsg
-    | RematchedMsg,
+    | RematchedMsg
+    | SignedInMsg
+    | DeviceCodeMsg
+    | ProfileMsg
+    | GamesMsg
+    | RecordMsg
+    | LeaderboardMsg,
     Field(discriminator="type"),
 ]
 

@@ -6,17 +6,41 @@ A server accepts any minor version of a major it supports; minor versions only a
 from __future__ import annotations
 
 __all__ = [
+    "ADDED_IN",
     "JSON_SUBPROTOCOL",
     "MINOR_1_0",
+    "MINOR_1_1",
     "PROTOCOL_VERSION",
     "SUBPROTOCOL",
     "SUPPORTED_MAJORS",
 ]
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 1)
+PROTOCOL_VERSION: tuple[int, int] = (1, 2)
 """The version this package speaks: (major, minor). Minor versions only add."""
 MINOR_1_0: tuple[int, int] = (1, 0)
 """Protocol 1.0: a session that says it in ``hello`` gets exactly the 1.0 messages."""
+MINOR_1_1: tuple[int, int] = (1, 1)
+"""Protocol 1.1: a session that says it gets the 1.1 messages, none of 1.2's."""
+ADDED_IN: dict[str, int] = {
+    **dict.fromkeys(("claim", "back", "rematch"), 1),
+    **dict.fromkeys(
+        (
+            "register",
+            "sign_in",
+            "new_device_code",
+            "redeem_code",
+            "rejoin",
+            "show_profile",
+            "list_games",
+            "get_record",
+            "show_leaderboard",
+        ),
+        2,
+    ),
+}
+"""Client message type -> the minor version that added it (absent: 1.0). A connection
+whose ``hello`` chose an older minor gets ``unknown_type`` for it, as that minor's
+server answered it."""
 SUPPORTED_MAJORS: tuple[int, ...] = (1,)
 """Major versions a server built on this package accepts in ``hello``."""
 SUBPROTOCOL = "kupferkessel.v1"

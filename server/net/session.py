@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from protocol import messages as m
-from protocol.codec import ProtocolError, check_version, decode_client
+from protocol.codec import ProtocolError, check_version, decode_client, spoken_version
 from protocol.convert import options_to_shared, timing_to_shared
 from protocol.jsonframes import from_json, to_json
 from protocol.wire import encode_ack, encode_as
@@ -112,10 +112,6 @@ ACCEPTS: dict[str, dict[Phase, str]] = {
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 while seated is refused by its handler unless it names this connection's own table."""
 
-V1_1_TYPES = frozenset({"claim", "back", "rematch"})
-"""Client message types protocol 1.1 added: ``unknown_type`` on a 1.0 connection, as
-the 1.0 server answered them."""
-
 
 def _unknown(kind: str, msg_id: int | None) -> ProtocolError:
     return ProtocolError(m.ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", msg_id)
@@ -127,6 +123,7 @@ _REFUSALS = {
     "already_seated": "leave your current table first",
     "not_seated": "you are not at a table",
 }
+
 
 class Session(Framing):
     """A network occupant of a seat or a spectator place (``table.Occupant``)."""
@@ -372,8 +369,10 @@ class Session(Framing):
 
     def _unknown_here(self, kind: str) -> bool:
         """Whether ``kind`` is a message of a later minor version than the one this
-        connection's ``hello`` chose: 1.0 knows no ``claim``, ``back``, ``rematch``."""
-        return self.phase is not Phase.CONNECTED and self.minor < 1 and kind in V1_1_TYPES
+        connection's ``hello`` chose (``ADDED_IN``): 1.0 knows no ``claim``, ..."""
+        if self.phase is Phase.CONNECTED:
+            return False
+        return m.ADDED_IN.get(kind, 0) > self.minor or kind not in _HANDLERS
 
     async def dispatch(self, msg: Any) -> None:
         """Run the handler of ``msg`` if this phase accepts it (``ACCEPTS``)."""
@@ -403,12 +402,12 @@ class Session(Framing):
             return
         self._enter(Phase.LOBBY, None)
         self.name = msg.client
-        major, minor = msg.protocol
-        self.minor = min(minor, m.PROTOCOL_VERSION[1]) if major == m.PROTOCOL_VERSION[0] else 0
+        spoken = spoken_version(msg)
+        self.minor = spoken[1]
         self.combined = msg.combined and self.minor >= 1
         welcome = self.welcome
-        if self.minor == 0:  # a 1.0 client hears the version it speaks, as before
-            welcome = welcome.model_copy(update={"protocol": m.MINOR_1_0})
+        if spoken != tuple(welcome.protocol):  # an older client hears the version it speaks
+            welcome = welcome.model_copy(update={"protocol": spoken})
         self.send(welcome, re=msg.id)
         log.info("hello", extra={**self.log_extra, "client": msg.client[:32]})
 

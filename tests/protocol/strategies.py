@@ -72,6 +72,8 @@ def for_type(tp: Any, meta: list[Any] | None = None) -> st.SearchStrategy[Any]:
         lo = _bound(meta, at.Ge, "ge", INT64[0])
         hi = _bound(meta, at.Le, "le", INT64[1])
         return st.integers(lo, hi)
+    if tp is float:
+        return st.floats(allow_nan=False, allow_infinity=False)
     if tp is str:
         lo = _bound(meta, at.MinLen, "min_length", 0)
         hi = _bound(meta, at.MaxLen, "max_length", 40)

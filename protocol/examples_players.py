@@ -1,0 +1,127 @@
+"""Examples of protocol 1.2's messages (registered players) for the generated reference.
+
+Why: ``protocol.reference`` shows every message with its exact bytes; the 1.2 ones are
+made here so that the reference module stays within its size.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from shared.game import Game
+from shared.record import Record
+
+from .messages import (
+    DeviceCodeMsg,
+    GameRecordInfo,
+    GamesMsg,
+    GameSummary,
+    GetRecordMsg,
+    LeaderboardMsg,
+    LeaderEntry,
+    ListGamesMsg,
+    NewDeviceCodeMsg,
+    PlayerInfo,
+    PlayerSeat,
+    ProfileMsg,
+    RecordMsg,
+    RedeemCodeMsg,
+    RegisterMsg,
+    RejoinMsg,
+    ShowLeaderboardMsg,
+    ShowProfileMsg,
+    SignedInMsg,
+    SignInMsg,
+)
+
+__all__ = ["SECRET", "player_examples"]
+
+SECRET = "q3Lx0cT9vWm2Zr7Yb5Nk8Hd4Jf6Gs1Pa"  # an example player secret (a real one is secret)
+DEVICE_SECRET = "Vb8Qe2Rt6Ym1Ui9Op3As7Df5Gh4Jk0Lz"
+
+
+def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
+    """The client and the server examples of 1.2 (ids from 16, seqs from 18); ``game``
+    is the reference's short game, whose record ``record`` shows."""
+    ada = PlayerInfo(
+        name="Ada",
+        since=1764583200,
+        rating=12.41,
+        mu=27.9,
+        sigma=5.16,
+        provisional=True,
+        rated_games=4,
+        games=6,
+        wins=3,
+    )
+    record = Record.new(game.options)
+    record.actions = []
+    raw = record.to_dict()
+    client: list[BaseModel] = [
+        RegisterMsg(id=16, name="Ada", secret=SECRET),
+        SignInMsg(id=17, name="Ada", secret=SECRET),
+        NewDeviceCodeMsg(id=18),
+        RedeemCodeMsg(id=19, code="7KQ2-MX4V"),
+        RejoinMsg(id=20, table="t7Kq2"),
+        ShowProfileMsg(id=21, name="Grace"),
+        ListGamesMsg(id=22, limit=20),
+        GetRecordMsg(id=23, table="t7Kq2"),
+        ShowLeaderboardMsg(id=24, cursor="r20", limit=20),
+    ]
+    server: list[BaseModel] = [
+        SignedInMsg(
+            seq=18, re=17, player=ada, seats=(PlayerSeat(table="t7Kq2", seat=0, state="playing"),)
+        ),
+        DeviceCodeMsg(seq=19, re=18, code="7KQ2-MX4V", expires_in=300),
+        ProfileMsg(seq=20, re=21, player=ada.model_copy(update={"name": "Grace"})),
+        GamesMsg(
+            seq=21,
+            re=22,
+            player="Ada",
+            games=(
+                GameSummary(
+                    table="t7Kq2",
+                    name="Friday potions",
+                    finished=1764590400,
+                    seat=0,
+                    names=("Ada", "Grace"),
+                    ending="resigned",
+                    places=(1, 2),
+                    rated=True,
+                    rating_before=10.02,
+                    rating_after=12.41,
+                ),
+            ),
+            total=1,
+        ),
+        RecordMsg(
+            seq=22,
+            re=23,
+            table="t7Kq2",
+            name="Friday potions",
+            names=("Ada", "Grace"),
+            rated=True,
+            record=GameRecordInfo.model_validate(raw, strict=False),
+        ),
+        LeaderboardMsg(
+            seq=23,
+            re=24,
+            entries=(
+                LeaderEntry(
+                    rank=21, name="Grace", rating=14.2, mu=26.1, sigma=3.97, rated_games=31
+                ),
+                LeaderEntry(
+                    rank=22,
+                    name="Ada",
+                    rating=12.41,
+                    mu=27.9,
+                    sigma=5.16,
+                    rated_games=4,
+                    provisional=True,
+                ),
+            ),
+            next="r22",
+            total=57,
+        ),
+    ]
+    return client, server
