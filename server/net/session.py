@@ -91,6 +91,8 @@ OK = "ok"
 
 _C, _L, _S, _W = Phase.CONNECTED, Phase.LOBBY, Phase.SEATED, Phase.WATCHING
 _HELLO_FIRST = "hello_required"
+_IN = ("register", "sign_in", "redeem_code")
+_ASK = ("new_device_code", "show_profile", "list_games", "get_record", "show_leaderboard")
 ACCEPTS: dict[str, dict[Phase, str]] = {
     # message type     connected           lobby              seated                watching
     "hello": {_C: OK, _L: "not_allowed", _S: "not_allowed", _W: "not_allowed"},
@@ -108,6 +110,10 @@ ACCEPTS: dict[str, dict[Phase, str]] = {
     "claim": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
     "back": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
     "rematch": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
+    # 1.2: registered players (``server.players``): signing in, rejoining, asking
+    **{k: {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"} for k in _IN},
+    "rejoin": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: "already_seated"},
+    **{k: {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: OK} for k in _ASK},
 }
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 while seated is refused by its handler unless it names this connection's own table."""
@@ -575,6 +581,6 @@ class Session(Framing):
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
-    kind: getattr(Session, f"on_{kind}") for kind in ACCEPTS
+    kind: handler for kind in ACCEPTS if (handler := getattr(Session, f"on_{kind}", None))
 }
-"""Message type -> its handler (one for every row of ``ACCEPTS``)."""
+"""Message type -> its handler (a row of ``ACCEPTS`` without one is ``unknown_type``)."""
