@@ -15,9 +15,9 @@ if (!URL) throw new Error("KK_WS_URL is not set (run through tests/web/test_jsli
 
 const connect = () => KupferkesselClient.connect(URL, { client: "kk-js-test" });
 
-test("the handshake speaks protocol 1.1 and hands over the catalogue", async () => {
+test("the handshake speaks protocol 1.2 and hands over the catalogue", async () => {
   const c = await connect();
-  assert.deepEqual(c.welcome.protocol, [1, 1]);
+  assert.deepEqual(c.welcome.protocol, [1, 2]);
   assert.equal(c.welcome.catalogue.cards.length > 40, true);
   assert.equal(c.welcome.bot_levels.length > 0, true);
   assert.equal(c.seq, 1);
