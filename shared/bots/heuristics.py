@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import INGREDIENT_OF, VALUE
+from ..cards import CARD_COUNT, INGREDIENT_OF, INGREDIENTS, VALUE
 from ..geometry import SPACES
 from ..scoring import FOUR_OF_A_KIND_BONUS
 
-__all__ = ["GAIN", "group_points", "land", "take_gain"]
+__all__ = ["CARD_BIT", "GAIN", "SHIFT", "group_points", "land", "take_gain"]
 
 
 def group_points(count: int, total: int, doubled: bool) -> int:
@@ -37,23 +37,34 @@ def take_gain(kettle: Sequence[int], card: int, own: Sequence[bool]) -> int:
     )
 
 
-GAIN: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            tuple(
-                group_points(count + 1, total + value, doubled)
-                - group_points(count, total, doubled)
-                for value in range(5)
-            )
-            for total in range(11)
-        )
-        for count in range(5)
-    )
-    for doubled in (False, True)
-)
-"""``GAIN[doubled][count][total][value]``: ``take_gain`` of a card of ``value`` for an
-ingredient of which the kettle holds ``count`` cards worth ``total``, as a table for
-the playouts (tests/shared/bots/test_fast_bots.py)."""
+CARD_BIT: tuple[int, ...] = tuple(1 << c for c in range(CARD_COUNT))
+"""``CARD_BIT[card]``: the card's bit in a kettle's card set, an integer: the sum of
+its distinct cards' bits (``sum(map(CARD_BIT.__getitem__, kettle))``, a loop in C)."""
+SHIFT: tuple[int, ...] = tuple(4 * INGREDIENT_OF[c] for c in range(CARD_COUNT))
+"""Where a card's ingredient's four bits start in a card set (card index = ingredient *
+4 + value - 1, cards.py): ``bits >> SHIFT[c] & 15`` are the kettle's cards of it."""
+
+
+def _gain_table(colour_doubles: Sequence[bool]) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for card in range(CARD_COUNT):
+        first = card - card % 4  # the ingredient's value-1 card
+        doubled = colour_doubles[INGREDIENT_OF[card]]
+        row = []
+        for nib in range(16):
+            held = [first + j for j in range(4) if nib >> j & 1]
+            row.append(take_gain(held, card, [doubled] * len(INGREDIENTS)))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+GAIN: dict[str, tuple[tuple[int, ...], ...]] = {
+    colour: _gain_table([i.colour == colour for i in INGREDIENTS])
+    for colour in {i.colour for i in INGREDIENTS}
+}
+"""``GAIN[colour][card][bits >> SHIFT[card] & 15]``: ``take_gain`` of ``card`` for a
+seat of ``colour`` whose kettle's card set is ``bits``, as a table for the playouts
+(tests/shared/bots/test_fast_bots.py)."""
 
 
 def land(pawns: Sequence[int], seat: int, steps: int) -> int:

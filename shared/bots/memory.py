@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..cards import CARD_COUNT, CARD_IDS, CARD_INDEX, RECIPES
 from ..events import Discarded, Event, Exploded, Refilled, Took
 from ..game import Game, Setup
+from ..setup import shuffle
 from ..view import View
 
 __all__ = ["PERFECT", "UNKNOWN", "Memory", "Recall"]
@@ -204,7 +205,7 @@ class Memory:
                 first.append(self.sample(view, rng))
                 return first[0].copy()
             cards = pool[:]
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             if full:
                 filled = [k[:] for k in kettles]
             else:
@@ -231,7 +232,7 @@ def _recipe_sampler(view: View) -> Callable[[random.Random], list[tuple[str, ...
 
     def draw(rng: random.Random) -> list[tuple[str, ...]]:
         left = pool[:]
-        rng.shuffle(left)
+        shuffle(rng, left)
         hands = []
         for hand, n in seats:
             if hand is None:

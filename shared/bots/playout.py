@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import random
 
-from ..cards import CARD_IDS, INGREDIENT_OF, INGREDIENTS, IS_EXPLODE, IS_WAND, VALUE
+from ..cards import CARD_IDS, INGREDIENTS, IS_EXPLODE, IS_WAND
 from ..game import Game, Take
+from ..geometry import LINE_SLOTS, SPACE_LINE
 from ..scoring import totals as seat_totals
-from .heuristics import GAIN
+from .heuristics import CARD_BIT, GAIN, SHIFT
 
 __all__ = [
     "POLICIES",
@@ -45,7 +46,6 @@ def own_colour_table(colour: str) -> tuple[bool, ...]:
 
 
 _OWN = {c: own_colour_table(c) for c in {i.colour for i in INGREDIENTS}}
-_KINDS = len(INGREDIENTS)
 
 
 def playout(game: Game, rng: random.Random, epsilon: float, policy: str = "aware") -> None:
@@ -62,9 +62,7 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
     kettles = game.kettles
     colours = game.options.colours
     me = game.to_move
-    slots = game.line_slots()
-    kettle = kettles[me]
-    own = _OWN[colours[me]]
+    slots = [s for s in LINE_SLOTS[SPACE_LINE[game.pawns[me]]] if grid[s] >= 0]
     hurt = 0
     targets: list[int] = []
     for t in range(len(kettles)):
@@ -74,36 +72,23 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
                 targets.append(t)
                 continue
             top = k[-1]  # what an explosion takes: take_gain(k[:-1], top, its owner's)
-            ing = INGREDIENT_OF[top]
-            count = total = 0
-            for c in k:
-                if INGREDIENT_OF[c] == ing:
-                    count += 1
-                    total += VALUE[c]
-            value = VALUE[top]
-            loss = GAIN[_OWN[colours[t]][ing]][count - 1][total - value][value]
+            below = sum(map(_BIT, k)) ^ CARD_BIT[top]
+            loss = GAIN[colours[t]][top][below >> SHIFT[top] & 15]
             if loss > 0:
                 hurt += loss
                 targets.append(t)
-    # My kettle's cards and points of each ingredient, for take_gain by table.
-    counts = [0] * _KINDS
-    totals = [0] * _KINDS
-    for c in kettle:
-        ing = INGREDIENT_OF[c]
-        counts[ing] += 1
-        totals[ing] += VALUE[c]
+    gains = GAIN[colours[me]]
+    mine = sum(map(_BIT, kettles[me]))
     wand = game.turn_in_row == 1
     if epsilon and rng.random() < epsilon:
         slot = rng.choice(slots)
         c = grid[slot]
-        ing = INGREDIENT_OF[c]
-        gain = GAIN[own[ing]][counts[ing]][totals[ing]][VALUE[c]]
+        gain = gains[c][mine >> SHIFT[c] & 15]
     else:
         slot, gain, best = slots[0], -1000, -1000
         for s in slots:
             c = grid[s]
-            ing = INGREDIENT_OF[c]
-            g = GAIN[own[ing]][counts[ing]][totals[ing]][VALUE[c]]
+            g = gains[c][mine >> SHIFT[c] & 15]
             worth = g
             if aware:
                 if IS_EXPLODE[c]:
@@ -113,12 +98,18 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
             if worth > best:
                 slot, gain, best = s, g, worth
     card = grid[slot]
-    cid = CARD_IDS[card]
     if game.ends_game(slot):
-        return Take(cid, False, None, gain >= 0)
+        return _ENDING[card][gain >= 0]
     if IS_EXPLODE[card] and targets:
-        return Take(cid, True, tuple(targets))
-    return Take(cid, wand and IS_WAND[card])
+        return Take(CARD_IDS[card], True, tuple(targets))
+    return _USED[card] if wand and IS_WAND[card] else _PLAIN[card]
+
+
+_BIT = CARD_BIT.__getitem__
+_PLAIN = tuple(Take(cid, False) for cid in CARD_IDS)
+_USED = tuple(Take(cid, True) for cid in CARD_IDS)
+_ENDING = tuple((Take(cid, False, None, False), Take(cid, False, None, True)) for cid in CARD_IDS)
+"""The takes the policy makes, made once: ``_ENDING[card][keep]``."""
 
 
 def rewards(game: Game) -> list[float]:

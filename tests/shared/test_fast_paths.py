@@ -33,6 +33,7 @@ from shared.geometry import (
     walk,
 )
 from shared.options import Options
+from shared.setup import shuffle
 
 from .bots.helpers import random_options
 
@@ -165,3 +166,16 @@ def test_the_deal_of_a_seed_is_the_simple_deal() -> None:
         dealt = Game.deal(options)
         check_bookkeeping(dealt)
         assert dealt == Game.from_setup(options, simple_deal(options))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64), st.integers(0, 70))
+def test_shuffle_is_the_interpreters_shuffle(seed: int, n: int) -> None:
+    """The same permutation and the same random state after, for any length (beyond
+    the table of bit lengths it hands over to ``Random.shuffle``)."""
+    fast, slow = random.Random(seed), random.Random(seed)
+    a, b = list(range(n)), list(range(n))
+    shuffle(fast, a)
+    slow.shuffle(b)
+    assert a == b
+    assert fast.getstate() == slow.getstate()

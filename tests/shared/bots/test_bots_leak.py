@@ -130,6 +130,7 @@ _ALLOWED_ENGINE = {
     "geometry": {"LINE_SLOTS", "SPACES", "SPACE_LINE"},
     "options": {"Options"},
     "scoring": {"FOUR_OF_A_KIND_BONUS", "score_game", "score_kettles", "totals"},
+    "setup": {"shuffle"},
     "view": {"View"},  # the type, never the function that projects a game
 }
 _FORBIDDEN_NAMES = {

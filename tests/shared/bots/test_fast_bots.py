@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.bots import make_bot
-from shared.bots.heuristics import GAIN, group_points, take_gain
+from shared.bots.heuristics import CARD_BIT, GAIN, SHIFT, take_gain
 from shared.bots.memory import Recall
 from shared.bots.playout import WAND_WORTH, own_colour_table, policy_take
-from shared.cards import CARD_COUNT, CARD_IDS, INGREDIENT_OF, IS_EXPLODE, IS_WAND, VALUE
+from shared.cards import CARD_COUNT, CARD_IDS, IS_EXPLODE, IS_WAND
 from shared.game import Game, Take
 from shared.scoring import score_game, totals
 from shared.view import view
@@ -73,18 +73,22 @@ def simple_policy_take(game: Game, rng: random.Random, epsilon: float, policy: s
     return Take(cid, wand and IS_WAND[card])
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, CARD_COUNT - 1), unique=True, max_size=20), st.data())
-def test_the_gain_table_is_take_gain(kettle: list[int], data: st.DataObject) -> None:
-    card = data.draw(st.integers(0, CARD_COUNT - 1).filter(lambda c: c not in kettle))
-    own = data.draw(st.lists(st.booleans(), min_size=14, max_size=14))
-    ing = INGREDIENT_OF[card]
-    mine = [c for c in kettle if INGREDIENT_OF[c] == ing]
-    count, total = len(mine), sum(VALUE[c] for c in mine)
-    assert GAIN[own[ing]][count][total][VALUE[card]] == take_gain(kettle, card, own)
-    assert take_gain(kettle, card, own) == group_points(
-        count + 1, total + VALUE[card], own[ing]
-    ) - group_points(count, total, own[ing])
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, CARD_COUNT - 1), unique=True, max_size=24),
+    st.integers(0, CARD_COUNT - 1),
+    st.sampled_from(sorted(GAIN)),
+)
+def test_the_gain_table_is_take_gain(kettle: list[int], card: int, colour: str) -> None:
+    """Over a kettle's card set, for a card not in it, and the kettle's top card
+    against the rest of it (what an explosion takes)."""
+    own = own_colour_table(colour)
+    if card not in kettle:
+        bits = sum(CARD_BIT[c] for c in kettle)
+        assert GAIN[colour][card][bits >> SHIFT[card] & 15] == take_gain(kettle, card, own)
+    if kettle:
+        top, below = kettle[-1], sum(CARD_BIT[c] for c in kettle[:-1])
+        assert GAIN[colour][top][below >> SHIFT[top] & 15] == take_gain(kettle[:-1], top, own)
 
 
 @settings(max_examples=80, deadline=None)
