@@ -330,13 +330,17 @@ class Game:
         me = self.to_move
         grid = self.grid
         table = TAKES[(self.big & ~(1 << me)) | (_WAND_ACTS if self.turn_in_row == 1 else 0)]
+        if self.deck:  # no gaps, nor an end, while the deck holds cards (section 5)
+            s0, s1, s2, s3, s4, s5 = LINE_SLOTS[SPACE_LINE[self.pawns[me]]]
+            return [
+                *table[grid[s0]],
+                *table[grid[s1]],
+                *table[grid[s2]],
+                *table[grid[s3]],
+                *table[grid[s4]],
+                *table[grid[s5]],
+            ]
         out: list[Take] = []
-        if self.deck:  # only an empty deck leaves gaps and ends the game (section 5)
-            for slot in LINE_SLOTS[SPACE_LINE[self.pawns[me]]]:
-                c = grid[slot]
-                if c != EMPTY:
-                    out += table[c]
-            return out
         lc = self.line_count
         for slot in LINE_SLOTS[SPACE_LINE[self.pawns[me]]]:
             c = grid[slot]
@@ -381,9 +385,9 @@ class Game:
             self._check_targets(c, targets)
 
         # --- validated: from here on the take happens.
-        grid[slot] = EMPTY
         self.ply += 1
         if ending:  # section 5: keep or discard, symbol not executed, no further turn
+            grid[slot] = EMPTY
             self._end(me, c, li, slot, take.keep, events)
             return
         kettle = self.kettles[me]
@@ -404,18 +408,30 @@ class Game:
             if events is not None:
                 events.append(Refilled(slot // 6, slot % 6, CARD_IDS[new]))
         else:
+            grid[slot] = EMPTY
             for li in SLOT_LINES[slot]:
                 lc[li] -= 1
+        pawns = self.pawns
         if extra:
             self.turn_in_row = 2
             if events is not None:
                 events.append(ExtraTurn(me))
         else:
-            self.to_move = (me + 1) % len(self.pawns)
+            self.to_move = me = (me + 1) % len(pawns)
             self.turn_in_row = 1
             if events is not None:
-                events.append(TurnPassed(self.to_move))
-        self._advance(events)
+                events.append(TurnPassed(me))
+        if events is not None or len(pawns) != 2:
+            self._advance(events)
+            return
+        # ``_advance`` for two players without events, by table: every playout's move.
+        kettles = self.kettles
+        while True:
+            pawns[me] = pos = LAND2[pawns[me]][pawns[1 - me]][VALUE[kettles[me][-1]]]
+            if SPACE_LINE[pos] >= 0:
+                return
+            self.to_move = me = 1 - me
+            self.turn_in_row = 1
 
     def _check_targets(self, c: int, targets: Any) -> None:
         """Validate an explosion's ``targets`` (section 4.4); ``IllegalMove`` if bad."""
@@ -480,14 +496,6 @@ class Game:
         (4.2) until a pawn stops next to a line. Terminates: see RULES.md section 4.7."""
         pawns = self.pawns
         kettles = self.kettles
-        if events is None and len(pawns) == 2:  # the hot path of every playout
-            me = self.to_move
-            while True:
-                pawns[me] = pos = LAND2[pawns[me]][pawns[1 - me]][VALUE[kettles[me][-1]]]
-                if SPACE_LINE[pos] >= 0:
-                    return
-                self.to_move = me = 1 - me
-                self.turn_in_row = 1
         while True:
             me = self.to_move
             start = pawns[me]
