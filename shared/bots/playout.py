@@ -57,26 +57,27 @@ def playout(game: Game, rng: random.Random, epsilon: float, policy: str = "aware
 def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> Take:
     """The take ``policy`` makes for the player to move, written as
     ``Game.legal_actions`` lists it (``epsilon`` 0: the policy's own choice)."""
-    aware = policy == "aware"
     grid = game.grid
     kettles = game.kettles
     colours = game.options.colours
     me = game.to_move
     slots = [s for s in LINE_SLOTS[SPACE_LINE[game.pawns[me]]] if grid[s] >= 0]
+    aware = policy == "aware"
     hurt = 0
     targets: list[int] = []
-    for t in range(len(kettles)):
-        k = kettles[t]
-        if t != me and len(k) > 1:
-            if not aware:
-                targets.append(t)
-                continue
-            top = k[-1]  # what an explosion takes: take_gain(k[:-1], top, its owner's)
-            below = sum(map(_BIT, k)) ^ CARD_BIT[top]
-            loss = GAIN[colours[t]][top][below >> SHIFT[top] & 15]
-            if loss > 0:
-                hurt += loss
-                targets.append(t)
+    if any(IS_EXPLODE[grid[s]] for s in slots):  # whom an explosion would hit, and how hard
+        for t in range(len(kettles)):
+            k = kettles[t]
+            if t != me and len(k) > 1:
+                if not aware:
+                    targets.append(t)
+                    continue
+                top = k[-1]  # what an explosion takes: take_gain(k[:-1], top, its owner's)
+                below = sum(map(_BIT, k)) ^ CARD_BIT[top]
+                loss = GAIN[colours[t]][top][below >> SHIFT[top] & 15]
+                if loss > 0:
+                    hurt += loss
+                    targets.append(t)
     gains = GAIN[colours[me]]
     mine = sum(map(_BIT, kettles[me]))
     wand = game.turn_in_row == 1
