@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.game import Game
 from shared.options import Options
@@ -132,3 +134,26 @@ def test_views_stay_immutable() -> None:
         v.seat = 1  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         v.kettles[0].count = 9  # type: ignore[misc]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3]), plies=st.integers(0, 90))
+def test_views_made_fast_equal_views_made_by_init(seed: int, players: int, plies: int) -> None:
+    """``views`` makes its views through their slots and shares its choices between
+    takes (``shared.view._maker``, ``_CHOICES``): each is the very value the dataclass's
+    own ``__init__`` makes from the same fields, and a fresh choice of the same card,
+    place and effect."""
+    import dataclasses
+    import random
+
+    from shared.view import TakeChoice, View, views
+
+    game, rng = Game.deal(Options(players=players, seed=seed)), random.Random(seed)
+    while not game.over and game.ply < plies:
+        game.apply(rng.choice(game.legal_actions()))
+    for v in views(game, [None, *range(players)]):
+        fields = {f.name: getattr(v, f.name) for f in dataclasses.fields(View)}
+        assert type(v) is View and v == View(**fields)
+        for c in v.choices:
+            assert c == TakeChoice(c.card, c.row, c.col, c.symbol, c.ends_game)
+            assert game.grid[c.row * 6 + c.col] >= 0
