@@ -1,5 +1,6 @@
 """A fresh ``npm ci && npm run build`` in ``web/`` reproduces the assets committed in
-``server/webassets/`` byte for byte, so what is served is what the sources say."""
+``server/webassets/`` byte for byte, so what is served is what the sources say, and the
+protocol types it generates from ``docs/schema`` are the committed ``protocol.ts``."""
 
 from __future__ import annotations
 
@@ -37,3 +38,8 @@ def test_a_fresh_build_reproduces_the_committed_assets(tmp_path: Path) -> None:
     assert sorted(built) == sorted(committed), "the built file names differ: run npm run build"
     for name, data in built.items():
         assert data == committed[name], f"{name} differs: run npm run build in web/"
+    # the types (and their doc comments) say what docs/schema says now
+    types = "src/lib/protocol.ts"
+    assert (work / types).read_text() == (WEB / types).read_text(), (
+        f"web/{types} is not what docs/schema generates: run npm run gen in web/"
+    )
