@@ -6,7 +6,7 @@
  */
 import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
-import { h, replace } from "./dom";
+import { h, patch } from "./dom";
 import type { GameLog, LogEntry } from "./log";
 import type { App } from "./main";
 import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatStatus } from "./words";
@@ -32,11 +32,12 @@ export function renderTable(app: App): void {
   const v = t.view;
   const cards = app.cards;
   if (!v || !cards) {
-    replace(app.main, h("section", { class: "table-screen" }, h("h2", {}, "At the table"), h("p", {}, "The game is starting...")), app.chatBox);
+    patch(app.main, h("section", { class: "table-screen" }, h("h2", {}, "At the table"), h("p", {}, "The game is starting...")), app.chatBox);
     return;
   }
   const seats = app.presence?.seats ?? [];
-  replace(
+  // patched, not rebuilt: the card or answer under a pressed finger stays the same element
+  patch(
     app.main,
     h(
       "section",
@@ -160,9 +161,8 @@ function board(app: App, v: GameView, cards: Cards): HTMLElement {
       }
     }
   }
-  const grid = h("div", { id: "board", class: "board", role: "group", "aria-label": `The grid${v.line ? `; the line to take from: ${lineWords(v.line)}` : ""}` }, cells);
-  grid.addEventListener("keydown", (e) => boardKey(app, e));
-  return grid;
+  const label = `The grid${v.line ? `; the line to take from: ${lineWords(v.line)}` : ""}`;
+  return h("div", { id: "board", class: "board", role: "group", "aria-label": label, onkeydown: (e: Event) => boardKey(app, e as KeyboardEvent) }, cells);
 }
 
 /** Arrow keys move between the cards that may be taken; 0-5 the card at that place in
@@ -317,7 +317,14 @@ function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTML
       recipes ? h("p", { class: "recipes" }, "Recipes: ", recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none") : v.recipe_counts[k.seat] ? h("p", { class: "recipes" }, `${v.recipe_counts[k.seat]} recipe cards, hidden`) : null,
     );
   });
-  return h("section", { class: "seats", "aria-labelledby": "seats-h" }, h("h2", { id: "seats-h" }, "Players"), h("ul", {}, items));
+  const watching = app.presence?.spectators ?? 0;
+  return h(
+    "section",
+    { class: "seats", "aria-labelledby": "seats-h" },
+    h("h2", { id: "seats-h" }, "Players"),
+    h("ul", {}, items),
+    watching ? h("p", { class: "watching" }, `${watching} ${watching === 1 ? "person" : "people"} watching`) : null,
+  );
 }
 
 function byIngredient(ids: string[], cards: Cards): string {
@@ -351,7 +358,10 @@ function logPanel(app: App, v: GameView): HTMLElement {
       : "what happened since your last decision (strict memory: remembering is the game)";
   const list = h("ol", { class: "log-lines", tabindex: 0, "aria-label": "Log entries" }, entries.map((e) => h("li", { class: e.kind }, e.text)));
   const box = h("section", { class: "log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), h("p", { class: "muted" }, `Shows ${rule}.`), list);
-  requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+  requestAnimationFrame(() => {
+    const shown = app.main.querySelector(".log-lines"); // the kept list, or this new one
+    if (shown) shown.scrollTop = shown.scrollHeight;
+  });
   return box;
 }
 

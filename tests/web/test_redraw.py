@@ -1,0 +1,51 @@
+"""The table is patched, not rebuilt, when news arrives: a card pressed while someone
+comes to watch is still chosen when the press ends. (Rebuilt, the card under the mouse
+became a new element between press and release, and the click was lost: the mixed
+browser and terminal test lost Ann's first take about once in ten games that way.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import LiveServer, open_lobby, until
+
+pytestmark = pytest.mark.e2e
+
+
+def table_id(live: LiveServer) -> str:
+    async def read() -> str:
+        (tid,) = live.server.lobby.tables
+        return str(tid)
+
+    result: str = live.call(read())
+    return result
+
+
+def test_a_press_survives_a_redraw_of_the_table(live_server: LiveServer, open_page: Any) -> None:
+    ann = open_page("desktop")
+    open_lobby(ann, live_server)
+    ann.fill("#player-name", "Ann")
+    ann.click("#new-table")
+    ann.wait_for_selector("#create-go")
+    ann.click("#create-go")  # against the computer: White (Ann) begins
+    cell = ann.locator(".cell.take:not([disabled])").first
+    cell.wait_for()
+    card = cell.get_attribute("data-card")
+    box = cell.bounding_box()
+    assert box and card
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    # while the button is held, a spectator arrives: the presence redraws Ann's table
+    eve = open_page("phone")
+    eve.goto(f"{live_server.url}#/watch/{table_id(live_server)}")
+    eve.click("#join-go")
+    eve.wait_for_selector("#board")
+    until(ann, "document.querySelector('.seats').innerText.includes('1 person watching')")
+    ann.mouse.up()
+    # the press and the release met the same card: it is chosen, its answers asked
+    ann.locator(".options button").first.wait_for(timeout=5_000)
+    assert ann.locator(".cell.selected").get_attribute("data-card") == card
+    assert "1 person watching" in eve.locator(".seats").inner_text()
+    assert ann.errors == [] and eve.errors == []
