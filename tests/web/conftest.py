@@ -112,6 +112,14 @@ def shot(page: Any, name: str, selector: str | None = None) -> Path:
     return path
 
 
+def save_text(name: str, text: str) -> Path:
+    """Save a terminal's screen (or any text) as ``screenshots/<name>.txt``."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.txt"
+    path.write_text(text)
+    return path
+
+
 def have_npm() -> bool:
     return shutil.which("npm") is not None and shutil.which("node") is not None
 
