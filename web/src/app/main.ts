@@ -23,6 +23,10 @@ import { Cards, cap, eventWords, lineWords, seatLabel } from "./words";
 const VERSION = "0.1.0";
 /** Milliseconds between two displayed moves of other seats, so each can be seen. */
 const PACE = 900;
+/** More moves than this waiting to be shown: they are shown at a third of the pace
+ * until the page has caught up (a spectator sees every move of both players, and would
+ * otherwise fall further behind a quick game with every round). */
+const CATCH_UP = 3;
 
 type Screen = "lobby" | "create" | "join" | "waiting" | "table";
 
@@ -306,7 +310,8 @@ export class App {
   }
 
   /** Updates are shown in order; another seat's move waits until the one before has
-   * been on screen for `PACE` ms, so every move can be seen. */
+   * been on screen for `PACE` ms, so every move can be seen (a third of it while more
+   * than `CATCH_UP` moves wait). */
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
@@ -314,7 +319,8 @@ export class App {
       while (this.queue.length) {
         const u = this.queue[0];
         const others = u.re == null && u.events?.some((e) => "seat" in e && e.seat !== this.t.seat && e.kind !== "turn_passed");
-        const wait = this.lastShown + PACE - performance.now();
+        const pace = this.queue.length > CATCH_UP ? PACE / 3 : PACE;
+        const wait = this.lastShown + pace - performance.now();
         if (others && wait > 0) await new Promise((r) => setTimeout(r, wait));
         this.queue.shift();
         this.apply(u);
