@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("client.commands.watch", "watch a table as a spectator"),
     "serve": ("server.main", "run a dedicated server"),
     "export": ("server.export", "write a stored game's record as JSON"),
+    "admin": ("server.admin", "act on a running server: tables, players, close, mute, ban"),
     "bot": ("client.bot_runner", "connect a computer player to a server"),
     "replay": ("client.commands.replay", "replay a game record and print the position"),
 }

@@ -16,6 +16,7 @@ import logging
 import signal
 import time
 from http import HTTPStatus
+from pathlib import Path
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -39,7 +40,9 @@ from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of
 from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
+from .ops.admin import Admin
 from .ops.metrics import Metrics, Parts
+from .ops.moderation import Moderation, until_text
 from .store import MemoryStore, Store
 
 __all__ = ["Server", "ServerConfig", "run_server"]
@@ -99,6 +102,12 @@ class Server:
         self.started = time.time()
         self.stopped = asyncio.Event()
         self.figures = SessionFigures()  # what the sessions count together
+        self.moderation = Moderation(self.store, config.now)  # the operator's mutes and bans
+        self.admin: Admin | None = None
+        if config.admin_socket:
+            self.admin = Admin(
+                Path(config.admin_socket), self.lobby, self.sessions, self.moderation
+            )
         self.metrics: Metrics | None = None
         if config.metrics:
             parts = Parts(
@@ -139,6 +148,7 @@ class Server:
     async def start(self) -> None:
         self.bots.warm()
         await self.store.start()
+        await asyncio.to_thread(self.moderation.load)
         if self.cluster is not None:
             # a node restores no table at start: it adopts those nobody serves
             self.store.server_id = self.cluster.node  # whose alive notes a clocked game follows
@@ -167,6 +177,12 @@ class Server:
         self._watcher = asyncio.create_task(self._idle_watch())
         self._ticker = asyncio.create_task(self._tick())
         self._alive_notes = asyncio.create_task(self._note_alive_often())
+        if self.admin is not None:
+            try:
+                await self.admin.start()
+            except OSError:
+                await self.stop()
+                raise
         log.info("listening", extra={"host": self.config.host, "port": self.port})
 
     async def stop(self) -> None:
@@ -175,6 +191,8 @@ class Server:
             return
         log.info("shutting down", extra={"connections": len(self.sessions)})
         self._ws.close(close_connections=False)
+        if self.admin is not None:
+            await self.admin.stop()
         if self._alive_notes is not None:
             self._alive_notes.cancel()
         await self._note_alive()  # the clocked moves stop here: at the next start, they go on
@@ -245,6 +263,8 @@ class Server:
             await asyncio.sleep(every)
             try:
                 await self.lobby.sweep_all()
+                # the sanctions other nodes (or an earlier run) stored, and those ended
+                await asyncio.to_thread(self.moderation.load)
             except Exception:  # a failed round must not end the sweeping
                 log.exception("sweep failed")
 
@@ -312,6 +332,14 @@ class Server:
                 ]
             )
             return Response(HTTPStatus.OK, "OK", headers, body)
+        address = client_address(connection, peer_of(connection), self.config.trust_forwarded)
+        ban = self.moderation.banned_address(address)
+        if ban is not None:
+            log.info("handshake refused: banned", extra={"sanction": ban.id})
+            return connection.respond(
+                HTTPStatus.FORBIDDEN,
+                f"banned: the operator banned this address {until_text(ban)}\n",
+            )
         if self.config.web and request.headers.get("Upgrade", "").lower() != "websocket":
             return webui.respond(request)  # the page and its files, never a handshake
         refusal = origin_refusal(request.headers, self.config.allowed_origins)
@@ -334,7 +362,7 @@ class Server:
                 await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
             await ws.close(CLOSE_TRY_AGAIN, full)
             return
-        session = Session(ws, self.config, self.lobby, self.welcome, self.figures)
+        session = Session(ws, self.config, self.lobby, self.welcome, self.figures, self.moderation)
         self.sessions.add(session)
         log.info("connect", extra=session.log_extra)
         try:

@@ -64,6 +64,8 @@ class ServerConfig:
     metrics: bool = False  # answer GET /metrics (server.ops.metrics); ``serve`` turns it on
     metrics_loopback: bool = False  # ... to this machine only
     metrics_token: str | None = None  # ... to requests with this bearer token only
+    # the admin endpoint's unix socket (server.ops.admin); None: no admin endpoint
+    admin_socket: str | None = None
 
 
 class ConfigError(ValueError):

@@ -34,6 +34,7 @@ __all__ = [
     "Flag",
     "add_arguments",
     "add_store_argument",
+    "admin_socket",
     "default_db_path",
     "run",
     "settle",
@@ -219,6 +220,16 @@ FLAGS: tuple[Flag, ...] = (
         path=True,
     ),
     Flag(
+        "admin-socket",
+        "str",
+        None,
+        "the unix socket `kupferkessel admin` talks to (mode 0600; default: admin.sock"
+        " beside a SQLite store; none with PostgreSQL or --no-persist unless given)",
+        metavar="PATH",
+        path=True,
+    ),
+    Flag("no-admin", "bool", False, "open no admin socket"),
+    Flag(
         "log-level",
         "str",
         "info",
@@ -321,7 +332,27 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         metrics=not args.no_metrics,
         metrics_loopback=args.metrics_loopback,
         metrics_token=read_token(args.metrics_token_file),
+        admin_socket=admin_socket(args),
     )
+
+
+UNIX_PATH_MAX = 104
+"""Bytes a unix socket's path may have everywhere (Linux allows 107, macOS 103)."""
+
+
+def admin_socket(args: argparse.Namespace) -> str | None:
+    """The admin socket the settings name: ``--admin-socket``, else ``admin.sock``
+    beside a SQLite store (one server per database, so one per socket), else none (a
+    PostgreSQL store may serve several nodes on one machine: each names its own)."""
+    args = settle(args)
+    if args.no_admin:
+        return None
+    if args.admin_socket:
+        return str(args.admin_socket)
+    if args.no_persist or store_url(args).startswith(("postgresql://", "postgres://")):
+        return None
+    path = Path(store_url(args)).resolve().parent / "admin.sock"
+    return str(path) if len(os.fsencode(path)) < UNIX_PATH_MAX else None
 
 
 def read_token(path: str | None) -> str | None:

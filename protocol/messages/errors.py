@@ -48,4 +48,6 @@ class ErrorCode(StrEnum):
     NO_SUCH_PLAYER = "no_such_player"  # 1.2: no registered player of that name
     NO_SUCH_GAME = "no_such_game"  # 1.2: no finished game of that id you may see
     SERVER_FULL = "server_full"  # no room for another table or connection
+    BANNED = "banned"  # the operator banned this player name (or address) for a time
+    MUTED = "muted"  # the operator muted this player name (or address): no chat for a time
     INTERNAL = "internal"  # a server bug; the message was not applied

@@ -87,6 +87,10 @@ class Ending(Protocol):
 
     def _end_early(self, result: GameResult) -> Awaitable[None]: ...
 
+    def finish(
+        self, ending: str, *, only_if: Callable[[Any], bool] | None = None
+    ) -> Awaitable[bool]: ...
+
     def _store_end(
         self, result: GameResult | None, ending: str | None = None, *, epoch: int | None
     ) -> Awaitable[None]: ...
@@ -180,6 +184,25 @@ class Endings:
                 self._announce_end(None)
             else:
                 await self._end_early(self._judge(ending))
+        return True
+
+    async def close(self: Ending, resigning: int | None = None) -> bool:
+        """An operator ends the table now (``kupferkessel admin close``): with
+        ``resigning``, that seat resigns and every other seat wins (``resigned``);
+        without, it ends as ``abandoned`` (nobody wins; a table in the lobby just
+        closes). Stored first, then announced, as every ending; False if it had ended."""
+        if resigning is None:
+            return await self.finish("abandoned")
+        async with self.lock:
+            if self.state == FINISHED:
+                return False
+            if self.state != PLAYING or self.game is None:
+                raise TableError("not_started", "no game runs there: close it without a seat")
+            if not 0 <= resigning < self.options.players:
+                raise TableError("not_seated", f"the table has no seat {resigning}")
+            if resigning not in self.resigned:
+                self.resigned.append(resigning)
+            await self._end_early(self._judge("resigned"))
         return True
 
     async def _end_early(self: Ending, result: GameResult) -> None:

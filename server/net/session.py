@@ -59,6 +59,7 @@ from ..core.tokens import hash_token
 from ..figures import SessionFigures
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
+from .conduct import UNMODERATED, Conduct
 from .framing import Frame, Framing
 from .peers import client_address, peer_of
 from .ratelimit import RateLimiter, TokenBucket
@@ -141,6 +142,7 @@ class Session(Framing):
         lobby: Lobby,
         welcome: m.WelcomeMsg,
         figures: SessionFigures | None = None,  # shared by the server's sessions
+        conduct: Conduct = UNMODERATED,  # the operator's mutes and bans
     ) -> None:
         self.config = config
         self.lobby = lobby
@@ -148,6 +150,7 @@ class Session(Framing):
         self.ws = ws
         cfg = config
         self.figures = figures = figures or SessionFigures()
+        self.conduct = conduct
         self.limiter = RateLimiter(
             cfg.limits.rate_messages / cfg.limits.rate_window,
             cfg.limits.rate_burst,
@@ -479,6 +482,8 @@ class Session(Framing):
             raise TableError("bad_options", "your seat must be a free seat of this table")
         if msg.player is not None and len(seats) >= o.players:
             raise TableError("bad_options", "no seat left for you: every seat is a bot's")
+        if msg.player is not None:
+            self.conduct.may_sit(msg.player, self.host)  # before a table is made for them
         try:
             timing = timing_to_shared(msg.timing)
         except RuleError as e:
@@ -500,6 +505,7 @@ class Session(Framing):
     async def _sit(
         self, table: TableHandle, player: str, seat: int | None, re: int, *, seeded: bool = False
     ) -> None:
+        self.conduct.may_sit(player, self.host)
         index, token = await table.apply(self, Join(player, seat, seeded))
         self._enter(Phase.SEATED, table)
         self.name = player
@@ -527,6 +533,7 @@ class Session(Framing):
             raise TableError("already_seated", "leave your current table first")
         if table.seat_of(self) not in (None, seat):  # one connection, one seat
             raise TableError("already_seated", "this connection already plays another seat")
+        self.conduct.may_sit(table.public_seats()[seat].name or "", self.host)
         self.send(m.ResumedMsg(table=table.id, seat=seat), msg.id)
         self._enter(Phase.SEATED, table)
         await table.apply(self, Resume(hash_token(msg.token)))
@@ -577,6 +584,7 @@ class Session(Framing):
         if not self.chat_bucket.take():
             self.figures.rate_limited.add("chat")
             raise TableError("rate_limited", "too many chat lines: wait a moment")
+        self.conduct.may_chat(self.name, self.host)
         await table.apply(self, Chat(self.name, msg.text))
 
 

@@ -46,7 +46,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import BadDatabase, StaleOwner, Store, StoredGame, StoredSeat, StoredTable, StoreInUse
+from .base import (
+    BadDatabase,
+    Sanction,
+    StaleOwner,
+    Store,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    StoreInUse,
+)
 from .memory import MemoryStore
 from .migrations import PG_MIGRATIONS, SQLITE_MIGRATIONS
 from .sql import ALIVE_KEPT, SqlStore
@@ -59,6 +68,7 @@ __all__ = [
     "SQLITE_MIGRATIONS",
     "BadDatabase",
     "MemoryStore",
+    "Sanction",
     "SqlStore",
     "SqliteStore",
     "StaleOwner",

@@ -18,6 +18,7 @@ from ..figures import Timings
 
 __all__ = [
     "BadDatabase",
+    "Sanction",
     "StaleOwner",
     "Store",
     "StoreInUse",
@@ -25,6 +26,25 @@ __all__ = [
     "StoredSeat",
     "StoredTable",
 ]
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """An operator's mute or ban of a player name or a client address, for a time.
+    ``value`` is the name case-folded (``server.ops.moderation.fold``) or the address;
+    ``until`` None lasts until lifted; ``lifted`` says when it was lifted early."""
+
+    id: str
+    kind: str  # "mute" (no chat) or "ban" (no connection, no seat)
+    target: str  # "name" or "address"
+    value: str
+    since: float
+    until: float | None
+    reason: str
+    lifted: float | None = None
+
+    def in_force(self, now: float) -> bool:
+        return self.lifted is None and (self.until is None or now < self.until)
 
 
 @dataclass
@@ -162,6 +182,19 @@ class Store(ABC):
     ) -> None:
         """The table is over: its game ended with ``result`` (``GameResult.to_dict``;
         the record carries it from then on), or it was abandoned in the lobby (None)."""
+
+    @abstractmethod
+    async def add_sanction(self, sanction: Sanction) -> None:
+        """Store a mute or ban (``server.ops.moderation``), durably before it is told."""
+
+    @abstractmethod
+    async def lift_sanction(self, sanction_id: str, at: float) -> bool:
+        """Lift a sanction at time ``at`` (it stays stored, lifted); whether one was
+        in force with that id."""
+
+    @abstractmethod
+    def load_sanctions(self, now: float) -> list[Sanction]:
+        """The sanctions in force at ``now``, oldest first."""
 
     @abstractmethod
     async def note_alive(self, at: float) -> None:

@@ -6,19 +6,25 @@ server code against it; each method is written out, so it says what "nothing" me
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from shared.game import Take
 from shared.options import Options
 from shared.record import Record
 
-from .base import Store, StoredGame, StoredTable
+from .base import Sanction, Store, StoredGame, StoredTable
 
 __all__ = ["MemoryStore"]
 
 
 class MemoryStore(Store):
-    """No persistence at all: every write is accepted at once."""
+    """No persistence at all: every write is accepted at once. Only the operator's
+    sanctions are kept, in memory while the process runs (the moderation must work on a
+    server that keeps no games too)."""
+
+    def __init__(self) -> None:
+        self._sanctions: dict[str, Sanction] = {}
 
     async def start(self) -> None:
         pass
@@ -83,6 +89,19 @@ class MemoryStore(Store):
         self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
     ) -> None:
         pass
+
+    async def add_sanction(self, sanction: Sanction) -> None:
+        self._sanctions[sanction.id] = sanction
+
+    async def lift_sanction(self, sanction_id: str, at: float) -> bool:
+        found = self._sanctions.get(sanction_id)
+        if found is None or not found.in_force(at):
+            return False
+        self._sanctions[sanction_id] = replace(found, lifted=at)
+        return True
+
+    def load_sanctions(self, now: float) -> list[Sanction]:
+        return [s for s in self._sanctions.values() if s.in_force(now)]
 
     async def note_alive(self, at: float) -> None:
         pass

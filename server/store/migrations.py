@@ -70,6 +70,21 @@ CREATE TABLE IF NOT EXISTS alive (
     """
 ALTER TABLE tables ADD COLUMN made_by TEXT
 """,
+    # 6: the operator's mutes and bans of player names and client addresses, kept after
+    # they end or are lifted (``kupferkessel admin``, server.ops.moderation)
+    """
+CREATE TABLE IF NOT EXISTS sanctions (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    value TEXT NOT NULL,
+    since REAL NOT NULL,
+    until REAL,
+    reason TEXT NOT NULL,
+    lifted REAL
+);
+CREATE INDEX IF NOT EXISTS sanctions_value ON sanctions(value)
+""",
 )
 
 

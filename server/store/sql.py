@@ -24,7 +24,8 @@ from shared.options import Options
 from shared.record import Record, action_to_dict
 
 from ..figures import Timings
-from .base import StaleOwner, Store, StoredGame, StoredSeat, StoredTable
+from . import sanctions
+from .base import Sanction, StaleOwner, Store, StoredGame, StoredSeat, StoredTable
 from .writer import Op, Writer
 
 __all__ = ["ALIVE_KEPT", "SqlStore"]
@@ -341,6 +342,21 @@ class SqlStore(Store):
     def alive_at(self, server: str) -> float | None:
         at: float | None = self._read(lambda con: _alive(con, server))
         return at
+
+    async def add_sanction(self, sanction: Sanction) -> None:
+        await self._write("", sanctions.add_op(sanction))
+
+    async def lift_sanction(self, sanction_id: str, at: float) -> bool:
+        def read(con: _Dialect) -> list[Sanction]:
+            return sanctions.in_force(con, at, sanction_id)
+
+        if not await asyncio.to_thread(self._read, read):
+            return False
+        await self._write("", sanctions.lift_op(sanction_id, at))
+        return True
+
+    def load_sanctions(self, now: float) -> list[Sanction]:
+        return list(self._read(lambda con: sanctions.in_force(con, now)))
 
     async def append_action(
         self,

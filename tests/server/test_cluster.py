@@ -75,6 +75,7 @@ def test_a_remote_table_has_every_method_a_session_uses() -> None:
         "place_bot",
         "maybe_start",
         "finish",
+        "close",  # the operator's (kupferkessel admin), on the node serving the table
         "take_for_seat",
         "absent",
         "life",

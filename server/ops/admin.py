@@ -1,0 +1,308 @@
+"""The admin endpoint: a running server's operator lists its tables and players, closes
+a table with a result, mutes and bans, through a unix socket in its data directory.
+
+Theory of operation. ``Admin`` listens on a unix socket (``ServerConfig.admin_socket``,
+mode ``0600``: only the server's own user, and root, may connect; on Linux the peer's
+uid is checked too). Each connection carries one request, a JSON object on one line
+(``{"action": "tables"}``), and gets one answer line (``{"ok": true, ...}`` or
+``{"ok": false, "error": CODE, "message": ...}``), then closes. ``ACTIONS`` is the table
+of what may be asked. Every action that changes something is stored first (a table's
+end through its own ending path, ``Table.close``; a sanction through the store) and
+logged as one JSON line (``kupferkessel.admin``, message ``admin``).
+
+Why a unix socket, not the game's port: the WebSocket port's HTTP answers only ``GET``
+requests without bodies, and "loopback only" means nothing behind a reverse proxy on
+the same machine (every request arrives from 127.0.0.1); a socket file is reachable by
+nobody from the network, and the operating system's file permissions decide who may
+use it, with no token to keep or leak.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import stat
+import struct
+from collections.abc import Awaitable, Callable, Collection
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import TableError
+from ..lobby.registry import Lobby
+from ..net.session import Phase, Session
+from ..store import Sanction
+from .moderation import Moderation, until_text
+
+__all__ = ["ACTIONS", "MAX_REQUEST", "Admin", "AdminError", "sanction_dict"]
+
+log = logging.getLogger("kupferkessel.admin")
+
+MAX_REQUEST = 64 * 1024
+"""Bytes a request line may have."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds a client has to send its request line."""
+MAX_CLIENTS = 8
+"""Admin connections served at once (more wait for their turn)."""
+
+
+class AdminError(Exception):
+    """A request the endpoint refuses: a stable ``code`` and a human ``message``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def sanction_dict(s: Sanction) -> dict[str, Any]:
+    return {
+        "id": s.id,
+        "kind": s.kind,
+        "target": s.target,
+        "value": s.value,
+        "since": s.since,
+        "until": s.until,
+        "reason": s.reason,
+        "ends": until_text(s),
+    }
+
+
+class Admin:
+    """The endpoint of one server: its lobby, its sessions and its moderation."""
+
+    def __init__(
+        self, path: Path, lobby: Lobby, sessions: Collection[Session], moderation: Moderation
+    ) -> None:
+        self.path = path
+        self.lobby = lobby
+        self.sessions = sessions
+        self.moderation = moderation
+        self._server: asyncio.AbstractServer | None = None
+        self._turns = asyncio.Semaphore(MAX_CLIENTS)
+
+    async def start(self) -> None:
+        """Listen on ``path``. A socket file left by a server that died is replaced;
+        ``OSError`` if a server answers there, or the path is something else."""
+        path = self.path
+        if path.exists() or path.is_symlink():
+            if not stat.S_ISSOCK(path.lstat().st_mode):
+                raise OSError(f"{path} exists and is not a socket: choose another --admin-socket")
+            if await _answers(path):
+                raise OSError(f"another server answers at {path}")
+            path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._server = await asyncio.start_unix_server(self._serve, path, limit=MAX_REQUEST)
+        os.chmod(path, 0o600)
+        log.info("admin socket", extra={"path": str(path)})
+
+    async def stop(self) -> None:
+        if self._server is None:
+            return
+        self._server.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._server.wait_closed(), 5)
+        self._server = None
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            async with self._turns:
+                answer = await self._answer(reader, writer)
+                writer.write(json.dumps(answer).encode() + b"\n")
+                await writer.drain()
+        except (ConnectionError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def _answer(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> dict[str, Any]:
+        try:
+            if not _peer_allowed(writer):
+                raise AdminError("not_allowed", "only the server's own user (or root) may")
+            try:
+                line = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
+            except ValueError as e:  # over the limit
+                raise AdminError(
+                    "too_large", f"a request is one line of {MAX_REQUEST} bytes"
+                ) from e
+            try:
+                request = json.loads(line)
+            except ValueError as e:
+                raise AdminError("malformed", "a request is one JSON object on one line") from e
+            if not isinstance(request, dict) or not isinstance(request.get("action"), str):
+                raise AdminError("malformed", 'a request is {"action": NAME, ...}')
+            return {"ok": True, **await self.handle(request)}
+        except AdminError as e:
+            return {"ok": False, "error": e.code, "message": e.message}
+        except TableError as e:
+            return {"ok": False, "error": e.code, "message": e.message}
+        except Exception:
+            log.exception("admin request failed")
+            return {"ok": False, "error": "internal", "message": "the server failed: see its log"}
+
+    async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Run one request (``{"action": NAME, ...}``) and return its answer's fields."""
+        action = ACTIONS.get(request["action"])
+        if action is None:
+            raise AdminError("unknown_action", f"actions: {', '.join(sorted(ACTIONS))}")
+        return await action(self, request)
+
+    # ------------------------------------------------------------------ actions
+    async def tables(self, request: dict[str, Any]) -> dict[str, Any]:
+        out = []
+        for t in list(self.lobby.tables.values()):
+            seats = [
+                {"seat": s.index, "name": s.name, "bot": s.bot, "connected": s.occupant is not None}
+                for s in t.seats
+            ]
+            out.append(
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "state": t.state,
+                    "private": t.private,
+                    "players": t.options.players,
+                    "version": t.version,
+                    "seats": seats,
+                    "spectators": t.spectator_count,
+                    "made_by": t.made_by,
+                    "ended": t.finish_reason,
+                }
+            )
+        return {"tables": out}
+
+    async def players(self, request: dict[str, Any]) -> dict[str, Any]:
+        out = []
+        for s in list(self.sessions):
+            table = s.table
+            out.append(
+                {
+                    "name": s.name,
+                    "address": s.host,
+                    "peer": s.peer,
+                    "protocol": None if s.phase is Phase.CONNECTED else f"1.{s.minor}",
+                    "state": s.phase.value,
+                    "table": None if table is None else table.id,
+                    "seat": None if table is None else table.seat_of(s),
+                }
+            )
+        return {"players": out}
+
+    async def close(self, request: dict[str, Any]) -> dict[str, Any]:
+        table_id = _text(request, "table")
+        seat = request.get("resign")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise AdminError("invalid_field", "resign: a seat number")
+        table = self.lobby.tables.get(table_id)
+        if table is None:
+            raise AdminError(
+                "no_such_table", f"no table {table_id} is served here (on a cluster: ask its node)"
+            )
+        if not await table.close(seat):
+            raise AdminError("game_over", f"table {table_id} had ended already")
+        ending = table.finish_reason or "abandoned"
+        winners = [] if table.result is None else list(table.result.winners)
+        log.info(
+            "admin",
+            extra={"action": "close", "table": table_id, "ending": ending, "resigned": seat},
+        )
+        return {"table": table_id, "ending": ending, "winners": winners}
+
+    async def sanction(self, kind: str, request: dict[str, Any]) -> dict[str, Any]:
+        name, address = request.get("name"), request.get("address")
+        if (name is None) == (address is None):
+            raise AdminError("invalid_field", f"{kind} a name or an address (one of them)")
+        target, value = ("name", name) if name is not None else ("address", address)
+        if not isinstance(value, str) or not value.strip() or len(value) > 200:
+            raise AdminError("invalid_field", f"{target}: a non-empty string")
+        seconds = request.get("seconds")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0
+        ):
+            raise AdminError("invalid_field", "seconds: more than 0 (or absent: until lifted)")
+        reason = request.get("reason") or ""
+        if not isinstance(reason, str) or len(reason) > 500:
+            raise AdminError("invalid_field", "reason: a string of 500 characters at most")
+        s = await self.moderation.add(kind, target, value, seconds, reason)
+        closed = self.moderation.enforce(s, self.sessions)
+        log.info(
+            "admin",
+            extra={
+                "action": kind,
+                "target": target,
+                "value": s.value,
+                "sanction": s.id,
+                "until": s.until,
+                "reason": reason,
+                "closed": closed,
+            },
+        )
+        return {"sanction": sanction_dict(s), "closed": closed}
+
+    async def mute(self, request: dict[str, Any]) -> dict[str, Any]:
+        return await self.sanction("mute", request)
+
+    async def ban(self, request: dict[str, Any]) -> dict[str, Any]:
+        return await self.sanction("ban", request)
+
+    async def lift(self, request: dict[str, Any]) -> dict[str, Any]:
+        sanction_id = _text(request, "id")
+        s = await self.moderation.lift(sanction_id)
+        if s is None:
+            raise AdminError("no_such_sanction", f"no sanction {sanction_id} is in force")
+        log.info("admin", extra={"action": "lift", "sanction": s.id, "kind": s.kind})
+        return {"lifted": sanction_dict(s)}
+
+    async def sanctions(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"sanctions": [sanction_dict(s) for s in self.moderation.in_force()]}
+
+
+Action = Callable[[Admin, dict[str, Any]], Awaitable[dict[str, Any]]]
+ACTIONS: dict[str, Action] = {
+    "tables": Admin.tables,
+    "players": Admin.players,
+    "close": Admin.close,
+    "mute": Admin.mute,
+    "ban": Admin.ban,
+    "lift": Admin.lift,
+    "sanctions": Admin.sanctions,
+}
+"""What an operator may ask: the action's name -> its method."""
+
+
+def _text(request: dict[str, Any], key: str) -> str:
+    value = request.get(key)
+    if not isinstance(value, str) or not value or len(value) > 200:
+        raise AdminError("invalid_field", f"{key}: a non-empty string")
+    return value
+
+
+def _peer_allowed(writer: asyncio.StreamWriter) -> bool:
+    """On Linux, whether the connecting process runs as this server's user or as root
+    (``SO_PEERCRED``); elsewhere the socket file's mode alone decides."""
+    sock = writer.get_extra_info("socket")
+    peercred = getattr(socket, "SO_PEERCRED", None)
+    if sock is None or peercred is None:
+        return True
+    creds = sock.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
+    _, uid, _ = struct.unpack("3i", creds)
+    return uid in (0, os.geteuid())
+
+
+async def _answers(path: Path) -> bool:
+    """Whether a server listens on the unix socket ``path``."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_unix_connection(path), 2)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    return True

@@ -1,0 +1,166 @@
+"""The operator's mutes and bans: of a player name (case-folded) or a client address,
+for a time or until lifted, stored durably and checked at every handshake, seat and
+chat line.
+
+Theory of operation. ``Moderation`` keeps the sanctions in force in memory (read from
+the store at start, ``load``), so a check costs a dictionary look-up. An operator's
+sanction (``add``, through ``kupferkessel admin``) is stored first, then takes effect:
+the sessions it concerns are closed (a ban) at once. A sanction ends at its ``until``
+by itself (each check compares with the clock), or early when lifted. Nodes of a
+cluster share the store: each reloads it every sweep (``refresh``), so a sanction made
+at one node reaches the others within a minute. ``Moderation`` is the sessions'
+``Conduct``: ``banned`` and ``muted`` are typed errors, the state untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from ..core.errors import TableError
+from ..store import Sanction, Store
+
+__all__ = ["KINDS", "TARGETS", "Moderation", "Sanctioned", "fold", "until_text"]
+
+log = logging.getLogger("kupferkessel.admin")
+
+KINDS = ("mute", "ban")
+TARGETS = ("name", "address")
+
+
+def fold(name: str) -> str:
+    """A player name as sanctions compare it: Unicode-normalized (NFKC), case-folded,
+    stripped, so ``Anna``, ``ANNA`` and ``Ａｎｎａ`` are one name."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def until_text(s: Sanction) -> str:
+    if s.until is None:
+        return "until the operator lifts it"
+    return "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(s.until))
+
+
+class Sanctioned(Protocol):
+    """A connection a ban may close: its player name, its address, and how to close."""
+
+    name: str
+    host: str
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+CLOSE_POLICY = 1008
+
+
+class Moderation:
+    """The sanctions in force here, and the checks of them."""
+
+    def __init__(self, store: Store, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.now = now
+        self._in_force: dict[str, Sanction] = {}  # id -> sanction
+        self._by: dict[tuple[str, str, str], Sanction] = {}  # (kind, target, value) -> the latest
+
+    # ------------------------------------------------------------------ state
+    def load(self) -> None:
+        """Read the sanctions in force from the store (at start, and at each refresh)."""
+        self._set(self.store.load_sanctions(self.now()))
+
+    def _set(self, sanctions: Iterable[Sanction]) -> None:
+        self._in_force = {s.id: s for s in sanctions}
+        self._by = {}
+        for s in sorted(self._in_force.values(), key=lambda s: s.since):
+            self._by[(s.kind, s.target, s.value)] = s
+
+    def in_force(self) -> list[Sanction]:
+        now = self.now()
+        return sorted(
+            (s for s in self._in_force.values() if s.in_force(now)), key=lambda s: s.since
+        )
+
+    def _find(self, kind: str, target: str, value: str) -> Sanction | None:
+        s = self._by.get((kind, target, value))
+        if s is None or not s.in_force(self.now()):
+            return None
+        return s
+
+    # ------------------------------------------------------------------ checks
+    def banned_address(self, address: str) -> Sanction | None:
+        return self._find("ban", "address", address)
+
+    def banned(self, name: str, address: str) -> Sanction | None:
+        return self._find("ban", "name", fold(name)) or self.banned_address(address)
+
+    def muted(self, name: str, address: str) -> Sanction | None:
+        return self._find("mute", "name", fold(name)) or self._find("mute", "address", address)
+
+    def may_sit(self, name: str, address: str) -> None:
+        s = self.banned(name, address)
+        if s is not None:
+            raise TableError("banned", f"the operator banned {_what(s)} {until_text(s)}")
+
+    def may_chat(self, name: str, address: str) -> None:
+        s = self.muted(name, address)
+        if s is not None:
+            raise TableError("muted", f"the operator muted {_what(s)} {until_text(s)}")
+
+    # ------------------------------------------------------------------ actions
+    async def add(
+        self, kind: str, target: str, value: str, seconds: float | None, reason: str
+    ) -> Sanction:
+        """Store a new sanction, then let it take effect (the caller closes whom a ban
+        concerns, ``concerns``). ``ValueError`` for a kind, target or time that is not one."""
+        if kind not in KINDS or target not in TARGETS:
+            raise ValueError(f"a sanction is one of {KINDS} of one of {TARGETS}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError("a sanction lasts more than 0 seconds (or until lifted)")
+        value = fold(value) if target == "name" else value.strip()
+        if not value:
+            raise ValueError(f"an empty {target} cannot be sanctioned")
+        now = self.now()
+        s = Sanction(
+            id=secrets.token_hex(4),
+            kind=kind,
+            target=target,
+            value=value,
+            since=now,
+            until=None if seconds is None else now + seconds,
+            reason=reason,
+        )
+        await self.store.add_sanction(s)
+        self._set([*self._in_force.values(), s])
+        return s
+
+    async def lift(self, sanction_id: str) -> Sanction | None:
+        """Lift a sanction in force (stored lifted); the sanction, or None if none."""
+        s = self._in_force.get(sanction_id)
+        if s is None or not await self.store.lift_sanction(sanction_id, self.now()):
+            return None
+        self._set(x for x in self._in_force.values() if x.id != sanction_id)
+        return s
+
+    def concerns(self, s: Sanction, who: Sanctioned) -> bool:
+        """Whether sanction ``s`` is about the connection ``who``."""
+        if s.target == "address":
+            return who.host == s.value
+        return fold(who.name) == s.value
+
+    def enforce(self, s: Sanction, connections: Iterable[Sanctioned]) -> int:
+        """A new ban closes every connection it concerns (``bye`` ``banned``, 1008); a
+        mute closes nothing. Returns how many were closed."""
+        if s.kind != "ban":
+            return 0
+        closed = 0
+        for c in list(connections):
+            if self.concerns(s, c):
+                c.close(CLOSE_POLICY, f"banned: the operator banned {_what(s)} {until_text(s)}")
+                closed += 1
+        return closed
+
+
+def _what(s: Sanction) -> str:
+    return "this player name" if s.target == "name" else "this address"
