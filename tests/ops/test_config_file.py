@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -124,16 +126,30 @@ def test_bad_files_are_clear_errors(tmp_path: Path, text: str, says: str) -> Non
     assert says in str(e.value) and str(file) in str(e.value)
 
 
+def _keep_logging() -> Callable[[], None]:
+    """The logging set-up as it is now, to put back (the returned function)."""
+    root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
+    kept = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
+
+    def restore() -> None:
+        root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate = kept
+
+    return restore
+
+
 def test_serve_refuses_to_start_on_a_bad_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
 ) -> None:
+    """``run`` sets up the process's logging on the captured stderr: it is put back
+    after, so later tests do not log to a closed stream."""
     file = tmp_path / "kk.toml"
     file.write_text("prot = 1\n")
+    request.addfinalizer(_keep_logging())
     assert run(parse("--config", str(file))) == 2
-    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines()]
     assert lines[-1]["msg"] == "cannot serve" and "'prot'" in lines[-1]["error"]
     assert run(parse("--config", str(tmp_path / "missing.toml"))) == 2
-    assert "cannot be read" in json.loads(capsys.readouterr().err.splitlines()[-1])["error"]
+    assert "cannot be read" in json.loads(capfd.readouterr().err.splitlines()[-1])["error"]
 
 
 def test_the_example_is_valid_and_names_every_flag() -> None:
