@@ -3,7 +3,7 @@
 
 export const PROTOCOL_VERSION: [number, number] = [1,2];
 export const SUBPROTOCOL = "kupferkessel.v1";
-export const ERROR_CODES = ["already_seated","bad_code","bad_invite","bad_options","bad_secret","bad_token","cannot_claim","game_over","hello_required","illegal_move","internal","invalid_field","malformed","name_taken","no_such_game","no_such_player","no_such_table","not_allowed","not_finished","not_in_lobby","not_seated","not_signed_in","not_started","not_your_turn","rate_limited","seat_taken","server_full","stale_state","table_full","too_large","unknown_type","version_unsupported"] as const;
+export const ERROR_CODES = ["already_seated","bad_code","bad_invite","bad_options","bad_secret","bad_token","banned","cannot_claim","game_over","hello_required","illegal_move","internal","invalid_field","malformed","muted","name_taken","no_such_game","no_such_player","no_such_table","not_allowed","not_finished","not_in_lobby","not_seated","not_signed_in","not_started","not_your_turn","rate_limited","seat_taken","server_full","stale_state","table_full","too_large","unknown_type","version_unsupported"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Your `take` was applied; the game is now at `state_version`. */
