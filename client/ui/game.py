@@ -470,12 +470,15 @@ class GameScreen:
                 lines += self._since(v, width, room - len(lines) - 1)
                 lines += self.log_pager.lines(visible, width, room - len(lines))
                 return lines[:room] + bottom
-            left = [*grid, *self._since(v, size.grid_width, room - len(grid) - 1)]
+            # text under the grid stops a column short of it: two blanks before the
+            # panel beside it, so a full line never reads on into the panel's words
+            text = size.grid_width - 1
+            left = [*grid, *self._since(v, text, room - len(grid) - 1)]
             if not size.log_right:
-                left += self.log_pager.lines(visible, size.grid_width, room - len(left))
+                left += self.log_pager.lines(visible, text, room - len(left))
             elif room - len(left) > 9:  # room under the grid: which colour is which
                 table = colour_table(client.catalogue)
-                left += [[], *[p for ln in table for p in wrap(ln, size.grid_width, 4)]]
+                left += [[], *[p for ln in table for p in wrap(ln, text, 4)]]
             lines = side_by_side(left, right, size.grid_width)
         else:
             since = self._since(v, width, room - len(grid) - 2)

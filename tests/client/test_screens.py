@@ -17,6 +17,7 @@ from prompt_toolkit.output import DummyOutput
 
 from client.lib import Client, Status
 from client.ui.app import KupferApp
+from client.ui.recent import Recent
 from client.ui.render import (
     HELP,
     MIN_HEIGHT,
@@ -535,3 +536,46 @@ async def test_the_totals_are_on_the_score_tables_first_screen(
         screen = draw(kapp, width, height)
         assert "TOTAL" in screen, screen
         kapp.key("down")
+
+
+async def test_text_under_the_grid_stays_apart_from_the_panel(
+    seated: tuple[KupferApp, Client],
+) -> None:
+    """The "since your take" lines wrapped under the grid end two blanks before the
+    log beside them, whatever the cards: a line that filled its column read on into the
+    log's words ("RatTl White (Ann) takes..."), for a person and for a test alike."""
+    kapp, client = seated
+    ids = sorted(Cards.of(client.catalogue).by_id)
+    size = Size(120, 40)
+    assert size.side_right and size.log_right
+    full = 0
+    for shift in range(24):  # other cards, other words: the wrap falls elsewhere
+        events: list[m.GameEvent] = []
+        for turn in range(3):  # three long turns of each other seat
+            for seat in (1, 2):
+                card, new = ids[shift + turn * 4 + seat], ids[-1 - shift - turn * 4 - seat]
+                events += [
+                    m.MovedEvent(seat=seat, from_space=1, to_space=4, skipped=()),
+                    m.TookEvent(
+                        seat=seat,
+                        card=card,
+                        line="col4",
+                        row=turn,
+                        col=4,
+                        special=True,
+                        ends_game=False,
+                    ),
+                    m.RefilledEvent(row=turn, col=4, card=new),
+                    m.ExplodedEvent(seat=seat, target=0, card=ids[shift + 30], to="deck"),
+                ]
+        kapp.game.recent = Recent()
+        kapp.game.table.log.clear()
+        kapp.game.on_update(m.EventsMsg(state_version=1, events=tuple(events)))
+        lines = draw(kapp, 120, 40).split("\n")[:40]
+        assert any("since your take" in ln for ln in lines), lines
+        for ln in lines:
+            if ln[size.grid_width + 1 :].strip():  # the panel has words on this line
+                gap = ln[size.grid_width - 1 : size.grid_width + 1]
+                assert gap == "  ", "\n".join(lines)
+            full += ln[size.grid_width - 2] != " "
+    assert full  # some wrapped line did fill its column up to the blank
