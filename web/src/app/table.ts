@@ -295,7 +295,7 @@ function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTML
     const info = seats[k.seat];
     const moving = v.to_move === k.seat && !v.game_over;
     const own = k.cards && !v.game_over && k.seat === app.t.seat ? byIngredient(k.cards, cards) : null;
-    const recipes = v.recipes[k.seat];
+    const recipes = v.options.recipes ? v.recipes[k.seat] : null; // none without the variant
     return h(
       "li",
       { class: `seat${moving ? " moving" : ""}` },
