@@ -62,7 +62,7 @@ async def test_the_socket_is_the_servers_users_only(admin_server: Server) -> Non
 
 
 async def test_tables_and_players(admin_server: Server) -> None:
-    table, clients, _ = await human_table(admin_server.port, 2, minors=(1, 0))
+    table, clients, tokens = await human_table(admin_server.port, 2, minors=(1, 0))
     watcher = await WsClient.open(admin_server.port, "wanda")
     await watcher.request("watch", table=table)
     lobby = await WsClient.open(admin_server.port, "loiterer")
@@ -84,6 +84,9 @@ async def test_tables_and_players(admin_server: Server) -> None:
     assert (players["wanda"]["table"], players["wanda"]["seat"]) == (table, None)
     assert (players["loiterer"]["table"], players["loiterer"]["state"]) == (None, "lobby")
     assert players["p1"]["address"] == "127.0.0.1" and players["p1"]["protocol"] == "1.0"
+    answers = json.dumps([listed, await ask(admin_server, "players")])
+    for token in tokens:  # the operator sees names and addresses, never a seat's token
+        assert token not in answers
     for c in [*clients, watcher, lobby]:
         await c.close()
 
