@@ -22,7 +22,8 @@ once per seating (A in each seat), so no side profits from the seat or the deal;
 run in parallel over ``--workers`` processes. Win rates are for sole wins, with Wilson
 95% intervals; a shared win is a draw. A searching bot's speed is the iterations (or
 playouts) it ran divided by the time it spent thinking; ``--speed`` measures it alone,
-on one core, for every searching level (at its own budget unless ``--iterations``).
+on one core, for every searching level (at its own budget unless ``--iterations``), per
+second of wall time and per second of the CPU time the process got.
 """
 
 from __future__ import annotations
@@ -224,7 +225,9 @@ def match(args: argparse.Namespace, a: str, b: str, budget: float | None) -> Tal
 
 def speed(seconds: float, iterations: int | None) -> None:
     """Iterations per second of every searching level and of ``search``, from positions
-    of a few real games (one process, no other work of ours)."""
+    of a few real games (one process, no other work of ours): per second of the bots'
+    own clock (wall time) and per second of the CPU time the process got, which on a
+    shared machine is the bots' speed whatever the load."""
     positions = []
     for seed in range(3):
         game = Game.deal(Options(seed=seed))
@@ -238,16 +241,22 @@ def speed(seconds: float, iterations: int | None) -> None:
             continue
         total = 0
         spent = 0.0
+        cpu = 0.0
         while spent < seconds:
             for g in positions:
                 bot = build(name, g.to_move, 1, None, iterations)
                 assert isinstance(bot, SearchingBot)
                 seen = view(g, g.to_move)
                 bot.observe((), seen)
+                before = time.process_time()
                 bot.decide(seen)
+                cpu += time.process_time() - before
                 total += bot.simulations
                 spent += bot.thinking
-        print(f"  {name:>8}: {total / spent:,.0f} iterations/s")
+        print(
+            f"  {name:>8}: {total / spent:,.0f} iterations/s (wall), "
+            f"{total / cpu:,.0f} iterations/s (CPU)"
+        )
 
 
 def ladder(args: argparse.Namespace) -> None:
