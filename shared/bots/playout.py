@@ -63,21 +63,7 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
     me = game.to_move
     slots = [s for s in LINE_SLOTS[SPACE_LINE[game.pawns[me]]] if grid[s] >= 0]
     aware = policy == "aware"
-    hurt = 0
-    targets: list[int] = []
-    if any(IS_EXPLODE[grid[s]] for s in slots):  # whom an explosion would hit, and how hard
-        for t in range(len(kettles)):
-            k = kettles[t]
-            if t != me and len(k) > 1:
-                if not aware:
-                    targets.append(t)
-                    continue
-                top = k[-1]  # what an explosion takes: take_gain(k[:-1], top, its owner's)
-                below = sum(map(_BIT, k)) ^ CARD_BIT[top]
-                loss = GAIN[colours[t]][top][below >> SHIFT[top] & 15]
-                if loss > 0:
-                    hurt += loss
-                    targets.append(t)
+    aim: tuple[int, list[int]] | None = None  # an explosion's worth and targets, once asked
     gains = GAIN[colours[me]]
     mine = sum(map(_BIT, kettles[me]))
     wand = game.turn_in_row == 1
@@ -93,7 +79,9 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
             worth = g
             if aware:
                 if IS_EXPLODE[c]:
-                    worth += hurt
+                    if aim is None:
+                        aim = _aim(kettles, colours, me, aware)
+                    worth += aim[0]
                 elif wand and IS_WAND[c]:
                     worth += WAND_WORTH
             if worth > best:
@@ -101,9 +89,34 @@ def policy_take(game: Game, rng: random.Random, epsilon: float, policy: str) -> 
     card = grid[slot]
     if game.ends_game(slot):
         return _ENDING[card][gain >= 0]
-    if IS_EXPLODE[card] and targets:
-        return Take(CARD_IDS[card], True, tuple(targets))
+    if IS_EXPLODE[card]:
+        targets = (aim or _aim(kettles, colours, me, aware))[1]
+        if targets:
+            return Take(CARD_IDS[card], True, tuple(targets))
     return _USED[card] if wand and IS_WAND[card] else _PLAIN[card]
+
+
+def _aim(
+    kettles: list[list[int]], colours: tuple[str, ...], me: int, aware: bool
+) -> tuple[int, list[int]]:
+    """Whom an explosion of seat ``me`` hits and what it takes from them (module
+    docstring): every kettle it can hit, or with ``aware`` those whose top card is worth
+    something to their owner, and the sum of those worths."""
+    hurt = 0
+    targets: list[int] = []
+    for t in range(len(kettles)):
+        k = kettles[t]
+        if t != me and len(k) > 1:
+            if not aware:
+                targets.append(t)
+                continue
+            top = k[-1]  # what an explosion takes: take_gain(k[:-1], top, its owner's)
+            below = sum(map(_BIT, k)) ^ CARD_BIT[top]
+            loss = GAIN[colours[t]][top][below >> SHIFT[top] & 15]
+            if loss > 0:
+                hurt += loss
+                targets.append(t)
+    return hurt, targets
 
 
 _BIT = CARD_BIT.__getitem__
