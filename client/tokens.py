@@ -29,6 +29,7 @@ __all__ = [
     "TokenStore",
     "data_dir",
     "use_data_dir",
+    "write_private",
 ]
 
 DATA_DIR_ENV = "KUPFERKESSEL_DATA_DIR"
@@ -44,6 +45,23 @@ def use_data_dir(directory: str | Path | None) -> None:
     """Make ``directory`` the data directory of this process (``--data-dir``)."""
     if directory is not None:
         os.environ[DATA_DIR_ENV] = str(Path(directory).expanduser().resolve())
+
+
+def write_private(path: Path, data: object) -> None:
+    """Write ``data`` as JSON to ``path``, readable by the user only (file 0600, its
+    directory 0700), replacing the file atomically: a secret is never in a file another
+    user can read, not even for a moment, and a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 @dataclass(frozen=True)
@@ -99,17 +117,7 @@ class TokenStore:
         return data
 
     def _write(self, data: Data) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tokens-", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_private(self.path, data)
 
     def save(self, url: str, table: str, seat: int, token: str, name: str = "") -> None:
         data = self._read()
@@ -178,17 +186,7 @@ class LogStore:
         return self.directory / f"{key}{kind}.json"
 
     def _write(self, path: Path, data: object) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".log-", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_private(path, data)
 
     def save(self, url: str, table: str, seat: int, entries: list[KeptEntry]) -> None:
         self._write(self._path(url, table, seat), [list(e) for e in entries[-self.MAX :]])

@@ -41,9 +41,11 @@ from websockets.typing import Subprotocol
 from protocol import messages as m
 from protocol.codec import ProtocolError, decode_server, encode
 
+from ..accounts import AccountStore
 from ..tokens import TokenStore
 from .address import normalize_url
 from .errors import BadToken, ClientError, ConnectionLost, ServerError
+from .players import PlayerRequests
 from .results import Seated, Status, TableCreated, Update, is_update
 
 __all__ = ["CLIENT_VERSION", "Client"]
@@ -62,12 +64,13 @@ class _Pending:
     replies: list[m.ServerMessage] = field(default_factory=list)
 
 
-class Client:
-    """An async client of one server.
+class Client(PlayerRequests):
+    """An async client of one server (1.2's players: ``PlayerRequests``).
 
     ``name`` is the client's name in ``hello`` (and the default player name).
     ``tokens`` keeps seat tokens on disk (default: ``TokenStore()`` in the user's data
-    directory); with ``persist_tokens=False`` they live in memory only. ``protocol`` is
+    directory), and the registered player beside them; with ``persist_tokens=False``
+    neither is kept. ``protocol`` is
     the version said in ``hello``: 1.0 by default, the version this client's screens
     are written for (1.1 adds results, clocks and ``takes``: docs/PROTOCOL.md).
     """
@@ -89,6 +92,7 @@ class Client:
         self.protocol = protocol
         self.name = name
         self.tokens = (tokens or TokenStore()) if persist_tokens else None
+        self.accounts = AccountStore(self.tokens.directory) if self.tokens else None
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_attempts = max_attempts
@@ -138,6 +142,7 @@ class Client:
         error) if the server cannot be reached, ``ServerError`` if it refuses us."""
         await self._open()
         self._supervisor = asyncio.create_task(self._supervise())
+        await self._sign_back_in()  # 1.2: the kept player, on every connection
         assert self.welcome is not None
         return self.welcome
 
@@ -185,10 +190,12 @@ class Client:
         player: str | None = None,
         seat: int | None = None,
         timing: m.Timing | None = None,
+        rated: bool = False,
     ) -> TableCreated:
         """Create a table with ``options``; ``bots`` lists (seat, level) pairs for
         server-side bots. With ``player`` you sit down too (``seat`` or the first free).
-        ``timing`` (1.1): a clock per move and the grace period for absent players."""
+        ``timing`` (1.1): a clock per move and the grace period for absent players;
+        ``rated`` (1.2, signed in): the game updates its players' ratings."""
         if player is not None:
             self._player = player
         replies = await self._request(
@@ -201,6 +208,7 @@ class Client:
             player=player,
             seat=seat,
             **({"timing": timing} if timing is not None else {}),
+            **({"rated": True} if rated else {}),
         )
         created = next(r for r in replies if isinstance(r, m.TableCreatedMsg))
         if created.invite is not None:
@@ -509,11 +517,15 @@ class Client:
                 return
 
     async def _restore(self) -> None:
-        """After a reconnection: take the seat back, or watch the table again."""
+        """After a reconnection: sign in again, take the seat back (as the player
+        when no token is kept), or watch the table again."""
+        await self._sign_back_in()
         if self.table is None:
             return
         try:
-            if self.seat is not None:
+            if self.seat is not None and self.player and not self.saved_table(self.table):
+                await self.rejoin(self.table)
+            elif self.seat is not None:
                 await self.resume(self.table)
             else:
                 await self.watch(self.table, invite=self.invite)

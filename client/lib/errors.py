@@ -11,17 +11,23 @@ from protocol import messages as m
 
 __all__ = [
     "AlreadySeated",
+    "BadCode",
     "BadInvite",
     "BadOptions",
+    "BadSecret",
     "BadToken",
     "ClientError",
     "ConnectionLost",
     "GameIsOver",
     "IllegalMoveError",
+    "NameTaken",
+    "NoSuchGame",
+    "NoSuchPlayer",
     "NoSuchTable",
     "NotAllowed",
     "NotInLobby",
     "NotSeated",
+    "NotSignedIn",
     "NotYourTurn",
     "RateLimited",
     "SeatTaken",
@@ -120,6 +126,38 @@ class GameIsOver(ServerError):
     code = "game_over"
 
 
+class NameTaken(ServerError):
+    """1.2: ``register`` of a name registered already (or one that looks the same)."""
+
+    code = "name_taken"
+
+
+class BadSecret(ServerError):
+    """1.2: ``sign_in`` with a wrong secret, or a name nobody registered."""
+
+    code = "bad_secret"
+
+
+class NotSignedIn(ServerError):
+    """1.2: a message that needs a signed-in player, before ``sign_in``."""
+
+    code = "not_signed_in"
+
+
+class BadCode(ServerError):
+    """1.2: ``redeem_code`` of a device code unknown, used already or expired."""
+
+    code = "bad_code"
+
+
+class NoSuchPlayer(ServerError):
+    code = "no_such_player"
+
+
+class NoSuchGame(ServerError):
+    code = "no_such_game"
+
+
 ERROR_CLASSES: dict[str, type[ServerError]] = {
     c.code: c
     for c in (
@@ -138,5 +176,11 @@ ERROR_CLASSES: dict[str, type[ServerError]] = {
         NotSeated,
         RateLimited,
         GameIsOver,
+        NameTaken,
+        BadSecret,
+        NotSignedIn,
+        BadCode,
+        NoSuchPlayer,
+        NoSuchGame,
     )
 }

@@ -37,6 +37,7 @@ from .host import Action
 from .keys import key_bindings
 from .lobby import LobbyScreen
 from .pacing import Pacer
+from .players import PlayersScreen
 from .render import (
     Line,
     Size,
@@ -53,8 +54,9 @@ from .seating import sit_down
 __all__ = ["END_PAUSE", "TERMINAL_PROTOCOL", "KupferApp", "sit_down"]
 
 TERMINAL_PROTOCOL = m.PROTOCOL_VERSION
-"""The protocol the terminal client's screens are written for (1.1: results of every
-ending, clocks, absent players, rematch)."""
+"""The protocol the terminal client's screens are written for (1.2: registered players,
+ratings, past games; 1.1: results of every ending, clocks, absent players, rematch).
+The server answers with the lower of its own and this, and the screens follow it."""
 
 _CONNECTION_TROUBLE = ("! not connected", "! the connection closed")
 
@@ -111,6 +113,7 @@ class KupferApp:
             watch_only=watch_only,
         )
         self.game = GameScreen(self, hold=self.settings.hold)
+        self.players = PlayersScreen(self)
         self.game.table.me = client.seat if client else None
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[int] = Application(
@@ -133,6 +136,7 @@ class KupferApp:
             self.status = f"{self.status}   {offer}" if self.status else offer
             self.settings = self.settings.save(guide=False)
         if self.client is not None:
+            self.signed_in(self.client)
             if self.client.table is not None:
                 self.sat_down(self.client)
             self._watch_client(self.client)
@@ -235,7 +239,15 @@ class KupferApp:
 
     def adopt(self, client: Client) -> None:
         self.client = client
+        self.players = PlayersScreen(self)
+        self.signed_in(client)
         self._watch_client(client)
+
+    def signed_in(self, client: Client) -> None:
+        """The kept player signed in by itself: the forms name it, the status says so."""
+        if client.player is not None:
+            self.lobby.name = client.player.name
+            self.status = f"signed in as {client.player.name}"
 
     def sat_down(self, client: Client) -> None:
         self.game.sit(client, fresh=self.screen != "table")
@@ -297,8 +309,11 @@ class KupferApp:
             self._guide_key(key)
         elif self.show_browser:
             self.show_browser = False  # any key closes it
-        elif key == "B" and self.web_urls is not None and not self._typing_address() and (
-            self.lobby.form is None
+        elif (
+            key == "B"
+            and self.web_urls is not None
+            and not self._typing_address()
+            and (self.lobby.form is None)
         ):
             self.show_browser = True
         elif key == "G" and self.lobby.form is None and not self._typing_address():
@@ -306,6 +321,15 @@ class KupferApp:
             self.show_help = False
         elif self.show_help:
             self._help_key(key)
+        elif self.players.open and not (key == "?" and self.players.form is None):
+            self.players.key(key)
+        elif (
+            key in ("m", "b")
+            and self.screen == "lobby"
+            and self.lobby.form is None
+            and (not self._typing_address() and self.client is not None)
+        ):
+            self.players.show("me" if key == "m" else "board")
         elif game.show_log:
             game.log_key(key)
         elif game.chat.open:
@@ -386,6 +410,8 @@ class KupferApp:
                 lines = browser_lines(self.web_urls or [], width, rows)
             elif self.show_help:
                 lines = self.help_page(width, rows)
+            elif self.players.open:
+                lines = self.players.lines(width, rows)
             elif self.game.show_log and self.screen == "table":
                 lines = self.game.log_page(width, rows)
             elif self.game.chat.open and self.screen == "table":

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from protocol import messages as m
 
-from .render import Line, wrap_items
+from .render import Line, wrap, wrap_items
 
 __all__ = [
     "FIRST_GAME_LEVEL",
@@ -18,6 +18,7 @@ __all__ = [
     "create_form",
     "join_form",
     "join_seat",
+    "table_rated",
     "table_request",
     "table_timing",
 ]
@@ -83,7 +84,7 @@ class Form:
         return None
 
     def render(self, width: int) -> list[Line]:
-        lines: list[Line] = [[("bold", self.title)], []]
+        lines: list[Line] = [*wrap([("bold", self.title)], width), []]
         for i, f in enumerate(self.fields()):
             focused = i == self.focus
             mark = ("bold", "> ") if focused else ("", "  ")
@@ -105,8 +106,12 @@ class Form:
         return lines
 
 
-def _create_fields(v: dict[str, str], levels: tuple[str, ...]) -> list[Field]:
+_MEMORY = (("strict", "strict (top only)"), ("casual", "casual"))
+
+
+def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> list[Field]:
     players = int(v.get("players", "2"))
+    is_rated = rated and v.get("rated") == "yes"  # players only: no bots, strict memory
     colours = ["white", "black", v.get("third_colour", "lilac")]
     seat_opts = tuple((str(s), f"{s + 1} ({colours[s]})") for s in range(players))
     fields = [
@@ -119,7 +124,7 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...]) -> list[Field]:
             "Starting card",
             (("no_player_colors", "no black/white"), ("not_own_color", "not your colour")),
         ),
-        Field("memory", "Memory", (("strict", "strict (top only)"), ("casual", "casual"))),
+        *([] if is_rated else [Field("memory", "Memory", _MEMORY)]),
         Field("third_colour", "Third colour", tuple((c, c) for c in m.ThirdColour.__args__)),  # type: ignore[attr-defined]
         Field("private", "Private (invite)", (("no", "no"), ("yes", "yes"))),
         Field(
@@ -129,9 +134,13 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...]) -> list[Field]:
         ),
         Field("seat", "Your seat", seat_opts),
     ]
+    if rated:
+        fields.insert(1, Field("rated", "Rated (ratings change)", (("no", "no"), ("yes", "yes"))))
     if v.get("seat", "0") not in {s for s, _ in seat_opts}:
         v["seat"] = "0"
-    for s in range(players):
+    if is_rated:
+        v["memory"] = "strict"
+    for s in range(players if not is_rated else 0):
         if str(s) != v.get("seat", "0"):
             bot_opts = (("none", "a player (wait)"), *((lv, f"{lv} bot") for lv in levels))
             fields.append(Field(f"bot{s}", f"Seat {s + 1} ({colours[s]})", bot_opts))
@@ -139,9 +148,10 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...]) -> list[Field]:
     return fields
 
 
-def create_form(name: str, levels: tuple[str, ...] = ()) -> Form:
+def create_form(name: str, levels: tuple[str, ...] = (), *, rated: bool = False) -> Form:
     """The new-table form; ``levels``: the computer levels the server offers (its
-    ``welcome.bot_levels``; the engine's own when empty), the first-game level first."""
+    ``welcome.bot_levels``; the engine's own when empty), the first-game level first.
+    ``rated`` (a signed-in player, 1.2) offers a rated table: players only."""
     from shared.bots import LEVELS
 
     offered = levels or tuple(LEVELS)
@@ -157,9 +167,15 @@ def create_form(name: str, levels: tuple[str, ...] = ()) -> Form:
         "private": "no",
         "clock": "off",
         "seat": "0",
+        "rated": "no",
         **{f"bot{s}": "none" for s in range(3)},
     }
-    return Form("New table", lambda v: _create_fields(v, tuple(order)), values)
+    return Form("New table", lambda v: _create_fields(v, tuple(order), rated), values)
+
+
+def table_rated(v: dict[str, str]) -> bool:
+    """The create form's rated choice (offered to a signed-in player only)."""
+    return v.get("rated") == "yes"
 
 
 def table_timing(v: dict[str, str]) -> m.Timing | None:
@@ -187,7 +203,7 @@ def table_request(
     bots = [
         (s, v[f"bot{s}"])
         for s in range(players)
-        if s != seat and v.get(f"bot{s}", "none") != "none"
+        if s != seat and v.get(f"bot{s}", "none") != "none" and not table_rated(v)
     ]
     name = v["table"].strip() or "table"
     return name, options, v["private"] == "yes", bots, v["player"].strip() or "player", seat

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from ..lib import Client
 
-__all__ = ["Action", "LobbyHost", "TableHost"]
+__all__ = ["Action", "LobbyHost", "PlayersHost", "TableHost"]
 
 Action = Callable[[], Awaitable[None]]
 """A network action; the host runs it and turns its errors into the status line."""
@@ -85,3 +85,7 @@ class LobbyHost(_Host, Protocol):
     def sat_down(self, client: Client) -> None:
         """``client`` now sits at, or watches, a table: show it."""
         ...
+
+
+class PlayersHost(_Host, Protocol):
+    """What the players' screens may ask: only what every screen may."""

@@ -12,7 +12,15 @@ from protocol import messages as m
 
 from ..discovery import Browser, FoundServer
 from ..lib import BadAddress, Client, normalize_url
-from .forms import Form, create_form, join_form, join_seat, table_request, table_timing
+from .forms import (
+    Form,
+    create_form,
+    join_form,
+    join_seat,
+    table_rated,
+    table_request,
+    table_timing,
+)
 from .host import LobbyHost
 from .render import Line, header, side_by_side, wrap, wrap_items
 from .seating import seat_to_resume, sit_down
@@ -103,7 +111,7 @@ class LobbyScreen:
             return
         elif key == "n":
             levels = client.welcome.bot_levels if client.welcome else ()
-            self.form = create_form(self.name, levels)
+            self.form = create_form(self.name, levels, rated=client.player is not None)
         elif key == "p":  # the table chosen in the list, if any: its id filled in
             chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
             self.form = join_form(self.name, chosen.id if chosen else "", self.tables)
@@ -111,7 +119,7 @@ class LobbyScreen:
             self.host.act(self.reload)
         elif key in ("enter", "w") and self.focus == "tables" and self.tables:
             table = self.tables[min(self.table_index, len(self.tables) - 1)]
-            mine = client.saved_table(table.id, self.name)
+            mine = self._mine(client, table.id)
             # Enter on a table whose game runs without us: watch it (``watch`` opens
             # the lobby with Enter meaning watch)
             watch = key == "w" or self.watch_only or (table.state != "lobby" and not mine)
@@ -163,7 +171,10 @@ class LobbyScreen:
                 await old.close()
             self.host.adopt(client)
             self.focus = "tables"
-            self.host.say(f"connected to {client.welcome.server if client.welcome else url}")
+            said = f"connected to {client.welcome.server if client.welcome else url}"
+            if client.player is not None:
+                said += f"; signed in as {client.player.name}"
+            self.host.say(said)
             self.tables = await client.list_tables()
 
         self.host.act(go)
@@ -191,18 +202,29 @@ class LobbyScreen:
     def _create(self, client: Client, form: Form) -> None:
         """Create the table the form describes, sit down at it and say ready."""
         name, options, private, bots, player, seat = table_request(form.values)
-        timing = table_timing(form.values)
+        timing, rated = table_timing(form.values), table_rated(form.values)
         self.name = player
 
         async def create() -> None:
             created = await client.create_table(
-                name, options, private=private, bots=bots, player=player, seat=seat, timing=timing
+                name,
+                options,
+                private=private,
+                bots=bots,
+                player=player,
+                seat=seat,
+                timing=timing,
+                rated=rated,
             )
             self.host.sat_down(client)
             self.host.say(f"invite code: {created.invite}" if created.invite else "")
             await client.ready()
 
         self.host.act(create)
+
+    def _mine(self, client: Client, table: str) -> bool:
+        """Whether a seat at ``table`` is ours: its token is kept, or our player holds it."""
+        return client.saved_table(table, self.name) or client.held_seat(table) is not None
 
     # ------------------------------------------------------------------ drawing
     def lines(self, width: int, height: int) -> list[Line]:
@@ -231,13 +253,14 @@ class LobbyScreen:
         if client is None:
             right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
         else:
-            right.append([("bold", f"Tables on {client.url}")])
+            you = f" (you: {client.player.name})" if client.player is not None else ""
+            right.append([("bold", f"Tables on {client.url}{you}")])
             if not self.tables:
                 right.append([("fg:#808080", "  no tables yet: press n to create one")])
             for i, tb in enumerate(self.tables):
                 sel = self.focus == "tables" and i == self.table_index
                 seats = ", ".join(s.name or "-" for s in tb.seats)
-                mine = " *" if client.saved_table(tb.id, self.name) else ""
+                mine = " *" if self._mine(client, tb.id) else ""
                 text = f"{'>' if sel else ' '} {tb.name} ({tb.state}; {table_terms(tb)}): "
                 text += f"{seats}{mine}"
                 right += wrap([("reverse" if sel else "", text)], room, 4)
@@ -245,8 +268,11 @@ class LobbyScreen:
         lines += side_by_side(left, right, 34)
         lines.append([])
         enter = "Enter: connect/watch" if self.watch_only else "Enter: connect/join"
-        keys = ["Tab: pane", enter, "w: watch", "n: new table", "p: join by id", "q: quit"]
+        keys = ["Tab: pane", enter, "w: watch", "n: new table", "p: join by id"]
+        if client is not None and client.speaks_players:
+            keys += ["m: your player", "b: leaderboard"]
+        keys.append("q: quit")
         lines += wrap_items(keys, width)
-        if client is not None and any(client.saved_table(tb.id, self.name) for tb in self.tables):
+        if client is not None and any(self._mine(client, tb.id) for tb in self.tables):
             lines += wrap_items(["* your seat: Enter takes it back"], width)
         return lines

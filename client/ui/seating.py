@@ -28,7 +28,11 @@ async def sit_down(
     """Sit at ``table``: take back a seat whose token is kept (``resume_seat``, or any
     of ``player``'s), or join (at ``seat``, or the first free one) and say ready. A kept
     token the server no longer knows (the seat was left before the game, the server
-    lost its games) is forgotten, and the player joins instead."""
+    lost its games) is forgotten, and the player joins instead. A signed-in player
+    (1.2) whose seat it is takes it back without a token."""
+    if client.held_seat(table) is not None and not client.saved_table(table, player):
+        await client.rejoin(table)
+        return
     if client.saved_table(table, player):
         try:
             await client.resume(table, player, resume_seat)

@@ -17,9 +17,10 @@ __all__ = ["table_terms", "waiting_lines"]
 
 
 def table_terms(table: m.TableSummary) -> str:
-    """A listed table's terms in a few words: players, variant, memory, clock."""
+    """A listed table's terms in a few words: rated, players, variant, memory, clock."""
     o = table.options
-    terms = [f"{o.players} players"]
+    terms = ["rated"] if table.rated else []
+    terms += [f"{o.players} players"]
     terms += ["recipes"] if o.recipes else []
     terms += ["casual memory"] if o.memory == "casual" else []
     move = table.timing.move if table.timing is not None else None

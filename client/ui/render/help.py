@@ -54,6 +54,17 @@ HELP: tuple[str, ...] = (  # paragraphs, wrapped to the screen
         "  You only ever see your kettle's top card: remember what you took! The game "
         "ends when a line is emptied: keep or discard that last card."
     ),
+    "",
+    "PLAYERS (servers of protocol 1.2)",
+    (
+        "  in the lobby: m your player: register a name once, and every later connection"
+        " signs in by itself; b the leaderboard (a rating with ? is provisional)."
+    ),
+    (
+        "  on a profile: Up/Down a game, Enter replays it take by take; d shows a one-time"
+        " code: on the other device press m and type it as the device code. Esc: back."
+    ),
+    "  signed in, the new-table form offers a rated table (players only, no computer).",
 )
 
 
