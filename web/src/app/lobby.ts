@@ -6,16 +6,20 @@
 import type { CreateTableMsg, Timing } from "../lib/protocol";
 import { h, replace } from "./dom";
 import type { App } from "./main";
+import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
 import { prefs, tokens } from "./store";
 import { cap, seatStatus, terms } from "./words";
 
 export function nameField(app: App): HTMLInputElement {
+  const player = me();
   const input = h("input", {
     id: "player-name",
     type: "text",
     maxlength: app.client?.welcome.limits.max_name ?? 32,
     autocomplete: "nickname",
-    value: prefs.name(),
+    value: player?.name ?? prefs.name(),
+    readonly: !!player, // signed in: every seat is named after the player
+    "aria-describedby": player ? "signed-in" : null,
   });
   input.addEventListener("change", () => prefs.setName(input.value.trim()));
   return input;
@@ -44,12 +48,15 @@ export function renderLobby(app: App): void {
       { class: "lobby", "aria-labelledby": "lobby-h" },
       h("h2", { id: "lobby-h" }, `Tables on ${server}`),
       h("p", {}, h("label", { for: "player-name" }, "Your name "), nameField(app)),
+      me() ? h("p", { id: "signed-in", class: "muted" }, `Signed in as ${me()!.name}: you sit down as your player.`) : null,
       h(
         "p",
         { class: "buttons" },
         h("button", { id: "new-table", class: "primary", onclick: () => app.show("create") }, "New table"),
         h("button", { id: "join-code", onclick: () => app.show("join") }, "Join or watch by code"),
         h("button", { id: "refresh", onclick: () => app.listTables() }, "Refresh"),
+        speaksPlayers(app) ? h("button", { id: "your-player", onclick: () => openPlayers(app, "profile") }, "Your player") : null,
+        speaksPlayers(app) ? h("button", { id: "leaderboard", onclick: () => openPlayers(app, "board") }, "Leaderboard") : null,
       ),
       h("div", { id: "tables", "aria-live": "polite" }),
     ),
@@ -70,7 +77,9 @@ export function renderTables(app: App): void {
     return;
   }
   const rows = app.tables.map((t) => {
+    const held = playerSeat(t.id);
     const mine = tokens.seatsAt(t.id);
+    if (held !== null && !mine.includes(held)) mine.push(held);
     const free = t.seats.find((s) => !s.name);
     const colours = ["white", "black", t.options.third_colour ?? "lilac"];
     const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${s.name} (${s.bot ? "bot" : s.ready ? "ready" : seatStatus(s)})` : "free"}`);
@@ -84,7 +93,7 @@ export function renderTables(app: App): void {
     return h(
       "li",
       { class: "table-row" },
-      h("h3", {}, t.name, " ", h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state), mine.length ? h("span", { class: "tag mine" }, "your seat") : null),
+      h("h3", {}, t.name, " ", h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state), t.rated ? h("span", { class: "tag" }, "rated") : null, mine.length ? h("span", { class: "tag mine" }, "your seat") : null),
       h("p", { class: "terms" }, terms(t.options, t.timing, t.private), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.spectators ? `, ${t.spectators} watching` : ""),
       h("p", { class: "seats" }, seats.join(" · ")),
       h("p", { class: "buttons" }, buttons),
@@ -162,6 +171,7 @@ export function renderCreate(app: App): void {
   const grace = h("input", { id: "opt-grace", type: "number", min: 0, max: 86400, value: 60, inputmode: "numeric" });
   const absentAfter = h("input", { id: "opt-absent", type: "number", min: 1, max: 100, value: 3, inputmode: "numeric" });
   const others = h("div", { id: "other-seats" });
+  const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
   const seatNames = (n: number) => ["White", "Black", cap(third.value)].slice(0, n);
   const redraw = () => {
     const n = Number(players.value);
@@ -170,6 +180,8 @@ export function renderCreate(app: App): void {
     replace(mySeat, seatNames(n).map((c, s) => h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`)));
     mySeat.value = keep && Number(keep) < n ? keep : "0";
     const me = Number(mySeat.value);
+    memory.disabled = seed.disabled = rated.checked; // a rated table: strict memory, a random deal
+    if (rated.checked) (memory.value = "strict"), (seed.value = "");
     const old = new Map([...others.querySelectorAll("select")].map((s) => [s.id, s.value]));
     replace(
       others,
@@ -181,7 +193,7 @@ export function renderCreate(app: App): void {
               h(
                 "select",
                 { id: `seat-${s}` },
-                levels.map((l) => h("option", { value: l, selected: old.get(`seat-${s}`) === l }, `a computer player, ${l}`)),
+                rated.checked ? [] : levels.map((l) => h("option", { value: l, selected: old.get(`seat-${s}`) === l }, `a computer player, ${l}`)),
                 h("option", { value: "", selected: old.get(`seat-${s}`) === "" }, "a person (wait for them)"),
               ),
             ),
@@ -191,6 +203,7 @@ export function renderCreate(app: App): void {
   players.addEventListener("change", redraw);
   third.addEventListener("change", redraw);
   mySeat.addEventListener("change", redraw);
+  rated.addEventListener("change", redraw);
   const submit = (e: Event) => {
     e.preventDefault();
     const player = playerName(app);
@@ -223,6 +236,7 @@ export function renderCreate(app: App): void {
       player,
       seat: me,
       timing: Object.keys(timing).length ? timing : undefined,
+      rated: rated.checked || undefined,
     };
     app.wantReady = true;
     c.request("create_table", msg).catch((err) => app.refused(err));
@@ -258,6 +272,7 @@ export function renderCreate(app: App): void {
           field("Grace period for a lost connection (s)", grace),
           field("Away after time-outs in a row", absentAfter),
           field("Private (invite code)", priv),
+          me() ? field("Rated: the result changes the players' ratings (players only, no computer)", rated) : null,
           field("Seed for a reproducible deal (others are told you chose it)", seed),
         ),
         h(

@@ -7,6 +7,7 @@ import { ConnectionClosed, KupferkesselClient, ProtocolError, lineOf } from "../
 import type {
   ChatLineMsg,
   GameView,
+  PlayerInfo,
   PresenceMsg,
   ServerMessage,
   TableSummary,
@@ -17,6 +18,7 @@ import { byId, h, replace } from "./dom";
 import { playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
 import { here as hereStore, savedLog, tokens, type Here } from "./store";
 import { GameLog, type LogEntry } from "./log";
+import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn, type PlayersScreen } from "./players";
 import { renderTable, type TableState } from "./table";
 import { Cards, cap, eventWords, lineWords, seatLabel } from "./words";
 
@@ -28,7 +30,7 @@ const PACE = 900;
  * otherwise fall further behind a quick game with every round). */
 const CATCH_UP = 3;
 
-type Screen = "lobby" | "create" | "join" | "waiting" | "table";
+type Screen = "lobby" | "create" | "join" | "waiting" | "table" | PlayersScreen;
 
 export class App {
   client: KupferkesselClient | null = null;
@@ -45,6 +47,8 @@ export class App {
   nextCursor: string | null = null;
   t: TableState = freshTable();
   chat: ChatLineMsg[] = [];
+  /** 1.2: the player this connection signed in as (null: anonymous). */
+  player: PlayerInfo | null = null;
   private queue: UpdateMsg[] = [];
   private pumping = false;
   private lastShown = 0;
@@ -114,6 +118,7 @@ export class App {
       if (e.reason === "replaced" || e.code === 4001) this.elsewhere();
       else this.scheduleReconnect(e);
     });
+    await signIn(this); // 1.2: the player kept for this server, on every connection
     const h = this.here ?? hereStore.get();
     if (h) await this.rejoin(h);
     else if (this.prefill) this.show(this.prefill.watch ? "join" : "join");
@@ -155,8 +160,9 @@ export class App {
     try {
       if (h.seat !== null) {
         const token = tokens.get(h.table, h.seat);
-        if (!token) throw new Error("no token");
-        await c.request("resume", { token });
+        if (token) await c.request("resume", { token });
+        else if (this.player && playerSeat(h.table) === h.seat) await c.request("rejoin", { table: h.table });
+        else throw new Error("no token");
       } else {
         await c.request("watch", { table: h.table, invite: h.invite ?? undefined });
       }
@@ -172,6 +178,12 @@ export class App {
 
   private setConn(text: string): void {
     this.conn.textContent = text;
+  }
+
+  /** 1.2: signed in as `p` (null: anonymous); the header says so. */
+  setPlayer(p: PlayerInfo | null): void {
+    this.player = p;
+    if (this.client) this.setConn(`connected to ${this.client.welcome.server}${p ? ` as ${p.name}` : ""}`);
   }
 
   /** A line in the status bar (server refusals, connection news). */
@@ -508,6 +520,7 @@ export class App {
     } else if (screen === "create") renderCreate(this);
     else if (screen === "join") renderJoin(this);
     else if (screen === "waiting") renderWaiting(this);
+    else if (PLAYERS_SCREENS.includes(screen)) renderPlayers(this, screen as PlayersScreen);
     else this.renderTableNow();
     document.title = `${screen === "table" ? "At the table" : cap(screen)} · Kupferkessel Co.`;
     if (changed) {

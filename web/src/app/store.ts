@@ -71,3 +71,24 @@ export const savedLog = {
   },
   put: (table: string, seat: number, value: unknown) => set(`kk:log:${host()}:${table}:${seat}`, JSON.stringify(value)),
 };
+
+/** 1.2: this browser's registered player on this server: its name and the secret made
+ * here (or given by the server for this device). Like a seat token, but for good: it is
+ * sent only in `sign_in`, to this server, and never shown. */
+export interface Account {
+  name: string;
+  secret: string;
+}
+
+export const account = {
+  get(): Account | null {
+    const raw = get(`kk:player:${host()}`);
+    try {
+      const a = raw ? (JSON.parse(raw) as Account) : null;
+      return a && typeof a.name === "string" && typeof a.secret === "string" ? a : null;
+    } catch {
+      return null;
+    }
+  },
+  put: (a: Account | null) => set(`kk:player:${host()}`, a ? JSON.stringify(a) : null),
+};

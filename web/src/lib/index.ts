@@ -2,3 +2,4 @@
 export * from "./client";
 export * from "./geometry";
 export * from "./protocol";
+export * from "./replay";

@@ -1,0 +1,386 @@
+/**
+ * Protocol 1.2 in the page: your player (register a name once, with a secret made here
+ * and kept in this browser's storage for this server; or sign in with a code from another
+ * device), the signing in on every connection, a profile with its recent games, the
+ * leaderboard, and a step-through replay of a past game from its record.
+ *
+ * Apart from the table and the lobby, so the players' part reads on its own; the app
+ * hands it its connection and its screens.
+ */
+import { ProtocolError, replayRecord, type ReplayFrame } from "../lib/index";
+import type {
+  GameSummary,
+  GamesMsg,
+  LeaderEntry,
+  LeaderboardMsg,
+  PlayerInfo,
+  PlayerSeat,
+  ProfileMsg,
+  RecordMsg,
+  ServerMessage,
+  SignedInMsg,
+} from "../lib/protocol";
+import { byId, h, replace } from "./dom";
+import type { App } from "./main";
+import { account, prefs } from "./store";
+import { cap, ordinal, seatLabel } from "./words";
+
+export type PlayersScreen = "account" | "profile" | "board" | "replay";
+export const PLAYERS_SCREENS: readonly string[] = ["account", "profile", "board", "replay"];
+const PAGE = 20;
+
+/** What the players' screens hold between two drawings. */
+const state = {
+  me: null as PlayerInfo | null,
+  seats: [] as PlayerSeat[],
+  profile: null as PlayerInfo | null,
+  games: [] as GameSummary[],
+  gamesNext: null as string | null,
+  gamesTotal: 0,
+  board: [] as LeaderEntry[],
+  boardNext: null as string | null,
+  boardTotal: 0,
+  code: null as { code: string; until: number } | null,
+  replay: null as { msg: RecordMsg; frames: ReplayFrame[]; at: number } | null,
+};
+
+/** The signed-in player of this connection, if any. */
+export const me = (): PlayerInfo | null => state.me;
+
+/** Whether this connection speaks 1.2 (the server's `welcome` said so). */
+export function speaksPlayers(app: App): boolean {
+  const v = app.client?.welcome.protocol;
+  return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 2));
+}
+
+/** The seat this browser's player holds at `table` (it signed in holding it). */
+export function playerSeat(table: string): number | null {
+  return state.seats.find((s) => s.table === table)?.seat ?? null;
+}
+
+/** A fresh secret: 32 bytes from the browser's secure generator, base64url. */
+export function newSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function signedIn(app: App, msg: ServerMessage): PlayerInfo {
+  if (msg.type !== "signed_in") throw new Error(`expected signed_in, got ${msg.type}`);
+  const s = msg as SignedInMsg;
+  state.me = s.player;
+  state.seats = s.seats ?? [];
+  prefs.setName(s.player.name);
+  app.setPlayer(s.player);
+  return s.player;
+}
+
+/** On every connection: sign in as the player kept for this server, if any. */
+export async function signIn(app: App): Promise<void> {
+  state.me = null;
+  state.seats = [];
+  app.setPlayer(null);
+  const kept = account.get();
+  const c = app.client;
+  if (!kept || !c || !speaksPlayers(app)) return;
+  try {
+    signedIn(app, await c.request("sign_in", { name: kept.name, secret: kept.secret }));
+  } catch (e) {
+    app.say(e instanceof ProtocolError ? `Could not sign in as ${kept.name}: ${e.message}` : "");
+  }
+}
+
+function when(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+const rating = (r: number, provisional?: boolean) => `${r.toFixed(1)}${provisional ? "?" : ""}`;
+
+// ------------------------------------------------------------------ opening
+/** Open one of the players' screens: `profile` of `name` (null: your own). */
+export function openPlayers(app: App, screen: PlayersScreen, name: string | null = null): void {
+  if (!speaksPlayers(app)) {
+    app.say("This server has no registered players (it speaks protocol 1.1 or older).");
+    return;
+  }
+  if (screen === "profile" && name === null && !state.me) screen = "account";
+  if (screen === "profile") void loadProfile(app, name);
+  if (screen === "board") void loadBoard(app, true);
+  app.show(screen);
+}
+
+async function loadProfile(app: App, name: string | null): Promise<void> {
+  const c = app.client!;
+  state.profile = null;
+  state.games = [];
+  state.gamesNext = null;
+  try {
+    const p = (await c.request("show_profile", { name: name ?? undefined })) as ProfileMsg;
+    state.profile = p.player;
+    await moreGames(app);
+  } catch (e) {
+    app.refused(e);
+  }
+  if (app.screen === "profile") renderPlayers(app, "profile");
+}
+
+async function moreGames(app: App): Promise<void> {
+  if (!state.profile) return;
+  const page = (await app.client!.request("list_games", {
+    name: state.profile.name,
+    cursor: state.gamesNext ?? undefined,
+    limit: PAGE,
+  })) as GamesMsg;
+  state.games.push(...(page.games ?? []));
+  state.gamesNext = page.next ?? null;
+  state.gamesTotal = page.total ?? state.games.length;
+}
+
+async function loadBoard(app: App, first: boolean): Promise<void> {
+  if (first) {
+    state.board = [];
+    state.boardNext = null;
+  }
+  try {
+    const page = (await app.client!.request("show_leaderboard", { cursor: state.boardNext ?? undefined, limit: PAGE })) as LeaderboardMsg;
+    state.board.push(...(page.entries ?? []));
+    state.boardNext = page.next ?? null;
+    state.boardTotal = page.total ?? state.board.length;
+  } catch (e) {
+    app.refused(e);
+  }
+  if (app.screen === "board") renderPlayers(app, "board");
+}
+
+async function openReplay(app: App, table: string): Promise<void> {
+  try {
+    const msg = (await app.client!.request("get_record", { table })) as RecordMsg;
+    state.replay = { msg, frames: replayRecord(msg.record, app.client!.welcome.catalogue), at: 0 };
+    app.show("replay");
+  } catch (e) {
+    app.refused(e);
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+export function renderPlayers(app: App, screen: PlayersScreen): void {
+  if (screen === "account") renderAccount(app);
+  else if (screen === "profile") renderProfile(app);
+  else if (screen === "board") renderBoard(app);
+  else renderReplay(app);
+}
+
+function field(label: string, input: HTMLInputElement): HTMLElement {
+  return h("p", { class: "field" }, h("label", { for: input.id }, label), input);
+}
+
+function renderAccount(app: App): void {
+  const name = h("input", { id: "reg-name", type: "text", required: true, maxlength: app.client?.welcome.limits.max_name ?? 32, autocomplete: "nickname", value: prefs.name() });
+  const code = h("input", { id: "redeem-code", type: "text", required: true, pattern: "[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}", autocomplete: "one-time-code", placeholder: "7KQ2-MX4V" });
+  const register = async (e: Event) => {
+    e.preventDefault();
+    const n = name.value.trim();
+    if (!n || !app.client) return;
+    const secret = newSecret();
+    account.put({ name: n, secret }); // kept first: a lost answer does not lose the player
+    try {
+      const p = signedIn(app, await app.client.request("register", { name: n, secret }));
+      account.put({ name: p.name, secret });
+      app.say(`Registered as ${p.name}: this browser signs in by itself from now on.`, true);
+      openPlayers(app, "profile");
+    } catch (err) {
+      account.put(null);
+      app.refused(err);
+    }
+  };
+  const redeem = async (e: Event) => {
+    e.preventDefault();
+    if (!app.client) return;
+    try {
+      const reply = await app.client.request("redeem_code", { code: code.value.trim() });
+      const p = signedIn(app, reply);
+      const secret = (reply as SignedInMsg).secret;
+      if (secret) account.put({ name: p.name, secret });
+      app.say(`Signed in as ${p.name} on this device too.`, true);
+      openPlayers(app, "profile");
+    } catch (err) {
+      app.refused(err);
+    }
+  };
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "form players", "aria-labelledby": "account-h" },
+      h("h2", { id: "account-h" }, "Your player on this server"),
+      h("p", {}, "Register a name once: this browser keeps a secret for it and signs in by itself on every visit. Your games, rating and place on the leaderboard follow the name."),
+      h("form", { onsubmit: register, "aria-labelledby": "reg-h" }, h("h3", { id: "reg-h" }, "Register a name"), field("Player name", name), h("p", { class: "buttons" }, h("button", { type: "submit", class: "primary", id: "register-go" }, "Register"))),
+      h("form", { onsubmit: redeem, "aria-labelledby": "redeem-h" }, h("h3", { id: "redeem-h" }, "Already registered on another device?"), h("p", {}, "On that device open Your player and ask for a device code, then type it here."), field("Device code", code), h("p", { class: "buttons" }, h("button", { type: "submit", id: "redeem-go" }, "Sign in with the code"))),
+      h("p", { class: "buttons" }, h("button", { type: "button", onclick: () => app.show("lobby") }, "Back to the lobby")),
+    ),
+  );
+}
+
+function gameItem(app: App, g: GameSummary): HTMLElement {
+  const place = g.places[g.seat] ?? 0;
+  const others = g.names.filter((_, i) => i !== g.seat).map((n) => n ?? "-");
+  const rated = g.rated && g.rating_before != null && g.rating_after != null ? `; rated ${g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}` : "";
+  return h(
+    "li",
+    { class: "table-row" },
+    h("h3", {}, g.name, " ", h("span", { class: "tag" }, `${ordinal(place)} of ${g.names.length}`), g.rated ? h("span", { class: "tag" }, "rated") : null),
+    h("p", { class: "terms" }, `${when(g.finished)} · vs ${others.join(", ")} · ${g.ending.replace("_", " ")}${rated}`),
+    h("p", { class: "buttons" }, h("button", { "data-key": `replay-${g.table}`, onclick: () => void openReplay(app, g.table) }, "Replay", h("span", { class: "sr-only" }, ` ${g.name}`))),
+  );
+}
+
+function renderProfile(app: App): void {
+  const p = state.profile;
+  const mine = !!p && !!state.me && p.name === state.me.name;
+  const code = state.code && state.code.until > Date.now() ? state.code : null;
+  const askCode = async () => {
+    try {
+      const m = await app.client!.request("new_device_code", {});
+      if (m.type === "device_code") state.code = { code: m.code, until: Date.now() + m.expires_in * 1000 };
+      renderProfile(app);
+      byId("device-code").focus();
+    } catch (e) {
+      app.refused(e);
+    }
+  };
+  const more = async () => {
+    try {
+      await moreGames(app);
+    } catch (e) {
+      app.refused(e);
+    }
+    renderProfile(app);
+  };
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "players", "aria-labelledby": "profile-h" },
+      h("h2", { id: "profile-h" }, p ? `Player ${p.name}` : "Player"),
+      p
+        ? [
+            h(
+              "dl",
+              { class: "facts" },
+              h("dt", {}, "Rating"),
+              h("dd", { id: "rating" }, rating(p.rating, p.provisional ?? true), p.provisional ?? true ? " (provisional: too few rated games yet)" : ""), // absent: its default, true
+              h("dt", {}, "Games"),
+              h("dd", {}, `${p.games ?? 0} (${p.rated_games ?? 0} rated), ${p.wins ?? 0} won`),
+              h("dt", {}, "Registered"),
+              h("dd", {}, when(p.since).slice(0, 10)),
+            ),
+            mine
+              ? h(
+                  "p",
+                  { class: "buttons" },
+                  h("button", { id: "device-code-go", onclick: () => void askCode() }, "A code for another device"),
+                  code ? h("span", {}, "Code: ", h("code", { id: "device-code", tabindex: -1 }, code.code), " (type it on the other device within a few minutes; it works once)") : null,
+                )
+              : null,
+            h("h3", { id: "games-h" }, state.gamesTotal ? `Recent games (${state.gamesTotal})` : "No finished games yet"),
+            h("ul", { class: "tables", "aria-labelledby": "games-h" }, state.games.map((g) => gameItem(app, g))),
+            state.gamesNext ? h("p", { class: "buttons" }, h("button", { id: "more-games", onclick: () => void more() }, "More games")) : null,
+          ]
+        : h("p", {}, "Fetching the profile..."),
+      h("p", { class: "buttons" }, h("button", { id: "to-board", onclick: () => openPlayers(app, "board") }, "Leaderboard"), h("button", { onclick: () => app.show("lobby") }, "Back to the lobby")),
+    ),
+  );
+}
+
+function renderBoard(app: App): void {
+  const rows = state.board.map((e) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, String(e.rank)),
+      h("th", { scope: "row" }, h("button", { class: "link", "data-key": `player-${e.name}`, onclick: () => openPlayers(app, "profile", e.name) }, e.name)),
+      h("td", {}, rating(e.rating, e.provisional)),
+      h("td", {}, String(e.rated_games)),
+    ),
+  );
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "players", "aria-labelledby": "board-h" },
+      h("h2", { id: "board-h" }, "Leaderboard"),
+      state.board.length
+        ? h(
+            "table",
+            { class: "board-table" },
+            h("caption", {}, `${state.boardTotal} rated players, best first (? marks a provisional rating)`),
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Rated games"))),
+            h("tbody", {}, rows),
+          )
+        : h("p", {}, "Nobody has played a rated game yet."),
+      state.boardNext ? h("p", { class: "buttons" }, h("button", { id: "more-board", onclick: () => void loadBoard(app, false) }, "More players")) : null,
+      h("p", { class: "buttons" }, h("button", { onclick: () => openPlayers(app, "profile") }, "Your player"), h("button", { onclick: () => app.show("lobby") }, "Back to the lobby")),
+    ),
+  );
+}
+
+function renderReplay(app: App): void {
+  const r = state.replay;
+  if (!r || !app.cards) return;
+  const cards = app.cards;
+  const f = r.frames[r.at];
+  const last = r.frames.length - 1;
+  const colours = ["white", "black", r.msg.record.options.third_colour ?? "lilac"];
+  const who = (s: number) => seatLabel(colours, s, r.msg.names);
+  const go = (at: number) => () => {
+    r.at = Math.max(0, Math.min(last, at));
+    renderReplay(app);
+    byId("replay-step").focus();
+  };
+  const step = f.took
+    ? `Take ${r.at} of ${last}: ${who(f.took.seat)} took ${cards.words(f.took.card)} (row ${f.took.row}, column ${f.took.col})${f.took.keep ? "" : " and discarded it"}` +
+      f.exploded.map(([t, c]) => `; ${who(t)} lost ${cards.words(c)} to the boom`).join("")
+    : `The start, before take 1 of ${last}`;
+  const cell = (id: string | null, rr: number, cc: number) => {
+    const taken = f.took && f.took.row === rr && f.took.col === cc;
+    if (!id) return h("td", { class: taken ? "rcell taken" : "rcell empty" }, taken ? "taken" : "");
+    return h("td", { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}` }, cards.words(id), taken ? h("span", { class: "sr-only" }, " (just refilled here)") : null);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const to = { ArrowRight: r.at + 1, ArrowLeft: r.at - 1, Home: 0, End: last }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to)();
+  };
+  const section = h(
+    "section",
+    { class: "players replay", "aria-labelledby": "replay-h" },
+    h("h2", { id: "replay-h" }, `Replay: ${r.msg.name}`),
+    h("p", { class: "terms" }, r.msg.names.map((n, s) => `${cap(colours[s])}: ${n ?? "-"}`).join(" · "), r.msg.rated ? " · rated" : ""),
+    h("p", { id: "replay-step", tabindex: -1, "aria-live": "polite" }, step),
+    h(
+      "p",
+      { class: "buttons" },
+      h("button", { id: "replay-start", onclick: go(0), disabled: r.at === 0 }, "Start"),
+      h("button", { id: "replay-back", onclick: go(r.at - 1), disabled: r.at === 0 }, "Back"),
+      h("button", { id: "replay-next", class: "primary", onclick: go(r.at + 1), disabled: r.at === last }, "Next take"),
+      h("button", { id: "replay-end", onclick: go(last), disabled: r.at === last }, "End"),
+    ),
+    h(
+      "table",
+      { class: "replay-grid" },
+      h("caption", { class: "sr-only" }, "The grid after this take"),
+      h("tbody", {}, f.grid.map((row, rr) => h("tr", {}, row.map((id, cc) => cell(id, rr, cc))))),
+    ),
+    h(
+      "ul",
+      { class: "seat-list", "aria-label": "Kettles" },
+      f.kettles.map((k, s) =>
+        h("li", {}, h("strong", {}, who(s)), `: ${k.length} card${k.length === 1 ? "" : "s"}, top ${k.length ? cards.words(k[k.length - 1]) : "none"}`, f.toMove === s ? h("span", { class: "tag to-move" }, "to move") : null),
+      ),
+    ),
+    h("p", { class: "muted" }, `Deck: ${f.deck} cards${f.over ? " · the game is over" : ""}. Keys: Left/Right a take, Home/End.`),
+    h("p", { class: "buttons" }, h("button", { onclick: () => openPlayers(app, "profile", state.profile?.name ?? null) }, "Back to the profile")),
+  );
+  section.addEventListener("keydown", onKey);
+  replace(app.main, section);
+}
