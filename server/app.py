@@ -263,8 +263,9 @@ class Server:
             await asyncio.sleep(every)
             try:
                 await self.lobby.sweep_all()
-                # the sanctions other nodes (or an earlier run) stored, and those ended
-                await asyncio.to_thread(self.moderation.load)
+                # the sanctions other nodes stored (a ban closes whom it concerns here)
+                for fresh in await asyncio.to_thread(self.moderation.load):
+                    self.moderation.enforce(fresh, self.sessions)
             except Exception:  # a failed round must not end the sweeping
                 log.exception("sweep failed")
 

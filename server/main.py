@@ -287,9 +287,9 @@ def settle(args: argparse.Namespace) -> argparse.Namespace:
     known = {f.name: (f.kind, f.choices) for f in FLAGS}
     from_file = read_config_file(Path(given), known) if given else {}
     out = argparse.Namespace(**vars(args))
-    for flag in FLAGS if given is not None or hasattr(args, "port") else STORE_FLAGS:
-        if getattr(args, flag.dest, None) is not None:
-            continue
+    for flag in FLAGS:
+        if not hasattr(args, flag.dest) or getattr(args, flag.dest) is not None:
+            continue  # not a flag of this command, or given (or its environment variable)
         value = from_file.get(flag.name, flag.default)
         if flag.path and flag.name in from_file and given and "://" not in value:
             value = str((Path(given).parent / value).resolve())

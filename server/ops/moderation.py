@@ -8,7 +8,8 @@ sanction (``add``, through ``kupferkessel admin``) is stored first, then takes e
 the sessions it concerns are closed (a ban) at once. A sanction ends at its ``until``
 by itself (each check compares with the clock), or early when lifted. Nodes of a
 cluster share the store: each reloads it every sweep (``refresh``), so a sanction made
-at one node reaches the others within a minute. ``Moderation`` is the sessions'
+at one node reaches the others within a minute (and a ban closes their connections
+it concerns then). ``Moderation`` is the sessions'
 ``Conduct``: ``banned`` and ``muted`` are typed errors, the state untouched.
 """
 
@@ -66,9 +67,13 @@ class Moderation:
         self._by: dict[tuple[str, str, str], Sanction] = {}  # (kind, target, value) -> the latest
 
     # ------------------------------------------------------------------ state
-    def load(self) -> None:
-        """Read the sanctions in force from the store (at start, and at each refresh)."""
-        self._set(self.store.load_sanctions(self.now()))
+    def load(self) -> list[Sanction]:
+        """Read the sanctions in force from the store (at start, and at each refresh);
+        returns those not known here before (another node's, for ``enforce``)."""
+        found = self.store.load_sanctions(self.now())
+        fresh = [s for s in found if s.id not in self._in_force]
+        self._set(found)
+        return fresh
 
     def _set(self, sanctions: Iterable[Sanction]) -> None:
         self._in_force = {s.id: s for s in sanctions}

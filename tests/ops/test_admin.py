@@ -18,7 +18,7 @@ from websockets.exceptions import InvalidStatus
 
 from server.admin import request
 from server.app import Server
-from server.store import open_store
+from server.store import Sanction, open_store
 from tests.helpers.clock import FakeClock
 from tests.server.wsclient import WsClient, create, human_table, join, serving
 
@@ -274,4 +274,19 @@ async def test_a_ban_takes_no_frame_from_others(admin_server: Server) -> None:
     await p1.ping()
     assert [x.type for x in p1.msgs[before:] if x is not None] == ["pong"]
     for c in (p0, p1):
+        await c.close()
+
+
+async def test_a_ban_stored_by_another_node_reaches_this_one(make_server: MakeServer) -> None:
+    """A node reads the sanctions the others stored at each sweep (here every second):
+    a new ban refuses seats and closes the connections it concerns there too."""
+    server = await make_server(finished_ttl=4)  # a sweep a second
+    _, (zed, amy), _ = await human_table(server.port, 2)
+    now = server.config.now()
+    await server.store.add_sanction(Sanction("n0de2b4n", "ban", "name", "p0", now, None, ""))
+    assert (await zed.wait_type("bye", timeout=15)).reason == "banned"
+    await amy.ping()
+    other = await WsClient.open(server.port, "o")
+    assert (await other.request("create_table", name="t", player="P0")).code == "banned"
+    for c in (amy, other):
         await c.close()
