@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("server.main", "run a dedicated server"),
     "export": ("server.export", "write a stored game's record as JSON"),
     "admin": ("server.admin", "act on a running server: tables, players, close, mute, ban"),
+    "ratings": ("server.ratings_cli", "recompute the players' ratings from the stored games"),
     "bot": ("client.bot_runner", "connect a computer player to a server"),
     "replay": ("client.commands.replay", "replay a game record and print the position"),
 }

@@ -43,6 +43,7 @@ from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .ops.admin import Admin
 from .ops.metrics import Metrics, Parts
 from .ops.moderation import Moderation, until_text
+from .players.service import Players
 from .store import MemoryStore, Store
 
 __all__ = ["Server", "ServerConfig", "run_server"]
@@ -85,6 +86,7 @@ class Server:
             players=ComputerPlayers(self.bots, config.bot_think),
         )
         self.sessions: set[Session] = set()
+        self.players = Players(self.store, rated_allow=config.rated_allow)  # 1.2
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
             server=config.name,
@@ -363,7 +365,15 @@ class Server:
                 await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
             await ws.close(CLOSE_TRY_AGAIN, full)
             return
-        session = Session(ws, self.config, self.lobby, self.welcome, self.figures, self.moderation)
+        session = Session(
+            ws,
+            self.config,
+            self.lobby,
+            self.welcome,
+            self.figures,
+            self.moderation,
+            players=self.players,
+        )
         self.sessions.add(session)
         log.info("connect", extra=session.log_extra)
         try:

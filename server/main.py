@@ -177,6 +177,15 @@ FLAGS: tuple[Flag, ...] = (
         " as abandoned and leaves memory (0 keeps it forever)",
     ),
     Flag("no-seeds", "bool", False, "refuse seeds chosen by clients in create_table"),
+    Flag(
+        "rated-allow",
+        "list",
+        [],
+        "at rated tables allow WHAT too: bots, seeds (chosen by the creator) or casual"
+        " (memory); repeatable; none by default (docs/SERVER.md)",
+        metavar="WHAT",
+        choices=("bots", "seeds", "casual"),
+    ),
     Flag("no-web", "bool", False, "serve no browser client on GET / (protocol only)"),
     Flag(
         "allow-origin",
@@ -325,6 +334,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         abandon_ttl=args.abandon_ttl,
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
+        rated_allow=frozenset(args.rated_allow),
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),
         cluster=args.cluster,

@@ -59,6 +59,9 @@ from ..core.tokens import hash_token
 from ..figures import SessionFigures
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
+from ..players.account import HANDLERS as PLAYER_HANDLERS
+from ..players.account import Account
+from ..players.service import Players
 from .conduct import UNMODERATED, Conduct
 from .framing import Frame, Framing
 from .peers import client_address, peer_of
@@ -143,7 +146,9 @@ class Session(Framing):
         welcome: m.WelcomeMsg,
         figures: SessionFigures | None = None,  # shared by the server's sessions
         conduct: Conduct = UNMODERATED,  # the operator's mutes and bans
+        players: Players | None = None,  # 1.2: the server's registered players
     ) -> None:
+        self.account = Account(players)  # who this connection plays as (1.2)
         self.config = config
         self.lobby = lobby
         self.welcome = welcome
@@ -379,9 +384,7 @@ class Session(Framing):
     def _unknown_here(self, kind: str) -> bool:
         """Whether ``kind`` is a message of a later minor version than the one this
         connection's ``hello`` chose (``ADDED_IN``): 1.0 knows no ``claim``, ..."""
-        if self.phase is Phase.CONNECTED:
-            return False
-        return m.ADDED_IN.get(kind, 0) > self.minor or kind not in _HANDLERS
+        return self.phase is not Phase.CONNECTED and m.ADDED_IN.get(kind, 0) > self.minor
 
     async def dispatch(self, msg: Any) -> None:
         """Run the handler of ``msg`` if this phase accepts it (``ACCEPTS``)."""
@@ -488,6 +491,7 @@ class Session(Framing):
             timing = timing_to_shared(msg.timing)
         except RuleError as e:
             raise TableError("bad_options", e.message) from e
+        rated = self.account.check_create(msg, self.minor)  # 1.2
         table, invite = await self.lobby.create(
             msg.name,
             options,
@@ -496,7 +500,8 @@ class Session(Framing):
             timing=timing,
             peer=self.host,
         )
-        summary = table_summary(table, self.minor)
+        await self.account.created(table, rated)
+        summary = table_summary(table, self.minor).model_copy(update={"rated": rated})
         self.send(m.TableCreatedMsg(table=summary, invite=invite), msg.id)
         if msg.player is not None:  # the creator knows the seed it chose
             await self._sit(table, msg.player, msg.seat, msg.id, seeded=True)
@@ -505,8 +510,11 @@ class Session(Framing):
     async def _sit(
         self, table: TableHandle, player: str, seat: int | None, re: int, *, seeded: bool = False
     ) -> None:
+        self.account.check_join(table)  # 1.2: rated tables, one seat per player
+        player = self.account.seat_name(player)
         self.conduct.may_sit(player, self.host)
         index, token = await table.apply(self, Join(player, seat, seeded))
+        await self.account.seated(table, index)
         self._enter(Phase.SEATED, table)
         self.name = player
         self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)
@@ -528,15 +536,18 @@ class Session(Framing):
         found = await self.lobby.locate_seat(msg.token, self.table)
         if found is None:
             raise TableError("bad_token", "that seat token is not valid on this server")
-        table, seat = found
+        await self.resume_seat(*found, hash_token(msg.token), msg.id)
+
+    async def resume_seat(self, table: TableHandle, seat: int, token_hash: str, re: int) -> None:
+        """Take back ``seat`` (``resume``, or 1.2's ``rejoin``), answering ``re``."""
         if self.table is not None and self.table is not table:
             raise TableError("already_seated", "leave your current table first")
         if table.seat_of(self) not in (None, seat):  # one connection, one seat
             raise TableError("already_seated", "this connection already plays another seat")
         self.conduct.may_sit(table.public_seats()[seat].name or "", self.host)
-        self.send(m.ResumedMsg(table=table.id, seat=seat), msg.id)
+        self.send(m.ResumedMsg(table=table.id, seat=seat), re)
         self._enter(Phase.SEATED, table)
-        await table.apply(self, Resume(hash_token(msg.token)))
+        await table.apply(self, Resume(token_hash))
         self.name = table.public_seats()[seat].name or self.name
 
     async def on_leave(self, msg: m.LeaveMsg) -> None:
@@ -589,6 +600,7 @@ class Session(Framing):
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[None]]] = {
-    kind: handler for kind in ACCEPTS if (handler := getattr(Session, f"on_{kind}", None))
+    **{kind: getattr(Session, f"on_{kind}") for kind in ACCEPTS if kind not in PLAYER_HANDLERS},
+    **PLAYER_HANDLERS,  # 1.2's, in ``server.players.account``
 }
-"""Message type -> its handler (a row of ``ACCEPTS`` without one is ``unknown_type``)."""
+"""Message type -> its handler (one for every row of ``ACCEPTS``)."""

@@ -6,7 +6,9 @@ a backend can be swapped (memory, SQLite, PostgreSQL) without them knowing which
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +17,11 @@ from shared.options import Options
 from shared.record import Record
 
 from ..figures import Timings
+from .players import PlayerStore
+
+log = logging.getLogger("kupferkessel.store")
+
+FinishListener = Callable[[str, "dict[str, Any] | None"], Awaitable[None]]
 
 __all__ = [
     "BadDatabase",
@@ -90,7 +97,7 @@ class StoredGame:
     result: dict[str, Any] | None
 
 
-class Store(ABC):
+class Store(PlayerStore, ABC):
     """The interface the server writes through. ``MemoryStore`` keeps nothing
     (``--no-persist``); ``SqliteStore`` is durable. Every coroutine returns once the
     write is durable (immediately for ``MemoryStore``).
@@ -101,6 +108,19 @@ class Store(ABC):
     server_id = ""
     """Whose alive notes (``note_alive``) this store writes: "" for a stand-alone server
     (one per database), the node's name on a node of a cluster."""
+
+    def when_finished(self, listener: FinishListener) -> None:
+        """Call ``listener(table_id, result)`` after each ``finish`` is durable (the
+        players' ratings follow results so). A listener's failure is logged, never the
+        finish's."""
+        self.__dict__.setdefault("_finish_listeners", []).append(listener)
+
+    async def _finished(self, table_id: str, result: dict[str, Any] | None) -> None:
+        for listener in self.__dict__.get("_finish_listeners", ()):
+            try:
+                await listener(table_id, result)
+            except Exception:
+                log.exception("a finish listener failed", extra={"table": table_id})
 
     @abstractmethod
     async def start(self) -> None:

@@ -14,16 +14,18 @@ from shared.options import Options
 from shared.record import Record
 
 from .base import Sanction, Store, StoredGame, StoredTable
+from .memory_players import MemoryPlayers
 
 __all__ = ["MemoryStore"]
 
 
-class MemoryStore(Store):
+class MemoryStore(MemoryPlayers, Store):
     """No persistence at all: every write is accepted at once. Only the operator's
     sanctions are kept, in memory while the process runs (the moderation must work on a
-    server that keeps no games too)."""
+    server that keeps no games too), and the registered players (``MemoryPlayers``)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._sanctions: dict[str, Sanction] = {}
 
     async def start(self) -> None:
@@ -57,7 +59,7 @@ class MemoryStore(Store):
         pass
 
     async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
-        pass
+        self._seats.get(table_id, {}).pop(seat, None)
 
     async def start_game(
         self,
@@ -88,7 +90,7 @@ class MemoryStore(Store):
     async def finish(
         self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
     ) -> None:
-        pass
+        await self._finished(table_id, result)
 
     async def add_sanction(self, sanction: Sanction) -> None:
         self._sanctions[sanction.id] = sanction

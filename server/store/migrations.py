@@ -85,6 +85,47 @@ CREATE TABLE IF NOT EXISTS sanctions (
 );
 CREATE INDEX IF NOT EXISTS sanctions_value ON sanctions(value)
 """,
+    # 7: registered players (protocol 1.2): their secrets' hashes, the seats they sat
+    # in, rated tables and each rated game's rating changes (``server.players``)
+    """
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    name_key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    created REAL NOT NULL,
+    mu REAL,
+    sigma REAL,
+    rated_games INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS player_secrets (
+    player_id TEXT NOT NULL REFERENCES players(id),
+    secret_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS player_secrets_player ON player_secrets(player_id);
+CREATE TABLE IF NOT EXISTS player_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS player_seats_player ON player_seats(player_id);
+CREATE TABLE IF NOT EXISTS rated_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    seq INTEGER
+);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    mu_before REAL,
+    sigma_before REAL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes(player_id)
+""",
 )
 
 

@@ -26,6 +26,7 @@ from shared.record import Record, action_to_dict
 from ..figures import Timings
 from . import sanctions
 from .base import Sanction, StaleOwner, Store, StoredGame, StoredSeat, StoredTable
+from .sql_players import SqlPlayers
 from .writer import Op, Writer
 
 __all__ = ["ALIVE_KEPT", "SqlStore"]
@@ -36,7 +37,7 @@ ALIVE_KEPT = 7 * 24 * 3600.0
 """Seconds a server's last alive note is kept once it stops noting (a node gone for good)."""
 
 
-class SqlStore(Store):
+class SqlStore(SqlPlayers, Store):
     """What both SQL backends share (see the package docstring): one writer thread with
     group commit (``Writer``), fenced writes, reads on a second connection, and the
     schema migrations. A backend says how to connect, how to lock the database for one
@@ -187,8 +188,11 @@ class SqlStore(Store):
         write creates the table (no epoch yet)."""
         if not self._writer.running:
             raise RuntimeError("store not started")
-        if table_id and self.fencing and not new and (
-            epoch is None or self.fences.get(table_id) != epoch
+        if (
+            table_id
+            and self.fencing
+            and not new
+            and (epoch is None or self.fences.get(table_id) != epoch)
         ):
             log.warning("store write refused: table not held", extra={"table": table_id})
             self.refused += 1
@@ -300,6 +304,7 @@ class SqlStore(Store):
         await self._write(
             table_id,
             ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
+            ("DELETE FROM player_seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
             epoch=epoch,
         )
 
@@ -396,6 +401,7 @@ class SqlStore(Store):
                 )
             )
         await self._write(table_id, *ops, epoch=epoch)
+        await self._finished(table_id, result)
 
     # ---------------------------------------------------------------- reads
     def _record(self, con: _Dialect, table_id: str) -> tuple[Record, bool] | None:
@@ -421,8 +427,7 @@ class SqlStore(Store):
         return result
 
     _TABLE_COLUMNS = (
-        "id, name, options, private, invite_hash, created, state, finished, timing, made_by,"
-        " epoch"
+        "id, name, options, private, invite_hash, created, state, finished, timing, made_by, epoch"
     )
 
     def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:

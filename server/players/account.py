@@ -1,0 +1,213 @@
+"""One connection's player, and the handlers of protocol 1.2's messages.
+
+Why: a session knows nothing of players beyond this: ``Account`` says who it plays as
+(signed in or anonymous), names and links the seats it takes, checks the rules of rated
+tables; ``HANDLERS`` answer the 1.2 messages. The session wires them in with a few
+lines, and hands over only what they need (``Seating``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from protocol import messages as m
+
+from ..core.errors import TableError
+from ..core.handle import TableHandle
+from ..lobby.registry import Lobby
+from ..store.players import StoredPlayer
+from .service import Players
+
+__all__ = ["ATTEMPTS", "HANDLERS", "Account", "Seating"]
+
+ATTEMPTS = (5, 60.0)
+"""Sign-in attempts (``register``, ``sign_in``, ``redeem_code``) per connection: at
+most 5 in any 60 seconds (each costs a slow hash)."""
+
+
+class Account:
+    """Who a connection plays as: ``player`` once signed in (None: anonymous)."""
+
+    def __init__(self, players: Players | None) -> None:
+        self.players = players
+        self.player: StoredPlayer | None = None
+        self._attempts: deque[float] = deque()
+
+    def service(self) -> Players:
+        if self.players is None:
+            raise TableError("not_allowed", "this server keeps no players")
+        return self.players
+
+    def signed_in(self) -> StoredPlayer:
+        if self.player is None:
+            raise TableError("not_signed_in", "sign in as a registered player first")
+        return self.player
+
+    def attempt(self) -> None:
+        """Count a sign-in attempt; ``rate_limited`` past ``ATTEMPTS``."""
+        if self.player is not None:
+            raise TableError("not_allowed", "this connection is signed in already")
+        now = time.monotonic()
+        while self._attempts and self._attempts[0] <= now - ATTEMPTS[1]:
+            self._attempts.popleft()
+        if len(self._attempts) >= ATTEMPTS[0]:
+            raise TableError("rate_limited", "too many sign-in attempts: wait a minute")
+        self._attempts.append(now)
+
+    # ------------------------------------------------------------ seats
+    def seat_name(self, name: str) -> str:
+        """The name a seat taken now gets: the registered one once signed in."""
+        return self.player.name if self.player is not None else name
+
+    def check_create(self, msg: m.CreateTableMsg, minor: int) -> bool:
+        """Whether the table ``msg`` makes is rated (1.2), after checking that it may
+        be: signed in, seated at once, and no bots, seed or casual memory unless the
+        operator allows them."""
+        if minor < 2 or not msg.rated:
+            return False
+        self.signed_in()
+        allow = self.service().rated_allow
+        if msg.player is None:
+            raise TableError("bad_options", "a rated table's creator sits down (give player)")
+        if msg.bots and "bots" not in allow:
+            raise TableError("bad_options", "no bots at a rated table on this server")
+        if msg.options.seed is not None and "seeds" not in allow:
+            raise TableError("bad_options", "no chosen seed at a rated table on this server")
+        if msg.options.memory == "casual" and "casual" not in allow:
+            raise TableError("bad_options", "no casual memory at a rated table on this server")
+        return True
+
+    async def created(self, table: TableHandle, rated: bool) -> None:
+        if rated:
+            await self.service().store.mark_rated(table.id)
+
+    def check_join(self, table: TableHandle) -> None:
+        """A rated table seats only signed-in players, a player at most once."""
+        if self.players is None:
+            return
+        store = self.players.store
+        if self.player is None:
+            if store.is_rated(table.id):
+                raise TableError(
+                    "not_allowed",
+                    "a rated table seats only signed-in players (protocol 1.2)",
+                    "rated",
+                )
+            return
+        if self.player.id in store.seat_players(table.id).values():
+            raise TableError("not_allowed", "your player sits at this table already", "same_player")
+
+    async def seated(self, table: TableHandle, seat: int) -> None:
+        """The connection took ``seat``: a signed-in player's seat is linked to it."""
+        if self.player is not None and self.players is not None:
+            await self.players.store.link_seat(table.id, seat, self.player.id)
+
+    def seats(self, lobby: Lobby) -> tuple[m.PlayerSeat, ...]:
+        """The player's seats at tables this server holds now."""
+        if self.player is None or self.players is None:
+            return ()
+        out = []
+        for table_id, seat in self.players.store.player_seats(self.player.id):
+            table = lobby.tables.get(table_id)
+            if table is not None and table.seats[seat].token_hash is not None:
+                out.append(m.PlayerSeat(table=table_id, seat=seat, state=table.state))  # type: ignore[arg-type]
+        return tuple(out)
+
+
+class Seating(Protocol):
+    """What the handlers need of a session."""
+
+    account: Account
+    lobby: Lobby
+    table: TableHandle | None
+
+    def send(self, message: Any, re: int | None = None) -> None: ...
+
+    async def resume_seat(self, table: TableHandle, seat: int, token_hash: str, re: int) -> None:
+        """Take back ``seat`` of ``table`` (as ``resume`` does), answering ``re``."""
+        ...
+
+
+def _signed_in(s: Seating, player: StoredPlayer, re: int, secret: str | None = None) -> None:
+    s.account.player = player
+    info = s.account.service().info(player)
+    s.send(m.SignedInMsg(player=info, seats=s.account.seats(s.lobby), secret=secret), re)
+
+
+async def on_register(s: Seating, msg: m.RegisterMsg) -> None:
+    s.account.attempt()
+    player = await s.account.service().register(msg.name, msg.secret)
+    _signed_in(s, player, msg.id)
+
+
+async def on_sign_in(s: Seating, msg: m.SignInMsg) -> None:
+    s.account.attempt()
+    player = await s.account.service().sign_in(msg.name, msg.secret)
+    _signed_in(s, player, msg.id)
+
+
+async def on_new_device_code(s: Seating, msg: m.NewDeviceCodeMsg) -> None:
+    player = s.account.signed_in()
+    codes = s.account.service().codes
+    s.send(m.DeviceCodeMsg(code=codes.issue(player.id), expires_in=int(codes.ttl)), msg.id)
+
+
+async def on_redeem_code(s: Seating, msg: m.RedeemCodeMsg) -> None:
+    s.account.attempt()
+    player, secret = await s.account.service().redeem(msg.code)
+    _signed_in(s, player, msg.id, secret)
+
+
+async def on_rejoin(s: Seating, msg: m.RejoinMsg) -> None:
+    player = s.account.signed_in()
+    store = s.account.service().store
+    seat = next((k for k, v in store.seat_players(msg.table).items() if v == player.id), None)
+    local = s.lobby.tables.get(msg.table)
+    token_hash: str | None = None
+    if seat is not None and local is not None:
+        token_hash = local.seats[seat].token_hash
+    elif seat is not None:  # served by another node of a cluster: its stored seat
+        stored = store.load_table(msg.table)
+        found = [x for x in stored.seats if x.seat == seat] if stored is not None else []
+        token_hash = found[0].token_hash if found else None
+    table = local or await s.lobby.directory.locate(msg.table, s.table)
+    if seat is None or token_hash is None or table is None:
+        raise TableError("no_such_table", "your player holds no seat at that table here")
+    await s.resume_seat(table, seat, token_hash, msg.id)
+
+
+async def on_show_profile(s: Seating, msg: m.ShowProfileMsg) -> None:
+    players = s.account.service()
+    player = players.find(msg.name) if msg.name is not None else s.account.signed_in()
+    s.send(m.ProfileMsg(player=players.info(player)), msg.id)
+
+
+async def on_list_games(s: Seating, msg: m.ListGamesMsg) -> None:
+    players = s.account.service()
+    player = players.find(msg.name) if msg.name is not None else s.account.signed_in()
+    s.send(players.games_page(player, msg.cursor, msg.limit), msg.id)
+
+
+async def on_get_record(s: Seating, msg: m.GetRecordMsg) -> None:
+    s.send(s.account.service().record(msg.table, s.account.player), msg.id)
+
+
+async def on_show_leaderboard(s: Seating, msg: m.ShowLeaderboardMsg) -> None:
+    s.send(s.account.service().leaderboard_page(msg.cursor, msg.limit), msg.id)
+
+
+HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
+    "register": on_register,
+    "sign_in": on_sign_in,
+    "new_device_code": on_new_device_code,
+    "redeem_code": on_redeem_code,
+    "rejoin": on_rejoin,
+    "show_profile": on_show_profile,
+    "list_games": on_list_games,
+    "get_record": on_get_record,
+    "show_leaderboard": on_show_leaderboard,
+}
+"""1.2 message type -> its handler, called as ``handler(session, msg)``."""

@@ -1,0 +1,263 @@
+"""The registry of players: registering, signing in, devices, ratings and what is shown.
+
+Why: one place holds what a player is on this server (protocol 1.2). Sessions ask it
+(``server.players.account``); the store keeps everything it decides; ratings follow
+every rated game's stored result (``Store.when_finished``) and can be recomputed from
+the stored games alone, by the same code, in the same order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from protocol import messages as m
+from shared.record import Record
+
+from ..core.errors import TableError
+from ..store import Store
+from ..store.players import PlayerGame, StoredPlayer
+from . import ratings
+from .credentials import DeviceCodes, hash_secret, new_secret, verify_secret
+from .names import name_key
+
+__all__ = ["DEFAULT_PAGE", "RATED_EXTRAS", "Players"]
+
+log = logging.getLogger("kupferkessel.players")
+
+DEFAULT_PAGE = 20
+"""Games or leaderboard entries per page when the client asks for no ``limit``."""
+RATED_EXTRAS = frozenset({"bots", "seeds", "casual"})
+"""What an operator may allow at rated tables (``--rated-allow``): bots, chosen seeds,
+``casual`` memory; none by default."""
+
+
+def _offset(cursor: str | None, letter: str) -> int:
+    if cursor is None:
+        return 0
+    if not cursor.startswith(letter):
+        raise TableError("invalid_field", "this cursor belongs to another listing")
+    return int(cursor[1:])
+
+
+class Players:
+    """The players of one server, kept in ``store``."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        rated_allow: frozenset[str] = frozenset(),
+        hashing: int = 2,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.rated_allow = rated_allow
+        self.codes = DeviceCodes()
+        self._now = now
+        self._hashing = asyncio.Semaphore(hashing)  # scrypt runs at most this often at once
+        self._rating = asyncio.Lock()  # one rated game's update at a time, in order
+        self._dummy: str | None = None  # a hash to check unknown names against
+        store.when_finished(self.game_finished)
+
+    # ------------------------------------------------------------ identity
+    async def _hash(self, secret: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(hash_secret, secret)
+
+    async def register(self, name: str, secret: str) -> StoredPlayer:
+        """A new player ``name`` kept by ``secret``; ``name_taken`` if its key is."""
+        key = name_key(name)
+        if not key.strip() or self.store.player_by_key(key) is not None:
+            raise TableError("name_taken", "that name (or one that looks the same) is taken")
+        player = StoredPlayer(secrets.token_urlsafe(12), key, name, self._now())
+        if not await self.store.add_player(player, await self._hash(secret)):
+            raise TableError("name_taken", "that name (or one that looks the same) is taken")
+        log.info("player registered", extra={"player": player.id})
+        return player
+
+    async def sign_in(self, name: str, secret: str) -> StoredPlayer:
+        """The player ``name`` if ``secret`` is one of its devices'; else ``bad_secret``
+        (for an unknown name too, after as much work)."""
+        player = self.store.player_by_key(name_key(name))
+        hashes = self.store.secret_hashes(player.id) if player is not None else []
+        if not hashes:  # the same work either way: nothing tells a name is unregistered
+            if self._dummy is None:
+                self._dummy = await self._hash(new_secret())
+            hashes = [self._dummy]
+        ok = False
+        async with self._hashing:
+            for stored in hashes:
+                if await asyncio.to_thread(verify_secret, secret, stored):
+                    ok = True
+                    break
+        if player is None or not ok:
+            raise TableError("bad_secret", "no player of that name with that secret")
+        return player
+
+    async def redeem(self, code: str) -> tuple[StoredPlayer, str]:
+        """The player of a device code and the new device's secret; ``bad_code``."""
+        pid = self.codes.redeem(code)
+        player = self.store.player_by_id(pid) if pid is not None else None
+        if player is None:
+            raise TableError("bad_code", "that code is unknown, used or expired")
+        secret = new_secret()
+        await self.store.add_secret(player.id, await self._hash(secret))
+        log.info("device added", extra={"player": player.id})
+        return player, secret
+
+    def find(self, name: str) -> StoredPlayer:
+        """The player registered as ``name`` (compared as ``register`` does)."""
+        player = self.store.player_by_key(name_key(name))
+        if player is None:
+            raise TableError("no_such_player", "nobody registered that name here")
+        return player
+
+    def fresh(self, player: StoredPlayer) -> StoredPlayer:
+        """The player as stored now (its ratings move)."""
+        return self.store.player_by_id(player.id) or player
+
+    # ------------------------------------------------------------ ratings
+    async def game_finished(self, table_id: str, result: dict[str, Any] | None) -> None:
+        """A game ended (its result is stored): a rated one that counts updates the
+        ratings of its players."""
+        if result is None or not self.store.is_rated(table_id):
+            return
+        async with self._rating:
+            await self._apply(table_id, result, self.store.rating_seq() + 1)
+
+    async def _apply(self, table_id: str, result: dict[str, Any], seq: int) -> bool:
+        seated = self.store.seat_players(table_id)
+        if not ratings.counts(result, seated):
+            return False
+        current: dict[str, tuple[float, float] | None] = {}
+        for pid in seated.values():
+            p = self.store.player_by_id(pid)
+            current[pid] = None if p is None or p.mu is None or p.sigma is None else (p.mu, p.sigma)
+        await self.store.save_ratings(table_id, seq, ratings.rate_game(result, seated, current))
+        return True
+
+    async def recompute(self) -> int:
+        """Every rating again from the stored rated games, in the order they were
+        applied; returns how many games counted."""
+        async with self._rating:
+            order = self.store.rated_order()
+            await self.store.reset_ratings()
+            seq = 0
+            for table_id, result in order:
+                if await self._apply(table_id, result, seq + 1):
+                    seq += 1
+            return seq
+
+    # ------------------------------------------------------------ what is shown
+    def info(self, player: StoredPlayer) -> m.PlayerInfo:
+        p = self.fresh(player)
+        mu, sigma = (
+            (p.mu, p.sigma) if p.mu is not None and p.sigma is not None else ratings.initial()
+        )
+        games = self.store.player_games(p.id)
+        wins = sum(1 for g in games if _won(g))
+        return m.PlayerInfo(
+            name=p.name,
+            since=int(p.created),
+            rating=ratings.display(mu, sigma),
+            mu=mu,
+            sigma=sigma,
+            provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
+            rated_games=p.rated_games,
+            games=len(games),
+            wins=wins,
+        )
+
+    def games_page(self, player: StoredPlayer, cursor: str | None, limit: int | None) -> m.GamesMsg:
+        start = _offset(cursor, "g")
+        games = self.store.player_games(player.id)
+        page = games[start : start + (limit or DEFAULT_PAGE)]
+        end = start + len(page)
+        return m.GamesMsg(
+            player=player.name,
+            games=tuple(_summary(g) for g in page),
+            next=f"g{end}" if end < len(games) else None,
+            total=len(games),
+        )
+
+    def leaderboard(self) -> list[m.LeaderEntry]:
+        """Every rated player, best rating first (ties: by name key), ranked."""
+        rated = [
+            (ratings.display(p.mu or 0.0, p.sigma or 0.0), p) for p in self.store.rated_players()
+        ]
+        rated.sort(key=lambda e: (-e[0], e[1].key))
+        entries: list[m.LeaderEntry] = []
+        for i, (rating, p) in enumerate(rated):
+            rank = entries[-1].rank if entries and entries[-1].rating == rating else i + 1
+            entries.append(
+                m.LeaderEntry(
+                    rank=rank,
+                    name=p.name,
+                    rating=rating,
+                    mu=p.mu or 0.0,
+                    sigma=p.sigma or 0.0,
+                    rated_games=p.rated_games,
+                    provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
+                )
+            )
+        return entries
+
+    def leaderboard_page(self, cursor: str | None, limit: int | None) -> m.LeaderboardMsg:
+        start = _offset(cursor, "r")
+        board = self.leaderboard()
+        page = board[start : start + (limit or DEFAULT_PAGE)]
+        end = start + len(page)
+        return m.LeaderboardMsg(
+            entries=tuple(page), next=f"r{end}" if end < len(board) else None, total=len(board)
+        )
+
+    def record(self, table_id: str, viewer: StoredPlayer | None) -> m.RecordMsg:
+        """A finished game's record; ``no_such_game`` if it is not finished, or private
+        and ``viewer`` did not play in it."""
+        info = self.store.game_info(table_id)
+        stored = self.store.load_record(table_id) if info is not None else None
+        mine = viewer is not None and info is not None and viewer.id in info.players.values()
+        if info is None or stored is None or not stored[1] or (info.private and not mine):
+            raise TableError("no_such_game", "no finished game of that id to show you")
+        record: Record = stored[0]
+        return m.RecordMsg(
+            table=table_id,
+            name=info.name,
+            names=tuple(info.names),
+            rated=info.rated,
+            record=m.GameRecordInfo.model_validate(record.to_dict(), strict=False),
+        )
+
+
+def _won(game: PlayerGame) -> bool:
+    result = game.info.result or {}
+    places = result.get("places") or []
+    return (
+        result.get("ending") != "abandoned" and game.seat < len(places) and places[game.seat] == 1
+    )
+
+
+def _summary(game: PlayerGame) -> m.GameSummary:
+    info, change = game.info, game.change
+    result = info.result or {}
+    before = after = None
+    if change is not None:
+        before = ratings.display(*(change.before or ratings.initial()))
+        after = ratings.display(*change.after)
+    return m.GameSummary(
+        table=info.table_id,
+        name=info.name,
+        finished=int(info.finished or 0),
+        seat=game.seat,
+        names=tuple(info.names),
+        ending=result.get("ending", "abandoned"),
+        places=tuple(result.get("places", ())),
+        rated=info.rated,
+        rating_before=before,
+        rating_after=after,
+    )

@@ -1,0 +1,91 @@
+"""The players' part of the memory store: kept in dicts for as long as the process runs.
+
+Why: a server without a database (``--no-persist``, the tests) still lets players
+register, sign in and rate one another while it runs; it keeps no games, so there are
+no game lists or records to show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .players import GameInfo, PlayerGame, PlayerStore, RatingChange, StoredPlayer
+
+__all__ = ["MemoryPlayers"]
+
+
+class MemoryPlayers(PlayerStore):
+    """``PlayerStore`` in dicts."""
+
+    def __init__(self) -> None:
+        self._players: dict[str, StoredPlayer] = {}  # by id
+        self._keys: dict[str, str] = {}  # name key -> id
+        self._secrets: dict[str, list[str]] = {}
+        self._seats: dict[str, dict[int, str]] = {}  # table id -> seat -> player id
+        self._rated: dict[str, int | None] = {}  # table id -> seq
+
+    async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
+        if player.key in self._keys:
+            return False
+        self._players[player.id] = player
+        self._keys[player.key] = player.id
+        self._secrets[player.id] = [secret_hash]
+        return True
+
+    async def add_secret(self, player_id: str, secret_hash: str) -> None:
+        self._secrets.setdefault(player_id, []).append(secret_hash)
+
+    def player_by_key(self, key: str) -> StoredPlayer | None:
+        pid = self._keys.get(key)
+        return None if pid is None else self._players[pid]
+
+    def player_by_id(self, player_id: str) -> StoredPlayer | None:
+        return self._players.get(player_id)
+
+    def secret_hashes(self, player_id: str) -> list[str]:
+        return list(self._secrets.get(player_id, ()))
+
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        self._seats.setdefault(table_id, {})[seat] = player_id
+
+    def seat_players(self, table_id: str) -> dict[int, str]:
+        return dict(self._seats.get(table_id, {}))
+
+    def player_seats(self, player_id: str) -> list[tuple[str, int]]:
+        return [
+            (t, s) for t, seats in self._seats.items() for s, p in seats.items() if p == player_id
+        ]
+
+    async def mark_rated(self, table_id: str) -> None:
+        self._rated.setdefault(table_id, None)
+
+    def is_rated(self, table_id: str) -> bool:
+        return table_id in self._rated
+
+    async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
+        self._rated[table_id] = seq
+        for c in changes:
+            p = self._players[c.player_id]
+            p.mu, p.sigma = c.after
+            p.rated_games += 1
+
+    def rating_seq(self) -> int:
+        return max((s for s in self._rated.values() if s is not None), default=0)
+
+    def rated_order(self) -> list[tuple[str, dict[str, Any]]]:
+        return []  # no games are kept
+
+    async def reset_ratings(self) -> None:
+        for p in self._players.values():
+            p.mu = p.sigma = None
+            p.rated_games = 0
+        self._rated = dict.fromkeys(self._rated)
+
+    def rated_players(self) -> list[StoredPlayer]:
+        return [p for p in self._players.values() if p.rated_games > 0]
+
+    def game_info(self, table_id: str) -> GameInfo | None:
+        return None  # no games are kept
+
+    def player_games(self, player_id: str) -> list[PlayerGame]:
+        return []  # no games are kept

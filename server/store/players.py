@@ -1,0 +1,139 @@
+"""What the store keeps of registered players: the interface and the records it reads.
+
+Why: players, the seats they sat in, rated tables and rating changes must outlive the
+process and be the same in SQLite and PostgreSQL (and in the memory store), so the
+service above (``server.players``) writes and reads them through this one contract.
+The store never sees a secret, only its hash, and computes no rating: it stores what it
+is given, in the order it is given (``RatingChange``, ``rated_order``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["GameInfo", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer"]
+
+
+@dataclass
+class StoredPlayer:
+    """A registered player: ``key`` is the name as compared (``server.players.names``);
+    ``mu`` and ``sigma`` are None until its first rated game."""
+
+    id: str
+    key: str
+    name: str
+    created: float
+    mu: float | None = None
+    sigma: float | None = None
+    rated_games: int = 0
+
+
+@dataclass
+class RatingChange:
+    """One seat's rating change in one rated game (``before`` None: its first)."""
+
+    seat: int
+    player_id: str
+    before: tuple[float, float] | None
+    after: tuple[float, float]
+
+
+@dataclass
+class GameInfo:
+    """A stored game's public facts beside its record."""
+
+    table_id: str
+    name: str
+    private: bool
+    names: list[str | None]
+    rated: bool
+    finished: float | None
+    result: dict[str, Any] | None
+    players: dict[int, str] = field(default_factory=dict)  # seat -> player id
+
+
+@dataclass
+class PlayerGame:
+    """One finished game of a player, newest first in ``player_games``."""
+
+    info: GameInfo
+    seat: int
+    change: RatingChange | None  # the player's, in a rated game that counted
+
+
+class PlayerStore(ABC):
+    """The players' part of the store (``Store`` includes it): every write is durable
+    when it returns, as the store's others are."""
+
+    @abstractmethod
+    async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
+        """Register ``player`` with its first secret's hash; False (nothing stored) if
+        its ``key`` is registered already."""
+
+    @abstractmethod
+    async def add_secret(self, player_id: str, secret_hash: str) -> None:
+        """Another device's secret for the player (a device code was redeemed)."""
+
+    @abstractmethod
+    def player_by_key(self, key: str) -> StoredPlayer | None:
+        """The player registered under ``key``."""
+
+    @abstractmethod
+    def player_by_id(self, player_id: str) -> StoredPlayer | None:
+        """The player of id ``player_id``."""
+
+    @abstractmethod
+    def secret_hashes(self, player_id: str) -> list[str]:
+        """The hashes of every secret the player's devices hold."""
+
+    @abstractmethod
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        """The player sits in ``seat`` of the table (replacing whoever was linked)."""
+
+    @abstractmethod
+    def seat_players(self, table_id: str) -> dict[int, str]:
+        """Seat -> player id of the table's seats that registered players sat in."""
+
+    @abstractmethod
+    def player_seats(self, player_id: str) -> list[tuple[str, int]]:
+        """Every (table id, seat) the player sat in, oldest table first."""
+
+    @abstractmethod
+    async def mark_rated(self, table_id: str) -> None:
+        """The table is rated: its game's result changes ratings."""
+
+    @abstractmethod
+    def is_rated(self, table_id: str) -> bool:
+        """Whether the table is rated."""
+
+    @abstractmethod
+    async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
+        """Store one rated game's changes, the ``seq``-th applied: every player's new
+        rating and one more rated game, in one transaction."""
+
+    @abstractmethod
+    def rating_seq(self) -> int:
+        """The highest ``seq`` stored (0: none)."""
+
+    @abstractmethod
+    def rated_order(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every finished rated game with a result, as (table id, result), in the order
+        their ratings were applied (``seq``), then the others by when they finished."""
+
+    @abstractmethod
+    async def reset_ratings(self) -> None:
+        """Forget every rating and rating change (before recomputing them)."""
+
+    @abstractmethod
+    def rated_players(self) -> list[StoredPlayer]:
+        """Every player with at least one rated game."""
+
+    @abstractmethod
+    def game_info(self, table_id: str) -> GameInfo | None:
+        """A stored table's facts, its game's result if finished."""
+
+    @abstractmethod
+    def player_games(self, player_id: str) -> list[PlayerGame]:
+        """The player's finished games, newest first."""

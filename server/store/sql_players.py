@@ -1,0 +1,256 @@
+"""The players' part of the SQL stores (``PlayerStore`` in SQLite and PostgreSQL).
+
+Why: the SQL store's module holds the tables' part; this one holds the players' with
+the same writer (group commit, durable before it returns) and the same reader.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from .players import GameInfo, PlayerGame, PlayerStore, RatingChange, StoredPlayer
+from .writer import Op
+
+__all__ = ["SqlPlayers"]
+
+_PLAYER = "id, name_key, name, created, mu, sigma, rated_games"
+
+
+def _player(row: tuple[Any, ...] | None) -> StoredPlayer | None:
+    if row is None:
+        return None
+    pid, key, name, created, mu, sigma, games = row
+    return StoredPlayer(pid, key, name, created, mu, sigma, int(games))
+
+
+class SqlPlayers(PlayerStore):
+    """``PlayerStore`` on the SQL store's writer and reader."""
+
+    @abstractmethod
+    async def _write(
+        self, table_id: str, *ops: Op, epoch: int | None = None, new: bool = False
+    ) -> None: ...
+
+    @abstractmethod
+    def _read(self, fn: Callable[[Any], Any]) -> Any: ...
+
+    async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
+        p = player
+        await self._write(
+            "",
+            (
+                "INSERT INTO players (id, name_key, name, created, rated_games)"
+                " VALUES (?, ?, ?, ?, 0) ON CONFLICT (name_key) DO NOTHING",
+                (p.id, p.key, p.name, p.created),
+            ),
+            (
+                "INSERT INTO player_secrets (player_id, secret_hash, created)"
+                " SELECT id, ?, ? FROM players WHERE id = ?",
+                (secret_hash, p.created, p.id),
+            ),
+        )
+        stored = self.player_by_key(p.key)
+        return stored is not None and stored.id == p.id
+
+    async def add_secret(self, player_id: str, secret_hash: str) -> None:
+        await self._write(
+            "",
+            (
+                "INSERT INTO player_secrets (player_id, secret_hash, created)"
+                " SELECT id, ?, created FROM players WHERE id = ?",
+                (secret_hash, player_id),
+            ),
+        )
+
+    def player_by_key(self, key: str) -> StoredPlayer | None:
+        return _player(
+            self._read(
+                lambda con: con.execute(
+                    f"SELECT {_PLAYER} FROM players WHERE name_key = ?", (key,)
+                ).fetchone()
+            )
+        )
+
+    def player_by_id(self, player_id: str) -> StoredPlayer | None:
+        return _player(
+            self._read(
+                lambda con: con.execute(
+                    f"SELECT {_PLAYER} FROM players WHERE id = ?", (player_id,)
+                ).fetchone()
+            )
+        )
+
+    def secret_hashes(self, player_id: str) -> list[str]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT secret_hash FROM player_secrets WHERE player_id = ? ORDER BY created",
+                (player_id,),
+            ).fetchall()
+        )
+        return [r[0] for r in rows]
+
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        await self._write(
+            "",
+            (
+                "INSERT INTO player_seats (table_id, seat, player_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
+                (table_id, seat, player_id),
+            ),
+        )
+
+    def seat_players(self, table_id: str) -> dict[int, str]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT seat, player_id FROM player_seats WHERE table_id = ?", (table_id,)
+            ).fetchall()
+        )
+        return {int(seat): pid for seat, pid in rows}
+
+    def player_seats(self, player_id: str) -> list[tuple[str, int]]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT ps.table_id, ps.seat FROM player_seats ps"
+                " JOIN tables t ON t.id = ps.table_id WHERE ps.player_id = ?"
+                " ORDER BY t.created, ps.table_id",
+                (player_id,),
+            ).fetchall()
+        )
+        return [(t, int(s)) for t, s in rows]
+
+    async def mark_rated(self, table_id: str) -> None:
+        await self._write(
+            "",
+            (
+                "INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT (table_id) DO NOTHING",
+                (table_id,),
+            ),
+        )
+
+    def is_rated(self, table_id: str) -> bool:
+        row = self._read(
+            lambda con: con.execute(
+                "SELECT 1 FROM rated_tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        )
+        return row is not None
+
+    async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
+        ops: list[Op] = [("UPDATE rated_tables SET seq = ? WHERE table_id = ?", (seq, table_id))]
+        for c in changes:
+            mu0, sigma0 = c.before if c.before is not None else (None, None)
+            ops.append(
+                (
+                    "UPDATE players SET mu = ?, sigma = ?, rated_games = rated_games + 1"
+                    " WHERE id = ?",
+                    (c.after[0], c.after[1], c.player_id),
+                )
+            )
+            ops.append(
+                (
+                    "INSERT INTO rating_changes (table_id, seat, player_id, mu_before,"
+                    " sigma_before, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, c.seat, c.player_id, mu0, sigma0, c.after[0], c.after[1]),
+                )
+            )
+        await self._write("", *ops)
+
+    def rating_seq(self) -> int:
+        row = self._read(lambda con: con.execute("SELECT MAX(seq) FROM rated_tables").fetchone())
+        return int(row[0] or 0)
+
+    def rated_order(self) -> list[tuple[str, dict[str, Any]]]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT r.table_id, g.result FROM rated_tables r"
+                " JOIN games g ON g.table_id = r.table_id"
+                " WHERE g.finished IS NOT NULL AND g.result IS NOT NULL"
+                " ORDER BY r.seq IS NULL, r.seq, g.finished, r.table_id"
+            ).fetchall()
+        )
+        return [(t, json.loads(result)) for t, result in rows]
+
+    async def reset_ratings(self) -> None:
+        await self._write(
+            "",
+            ("UPDATE players SET mu = NULL, sigma = NULL, rated_games = 0", ()),
+            ("DELETE FROM rating_changes", ()),
+            ("UPDATE rated_tables SET seq = NULL", ()),
+        )
+
+    def rated_players(self) -> list[StoredPlayer]:
+        rows = self._read(
+            lambda con: con.execute(
+                f"SELECT {_PLAYER} FROM players WHERE rated_games > 0"
+            ).fetchall()
+        )
+        return [p for p in map(_player, rows) if p is not None]
+
+    def _info(self, con: Any, table_id: str) -> GameInfo | None:
+        row = con.execute(
+            "SELECT t.name, t.private, g.finished, g.result,"
+            " (SELECT 1 FROM rated_tables r WHERE r.table_id = t.id)"
+            " FROM tables t LEFT JOIN games g ON g.table_id = t.id WHERE t.id = ?",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        name, private, finished, result, rated = row
+        seats = con.execute(
+            "SELECT seat, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+        ).fetchall()
+        result_dict = json.loads(result) if result else None
+        count = len(result_dict.get("places", ())) if isinstance(result_dict, dict) else 0
+        size = count or (1 + max(s for s, _ in seats) if seats else 0)
+        names: list[str | None] = [None] * size
+        for seat, seat_name in seats:
+            names[seat] = seat_name
+        links = con.execute(
+            "SELECT seat, player_id FROM player_seats WHERE table_id = ?", (table_id,)
+        ).fetchall()
+        return GameInfo(
+            table_id,
+            name,
+            bool(private),
+            names,
+            rated is not None,
+            finished,
+            result_dict,
+            {int(s): p for s, p in links},
+        )
+
+    def game_info(self, table_id: str) -> GameInfo | None:
+        info: GameInfo | None = self._read(lambda con: self._info(con, table_id))
+        return info
+
+    def player_games(self, player_id: str) -> list[PlayerGame]:
+        def read(con: Any) -> list[PlayerGame]:
+            rows = con.execute(
+                "SELECT ps.table_id, ps.seat FROM player_seats ps"
+                " JOIN games g ON g.table_id = ps.table_id"
+                " WHERE ps.player_id = ? AND g.finished IS NOT NULL"
+                " ORDER BY g.finished DESC, ps.table_id",
+                (player_id,),
+            ).fetchall()
+            games = []
+            for table_id, seat in rows:
+                info = self._info(con, table_id)
+                if info is None:
+                    continue
+                ch = con.execute(
+                    "SELECT mu_before, sigma_before, mu, sigma FROM rating_changes"
+                    " WHERE table_id = ? AND seat = ?",
+                    (table_id, seat),
+                ).fetchone()
+                change = None
+                if ch is not None:
+                    before = None if ch[0] is None else (ch[0], ch[1])
+                    change = RatingChange(int(seat), player_id, before, (ch[2], ch[3]))
+                games.append(PlayerGame(info, int(seat), change))
+            return games
+
+        result: list[PlayerGame] = self._read(read)
+        return result
