@@ -27,6 +27,7 @@ from .bots.pool import default_workers
 from .config import read_config_file
 from .lobby.quotas import Quotas
 from .logs import setup_logging
+from .players.service import RATED_EXTRAS
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
 __all__ = [
@@ -184,7 +185,6 @@ FLAGS: tuple[Flag, ...] = (
         "at rated tables allow WHAT too: bots, seeds (chosen by the creator) or casual"
         " (memory); repeatable; none by default (docs/SERVER.md)",
         metavar="WHAT",
-        choices=("bots", "seeds", "casual"),
     ),
     Flag("no-web", "bool", False, "serve no browser client on GET / (protocol only)"),
     Flag(
@@ -334,7 +334,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         abandon_ttl=args.abandon_ttl,
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
-        rated_allow=frozenset(args.rated_allow),
+        rated_allow=rated_extras(args.rated_allow),
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),
         cluster=args.cluster,
@@ -363,6 +363,14 @@ def admin_socket(args: argparse.Namespace) -> str | None:
         return None
     path = Path(store_url(args)).resolve().parent / "admin.sock"
     return str(path) if len(os.fsencode(path)) < UNIX_PATH_MAX else None
+
+
+def rated_extras(values: list[str]) -> frozenset[str]:
+    """``--rated-allow``'s values; ``ValueError`` for one that is not allowed."""
+    unknown = sorted(set(values) - RATED_EXTRAS)
+    if unknown:
+        raise ValueError(f"--rated-allow: {', '.join(unknown)}: not one of bots, seeds, casual")
+    return frozenset(values)
 
 
 def read_token(path: str | None) -> str | None:

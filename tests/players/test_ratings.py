@@ -109,7 +109,7 @@ async def test_a_rated_game_over_the_protocol(store_url: str) -> None:
         await ada.ping()
         prof = await other.request("show_profile", name="ada")
         model = PlackettLuce()
-        [[a], [g]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+        [[a], [_g]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
         assert prof.type == "profile" and (prof.player.mu, prof.player.sigma) == (a.mu, a.sigma)
         assert prof.player.rated_games == 1 and prof.player.wins == 1 and prof.player.games == 1
         assert prof.player.provisional and PROVISIONAL_GAMES == 10
