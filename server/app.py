@@ -43,6 +43,7 @@ from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .ops.admin import Admin
 from .ops.metrics import Metrics, Parts
 from .ops.moderation import Moderation, until_text
+from .players.account import Account
 from .players.service import Players
 from .store import MemoryStore, Store
 
@@ -372,7 +373,7 @@ class Server:
             self.welcome,
             self.figures,
             self.moderation,
-            players=self.players,
+            Account(self.players),
         )
         self.sessions.add(session)
         log.info("connect", extra=session.log_extra)

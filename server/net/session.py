@@ -59,9 +59,7 @@ from ..core.tokens import hash_token
 from ..figures import SessionFigures
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
-from ..players.account import HANDLERS as PLAYER_HANDLERS
-from ..players.account import Account
-from ..players.service import Players
+from ..players.account import PLAYER_ACCEPTS, PLAYER_HANDLERS, Account
 from .conduct import UNMODERATED, Conduct
 from .framing import Frame, Framing
 from .peers import client_address, peer_of
@@ -95,8 +93,6 @@ OK = "ok"
 
 _C, _L, _S, _W = Phase.CONNECTED, Phase.LOBBY, Phase.SEATED, Phase.WATCHING
 _HELLO_FIRST = "hello_required"
-_IN = ("register", "sign_in", "redeem_code")
-_ASK = ("new_device_code", "show_profile", "list_games", "get_record", "show_leaderboard")
 ACCEPTS: dict[str, dict[Phase, str]] = {
     # message type     connected           lobby              seated                watching
     "hello": {_C: OK, _L: "not_allowed", _S: "not_allowed", _W: "not_allowed"},
@@ -114,10 +110,7 @@ ACCEPTS: dict[str, dict[Phase, str]] = {
     "claim": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
     "back": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
     "rematch": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    # 1.2: registered players (``server.players``): signing in, rejoining, asking
-    **{k: {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"} for k in _IN},
-    "rejoin": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: "already_seated"},
-    **{k: {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: OK} for k in _ASK},
+    **{k: {Phase(p): v for p, v in row.items()} for k, row in PLAYER_ACCEPTS.items()},  # 1.2
 }
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 while seated is refused by its handler unless it names this connection's own table."""
@@ -146,9 +139,9 @@ class Session(Framing):
         welcome: m.WelcomeMsg,
         figures: SessionFigures | None = None,  # shared by the server's sessions
         conduct: Conduct = UNMODERATED,  # the operator's mutes and bans
-        players: Players | None = None,  # 1.2: the server's registered players
+        account: Account | None = None,  # 1.2: who it plays as (signed in or not)
     ) -> None:
-        self.account = Account(players)  # who this connection plays as (1.2)
+        self.account = account or Account(None)
         self.config = config
         self.lobby = lobby
         self.welcome = welcome

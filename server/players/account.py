@@ -2,7 +2,7 @@
 
 Why: a session knows nothing of players beyond this: ``Account`` says who it plays as
 (signed in or anonymous), names and links the seats it takes, checks the rules of rated
-tables; ``HANDLERS`` answer the 1.2 messages. The session wires them in with a few
+tables; ``PLAYER_HANDLERS`` answer the 1.2 messages. The session wires them in with a few
 lines, and hands over only what they need (``Seating``).
 """
 
@@ -21,7 +21,25 @@ from ..lobby.registry import Lobby
 from ..store.players import StoredPlayer
 from .service import Players
 
-__all__ = ["ATTEMPTS", "HANDLERS", "Account", "Seating"]
+__all__ = ["ATTEMPTS", "PLAYER_ACCEPTS", "PLAYER_HANDLERS", "Account", "Seating"]
+
+_LOBBY_ONLY = {"lobby": "ok", "seated": "already_seated", "watching": "already_seated"}
+PLAYER_ACCEPTS: dict[str, dict[str, str]] = {
+    **{k: {"connected": "hello_required", **_LOBBY_ONLY} for k in ("register", "sign_in")},
+    "redeem_code": {"connected": "hello_required", **_LOBBY_ONLY},
+    "rejoin": {
+        "connected": "hello_required",
+        "lobby": "ok",
+        "seated": "ok",
+        "watching": "already_seated",
+    },
+    **{
+        k: {"connected": "hello_required", "lobby": "ok", "seated": "ok", "watching": "ok"}
+        for k in ("new_device_code", "show_profile", "list_games", "get_record", "show_leaderboard")
+    },
+}
+"""1.2's rows of the session's state table (``server.net.session.ACCEPTS``): message
+type -> session phase -> ``ok`` or the error refusing it (docs/PROTOCOL.md)."""
 
 ATTEMPTS = (5, 60.0)
 """Sign-in attempts (``register``, ``sign_in``, ``redeem_code``) per connection: at
@@ -199,7 +217,7 @@ async def on_show_leaderboard(s: Seating, msg: m.ShowLeaderboardMsg) -> None:
     s.send(s.account.service().leaderboard_page(msg.cursor, msg.limit), msg.id)
 
 
-HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
+PLAYER_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
     "register": on_register,
     "sign_in": on_sign_in,
     "new_device_code": on_new_device_code,
