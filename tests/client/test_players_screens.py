@@ -186,3 +186,26 @@ def test_the_rated_choice_is_offered_signed_in_and_takes_the_bots_away() -> None
 def test_ratings_read_with_their_provisional_mark() -> None:
     assert rating_text(12.41, True) == "12.4?"
     assert rating_text(-3.06, False) == "-3.1"
+
+
+async def test_a_1_1_connection_has_no_players_and_the_lobby_is_as_before(url: str) -> None:
+    """Said 1.1 in hello: nothing of 1.2 is sent (no sign-in), m says so, the lobby's
+    keys and the new-table form are those of 1.1."""
+    client = Client(url, name="Ada", persist_tokens=True, protocol=m.MINOR_1_1)
+    assert client.accounts is not None
+    client.accounts.save(client.url, Account("Ada", new_secret()))  # kept, yet not sent
+    await client.connect()
+    try:
+        assert client.welcome is not None and tuple(client.welcome.protocol) == (1, 1)
+        assert not client.speaks_players and client.player is None
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Ada", client=client, input=inp, output=SizedOutput())
+            screen = draw(kapp, 80, 24)
+            assert "m: your player" not in screen and "b: leaderboard" not in screen
+            kapp.key("m")
+            assert not kapp.players.open
+            whole("no registered players", draw(kapp, 80, 24))
+            kapp.key("n")
+            assert "rated" not in {f.key for f in kapp.lobby.form.fields()}  # type: ignore[union-attr]
+    finally:
+        await client.close()
