@@ -32,6 +32,13 @@ SEEN = {"takes": 0, "results": 0}  # 1.1 fields checked (the 1.1 checks are not 
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
 RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
+PLAYER_TYPES = frozenset({"signed_in", "device_code", "profile", "games", "record", "leaderboard"})
+
+
+def _secret(rng: random.Random) -> str:
+    """A player's secret (from the game's own random source: reproducible)."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+    return "".join(rng.choice(alphabet) for _ in range(43))
 
 
 @dataclass
@@ -48,6 +55,7 @@ class Played:
     options: Options
     conns: list[Conn] = field(default_factory=list)
     takes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    secrets: list[str] = field(default_factory=list)  # 1.2: the players' secrets
 
 
 # ---------------------------------------------------------------------- the truth
@@ -127,6 +135,8 @@ def check_game(played: Played) -> int:
                     obj = msgpack.unpackb(raw, raw=False)
                     assert obj["type"] == "joined" and tok == conn.token, f"token leak: {where}"
             assert str(seed).encode() not in raw, f"seed as text: {where}"
+            for secret in played.secrets:  # 1.2: a player's secret never comes back
+                assert secret.encode() not in raw, f"secret leak: {where}"
             obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
             strs: list[str] = []
             ints: list[int] = []
@@ -139,6 +149,8 @@ def check_game(played: Played) -> int:
                 assert static["protocol"] == [1, conn.minor]
                 assert WELCOME.setdefault(conn.minor, static) == static
                 continue
+            if conn.minor < 2:  # nothing of 1.2 before 1.2
+                assert kind not in PLAYER_TYPES and "rated" not in obj.get("table", {}), where
             if conn.minor == 0:  # 1.0: nothing of 1.1, ever
                 assert kind != "update" and not {"takes", "result", "clock"} & set(
                     obj.get("view", {})
@@ -195,18 +207,21 @@ def check_11_view(obj: dict[str, Any], game: Game, conn: Conn, where: str) -> No
 
 
 # ---------------------------------------------------------------------- playing
-async def play_one(port: int | list[int], rng: random.Random, *, json: bool = False) -> Played:
+async def play_one(
+    port: int | list[int], rng: random.Random, *, json: bool = False, players: bool = False
+) -> Played:
     """One random game; with several ports (the nodes of a cluster) every connection
     goes to another node than the one before: seats, spectators and a seat's
     reconnection each on their own. ``json``: every connection speaks the JSON
-    subprotocol."""
+    subprotocol. ``players``: seats speak 1.2 too, registered players signed in (a
+    rated table when every seat is one), who come back by ``sign_in`` and ``rejoin``."""
     ports = [port] if isinstance(port, int) else port
     opened = iter(range(10**6))
 
     def node() -> int:
         return ports[next(opened) % len(ports)]
 
-    players = rng.choice([2, 3])
+    registered, players = players, rng.choice([2, 3])
     options = Options(
         players=players,
         recipes=rng.random() < 0.5,
@@ -218,11 +233,18 @@ async def play_one(port: int | list[int], rng: random.Random, *, json: bool = Fa
     played = Played(options)
     wire = options.to_dict()
     wire["recipes"] = options.recipes
-    minors = [rng.choice([0, 1]) for _ in range(players)]
+    minors = [rng.choice([0, 1, 2] if registered else [0, 1]) for _ in range(players)]
     clients = [
         await WsClient.open(node(), f"p{i}", (1, minors[i]), json=json) for i in range(players)
     ]
-    table, _, token = await create(clients[0], options=wire)
+    names = [f"p{i}-{rng.randrange(10**9)}" for i in range(players)]
+    for i, c in enumerate(clients):
+        if minors[i] == 2:
+            played.secrets.append(_secret(rng))
+            answer = await c.request("register", name=names[i], secret=played.secrets[-1])
+            assert answer.type == "signed_in", answer
+    rated = {"rated": True} if registered and set(minors) == {2} else {}
+    table, _, token = await create(clients[0], options=wire, **rated)
     played.conns.append(Conn(clients[0], 0, token, minors[0]))
     for i, c in enumerate(clients[1:], 1):
         _, tok = await join(c, table, f"p{i}", seeded=True)
@@ -253,7 +275,13 @@ async def play_one(port: int | list[int], rng: random.Random, *, json: bool = Fa
                 return
             await conn.client.close()
             client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor), json=json)
-            resumed = await client.request("resume", token=conn.token)
+            if conn.minor == 2:  # a registered player: signs in and rejoins, no token
+                secret = played.secrets[sum(m == 2 for m in minors[:seat])]
+                signed = await client.request("sign_in", name=names[seat], secret=secret)
+                assert signed.type == "signed_in" and signed.secret is None
+                resumed = await client.request("rejoin", table=table)
+            else:
+                resumed = await client.request("resume", token=conn.token)
             assert resumed.type == "resumed" and resumed.seat == seat
             played.conns.append(Conn(client, seat, None, conn.minor))
             conn = played.conns[-1]
