@@ -275,8 +275,15 @@ class Table(Endings, Timekeeping):
     def _may_take(self, seat: int | None) -> bool:
         """Whether the person of ``seat`` may take now, so that its views list ``takes``:
         never after resigning, nor while a computer player plays the seat (``back`` or
-        ``resume`` take it back, with a fresh view)."""
-        return seat is not None and seat not in self.resigned and seat not in self.stand_ins
+        ``resume`` take it back, with a fresh view), nor once its time-outs in a row
+        make it absent: the state its last time-out leads to is announced before the
+        computer player takes the seat, and must not offer the absent person a take."""
+        return (
+            seat is not None
+            and seat not in self.resigned
+            and seat not in self.stand_ins
+            and self.expiries[seat] < self.timing.absent_after
+        )
 
     def _mine(self, seat: int | None, view: View) -> View:
         """``view`` as the person of ``seat`` gets it: ``takes`` only if it may take."""
