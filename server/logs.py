@@ -147,12 +147,27 @@ class LogLimit(logging.Filter):
         return True
 
 
+class NoFrames(logging.Filter):
+    """Drops websockets' records of the frames a connection sends and receives.
+
+    At debug, websockets logs every frame (``< %s``, ``> %s``), and a frame of the JSON
+    subprotocol shows its text: a seat token, a player's secret. Everything else the
+    library says at debug (handshakes, closes, failures) stays."""
+
+    FRAME_RECORDS = ("< %s", "> %s")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name.startswith("websockets") and record.msg in self.FRAME_RECORDS)
+
+
 def setup_logging(level: str = "info", stream: Any = None) -> None:
     """JSON lines on ``stream`` (stderr) for every logger of the process: ours at
     ``level``, the libraries' (websockets, asyncio) at warning and above (at debug,
-    everything), all through one ``LogLimit``."""
+    everything but the frames clients send, ``NoFrames``), all through one
+    ``LogLimit``."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(NoFrames())
     handler.addFilter(LogLimit())
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -14,16 +14,17 @@ import pytest
 from server.logs import LogLimit, peer_fields, setup_logging, source_of
 
 from .conftest import MakeServer
-from .wsclient import WsClient, http_get
+from .wsclient import WsClient, create, http_get
 
 
-@pytest.fixture
-def log_stream() -> Iterator[io.StringIO]:
-    """The process log set up as ``serve`` does, into a buffer; restored afterwards."""
+@pytest.fixture(params=["info"])
+def log_stream(request: pytest.FixtureRequest) -> Iterator[io.StringIO]:
+    """The process log set up as ``serve`` does (at ``info``, or the level a test
+    parametrizes it with), into a buffer; restored afterwards."""
     root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
     saved = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
     stream = io.StringIO()
-    setup_logging("info", stream)
+    setup_logging(request.param, stream)
     yield stream
     root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate = saved
 
@@ -161,3 +162,25 @@ def test_log_limit_counts_by_the_quota_address() -> None:
     assert source_of(library) == "198.51.100.4"
     del Connection.quota_address
     assert source_of(library) == "127.0.0.1"
+
+
+@pytest.mark.parametrize("log_stream", ["debug"], indirect=True)
+async def test_a_debug_log_quotes_no_seat_token(
+    log_stream: io.StringIO, make_server: MakeServer
+) -> None:
+    """At ``--log-level debug`` the log says more, but never what a client sent: its
+    seat token (or a player's secret) would be in websockets' frame records."""
+    server = await make_server()
+    a = await WsClient.open(server.port, "a", json=True)  # frames of text
+    _, _, token = await create(a, "ann", options={"players": 2})
+    assert token is not None
+    b = await WsClient.open(server.port, "b", json=True)
+    resumed = await b.request("resume", token=token)
+    assert resumed.type == "resumed", resumed
+    await a.close()
+    await b.close()
+    lines = json_lines(log_stream)
+    assert any(
+        line["level"] == "debug" and line["logger"].startswith("websockets") for line in lines
+    )
+    assert token not in log_stream.getvalue()
