@@ -181,6 +181,6 @@ async def test_a_debug_log_quotes_no_seat_token(
     await b.close()
     lines = json_lines(log_stream)
     assert any(
-        line["level"] == "debug" and line["logger"].startswith("websockets") for line in lines
+        line["level"] == "debug" and str(line["logger"]).startswith("websockets") for line in lines
     )
     assert token not in log_stream.getvalue()
