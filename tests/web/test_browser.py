@@ -374,13 +374,25 @@ def test_a_clock_running_out_ends_the_game(live_server: LiveServer, open_page: A
     assert page.errors == []
 
 
+def play_until(page: Any, size: str, js: str, other: Any = None) -> None:
+    """Take ``page``'s turns, so its clock never runs out, until ``js`` is true in
+    ``other`` (default: the page itself)."""
+    deadline = time.monotonic() + 30
+    while not (other or page).evaluate(f"() => ({js})"):
+        assert time.monotonic() < deadline, f"never true: {js}"
+        if my_turn(page):
+            take_one(page, size)
+        page.wait_for_timeout(50)
+
+
 def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     host = open_page("desktop")
     open_lobby(host, live_server)
     host.fill("#player-name", "Ann")
     host.click("#new-table")
     host.select_option("#seat-1", "")
-    host.fill("#opt-move", "2")
+    # 4 s a move: Ann's runs out soon; Bea plays on (play_until) and never runs out
+    host.fill("#opt-move", "4")
     host.fill("#opt-grace", "0")
     host.fill("#opt-absent", "1")
     host.click("#create-go")
@@ -392,19 +404,25 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     host.wait_for_selector("#board")
     guest.wait_for_selector("#board")
     # White lets the time run out: a computer plays the seat, Bea may claim the win
-    host.wait_for_selector('[data-key="back"]', timeout=20_000)
+    play_until(guest, "phone", "!!document.querySelector('[data-key=\"back\"]')", host)
     assert "a computer plays" in host.locator(".seat", has_text="(you)").inner_text()
-    guest.wait_for_selector('[data-key="claim"]', timeout=10_000)
+    play_until(guest, "phone", "!!document.querySelector('[data-key=\"claim\"]')")
     shot(host, "desktop-25-away")
     shot(guest, "phone-25-claim-offered")
-    until(guest, "document.querySelector('.log').innerText.includes('is away: a computer plays')")
+    play_until(
+        guest,
+        "phone",
+        "document.querySelector('.log').innerText.includes('is away: a computer plays')",
+    )
     host.click('[data-key="back"]')
-    until(host, "!document.querySelector('[data-key=\"back\"]')")
-    until(guest, "!document.querySelector('[data-key=\"claim\"]')")
-    until(guest, "document.querySelector('.log').innerText.includes('White (Ann) is back')")
+    play_until(guest, "phone", "!document.querySelector('[data-key=\"back\"]')", host)
+    play_until(guest, "phone", "!document.querySelector('[data-key=\"claim\"]')")
+    play_until(
+        guest, "phone", "document.querySelector('.log').innerText.includes('White (Ann) is back')"
+    )
     # Ann's connection goes (grace 0): Bea claims the win
     host.close()
-    guest.wait_for_selector('[data-key="claim"]', timeout=20_000)
+    play_until(guest, "phone", "!!document.querySelector('[data-key=\"claim\"]')")
     guest.click('[data-key="claim"]')
     guest.wait_for_selector("#end-h")
     assert "claimed the win" in guest.locator("#result-words").inner_text()
