@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .tmux import KK, Tmux, answer, form_set, free_port, needs_tmux, table_id
+from .tmux import KK, Tmux, form_set, free_port, needs_tmux, play_until, table_id
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -37,9 +37,8 @@ def test_the_window_says_your_turn(tmp_path: Path) -> None:
         bells = t.tmux("display-message", "-p", "-t", "jo", "#{window_bell_flag}").strip()
         assert bells == "1", bells
         assert title(t, "host") != "Your turn - Kupferkessel Co."
-        answer(t, "jo", t.screen("jo"))
-        t.wait(lambda s: "Your turn" not in s, name="jo")
-        screen = t.wait("Your turn", name="host")
+        play_until(t, "jo", lambda: "Your turn" in t.screen("host"))
+        screen = t.screen("host")
         assert title(t, "host") == "Your turn - Kupferkessel Co.", screen
         t.wait(lambda s: title(t, "jo") == "Kupferkessel Co.", name="jo")
     finally:

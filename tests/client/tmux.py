@@ -130,6 +130,18 @@ def answer(t: Tmux, name: str, screen: str) -> bool:
     return False
 
 
+def play_until(
+    t: Tmux, name: str, done: Callable[[], bool], *, timeout: float = 30.0
+) -> None:
+    """Answer every question ``name``'s screen asks (one turn may ask several: the take,
+    then a symbol's effect, then keep or discard) until ``done()``; fails with the screen."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, t.screen(name)
+        answer(t, name, t.screen(name))
+        time.sleep(0.3)
+
+
 def focused_line(screen: str) -> str:
     return next((ln for ln in screen.splitlines() if ln.startswith("> ")), "")
 
