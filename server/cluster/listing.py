@@ -266,6 +266,10 @@ class ListedTable:
         return self.summary.seeded
 
     @property
+    def rated(self) -> bool:
+        return self.summary.rated
+
+    @property
     def spectator_count(self) -> int:
         return self.summary.spectators
 

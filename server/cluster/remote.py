@@ -69,7 +69,7 @@ class RemoteTable:
         self.stored = st
         self.id, self.name, self.options = st.id, st.name, st.options
         self.private, self.invite_hash, self.created = st.private, st.invite_hash, st.created
-        self.state = st.state
+        self.state, self.rated = st.state, st.rated
         self.timing = timing_from_stored(st)
         self.seats = seats_from_stored(st)
         self.serial = next_serial()

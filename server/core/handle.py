@@ -89,6 +89,11 @@ class TableFacts(Protocol):
         ...
 
     @property
+    def rated(self) -> bool:
+        """Created rated (protocol 1.2): only signed-in players sit; the result rates."""
+        ...
+
+    @property
     def spectator_count(self) -> int: ...
 
     def public_seats(self) -> Sequence[PublicSeat]:

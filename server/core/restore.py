@@ -51,6 +51,7 @@ def stored_form(table: Table) -> StoredTable:
         seats=[StoredSeat(s.index, s.name, s.token_hash, s.bot) for s in table.seats if s.name],
         timing=None if table.timing == TimeRules() else asdict(table.timing),
         made_by=table.made_by,
+        rated=table.rated,
     )
 
 
@@ -74,6 +75,7 @@ def table_from_stored(
         timing=timing_from_stored(st),
         now=now,
         host=host,
+        rated=st.rated,
     )
     table.made_by = st.made_by
     table.seats = seats_from_stored(st)

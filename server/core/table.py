@@ -114,8 +114,10 @@ class Table(Endings, Timekeeping):
         timing: TimeRules | None = None,
         now: Callable[[], float] | None = None,
         host: TableHost = DETACHED,
+        rated: bool = False,
     ) -> None:
         self.id = table_id
+        self.rated = rated  # 1.2: only signed-in players sit here; the result rates them
         self.host = host
         self.name = name
         self.options = options  # may carry a seed chosen by the creator

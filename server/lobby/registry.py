@@ -46,6 +46,7 @@ __all__ = ["NO_QUOTAS", "Lobby", "Quotas"]
 
 log = logging.getLogger("kupferkessel.lobby")
 
+
 def rematch_name(name: str, longest: int = DEFAULT_LIMITS.max_table_name) -> str:
     """The name of a rematch of table ``name``: ``Kitchen`` plays ``Kitchen, game 2``,
     then ``Kitchen, game 3``; never longer than a table's name may be."""
@@ -234,11 +235,13 @@ class Lobby:
         timing: TimeRules | None = None,
         invite_hash: str | None = None,
         peer: str | None = None,
+        rated: bool = False,
     ) -> tuple[Table, str | None]:
         """Create a table; returns it and, for a private table, its invite code.
         ``bots`` lists (seat, level) pairs to fill with server-side bots; ``timing`` its
         time rules (``invite_hash``: a private table's code, kept for a rematch). A table
-        made for ``peer`` (a client's address) counts against its ``quotas``."""
+        made for ``peer`` (a client's address) counts against its ``quotas``; a ``rated``
+        one (1.2) is stored so with the table, in one transaction."""
         bots = bots or []
         for _, level in bots:
             if level not in self.bot_levels:
@@ -256,7 +259,7 @@ class Lobby:
         stored_timing = None if timing == TimeRules() else asdict(timing)
         try:
             await self.store.create_table(
-                table_id, name, options, private, invite_hash, stored_timing, peer
+                table_id, name, options, private, invite_hash, stored_timing, peer, rated
             )
         except BaseException:
             self.counts.cancel(table_id)
@@ -271,6 +274,7 @@ class Lobby:
             timing=timing,
             now=self.now,
             host=self,
+            rated=rated,
         )
         table.made_by = peer
         await self.directory.created(table)
@@ -362,9 +366,10 @@ class Lobby:
 
     async def rematch(self, old: Table) -> Table:
         """Every person at ``old`` asked for a rematch: a new table with the same
-        options, name, privacy and time rules; everyone moves one seat on (colours
-        rotate, RULES.md section 12.6), keeping their seat token; bots too. The people
-        and spectators who can follow get ``rematched``, then the game starts."""
+        options, name, privacy, time rules and ratedness; everyone moves one seat on
+        (colours rotate, RULES.md section 12.6), keeping their seat token and, a
+        registered player, the link to its player (1.2); bots too. The people and
+        spectators who can follow get ``rematched``, then the game starts."""
         n = old.options.players
         new, _ = await self.create(
             rematch_name(old.name),
@@ -372,7 +377,9 @@ class Lobby:
             private=old.private,
             timing=old.timing,
             invite_hash=old.invite_hash,
+            rated=old.rated,
         )
+        players = self.store.seat_players(old.id)
         for s in old.seats:
             to = new.seats[(s.index + 1) % n]
             if s.name is None:
@@ -382,6 +389,8 @@ class Lobby:
                     new.id, to.index, s.name, s.token_hash, s.bot, epoch=new.epoch_held()
                 )
             )
+            if s.index in players:
+                await new.durable(self.store.link_seat(new.id, to.index, players[s.index]))
             to.name, to.token_hash, to.bot, to.ready = s.name, s.token_hash, s.bot, True
             if s.token_hash is not None:  # the token now opens the new seat
                 await old.durable(

@@ -484,7 +484,6 @@ class Session(Framing):
             timing = timing_to_shared(msg.timing)
         except RuleError as e:
             raise TableError("bad_options", e.message) from e
-        rated = self.account.check_create(msg, self.minor)  # 1.2
         table, invite = await self.lobby.create(
             msg.name,
             options,
@@ -492,9 +491,9 @@ class Session(Framing):
             bots=[(b.seat, b.level) for b in msg.bots],
             timing=timing,
             peer=self.host,
+            rated=self.account.check_create(msg, self.minor),  # 1.2
         )
-        await self.account.created(table, rated)
-        summary = table_summary(table, self.minor).model_copy(update={"rated": rated})
+        summary = table_summary(table, self.minor)
         self.send(m.TableCreatedMsg(table=summary, invite=invite), msg.id)
         if msg.player is not None:  # the creator knows the seed it chose
             await self._sit(table, msg.player, msg.seat, msg.id, seeded=True)

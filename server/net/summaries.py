@@ -39,6 +39,7 @@ def table_summary(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> m.Ta
         spectators=table.spectator_count,
         seeded=table.seeded and minor >= 1,  # 1.0 knew no such field
         timing=timing,
+        rated=table.rated and minor >= 2,  # 1.0 and 1.1 know no rated tables
     )
 
 

@@ -98,17 +98,13 @@ class Account:
             raise TableError("bad_options", "no casual memory at a rated table on this server")
         return True
 
-    async def created(self, table: TableHandle, rated: bool) -> None:
-        if rated:
-            await self.service().store.mark_rated(table.id)
-
     def check_join(self, table: TableHandle) -> None:
         """A rated table seats only signed-in players, a player at most once."""
         if self.players is None:
             return
         store = self.players.store
         if self.player is None:
-            if store.is_rated(table.id):
+            if table.rated:
                 raise TableError(
                     "not_allowed",
                     "a rated table seats only signed-in players (protocol 1.2)",

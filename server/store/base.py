@@ -83,6 +83,7 @@ class StoredTable:
     made_by: str | None = None  # the client address whose quotas it counts against
     alive: float | None = None  # the last alive note of the server its life names (if any)
     epoch: int = 0  # how often the table was claimed (0: never, a single server's)
+    rated: bool = False  # created rated (protocol 1.2): its result changes ratings
 
 
 @dataclass
@@ -140,9 +141,11 @@ class Store(PlayerStore, ABC):
         invite_hash: str | None,
         timing: dict[str, Any] | None = None,
         made_by: str | None = None,
+        rated: bool = False,
     ) -> None:
         """Store a new table in the lobby state (``timing``: its time rules;
-        ``made_by``: the client address whose quotas it counts against)."""
+        ``made_by``: the client address whose quotas it counts against; ``rated``: its
+        result changes ratings, stored with the table in one transaction)."""
 
     # Every write of an existing table takes ``epoch``: the epoch this store ``held``
     # for the table when the intent behind the write was accepted (None: not claimed).

@@ -43,8 +43,10 @@ class MemoryStore(MemoryPlayers, Store):
         invite_hash: str | None,
         timing: dict[str, Any] | None = None,
         made_by: str | None = None,
+        rated: bool = False,
     ) -> None:
-        pass
+        if rated:  # the players' part keeps which tables are rated
+            self._rated.setdefault(table_id, None)
 
     async def set_seat(
         self,

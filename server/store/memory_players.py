@@ -56,9 +56,6 @@ class MemoryPlayers(PlayerStore):
             (t, s) for t, seats in self._seats.items() for s, p in seats.items() if p == player_id
         ]
 
-    async def mark_rated(self, table_id: str) -> None:
-        self._rated.setdefault(table_id, None)
-
     def is_rated(self, table_id: str) -> bool:
         return table_id in self._rated
 

@@ -101,12 +101,8 @@ class PlayerStore(ABC):
         """Every (table id, seat) the player sat in, oldest table first."""
 
     @abstractmethod
-    async def mark_rated(self, table_id: str) -> None:
-        """The table is rated: its game's result changes ratings."""
-
-    @abstractmethod
     def is_rated(self, table_id: str) -> bool:
-        """Whether the table is rated."""
+        """Whether the table is rated (``Store.create_table`` made it so)."""
 
     @abstractmethod
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:

@@ -258,9 +258,9 @@ class SqlStore(SqlPlayers, Store):
         invite_hash: str | None,
         timing: dict[str, Any] | None = None,
         made_by: str | None = None,
+        rated: bool = False,
     ) -> None:
-        await self._write(
-            table_id,
+        ops: list[Op] = [
             (
                 "INSERT INTO tables"
                 " (id, name, options, private, invite_hash, created, state, timing, made_by)"
@@ -275,9 +275,11 @@ class SqlStore(SqlPlayers, Store):
                     None if timing is None else json.dumps(timing),
                     made_by,
                 ),
-            ),
-            new=True,
-        )
+            )
+        ]
+        if rated:
+            ops.append(("INSERT INTO rated_tables (table_id) VALUES (?)", (table_id,)))
+        await self._write(table_id, *ops, new=True)
 
     async def set_seat(
         self,
@@ -427,11 +429,12 @@ class SqlStore(SqlPlayers, Store):
         return result
 
     _TABLE_COLUMNS = (
-        "id, name, options, private, invite_hash, created, state, finished, timing, made_by, epoch"
+        "id, name, options, private, invite_hash, created, state, finished, timing, made_by, epoch,"
+        " EXISTS (SELECT 1 FROM rated_tables r WHERE r.table_id = tables.id)"
     )
 
     def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:
-        tid, name, opts, private, invite, created, state, finished, timing, made_by, ep = row
+        tid, name, opts, private, invite, created, state, finished, timing, made_by, ep, rated = row
         t = StoredTable(
             tid,
             name,
@@ -454,6 +457,7 @@ class SqlStore(SqlPlayers, Store):
         t.timing = json.loads(timing) if timing else None
         t.made_by = made_by
         t.epoch = int(ep)
+        t.rated = bool(rated)
         life = con.execute("SELECT life FROM games WHERE table_id = ?", (tid,)).fetchone()
         t.life = json.loads(life[0]) if life is not None and life[0] else None
         server = t.life.get("server") if isinstance(t.life, dict) else None

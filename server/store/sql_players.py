@@ -121,15 +121,6 @@ class SqlPlayers(PlayerStore):
         )
         return [(t, int(s)) for t, s in rows]
 
-    async def mark_rated(self, table_id: str) -> None:
-        await self._write(
-            "",
-            (
-                "INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT (table_id) DO NOTHING",
-                (table_id,),
-            ),
-        )
-
     def is_rated(self, table_id: str) -> bool:
         row = self._read(
             lambda con: con.execute(

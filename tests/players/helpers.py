@@ -73,13 +73,11 @@ async def stored_game(
     table_id = f"g{next(_tables)}x{secrets.token_hex(3)}"
     n = len(player_ids)
     options = Options(players=n, seed=len(table_id))
-    await store.create_table(table_id, f"game {table_id}", options, False, None)
+    await store.create_table(table_id, f"game {table_id}", options, False, None, rated=rated)
     for seat, pid in enumerate(player_ids):
         name = names[seat] if names else f"p{seat}"
         await store.set_seat(table_id, seat, name, secrets.token_hex(8), None)
         await store.link_seat(table_id, seat, pid)
-    if rated:
-        await store.mark_rated(table_id)
     await store.start_game(table_id, Record.new(options))
     await store.finish(table_id, result(places, ending))
     return table_id
