@@ -111,7 +111,7 @@ class BotPlayer:
             take, bot = await self.pool.decide(self.bot, view)
             if self._observed == observed:
                 self.bot = bot  # its random state and memory as deciding left them
-            await self.table.take_for_seat(self.seat, take, version)
+            await self.table.take_for_seat(self.seat, take, version, by=self)
         except TableError as e:  # the game moved on (e.g. a resignation): nothing to do
             log.info("bot take refused", extra={"table": self.table.id, "code": e.code})
         except asyncio.CancelledError:

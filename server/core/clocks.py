@@ -141,6 +141,32 @@ class Timekeeping:
         if person is not None and to_move and getattr(person, "minor", 1) >= 1:
             self.send_view_to(person)  # the same state, its takes gone
 
+    def _may_take(self: Clocked, seat: int | None) -> bool:
+        """Whether the person of ``seat`` may take now, so that its views list ``takes``:
+        never after resigning, nor while a computer player plays the seat (``back`` or
+        ``resume`` take it back, with a fresh view), nor once its time-outs in a row
+        make it absent: the state its last time-out leads to is announced before the
+        computer player takes the seat, and must not offer the absent person a take."""
+        return (
+            seat is not None
+            and seat not in self.resigned
+            and seat not in self.stand_ins
+            and self.expiries[seat] < self.timing.absent_after
+        )
+
+    def _plays(self: Clocked, seat: int, by: object) -> bool:
+        """Whether the computer player ``by`` still plays ``seat`` (as its stand-in or
+        as the bot seated there). A stand-in decides its move away from the table's
+        lock: by the time the move arrives its person may be back, or a newer stand-in
+        may play the seat, and the move is then no one's to make (logged, dropped)."""
+        if self.stand_ins.get(seat) is by or self.seats[seat].occupant is by:
+            return True
+        log.debug(
+            "a computer player's take dropped: it no longer plays the seat",
+            extra={"table": self.id, "seat": seat},
+        )
+        return False
+
     def _back(self: Clocked, seat: int) -> None:
         """The person of ``seat`` is back: no more stand-in, the time-outs forgiven."""
         self.absent_since.pop(seat, None)

@@ -274,19 +274,6 @@ class Table(Endings, Timekeeping):
             view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
             occ.deliver_update(self, events, view, self.version)
 
-    def _may_take(self, seat: int | None) -> bool:
-        """Whether the person of ``seat`` may take now, so that its views list ``takes``:
-        never after resigning, nor while a computer player plays the seat (``back`` or
-        ``resume`` take it back, with a fresh view), nor once its time-outs in a row
-        make it absent: the state its last time-out leads to is announced before the
-        computer player takes the seat, and must not offer the absent person a take."""
-        return (
-            seat is not None
-            and seat not in self.resigned
-            and seat not in self.stand_ins
-            and self.expiries[seat] < self.timing.absent_after
-        )
-
     def _mine(self, seat: int | None, view: View) -> View:
         """``view`` as the person of ``seat`` gets it: ``takes`` only if it may take."""
         if view.takes is None or self._may_take(seat):
@@ -489,10 +476,20 @@ class Table(Endings, Timekeeping):
         return await self.take_for_seat(seat, take, state_version, person=True)
 
     async def take_for_seat(
-        self, seat: int, take: Take, state_version: int, *, person: bool = False
+        self,
+        seat: int,
+        take: Take,
+        state_version: int,
+        *,
+        person: bool = False,
+        by: Occupant | None = None,
     ) -> int:
-        """Apply a take for ``seat``: its person's (``person``), or a computer player's."""
+        """Apply a take for ``seat``: its person's (``person``), or a computer player's,
+        which names itself (``by``) if it may stop playing the seat while it decides:
+        its take is then dropped unless it still plays the seat (``_plays``)."""
         async with self.lock:
+            if by is not None and not self._plays(seat, by):
+                return self.version
             game = self._running(state_version)
             if seat != game.to_move:
                 raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
