@@ -23,13 +23,17 @@ E2E_FIXTURES = frozenset({"postgres", "redis_server", "pg_url"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``e2e`` what needs a PostgreSQL or Redis server and every soak."""
+    """Mark ``e2e`` what needs a PostgreSQL or Redis server and every soak; run e2e first."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         callspec = getattr(item, "callspec", None)
         on_postgres = callspec is not None and callspec.params.get("store_url") == "postgresql"
         if names & E2E_FIXTURES or on_postgres or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.e2e)
+    # the long end-to-end tests first (stable, so each module stays in its order): test
+    # workers then share the long ones out at the start, and no worker is left with a
+    # minute-long game while the other has finished
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
 
 
 @pytest.fixture(scope="session")

@@ -130,9 +130,7 @@ def answer(t: Tmux, name: str, screen: str) -> bool:
     return False
 
 
-def play_until(
-    t: Tmux, name: str, done: Callable[[], bool], *, timeout: float = 30.0
-) -> None:
+def play_until(t: Tmux, name: str, done: Callable[[], bool], *, timeout: float = 30.0) -> None:
     """Answer every question ``name``'s screen asks (one turn may ask several: the take,
     then a symbol's effect, then keep or discard) until ``done()``; fails with the screen."""
     deadline = time.monotonic() + timeout
