@@ -1,13 +1,17 @@
 """The table is patched, not rebuilt, when news arrives: a card pressed while someone
 comes to watch is still chosen when the press ends. (Rebuilt, the card under the mouse
 became a new element between press and release, and the click was lost: the mixed
-browser and terminal test lost Ann's first take about once in ten games that way.)"""
+browser and terminal test lost Ann's first take about once in ten games that way.) The
+lobby's list of tables, listed again every four seconds, is patched likewise: a Join
+pressed as a new listing comes still joins."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+
+from shared.options import Options
 
 from .conftest import LiveServer, open_lobby, until
 
@@ -48,4 +52,30 @@ def test_a_press_survives_a_redraw_of_the_table(live_server: LiveServer, open_pa
     ann.locator(".options button").first.wait_for(timeout=5_000)
     assert ann.locator(".cell.selected").get_attribute("data-card") == card
     assert "1 person watching" in eve.locator(".seats").inner_text()
+    assert ann.errors == [] and eve.errors == []
+
+
+def test_a_join_pressed_while_the_lobby_is_listed_again_joins(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    table, _ = live_server.call(live_server.server.lobby.create("Bob's table", Options()))
+    ann = open_page("desktop")
+    open_lobby(ann, live_server)
+    ann.fill("#player-name", "Ann")
+    join = ann.locator(f'[data-key="join-{table.id}"]')
+    join.wait_for()
+    box = join.bounding_box()
+    assert box
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    # while the button is held, Eve comes to watch: the next listing shows her
+    eve = open_page("phone")
+    eve.goto(f"{live_server.url}#/watch/{table.id}")
+    eve.click("#join-go")
+    eve.wait_for_selector("#wait-h")
+    until(ann, "document.getElementById('tables').innerText.includes('1 watching')")
+    ann.mouse.up()
+    # the press and the release met the same button: Ann sits at the table
+    ann.wait_for_selector("#ready", timeout=5_000)
+    assert [s.name for s in table.seats] == ["Ann", None]
     assert ann.errors == [] and eve.errors == []

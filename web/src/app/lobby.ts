@@ -4,7 +4,7 @@
  * and the waiting screen with the invite.
  */
 import type { CreateTableMsg, Timing } from "../lib/protocol";
-import { h, replace } from "./dom";
+import { h, patch, replace } from "./dom";
 import type { App } from "./main";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
 import { prefs, tokens } from "./store";
@@ -65,15 +65,20 @@ export function renderLobby(app: App): void {
 }
 
 
+/** The list of tables, patched in place (`patch`), not rebuilt: it is listed again
+ * every few seconds, and a Join pressed as the answer came must still join when the
+ * press ends. A button `patch` keeps is the old one with its old listener, so all
+ * its listener uses is in its attributes (the table in `data-key`, the seat in
+ * `data-seat`), or read from `app` when it is pressed (the next page's cursor). */
 export function renderTables(app: App): void {
   const el = document.getElementById("tables");
   if (!el) return;
   if (!app.client) {
-    replace(el, h("p", {}, "Connecting to the server..."));
+    patch(el, h("p", {}, "Connecting to the server..."));
     return;
   }
   if (!app.tables.length) {
-    replace(el, h("p", {}, "No tables yet: make a new one."));
+    patch(el, h("p", {}, "No tables yet: make a new one."));
     return;
   }
   const rows = app.tables.map((t) => {
@@ -85,7 +90,7 @@ export function renderTables(app: App): void {
     const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${s.name} (${s.bot ? "bot" : s.ready ? "ready" : seatStatus(s)})` : "free"}`);
     const buttons = [];
     if (mine.length) {
-      buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
+      buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, "data-seat": mine[0], onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
     } else if (t.state === "lobby" && free) {
       buttons.push(h("button", { class: "primary", "data-key": `join-${t.id}`, onclick: () => app.join(t.id, null, null, t.seeded) }, "Join"));
     }
@@ -99,8 +104,8 @@ export function renderTables(app: App): void {
       h("p", { class: "buttons" }, buttons),
     );
   });
-  const page = (cursor: string | null) => () => {
-    app.cursor = cursor;
+  const page = (next: boolean) => () => {
+    app.cursor = next ? app.nextCursor : null;
     app.listTables();
   };
   const more =
@@ -109,11 +114,11 @@ export function renderTables(app: App): void {
           "p",
           { class: "buttons" },
           `${app.tables.length} of ${app.tablesTotal} tables shown.`,
-          app.cursor ? h("button", { "data-key": "first-page", onclick: page(null) }, "First page") : null,
-          app.nextCursor ? h("button", { "data-key": "next-page", onclick: page(app.nextCursor) }, "More tables") : null,
+          app.cursor ? h("button", { "data-key": "first-page", onclick: page(false) }, "First page") : null,
+          app.nextCursor ? h("button", { "data-key": "next-page", onclick: page(true) }, "More tables") : null,
         )
       : null;
-  replace(el, h("ul", { class: "tables" }, rows), more);
+  patch(el, h("ul", { class: "tables" }, rows), more);
 }
 
 
