@@ -536,8 +536,10 @@ class Table(Endings, Timekeeping):
             if not trial.over:
                 clock.start(trial.to_move, now)
         # durable before the ack; once the write is asked for, the table follows it
-        # whatever happens to the caller (a stand-in stopped, a connection gone)
-        await to_the_end(self._commit(index, take, trial, clock, events, epoch))
+        # whatever happens to the caller (a stand-in stopped, a connection gone); a
+        # commit that never suspends (``Store.appends_at_once``) cannot stop half-way
+        commit = self._commit(index, take, trial, clock, events, epoch)
+        await (commit if self.store.appends_at_once and not trial.over else to_the_end(commit))
 
     async def _commit(
         self,

@@ -106,6 +106,12 @@ class Store(PlayerStore, ABC):
     Every method is abstract: a backend that leaves one out cannot be constructed, where
     a no-op default would have turned it into a silent no-op."""
 
+    appends_at_once = False
+    """Whether ``append_action`` returns without ever suspending (a store that writes
+    nothing). Then a take's commit cannot be stopped half-way, and a table awaits it
+    plainly instead of running it ``to_the_end`` in a task of its own (measured:
+    ``bench/take.py``); a test holds ``MemoryStore`` to it."""
+
     server_id = ""
     """Whose alive notes (``note_alive``) this store writes: "" for a stand-alone server
     (one per database), the node's name on a node of a cluster."""

@@ -24,6 +24,8 @@ class MemoryStore(MemoryPlayers, Store):
     sanctions are kept, in memory while the process runs (the moderation must work on a
     server that keeps no games too), and the registered players (``MemoryPlayers``)."""
 
+    appends_at_once = True  # ``append_action`` does nothing, at once
+
     def __init__(self) -> None:
         super().__init__()
         self._sanctions: dict[str, Sanction] = {}

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from server.core.table import PLAYING
 from server.lobby import NO_QUOTAS, Lobby
-from server.store import open_store
+from server.store import MemoryStore, open_store
+from shared.game import Take
 from shared.options import Options
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -62,3 +63,52 @@ async def test_a_take_cancelled_mid_write_is_the_tables_and_the_next_take_works(
             assert cancelled > 0
     finally:
         await store.close()
+
+
+async def test_a_store_that_appends_at_once_never_suspends_an_append() -> None:
+    """``MemoryStore.appends_at_once``: its ``append_action`` finishes on its first step,
+    so a take's commit has no moment at which a cancellation could stop it (the table
+    awaits it without ``to_the_end``)."""
+    store = MemoryStore()
+    assert store.appends_at_once
+    for life in (None, {"resigned": [1]}):
+        step = store.append_action("t", 0, Take("toad-1"), life, epoch=None)
+        try:
+            step.send(None)
+        except StopIteration:
+            continue
+        step.close()
+        raise AssertionError("MemoryStore.append_action suspended")
+
+
+async def test_takes_cancelled_at_every_moment_with_a_memory_store_stay_consistent() -> None:
+    """The same cancellations with the store that writes nothing (the commit awaited
+    plainly): each take is the table's entirely or not at all, and the game plays on."""
+    lobby = Lobby(MemoryStore(), quotas=NO_QUOTAS)
+    async with asyncio.timeout(60):
+        table, _ = await lobby.create("t", Options(players=2))
+        people = [Person(), Person()]
+        for p in people:
+            await table.join("p", p)
+        for p in people:
+            await table.set_ready(p)
+        k = cancelled = 0
+        while table.game is not None and not table.game.over:
+            record = table.record
+            assert record is not None
+            before = (len(record.actions), table.version)
+            task = asyncio.create_task(
+                table.take_for_seat(
+                    table.game.to_move, table.game.legal_actions()[0], table.version
+                )
+            )
+            for _ in range(k % 3):
+                await asyncio.sleep(0)
+            task.cancel()
+            done = await asyncio.gather(task, return_exceptions=True)
+            cancelled += isinstance(done[0], asyncio.CancelledError)
+            after = (len(record.actions), table.version)
+            assert after in (before, (before[0] + 1, before[1] + 1))
+            assert table.game.ply == len(record.actions)
+            k += 1
+        assert cancelled > 0 and table.result is not None
