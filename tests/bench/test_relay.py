@@ -74,7 +74,7 @@ def test_load_bench_runs(combined: bool) -> None:
             "--targets=relay,memory",
             "--tables=3",
             "--procs=1",
-            "--seconds=1",
+            "--seconds=3",  # a whole game in it even on a busy machine
             "--warmup=0.5",
             "--repeat=1",
             "--clients=" + ("1.1" if combined else "1.0"),
