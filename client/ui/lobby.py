@@ -22,7 +22,7 @@ from .forms import (
     table_timing,
 )
 from .host import LobbyHost
-from .render import Line, header, side_by_side, wrap, wrap_items
+from .render import Line, header, seat_name, side_by_side, wrap, wrap_items
 from .seating import seat_to_resume, sit_down
 from .waiting import table_terms
 
@@ -259,7 +259,7 @@ class LobbyScreen:
                 right.append([("fg:#808080", "  no tables yet: press n to create one")])
             for i, tb in enumerate(self.tables):
                 sel = self.focus == "tables" and i == self.table_index
-                seats = ", ".join(s.name or "-" for s in tb.seats)
+                seats = ", ".join(seat_name(s, s.name) if s.name else "-" for s in tb.seats)
                 mine = " *" if self._mine(client, tb.id) else ""
                 text = f"{'>' if sel else ' '} {tb.name} ({tb.state}; {table_terms(tb)}): "
                 text += f"{seats}{mine}"

@@ -83,6 +83,9 @@ class SeatInfo(Model):
     three players)."""
     rematch: bool = False
     """1.1: after the end, this seat asked for a rematch."""
+    registered: bool = False
+    """1.2: a registered player sits here, signed in as this name (not merely someone
+    who typed it)."""
 
 
 class TableSummary(Model):

@@ -44,7 +44,11 @@ __all__ = [
 Fields = dict[str, Any]
 
 _ENCODE: dict[type[Any], tuple[str, Callable[[Any], Fields]]] = {
-    i.Join: ("join", lambda x: {"player": x.player, "seat": x.seat, "seeded": x.seeded}),
+    i.Join: (  # a registered player's id only when there is one: older nodes' bytes
+        "join",
+        lambda x: {"player": x.player, "seat": x.seat, "seeded": x.seeded}
+        | ({"pid": x.player_id} if x.player_id is not None else {}),
+    ),
     i.Watch: ("watch", lambda x: {}),
     i.Resume: ("resume", lambda x: {"th": x.token_hash}),
     i.Leave: ("leave", lambda x: {}),
@@ -65,7 +69,7 @@ def _take(raw: list[Any]) -> Take:
 
 
 _DECODE: dict[str, Callable[[Fields], i.Intent]] = {
-    "join": lambda m: i.Join(m["player"], m["seat"], m.get("seeded", False)),
+    "join": lambda m: i.Join(m["player"], m["seat"], m.get("seeded", False), m.get("pid")),
     "watch": lambda m: i.Watch(),
     "resume": lambda m: i.Resume(m["th"]),
     "leave": lambda m: i.Leave(),

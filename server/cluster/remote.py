@@ -96,7 +96,15 @@ class RemoteTable:
 
     def public_seats(self) -> list[PublicSeat]:
         return [
-            PublicSeat(s.index, s.name, s.index == self.my_seat, s.bot, s.ready, False)
+            PublicSeat(
+                s.index,
+                s.name,
+                s.index == self.my_seat,
+                s.bot,
+                s.ready,
+                False,
+                registered=s.player is not None,
+            )
             for s in self.seats
         ]
 
@@ -141,15 +149,18 @@ class RemoteTable:
         seat: int | None = None,
         *,
         seeded: bool = False,
+        player_id: str | None = None,
     ) -> tuple[int, str]:
         self.bind(occupant)
         try:
-            index, token = await self._call(Join(name, seat, seeded), invite=self.invite)
+            join = Join(name, seat, seeded, player_id)
+            index, token = await self._call(join, invite=self.invite)
         except BaseException:
             self.forwarding.unbind(self)
             raise
         self.my_seat, self.role = index, ("seat", hash_token(token))
         self.seats[index].name, self.seats[index].token_hash = name, hash_token(token)
+        self.seats[index].player = player_id
         return int(index), str(token)
 
     def watch(self, occupant: Occupant[TableHandle]) -> None:

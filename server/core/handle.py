@@ -49,6 +49,8 @@ class PublicSeat:
     """A computer player plays the seat now."""
     rematch: bool = False
     """The seat voted for a rematch."""
+    registered: bool = False
+    """A registered player sits here (protocol 1.2), not merely someone of that name."""
 
 
 class TableFacts(Protocol):

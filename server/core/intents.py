@@ -45,6 +45,8 @@ class Join:
     player: str
     seat: int | None = None
     seeded: bool = False
+    player_id: str | None = None
+    """1.2: the registered player who sits down (None: anonymous)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +127,13 @@ class Applies(Protocol):
     version: int
 
     async def join(
-        self, name: str, occupant: Any, seat: int | None = None, *, seeded: bool = False
+        self,
+        name: str,
+        occupant: Any,
+        seat: int | None = None,
+        *,
+        seeded: bool = False,
+        player_id: str | None = None,
     ) -> tuple[int, str]: ...
 
     def watch(self, occupant: Any) -> None: ...
@@ -152,7 +160,7 @@ class Applies(Protocol):
 
 
 async def _join(t: Applies, o: Any, i: Any) -> Any:
-    return await t.join(i.player, o, i.seat, seeded=i.seeded)
+    return await t.join(i.player, o, i.seat, seeded=i.seeded, player_id=i.player_id)
 
 
 async def _watch(t: Applies, o: Any, i: Any) -> Any:

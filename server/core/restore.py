@@ -32,7 +32,12 @@ def seats_from_stored(st: StoredTable) -> list[Seat]:
     seats = [Seat(i) for i in range(st.options.players)]
     for ss in st.seats:
         seat = seats[ss.seat]
-        seat.name, seat.token_hash, seat.bot = ss.name, ss.token_hash, ss.bot
+        seat.name, seat.token_hash, seat.bot, seat.player = (
+            ss.name,
+            ss.token_hash,
+            ss.bot,
+            ss.player,
+        )
         seat.ready = ss.bot is not None
     return seats
 
@@ -48,7 +53,11 @@ def stored_form(table: Table) -> StoredTable:
         table.invite_hash,
         table.created,
         table.state,
-        seats=[StoredSeat(s.index, s.name, s.token_hash, s.bot) for s in table.seats if s.name],
+        seats=[
+            StoredSeat(s.index, s.name, s.token_hash, s.bot, s.player)
+            for s in table.seats
+            if s.name
+        ],
         timing=None if table.timing == TimeRules() else asdict(table.timing),
         made_by=table.made_by,
         rated=table.rated,

@@ -83,6 +83,7 @@ class Seat:
     name: str | None = None
     token_hash: str | None = None
     bot: str | None = None  # bot level, for a seat filled by the server
+    player: str | None = None  # 1.2: the id of the registered player sitting here
     ready: bool = False
     occupant: Occupant | None = None
 
@@ -213,7 +214,8 @@ class Table(Endings, Timekeeping):
         return [
             PublicSeat(s.index, s.name, s.occupant is not None, s.bot, s.ready,
                        s.index in self.resigned, self.absent(s.index),
-                       s.index in self.stand_ins, s.index in self.rematch_votes)
+                       s.index in self.stand_ins, s.index in self.rematch_votes,
+                       s.player is not None)
             for s in self.seats
         ]  # fmt: skip
 
@@ -308,11 +310,12 @@ class Table(Endings, Timekeeping):
 
     # ------------------------------------------------------------- lobby
     async def join(
-        self, name: str, occupant: Occupant, seat: int | None = None, *, seeded: bool = False
-    ) -> tuple[int, str]:
-        """Take a free seat (the given one, or the first free); returns (seat, token).
-        A table whose creator chose the seed takes only those who say they know it
-        (``seeded``)."""
+        self, name: str, occupant: Occupant, seat: int | None = None, *,
+        seeded: bool = False, player_id: str | None = None,
+    ) -> tuple[int, str]:  # fmt: skip
+        """Take a free seat (the given one, or the first free) as ``player_id`` (a
+        registered player, 1.2; None: anonymous); returns (seat, token). A table whose
+        creator chose the seed takes only those who say they know it (``seeded``)."""
         async with self.lock:
             if self.state != LOBBY:
                 raise TableError("not_in_lobby", "the game has started: watch it instead")
@@ -336,15 +339,14 @@ class Table(Endings, Timekeeping):
                 chosen = free[0]
             token = new_token()
             th = hash_token(token)
+            epoch = self.epoch_held()
             await self.durable(
-                self.store.set_seat(self.id, chosen.index, name, th, None, epoch=self.epoch_held())
+                self.store.set_seat(
+                    self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
+                )
             )
-            chosen.name, chosen.token_hash, chosen.occupant, chosen.ready = (
-                name,
-                th,
-                occupant,
-                False,
-            )
+            chosen.name, chosen.token_hash, chosen.player = name, th, player_id
+            chosen.occupant, chosen.ready = occupant, False
             self.spectators.discard(occupant)
             self._note_presence()
         self.broadcast_presence()
@@ -399,7 +401,7 @@ class Table(Endings, Timekeeping):
             if self.state == LOBBY:
                 # the token dies before the store is written: a ``resume`` of it racing
                 # this leave finds no seat (not a seat without a name)
-                s.name = s.token_hash = None
+                s.name = s.token_hash = s.player = None
                 s.ready = False
                 await self.durable(self.store.clear_seat(self.id, seat, epoch=epoch))
         self.broadcast_presence()

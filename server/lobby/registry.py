@@ -379,23 +379,23 @@ class Lobby:
             invite_hash=old.invite_hash,
             rated=old.rated,
         )
-        players = self.store.seat_players(old.id)
         for s in old.seats:
             to = new.seats[(s.index + 1) % n]
             if s.name is None:
                 continue
+            epoch = new.epoch_held()
             await new.durable(
                 self.store.set_seat(
-                    new.id, to.index, s.name, s.token_hash, s.bot, epoch=new.epoch_held()
+                    new.id, to.index, s.name, s.token_hash, s.bot, epoch=epoch, player=s.player
                 )
             )
-            if s.index in players:
-                await new.durable(self.store.link_seat(new.id, to.index, players[s.index]))
             to.name, to.token_hash, to.bot, to.ready = s.name, s.token_hash, s.bot, True
+            to.player = s.player
             if s.token_hash is not None:  # the token now opens the new seat
+                epoch = old.epoch_held()
                 await old.durable(
                     self.store.set_seat(
-                        old.id, s.index, s.name, None, s.bot, epoch=old.epoch_held()
+                        old.id, s.index, s.name, None, s.bot, epoch=epoch, player=s.player
                     )
                 )
                 s.token_hash = None

@@ -505,8 +505,7 @@ class Session(Framing):
         self.account.check_join(table)  # 1.2: rated tables, one seat per player
         player = self.account.seat_name(player)
         self.conduct.may_sit(player, self.host)
-        index, token = await table.apply(self, Join(player, seat, seeded))
-        await self.account.seated(table, index)
+        index, token = await table.apply(self, Join(player, seat, seeded, self.account.player_id()))
         self._enter(Phase.SEATED, table)
         self.name = player
         self.send(m.JoinedMsg(table=table.id, seat=index, token=token), re)

@@ -59,6 +59,8 @@ def _seat_facts(table: TableFacts, minor: int) -> list[dict[str, Any]]:
             seat["absent"] = s.absent
             seat["computer"] = s.computer
             seat["rematch"] = s.rematch
+        if minor >= 2:
+            seat["registered"] = s.registered
         facts.append(seat)
     return facts
 

@@ -114,10 +114,9 @@ class Account:
         if self.player.id in store.seat_players(table.id).values():
             raise TableError("not_allowed", "your player sits at this table already", "same_player")
 
-    async def seated(self, table: TableHandle, seat: int) -> None:
-        """The connection took ``seat``: a signed-in player's seat is linked to it."""
-        if self.player is not None and self.players is not None:
-            await self.players.store.link_seat(table.id, seat, self.player.id)
+    def player_id(self) -> str | None:
+        """The id of the player a seat taken now is linked to (None: anonymous)."""
+        return self.player.id if self.player is not None else None
 
     def seats(self, lobby: Lobby) -> tuple[m.PlayerSeat, ...]:
         """The player's seats at tables this server holds now."""

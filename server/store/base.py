@@ -56,12 +56,14 @@ class Sanction:
 
 @dataclass
 class StoredSeat:
-    """One seat as stored: its occupant's name, token hash and bot (None: a person)."""
+    """One seat as stored: its occupant's name, token hash and bot (None: a person),
+    and the registered player sitting there (1.2; None: anonymous or a bot)."""
 
     seat: int
     name: str
     token_hash: str | None
     bot: str | None
+    player: str | None = None
 
 
 @dataclass
@@ -166,8 +168,10 @@ class Store(PlayerStore, ABC):
         bot: str | None,
         *,
         epoch: int | None = None,
+        player: str | None = None,
     ) -> None:
-        """Store (or replace) a seat's occupant."""
+        """Store (or replace) a seat's occupant, with the registered player's id
+        (``player``, 1.2: its link to the seat, in the same transaction; None: nobody's)."""
 
     @abstractmethod
     async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:

@@ -59,8 +59,12 @@ class MemoryStore(MemoryPlayers, Store):
         bot: str | None,
         *,
         epoch: int | None = None,
+        player: str | None = None,
     ) -> None:
-        pass
+        if player is not None:  # the players' part keeps who sat where
+            self._seats.setdefault(table_id, {})[seat] = player
+        else:
+            self._seats.get(table_id, {}).pop(seat, None)
 
     async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
         self._seats.get(table_id, {}).pop(seat, None)

@@ -45,9 +45,6 @@ class MemoryPlayers(PlayerStore):
     def secret_hashes(self, player_id: str) -> list[str]:
         return list(self._secrets.get(player_id, ()))
 
-    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
-        self._seats.setdefault(table_id, {})[seat] = player_id
-
     def seat_players(self, table_id: str) -> dict[int, str]:
         return dict(self._seats.get(table_id, {}))
 

@@ -89,10 +89,6 @@ class PlayerStore(ABC):
         """The hashes of every secret the player's devices hold."""
 
     @abstractmethod
-    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
-        """The player sits in ``seat`` of the table (replacing whoever was linked)."""
-
-    @abstractmethod
     def seat_players(self, table_id: str) -> dict[int, str]:
         """Seat -> player id of the table's seats that registered players sat in."""
 

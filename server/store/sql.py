@@ -290,7 +290,17 @@ class SqlStore(SqlPlayers, Store):
         bot: str | None,
         *,
         epoch: int | None = None,
+        player: str | None = None,
     ) -> None:
+        link: Op = (
+            (
+                "INSERT INTO player_seats (table_id, seat, player_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
+                (table_id, seat, player),
+            )
+            if player is not None
+            else ("DELETE FROM player_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        )
         await self._write(
             table_id,
             (
@@ -299,6 +309,7 @@ class SqlStore(SqlPlayers, Store):
                 " name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
                 (table_id, seat, name, token_hash, bot),
             ),
+            link,
             epoch=epoch,
         )
 
@@ -448,7 +459,9 @@ class SqlStore(SqlPlayers, Store):
         t.seats = [
             StoredSeat(*r)
             for r in con.execute(
-                "SELECT seat, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat",
+                "SELECT s.seat, s.name, s.token_hash, s.bot, p.player_id FROM seats s"
+                " LEFT JOIN player_seats p ON p.table_id = s.table_id AND p.seat = s.seat"
+                " WHERE s.table_id = ? ORDER BY s.seat",
                 (tid,),
             ).fetchall()
         ]

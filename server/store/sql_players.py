@@ -92,16 +92,6 @@ class SqlPlayers(PlayerStore):
         )
         return [r[0] for r in rows]
 
-    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
-        await self._write(
-            "",
-            (
-                "INSERT INTO player_seats (table_id, seat, player_id) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
-                (table_id, seat, player_id),
-            ),
-        )
-
     def seat_players(self, table_id: str) -> dict[int, str]:
         rows = self._read(
             lambda con: con.execute(

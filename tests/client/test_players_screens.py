@@ -209,3 +209,27 @@ async def test_a_1_1_connection_has_no_players_and_the_lobby_is_as_before(url: s
             assert "rated" not in {f.key for f in kapp.lobby.form.fields()}  # type: ignore[union-attr]
     finally:
         await client.close()
+
+
+def test_registered_seats_read_as_registered() -> None:
+    """Presence marks a registered player's seat (1.2): the waiting screen and the
+    side panel say "Hanna (registered)", never of the anonymous Hanna beside her."""
+    from client.ui.render import Cards, render_side, text_of
+    from client.ui.waiting import waiting_lines
+    from protocol.convert import catalogue, view_model
+    from shared.view import view
+
+    seats = (
+        m.SeatInfo(seat=0, name="Hanna", connected=True, ready=True, registered=True),
+        m.SeatInfo(seat=1, name="Hanna", connected=True),
+    )
+    lines = [text_of(ln) for ln in waiting_lines(
+        "t1", 80, seats=seats, listing=(), started=False, invite=None, allow_lobby=True,
+    )]  # fmt: skip
+    assert "  seat 1: Hanna (registered) (ready)" in lines
+    assert "  seat 2: Hanna (joined)" in lines
+    game = Record.new(Options(seed=3, players=2)).start([])
+    v = view_model(view(game, 0))
+    drawn = render_side(v, Cards.of(catalogue()), catalogue(), ["Hanna", "Hanna"], seats, 0, 80)
+    side = " ".join(text_of(ln) for ln in drawn)
+    assert side.count("Hanna (registered)") == 1 and side.count("Hanna") == 2

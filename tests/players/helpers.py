@@ -76,8 +76,7 @@ async def stored_game(
     await store.create_table(table_id, f"game {table_id}", options, False, None, rated=rated)
     for seat, pid in enumerate(player_ids):
         name = names[seat] if names else f"p{seat}"
-        await store.set_seat(table_id, seat, name, secrets.token_hex(8), None)
-        await store.link_seat(table_id, seat, pid)
+        await store.set_seat(table_id, seat, name, secrets.token_hex(8), None, player=pid)
     await store.start_game(table_id, Record.new(options))
     await store.finish(table_id, result(places, ending))
     return table_id

@@ -8,10 +8,8 @@ import asyncio
 from collections.abc import Callable
 
 import msgpack  # type: ignore[import-untyped]
-import pytest
 
 from tests.helpers.cluster import cluster
-from tests.helpers.services import Redis
 from tests.server.wsclient import WsClient, create
 
 from .helpers import new_secret, signed_in, stored_server
@@ -82,11 +80,6 @@ async def test_a_rematch_of_a_rated_table_is_rated(store_url: str) -> None:
             assert server.lobby.tables[moved.table].rated
         for c in (ada, grace):
             await c.close()
-
-
-@pytest.fixture
-def redis_url(redis_server: Redis) -> str:
-    return redis_server.url
 
 
 async def test_another_nodes_listing_marks_rated_tables(pg_url: str, redis_url: str) -> None:

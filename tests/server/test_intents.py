@@ -65,6 +65,16 @@ def test_the_messages_are_the_ones_older_nodes_send_and_read() -> None:
     assert decode_intent(older_join) == i.Join("cid", None, False)
 
 
+def test_a_registered_players_join_crosses_with_its_player() -> None:
+    """1.2: a registered player's join carries the player's id to the table's owner
+    (its seat is linked to the player there); an anonymous join is sent as before."""
+    joined = i.Join("hanna", None, False, "p-7Kq2")
+    kind, fields = encode_intent(joined)
+    assert fields == {"player": "hanna", "seat": None, "seeded": False, "pid": "p-7Kq2"}
+    wire = msgpack.unpackb(msgpack.packb({"k": kind, "t": "t1", "sid": "3", **fields}))
+    assert decode_intent(wire) == joined
+
+
 def test_a_message_of_another_kind_is_no_intent() -> None:
     with pytest.raises(KeyError):
         decode_intent({"k": "frame", "sid": "1", "f": b""})

@@ -162,3 +162,38 @@ def test_an_anonymous_visitor_sees_the_leaderboard_and_keeps_nothing(
     keys = page.evaluate("() => Object.keys(localStorage)")
     assert not [k for k in keys if k.startswith("kk:player:")]
     assert page.errors == []
+
+
+def test_a_registered_players_seat_reads_registered(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """Presence marks a registered player's seat (1.2): at an unrated table the page
+    tells "Ada (registered)" from someone else who typed the name Ada, on the waiting
+    screen, in the lobby's listing and at the table."""
+    desk = open_page("desktop")
+    open_lobby(desk, live_server)
+    desk.click("#your-player")
+    desk.wait_for_selector("#reg-name")
+    desk.fill("#reg-name", "Ada")
+    desk.click("#register-go")
+    until(desk, "document.getElementById('profile-h')?.textContent === 'Player Ada'")
+    desk.reload()
+    desk.wait_for_selector("#tables")
+    until(desk, "document.getElementById('conn').textContent.endsWith('as Ada')")
+    desk.click("#new-table")
+    desk.wait_for_selector("#create-go")
+    desk.select_option("#seat-1", "")  # wait for a person
+    desk.click("#create-go")
+    desk.wait_for_selector(".seat-list")
+    until(desk, "document.querySelector('.seat-list').textContent.includes('(registered) (you)')")
+    phone = open_page("phone")
+    open_lobby(phone, live_server)
+    phone.fill("#player-name", "Ada")
+    phone.wait_for_selector("[data-key^='join-']")
+    assert "Ada (registered)" in phone.inner_text("#tables")
+    phone.click("[data-key^='join-']")  # both ready at once: the game starts
+    for page in (desk, phone):
+        until(page, "document.querySelectorAll('li.seat strong').length === 2")
+    assert desk.locator("li.seat strong").all_inner_texts() == ["Ada (registered) (you)", "Ada"]
+    assert phone.locator("li.seat strong").all_inner_texts() == ["Ada (registered)", "Ada (you)"]
+    assert desk.errors == [] and phone.errors == []

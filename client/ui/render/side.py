@@ -65,6 +65,12 @@ def seat_status(info: m.SeatInfo | None) -> tuple[str, str]:
     return ("fg:#ff5f5f bold", "away")
 
 
+def seat_name(info: m.SeatInfo | None, name: str) -> str:
+    """A seat's name as shown: ``Hanna (registered)`` when a registered player sits
+    there (1.2), so that someone who merely typed the name Hanna is told apart."""
+    return f"{name} (registered)" if info is not None and info.registered else name
+
+
 def names_a_bot(name: str) -> bool:
     """Whether a seat's name already says it is a bot: the server names its bots
     ``"{level} bot"`` ("easy bot"), so the side panel does not say "bot" again."""
@@ -120,7 +126,10 @@ def render_side(
         who = [
             (COLOUR_STYLE.get(k.colour, ""), PAWN_TAG.get(k.colour, "  ")),
             ("", " "),
-            ("bold" if seat == view.to_move else "", f"{colour_word(k.colour)} {name}{you}"),
+            (
+                "bold" if seat == view.to_move else "",
+                f"{colour_word(k.colour)} {seat_name(info, name or '-')}{you}",
+            ),
             *([("", " "), status] if status[1] else []),
             ("", f", {count}"),
         ]

@@ -8,7 +8,7 @@ import { h, patch, replace } from "./dom";
 import type { App } from "./main";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
 import { prefs, tokens } from "./store";
-import { cap, seatStatus, terms } from "./words";
+import { cap, seatName, seatStatus, terms } from "./words";
 
 export function nameField(app: App): HTMLInputElement {
   const player = me();
@@ -87,7 +87,7 @@ export function renderTables(app: App): void {
     if (held !== null && !mine.includes(held)) mine.push(held);
     const free = t.seats.find((s) => !s.name);
     const colours = ["white", "black", t.options.third_colour ?? "lilac"];
-    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${s.name} (${s.bot ? "bot" : s.ready ? "ready" : seatStatus(s)})` : "free"}`);
+    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${s.bot ? "bot" : s.ready ? "ready" : seatStatus(s)})` : "free"}`);
     const buttons = [];
     if (mine.length) {
       buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, "data-seat": mine[0], onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
@@ -322,7 +322,7 @@ export function renderWaiting(app: App): void {
             {},
             h("span", { class: `tag c-${colours[x.seat]}` }, cap(colours[x.seat])),
             " ",
-            x.name ? `${x.name}${x.seat === seat ? " (you)" : ""}` : "free seat",
+            x.name ? `${seatName(x)}${x.seat === seat ? " (you)" : ""}` : "free seat",
             " ",
             h("span", { class: "state" }, x.name ? (x.bot ? "bot, ready" : x.ready ? "ready" : "not ready") : "waiting"),
           ),

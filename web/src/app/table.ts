@@ -9,7 +9,7 @@ import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
 import { h, patch } from "./dom";
 import type { GameLog, LogEntry } from "./log";
 import type { App } from "./main";
-import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatStatus } from "./words";
+import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatName, seatStatus } from "./words";
 
 
 export interface TableState {
@@ -301,7 +301,7 @@ function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTML
       { class: `seat${moving ? " moving" : ""}` },
       h("span", { class: `tag c-${k.colour}` }, PAWN_TAG[k.colour] ?? "", " ", cap(k.colour)),
       " ",
-      h("strong", {}, info?.name ?? "free", k.seat === app.t.seat ? " (you)" : ""),
+      h("strong", {}, seatName(info), k.seat === app.t.seat ? " (you)" : ""),
       moving ? h("span", { class: "tag to-move" }, "to move") : null,
       h("span", { class: "status" }, seatStatus(info)),
       info?.rematch ? h("span", { class: "tag" }, "wants a rematch") : null,

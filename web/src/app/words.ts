@@ -106,6 +106,13 @@ export function seatLabel(colours: readonly string[], seat: number, names: reado
 }
 
 /** A seat's presence in a word, as the terminal client says it. */
+/** A seat's name as shown: `Hanna (registered)` when a registered player sits there
+ * (1.2), so that someone who merely typed the name Hanna is told apart. */
+export function seatName(info: SeatInfo | undefined): string {
+  if (!info || !info.name) return "free";
+  return info.registered ? `${info.name} (registered)` : info.name;
+}
+
 export function seatStatus(info: SeatInfo | undefined): string {
   if (!info || !info.name) return "free";
   if (info.resigned) return info.computer ? "resigned, a computer plays" : "resigned";

@@ -768,6 +768,8 @@ export interface SeatInfo {
   name?: string | null;
   /** Ready to start (lobby). (default false) */
   ready?: boolean;
+  /** 1.2: a registered player sits here, signed in as this name (not merely someone who typed it). (default false) */
+  registered?: boolean;
   /** 1.1: after the end, this seat asked for a rematch. (default false) */
   rematch?: boolean;
   /** The seat resigned the game. (default false) */
