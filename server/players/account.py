@@ -165,7 +165,8 @@ async def on_sign_in(s: Seating, msg: m.SignInMsg) -> None:
 async def on_new_device_code(s: Seating, msg: m.NewDeviceCodeMsg) -> None:
     player = s.account.signed_in()
     codes = s.account.service().codes
-    s.send(m.DeviceCodeMsg(code=codes.issue(player.id), expires_in=int(codes.ttl)), msg.id)
+    code = await codes.issue(player.id)
+    s.send(m.DeviceCodeMsg(code=code, expires_in=int(codes.ttl)), msg.id)
 
 
 async def on_redeem_code(s: Seating, msg: m.RedeemCodeMsg) -> None:

@@ -5,12 +5,15 @@ Why: the store must never hold what signs a player in. A secret is made by the c
 (scrypt, the standard library's, with a salt per secret) costs an attacker who stole
 the database far more per guess still, in case a client makes weaker secrets, and its
 parameters are stored in each hash so that they can be raised later. Device codes are
-short (a person types them) and live for minutes, once: they are kept in memory only,
-hashed too.
+short (a person types them) and live for minutes, once: the store keeps only their
+hashes, slow ones too (scrypt with a fixed salt, so that a code is found by its hash):
+40 bits are few, and a fast hash of them would be guessed from a stolen database
+well within a code's five minutes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -18,10 +21,14 @@ import secrets
 import time
 from collections.abc import Callable
 
+from ..store.players import PlayerStore
+
 __all__ = [
     "CODE_ALPHABET",
+    "CODE_SALT",
     "CODE_TTL",
     "DeviceCodes",
+    "code_hash",
     "hash_secret",
     "new_secret",
     "normalize_code",
@@ -78,48 +85,48 @@ def normalize_code(code: str) -> str:
     return f"{plain[:4]}-{plain[4:]}"
 
 
-def _code_hash(code: str) -> str:
-    return hashlib.sha256(normalize_code(code).encode()).hexdigest()
+CODE_SALT = b"kupferkessel device code"
+"""The salt of every code's hash: fixed, so that the store finds a code by its hash."""
+
+
+def code_hash(code: str) -> str:
+    """The hash a device code is kept under (scrypt, as costly as a secret's)."""
+    digest = hashlib.scrypt(
+        normalize_code(code).encode(), salt=CODE_SALT, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32
+    )
+    return _b64(digest)
 
 
 class DeviceCodes:
-    """The device codes issued and not yet used or expired: at most one per player
-    (a new one replaces the old), each redeemable once before ``CODE_TTL``."""
+    """One-time device codes, kept hashed in the store (``PlayerStore``) so that any
+    node of a cluster, or the server after a restart, redeems a code another showed:
+    at most one per player (a new one replaces the old), each redeemable once, for
+    ``ttl`` seconds of the wall clock (``now``: every node's is the same time)."""
 
-    def __init__(self, ttl: float = CODE_TTL, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        store: PlayerStore,
+        ttl: float = CODE_TTL,
+        now: Callable[[], float] = time.time,
+        hashing: asyncio.Semaphore | None = None,
+    ) -> None:
+        self.store = store
         self.ttl = ttl
         self._now = now
-        self._codes: dict[str, tuple[str, float]] = {}  # code hash -> (player id, expiry)
-        self._of: dict[str, str] = {}  # player id -> its code's hash
+        self._hashing = hashing or asyncio.Semaphore(2)  # scrypt at most this often at once
 
-    def issue(self, player_id: str) -> str:
+    async def _hash(self, code: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(code_hash, code)
+
+    async def issue(self, player_id: str) -> str:
         """A new code for the player (its previous one stops working)."""
-        self._sweep()
-        old = self._of.pop(player_id, None)
-        if old is not None:
-            self._codes.pop(old, None)
-        plain = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
-        code = normalize_code(plain)
-        h = _code_hash(code)
-        self._codes[h] = (player_id, self._now() + self.ttl)
-        self._of[player_id] = h
+        code = normalize_code("".join(secrets.choice(CODE_ALPHABET) for _ in range(8)))
+        hashed = await self._hash(code)
+        now = self._now()
+        await self.store.add_device_code(hashed, player_id, now + self.ttl, now)
         return code
 
-    def redeem(self, code: str) -> str | None:
+    async def redeem(self, code: str) -> str | None:
         """The player id of a valid code, which stops working; None otherwise."""
-        self._sweep()
-        entry = self._codes.pop(_code_hash(code), None)
-        if entry is None:
-            return None
-        self._of.pop(entry[0], None)
-        return entry[0]
-
-    def _sweep(self) -> None:
-        now = self._now()
-        for h, (pid, expiry) in list(self._codes.items()):
-            if expiry <= now:
-                del self._codes[h]
-                self._of.pop(pid, None)
-
-    def __len__(self) -> int:
-        return len(self._codes)
+        return await self.store.redeem_device_code(await self._hash(code), self._now())

@@ -57,9 +57,9 @@ class Players:
     ) -> None:
         self.store = store
         self.rated_allow = rated_allow
-        self.codes = DeviceCodes()
         self._now = now
         self._hashing = asyncio.Semaphore(hashing)  # scrypt runs at most this often at once
+        self.codes = DeviceCodes(store, now=now, hashing=self._hashing)
         self._rating = asyncio.Lock()  # one rated game's update at a time, in order
         self._dummy: str | None = None  # a hash to check unknown names against
         store.when_finished(self.game_finished)
@@ -101,7 +101,7 @@ class Players:
 
     async def redeem(self, code: str) -> tuple[StoredPlayer, str]:
         """The player of a device code and the new device's secret; ``bad_code``."""
-        pid = self.codes.redeem(code)
+        pid = await self.codes.redeem(code)
         player = self.store.player_by_id(pid) if pid is not None else None
         if player is None:
             raise TableError("bad_code", "that code is unknown, used or expired")

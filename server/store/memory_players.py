@@ -23,6 +23,7 @@ class MemoryPlayers(PlayerStore):
         self._secrets: dict[str, list[str]] = {}
         self._seats: dict[str, dict[int, str]] = {}  # table id -> seat -> player id
         self._rated: dict[str, int | None] = {}  # table id -> seq
+        self._codes: dict[str, tuple[str, float]] = {}  # code hash -> (player id, expiry)
 
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
         if player.key in self._keys:
@@ -34,6 +35,20 @@ class MemoryPlayers(PlayerStore):
 
     async def add_secret(self, player_id: str, secret_hash: str) -> None:
         self._secrets.setdefault(player_id, []).append(secret_hash)
+
+    async def add_device_code(
+        self, code_hash: str, player_id: str, expires: float, now: float
+    ) -> None:
+        self._codes = {
+            h: (pid, until)
+            for h, (pid, until) in self._codes.items()
+            if pid != player_id and until > now
+        }
+        self._codes[code_hash] = (player_id, expires)
+
+    async def redeem_device_code(self, code_hash: str, now: float) -> str | None:
+        found = self._codes.pop(code_hash, None)  # one event loop: none can come between
+        return found[0] if found is not None and found[1] > now else None
 
     def player_by_key(self, key: str) -> StoredPlayer | None:
         pid = self._keys.get(key)

@@ -126,6 +126,17 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 );
 CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes(player_id)
 """,
+    # 8: one-time device codes (protocol 1.2), hashed, until they expire: any node of a
+    # cluster, or the server after a restart, redeems a code another one showed
+    """
+CREATE TABLE IF NOT EXISTS device_codes (
+    code_hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS device_codes_player ON device_codes(player_id);
+CREATE INDEX IF NOT EXISTS device_codes_expires ON device_codes(expires)
+""",
 )
 
 

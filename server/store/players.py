@@ -77,6 +77,20 @@ class PlayerStore(ABC):
         """Another device's secret for the player (a device code was redeemed)."""
 
     @abstractmethod
+    async def add_device_code(
+        self, code_hash: str, player_id: str, expires: float, now: float
+    ) -> None:
+        """Keep a one-time device code (its hash) for the player until ``expires``; the
+        player's earlier code, and every code expired by ``now``, are forgotten in the
+        same transaction."""
+
+    @abstractmethod
+    async def redeem_device_code(self, code_hash: str, now: float) -> str | None:
+        """The player id of a code kept and not expired at ``now``, forgotten by the
+        same statement that finds it: of several redeeming it at once (nodes of a
+        cluster), one gets it. None for a code unknown, used or expired."""
+
+    @abstractmethod
     def player_by_key(self, key: str) -> StoredPlayer | None:
         """The player registered under ``key``."""
 

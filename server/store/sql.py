@@ -212,24 +212,32 @@ class SqlStore(SqlPlayers, Store):
         return epoch
 
     def _claim_sync(self, table_id: str, owner: str) -> int:
-        def claim(con: _Dialect) -> int:
+        row = self._write_returning(
+            "UPDATE tables SET epoch = epoch + 1, owner = ? WHERE id = ? RETURNING epoch",
+            (owner, table_id),
+        )
+        if row is None:
+            raise KeyError(table_id)
+        return int(row[0])
+
+    def _write_returning(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """One statement that writes and returns (``RETURNING``), in a transaction of its
+        own on the read connection, durable when it returns (the writer's batched writes
+        return nothing): its first row, None if none. Synchronous: run it in a thread."""
+
+        def run(con: _Dialect) -> tuple[Any, ...] | None:
             con.execute(self.BEGIN)
             try:
-                row = con.execute(
-                    "UPDATE tables SET epoch = epoch + 1, owner = ? WHERE id = ? RETURNING epoch",
-                    (owner, table_id),
-                ).fetchone()
+                rows = con.execute(sql, params).fetchall()
                 con.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(Exception):
                     con.execute("ROLLBACK")
                 raise
-            if row is None:
-                raise KeyError(table_id)
-            return int(row[0])
+            return tuple(rows[0]) if rows else None
 
-        epoch: int = self._read(claim)
-        return epoch
+        row: tuple[Any, ...] | None = self._read(run)
+        return row
 
     def release(self, table_id: str) -> None:
         self.fences.pop(table_id, None)

@@ -6,6 +6,7 @@ the same writer (group commit, durable before it returns) and the same reader.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from abc import abstractmethod
 from collections.abc import Callable
@@ -37,6 +38,9 @@ class SqlPlayers(PlayerStore):
     @abstractmethod
     def _read(self, fn: Callable[[Any], Any]) -> Any: ...
 
+    @abstractmethod
+    def _write_returning(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None: ...
+
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
         p = player
         await self._write(
@@ -64,6 +68,29 @@ class SqlPlayers(PlayerStore):
                 (secret_hash, player_id),
             ),
         )
+
+    async def add_device_code(
+        self, code_hash: str, player_id: str, expires: float, now: float
+    ) -> None:
+        await self._write(
+            "",
+            (
+                "DELETE FROM device_codes WHERE player_id = ? OR expires <= ?",
+                (player_id, now),
+            ),
+            (
+                "INSERT INTO device_codes (code_hash, player_id, expires) VALUES (?, ?, ?)",
+                (code_hash, player_id, expires),
+            ),
+        )
+
+    async def redeem_device_code(self, code_hash: str, now: float) -> str | None:
+        row = await asyncio.to_thread(
+            self._write_returning,
+            "DELETE FROM device_codes WHERE code_hash = ? RETURNING player_id, expires",
+            (code_hash,),
+        )  # a used code goes, expired or not; only one redeeming it finds its row
+        return str(row[0]) if row is not None and float(row[1]) > now else None
 
     def player_by_key(self, key: str) -> StoredPlayer | None:
         return _player(

@@ -4,10 +4,17 @@ token, and moving to another device with a one-time code."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from pathlib import Path
+
 import pytest
 
-from server.players.credentials import DeviceCodes
+from server.players.credentials import DeviceCodes, code_hash
 from server.players.names import name_key
+from server.store import MemoryStore, Store, open_store
+from server.store.players import StoredPlayer
+from tests.helpers.cluster import cluster
 from tests.server.wsclient import WsClient, create
 
 from .helpers import new_secret, signed_in, stored_server
@@ -105,17 +112,81 @@ async def test_a_device_code_works_once(store_url: str) -> None:
             await c.close()
 
 
-def test_device_codes_expire_and_replace() -> None:
-    now = [0.0]
-    codes = DeviceCodes(ttl=300, now=lambda: now[0])
-    first = codes.issue("p1")
-    second = codes.issue("p1")  # replaces the first
-    assert codes.redeem(first) is None
-    now[0] = 299.0
-    assert codes.redeem(second) == "p1" and codes.redeem(second) is None
-    third = codes.issue("p1")
-    now[0] = 299.0 + 300.0
-    assert codes.redeem(third) is None and len(codes) == 0
+async def _store_with_ada(url: str | None) -> tuple[Store, str]:
+    """A started store (``url`` None: the memory store) holding the player Ada."""
+    store: Store = MemoryStore() if url is None else open_store(url)
+    await store.start()
+    ada = StoredPlayer("p-ada", "ada", "Ada", 1000.0)
+    assert await store.add_player(ada, "scrypt$x")
+    return store, ada.id
+
+
+async def _codes_expire_and_replace(url: str | None) -> None:
+    store, ada = await _store_with_ada(url)
+    now = [1000.0]
+    codes = DeviceCodes(store, ttl=300, now=lambda: now[0])
+    try:
+        first = await codes.issue(ada)
+        second = await codes.issue(ada)  # replaces the first
+        assert await codes.redeem(first) is None
+        now[0] += 299.0
+        assert await codes.redeem(second.lower().replace("-", "")) == ada  # as typed
+        assert await codes.redeem(second) is None  # once
+        third = await codes.issue(ada)
+        now[0] += 300.0
+        assert await codes.redeem(third) is None  # expired
+        assert await codes.redeem("ZZZZ-ZZZZ") is None
+    finally:
+        await store.close()
+
+
+async def test_device_codes_expire_and_replace(store_url: str) -> None:
+    await _codes_expire_and_replace(store_url)
+
+
+async def test_device_codes_expire_and_replace_in_memory() -> None:
+    await _codes_expire_and_replace(None)
+
+
+async def test_a_device_code_outlives_a_restart(tmp_path: Path) -> None:
+    url = str(tmp_path / "kk.db")
+    store, ada = await _store_with_ada(url)
+    try:
+        code = await DeviceCodes(store).issue(ada)
+    finally:
+        await store.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.glob("kk.db*"))
+    assert code.encode() not in data and code.replace("-", "").encode() not in data
+    assert code_hash(code).encode() in data  # kept hashed only
+    again = open_store(url)
+    await again.start()
+    try:
+        assert await DeviceCodes(again).redeem(code) == ada
+        assert await DeviceCodes(again).redeem(code) is None
+    finally:
+        await again.close()
+
+
+async def test_a_code_shown_by_one_node_is_redeemed_at_another_once(pg_url: str) -> None:
+    """Nodes of a cluster share the store: a code issued at one is redeemed at the
+    other; of many redeeming it at once from both, exactly one gets the player."""
+    a, ada = await _store_with_ada(pg_url)
+    b = open_store(pg_url, exclusive=False)
+    await b.start()
+    try:
+        on_a, on_b = DeviceCodes(a, hashing=asyncio.Semaphore(8)), DeviceCodes(b)
+        code = await on_a.issue(ada)
+        assert await on_b.redeem(code) == ada
+        assert await on_a.redeem(code) is None and await on_b.redeem(code) is None
+        code = await on_b.issue(ada)
+        hashed = code_hash(code)
+        got = await asyncio.gather(
+            *(s.redeem_device_code(hashed, time.time()) for s in (a, b) for _ in range(8))
+        )
+        assert got.count(ada) == 1 and got.count(None) == 15
+    finally:
+        await b.close()
+        await a.close()
 
 
 async def test_sign_in_attempts_are_limited(store_url: str) -> None:
@@ -127,3 +198,18 @@ async def test_sign_in_attempts_are_limited(store_url: str) -> None:
         err = await c.request("sign_in", name="Nobody", secret=new_secret())
         assert err.code == "rate_limited"
         await c.close()
+
+
+async def test_a_code_shown_at_one_node_signs_in_at_another(pg_url: str, redis_url: str) -> None:
+    async with cluster(pg_url, redis_url, n=2) as (a, b):
+        ada = await signed_in(a.port, "Ada", new_secret(), register=True)
+        code = await ada.request("new_device_code")
+        phone = await WsClient.open(b.port, "phone", (1, 2))
+        answer = await phone.request("redeem_code", code=code.code)
+        assert answer.type == "signed_in" and answer.player.name == "Ada", answer
+        again = await WsClient.open(a.port, "again", (1, 2))
+        err = await again.request("redeem_code", code=code.code)
+        assert err.type == "error" and err.code == "bad_code"
+        await signed_in(a.port, "Ada", answer.secret)  # the phone's secret, at the other node
+        for c in (ada, phone, again):
+            await c.close()
