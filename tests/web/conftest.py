@@ -124,18 +124,36 @@ def have_npm() -> bool:
     return shutil.which("npm") is not None and shutil.which("node") is not None
 
 
+PACE_KEY = "kk:pace"
+"""The page's storage key of its pace setting (``web/src/app/store.ts``)."""
+TEST_PACE = "fast"
+"""The pace a test's page starts with unless the test is about pacing: other seats'
+moves 0.3 s apart instead of 0.9, so a game against the computer waits a third as long,
+and the pacing code still runs."""
+
+
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Any]:
-    """``open_page(size)``: a fresh browser context (its own storage) and page."""
+    """``open_page(size, pace=TEST_PACE)``: a fresh browser context (its own storage) and
+    page. Its storage starts with the page's pace setting ``pace`` (a name the settings
+    offer) until the page changes it; ``pace=None`` keeps nothing there, so the page
+    shows moves at its own default pace, as for a first visit."""
     contexts: list[Any] = []
 
-    def make(size: str, reduced_motion: str = "no-preference") -> Any:
+    def make(size: str, reduced_motion: str = "no-preference", pace: str | None = TEST_PACE) -> Any:
         ctx = browser.new_context(
             viewport={"phone": PHONE, "desktop": DESKTOP}[size],
             reduced_motion=reduced_motion,
             has_touch=size == "phone",
             is_mobile=size == "phone",
         )
+        if pace is not None:
+            # before the page's own script, in every document of the context; a choice
+            # made in the page (the settings) is kept
+            ctx.add_init_script(
+                script=f"try {{ if (localStorage.getItem({PACE_KEY!r}) === null)"
+                f" localStorage.setItem({PACE_KEY!r}, {pace!r}); }} catch (e) {{}}"
+            )
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []

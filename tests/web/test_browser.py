@@ -14,7 +14,7 @@ from .conftest import DESKTOP, PHONE, TABLET, LiveServer, open_lobby, shot, unti
 
 pytestmark = pytest.mark.e2e
 
-GAME_TIMEOUT = 240.0  # seconds for a whole game (a bot's moves are paced ~1 s apart)
+GAME_TIMEOUT = 240.0  # seconds for a whole game (the bot's moves shown 0.3 s apart)
 
 
 def create_table(page: Any, name: str = "Ann", **options: str) -> None:

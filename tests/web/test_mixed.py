@@ -161,7 +161,7 @@ def test_a_browser_and_a_terminal_at_one_table_with_a_spectator(
     started = time.monotonic()
     port = live_server.server.port
     name = f"{size}-28-mixed-{players}p"
-    ann = open_page(size)
+    ann = open_page(size, pace=None)  # the page's own pace: each move seen in time
     open_lobby(ann, live_server)
     ann.fill("#player-name", "Ann")
     ann.click("#new-table")
@@ -185,7 +185,7 @@ def test_a_browser_and_a_terminal_at_one_table_with_a_spectator(
         t.wait("Deck", name="jo", timeout=30)
         ann.wait_for_selector("#board")
 
-        eve = open_page(watcher)
+        eve = open_page(watcher, pace=None)
         eve.goto(watch_link)
         eve.wait_for_selector("#join-go")
         eve.click("#join-go")

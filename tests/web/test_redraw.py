@@ -28,7 +28,7 @@ def table_id(live: LiveServer) -> str:
 
 
 def test_a_press_survives_a_redraw_of_the_table(live_server: LiveServer, open_page: Any) -> None:
-    ann = open_page("desktop")
+    ann = open_page("desktop", pace=None)
     open_lobby(ann, live_server)
     ann.fill("#player-name", "Ann")
     ann.click("#new-table")
@@ -42,7 +42,7 @@ def test_a_press_survives_a_redraw_of_the_table(live_server: LiveServer, open_pa
     ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     ann.mouse.down()
     # while the button is held, a spectator arrives: the presence redraws Ann's table
-    eve = open_page("phone")
+    eve = open_page("phone", pace=None)
     eve.goto(f"{live_server.url}#/watch/{table_id(live_server)}")
     eve.click("#join-go")
     eve.wait_for_selector("#board")
@@ -59,7 +59,7 @@ def test_a_join_pressed_while_the_lobby_is_listed_again_joins(
     live_server: LiveServer, open_page: Any
 ) -> None:
     table, _ = live_server.call(live_server.server.lobby.create("Bob's table", Options()))
-    ann = open_page("desktop")
+    ann = open_page("desktop", pace=None)
     open_lobby(ann, live_server)
     ann.fill("#player-name", "Ann")
     join = ann.locator(f'[data-key="join-{table.id}"]')
@@ -69,7 +69,7 @@ def test_a_join_pressed_while_the_lobby_is_listed_again_joins(
     ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     ann.mouse.down()
     # while the button is held, Eve comes to watch: the next listing shows her
-    eve = open_page("phone")
+    eve = open_page("phone", pace=None)
     eve.goto(f"{live_server.url}#/watch/{table.id}")
     eve.click("#join-go")
     eve.wait_for_selector("#wait-h")

@@ -18,17 +18,12 @@ import { byId, h, replace } from "./dom";
 import { playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
 import { here as hereStore, savedLog, tokens, type Here } from "./store";
 import { GameLog, type LogEntry } from "./log";
+import { Pacer, paceSetting } from "./pace";
 import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn, type PlayersScreen } from "./players";
 import { renderTable, type TableState } from "./table";
 import { Cards, cap, eventWords, lineWords, seatLabel } from "./words";
 
 const VERSION = "0.1.0";
-/** Milliseconds between two displayed moves of other seats, so each can be seen. */
-const PACE = 900;
-/** More moves than this waiting to be shown: they are shown at a third of the pace
- * until the page has caught up (a spectator sees every move of both players, and would
- * otherwise fall further behind a quick game with every round). */
-const CATCH_UP = 3;
 
 type Screen = "lobby" | "create" | "join" | "waiting" | "table" | PlayersScreen;
 
@@ -51,7 +46,7 @@ export class App {
   player: PlayerInfo | null = null;
   private queue: UpdateMsg[] = [];
   private pumping = false;
-  private lastShown = 0;
+  private readonly pacer = new Pacer();
   private retries = 0;
   wantReady = true;
   private listTimer = 0;
@@ -83,6 +78,7 @@ export class App {
     );
     this.chatBox = h("section", { class: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
     window.addEventListener("hashchange", () => this.route());
+    paceSetting(this.pacer);
     setInterval(() => this.tick(), 500);
   }
 
@@ -322,8 +318,9 @@ export class App {
   }
 
   /** Updates are shown in order; another seat's move waits until the one before has
-   * been on screen for `PACE` ms, so every move can be seen (a third of it while more
-   * than `CATCH_UP` moves wait). */
+   * been on screen for the pace the person chose (`pace.ts`), so every move can be
+   * seen. After a wait the queue is looked at again: the pace may have changed, or the
+   * page gone to another table. */
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
@@ -331,12 +328,14 @@ export class App {
       while (this.queue.length) {
         const u = this.queue[0];
         const others = u.re == null && u.events?.some((e) => "seat" in e && e.seat !== this.t.seat && e.kind !== "turn_passed");
-        const pace = this.queue.length > CATCH_UP ? PACE / 3 : PACE;
-        const wait = this.lastShown + pace - performance.now();
-        if (others && wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const wait = others ? this.pacer.due(this.queue.length) : 0;
+        if (wait > 0) {
+          await this.pacer.sleep(wait);
+          continue;
+        }
         this.queue.shift();
         this.apply(u);
-        this.lastShown = performance.now();
+        this.pacer.shown();
       }
     } finally {
       this.pumping = false;

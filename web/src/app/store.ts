@@ -1,6 +1,6 @@
 /** What the page keeps in the browser's storage: seat tokens (per server, table and
- * seat), where this tab was (to resume after a reload), the player's name and the log
- * the memory rule allows. A token is a secret: it never goes into a URL or the page. */
+ * seat), where this tab was (to resume after a reload), the player's name, the pace of
+ * other seats' moves and the log the memory rule allows. A token is a secret: it never goes into a URL or the page. */
 
 const host = (): string => location.host;
 const get = (k: string): string | null => {
@@ -55,9 +55,15 @@ export const here = {
   put: (h: Here | null) => set(`kk:here:${host()}`, h ? JSON.stringify(h) : null),
 };
 
+/** The key of the pace setting (`pace.ts`), for every server alike: another tab that
+ * changes it hears of it through the `storage` event. */
+export const PACE_KEY = "kk:pace";
+
 export const prefs = {
   name: () => get("kk:name") ?? "",
   setName: (n: string) => set("kk:name", n),
+  pace: () => get(PACE_KEY),
+  setPace: (p: string) => set(PACE_KEY, p),
 };
 
 export const savedLog = {
