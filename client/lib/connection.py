@@ -123,6 +123,12 @@ class Client(PlayerRequests):
 
     # ------------------------------------------------------------------ properties
     @property
+    def waiting(self) -> int:
+        """How many updates have arrived that ``updates()`` has not yet yielded (a
+        paced display falls behind a quick game by this many)."""
+        return self._queue.qsize()
+
+    @property
     def catalogue(self) -> m.Catalogue:
         assert self.welcome is not None, "connect() first"
         return self.welcome.catalogue

@@ -161,7 +161,7 @@ class KupferApp:
 
     async def _consume(self, client: Client) -> None:
         async for update in client.updates():
-            wait = self.pacer.delay(update, self.game.table.me)
+            wait = self.pacer.delay(update, self.game.table.me, client.waiting)
             if wait > 0:  # the turn before stays on the screen a moment longer
                 await asyncio.sleep(wait)
             self.on_update(update)

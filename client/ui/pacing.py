@@ -14,10 +14,16 @@ from protocol import messages as m
 
 from ..lib import Update
 
-__all__ = ["HELD_KEYS", "Pacer"]
+__all__ = ["CATCH_UP", "HELD_KEYS", "Pacer"]
 
 HELD_KEYS = frozenset({"enter", " ", "y", "n", "k", "d"})
 """The keys that take or answer, dropped while held (moving the cursor is harmless)."""
+
+CATCH_UP = 3
+"""More updates than this waiting to be shown: other seats' turns show at a third of the
+pace until the screen has caught up (a spectator sees every turn of every seat, and
+would otherwise fall further behind a quick game with every round; the browser client
+does the same)."""
 
 _TURN = (m.TookEvent, m.PassedCornerEvent)
 """What ends another seat's choice (its forced move, at the end of our own batch, not)."""
@@ -30,13 +36,15 @@ class Pacer:
         self.pace = pace
         self.shown_at = 0.0  # when the last batch of events was shown
 
-    def delay(self, update: Update, me: int | None) -> float:
-        """Seconds to wait before showing ``update`` (``me``: our seat, if any)."""
+    def delay(self, update: Update, me: int | None, behind: int = 0) -> float:
+        """Seconds to wait before showing ``update`` (``me``: our seat, if any;
+        ``behind``: how many more updates wait after it)."""
         if self.pace <= 0 or not isinstance(update, m.EventsMsg):
             return 0.0
         if not any(isinstance(e, _TURN) and e.seat != me for e in update.events):
             return 0.0  # our own take shows at once
-        return max(0.0, self.shown_at + self.pace - time.monotonic())
+        pace = self.pace / 3 if behind > CATCH_UP else self.pace
+        return max(0.0, self.shown_at + pace - time.monotonic())
 
     def shown(self, update: Update) -> None:
         if isinstance(update, m.EventsMsg):

@@ -16,7 +16,7 @@ from prompt_toolkit.output import DummyOutput
 from client.lib import Client
 from client.settings import Settings
 from client.ui.app import KupferApp
-from client.ui.pacing import Pacer
+from client.ui.pacing import CATCH_UP, Pacer
 from client.ui.recent import Recent
 from client.ui.render import Cards, render_grid, text_of
 from protocol import messages as m
@@ -61,6 +61,40 @@ def test_another_seats_take_waits_our_own_does_not() -> None:
     pacer.shown(theirs)
     assert pacer.delay(corner, 0) > 0.7  # a corner stop is a turn to see too
     assert pacer.delay(corner, None) > 0.7  # a spectator: every seat's turn
+
+
+def test_a_screen_behind_the_game_catches_up_at_a_third_of_the_pace() -> None:
+    """A spectator of a quick game: with more than CATCH_UP updates still waiting, each
+    other seat's turn shows a third of the pace after the last, then the pace again."""
+    pacer = Pacer(0.9)
+    theirs = batch(took(1, "root-2", 1, 4), refilled("vine-3", 1, 4), moved(0, 3, 5))
+    pacer.shown(theirs)
+    assert 0.8 < pacer.delay(theirs, None, behind=CATCH_UP) <= 0.9  # not yet behind
+    assert 0.2 < pacer.delay(theirs, None, behind=CATCH_UP + 1) <= 0.3
+    assert pacer.delay(batch(moved(0, 3, 5)), None, behind=99) == 0  # no turn: at once
+
+
+async def test_the_client_says_how_many_updates_wait(url: str) -> None:
+    """``Client.waiting`` counts what arrived and was not yet taken from ``updates()``:
+    a watcher that reads nothing while two computers play falls behind by it."""
+    org = Client(url, name="org", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await org.connect()
+    created = await org.create_table("quick", m.TableOptions(), bots=[(0, "easy"), (1, "easy")])
+    eve = Client(url, name="eve", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await eve.connect()
+    await eve.watch(created.table.id)
+    deadline = time.monotonic() + 20
+    while eve.waiting <= CATCH_UP:
+        assert time.monotonic() < deadline, eve.waiting
+        await asyncio.sleep(0.02)
+    updates = eve.updates()
+    drained = 0
+    while eve.waiting:
+        await anext(updates)
+        drained += 1
+    assert drained >= CATCH_UP and eve.waiting == 0
+    await eve.close()
+    await org.close()
 
 
 def test_since_your_take_keeps_every_other_turn_until_you_decide() -> None:
