@@ -8,7 +8,6 @@ import itertools
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from ..helpers.ports import free_port as free_port  # the terminal tests take it from here
 
 ROOT = Path(__file__).resolve().parents[2]
 KK = f"{sys.executable} -m client.cli"
@@ -25,13 +26,6 @@ needs_tmux = pytest.mark.skipif(
 )
 
 _count = itertools.count()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 QUICK_PACE = "KUPFERKESSEL_PACE=0.1 KUPFERKESSEL_HOLD=0.1"
@@ -96,6 +90,8 @@ class Tmux:
             screen = self.screen(name)
             if test(screen):
                 return screen
+            if not screen and not self.alive(name):
+                raise AssertionError(f"{name}: its command exited before showing {what!r}")
             time.sleep(0.1)
         raise AssertionError(f"{name}: timed out waiting for {what!r}; the screen:\n{screen}")
 

@@ -56,8 +56,18 @@ def rated_game(url: str, code: str) -> None:
 
 
 def device_code(page: Any) -> str:
+    """Ask for a new device code and read it: once the page shows a code other than the
+    one it showed before (a second ask leaves the first, used code up until the answer
+    comes, and a busy machine reads it then)."""
+    shown = page.locator("#device-code")
+    before = shown.inner_text() if shown.count() else None
     page.click("#device-code-go")
-    page.wait_for_selector("#device-code")
+    until(
+        page,
+        "arg => { const c = document.getElementById('device-code');"
+        " return !!c && c.textContent !== arg; }",
+        before,
+    )
     code: str = page.inner_text("#device-code")
     assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code), code
     return code
