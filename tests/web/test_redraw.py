@@ -2,8 +2,9 @@
 comes to watch is still chosen when the press ends. (Rebuilt, the card under the mouse
 became a new element between press and release, and the click was lost: the mixed
 browser and terminal test lost Ann's first take about once in ten games that way.) The
-lobby's list of tables, listed again every four seconds, is patched likewise: a Join
-pressed as a new listing comes still joins."""
+lobby's list of tables, listed again every four seconds, is patched likewise, each row
+matched by its table: a Join pressed as a new listing comes still joins, and a Watch
+pressed as a new table is listed above its row still watches."""
 
 from __future__ import annotations
 
@@ -79,3 +80,28 @@ def test_a_join_pressed_while_the_lobby_is_listed_again_joins(
     ann.wait_for_selector("#ready", timeout=5_000)
     assert [s.name for s in table.seats] == ["Ann", None]
     assert ann.errors == [] and eve.errors == []
+
+
+def test_a_press_survives_a_table_listed_above_its_row(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    lobby = live_server.server.lobby
+    level = next(iter(lobby.bot_levels))
+    bots = [(0, level), (1, level)]  # every seat taken: listed after the open tables
+    full, _ = live_server.call(lobby.create("Computers' table", Options(), bots=bots))
+    ann = open_page("desktop")
+    open_lobby(ann, live_server)
+    watch = ann.locator(f'[data-key="watch-{full.id}"]')
+    watch.wait_for()
+    watch.focus()
+    ann.keyboard.down(" ")  # a button pressed by Space acts when the key comes up
+    # while the key is held, Bob opens a table: the next listing shows it first
+    live_server.call(lobby.create("Bob's table", Options()))
+    until(ann, "document.querySelector('.table-row h3').innerText.startsWith(\"Bob's table\")")
+    ann.keyboard.up(" ")
+    # the press and the release met the same button: Ann watches the computers' table
+    ann.wait_for_selector("#board", timeout=5_000)
+    here = ann.evaluate("() => JSON.parse(localStorage.getItem('kk:here:' + location.host))")
+    assert here["table"] == full.id and here["seat"] is None
+    assert ann.locator('[data-key="to-lobby"]').inner_text() == "Stop watching"
+    assert ann.errors == []

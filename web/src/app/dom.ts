@@ -51,11 +51,14 @@ export function replace(el: Element, ...children: Child[]): void {
 /** Make `el`'s children what `children` would be, keeping every node already on screen
  * that would come back the same. A screen redrawn for news that changed only part of it
  * (someone came to watch, a seat went away) must not swap the button under a pressed
- * finger or mouse: the press and the release then land on two different elements and
- * the tap is lost. A kept node looks exactly like the new one (`isEqualNode`); a node
- * with listeners is kept whole or replaced whole, never mixed with new children, so its
- * listeners always belong to what it shows. Keyboard focus stays where it was, or goes
- * to the new element with the same `data-key` if the focused one was replaced. */
+ * finger, mouse or key: the press and the release then land on two different elements
+ * and the press is lost. A kept node looks exactly like the new one (`isEqualNode`); a
+ * node with listeners is kept whole or replaced whole, never mixed with new children,
+ * so its listeners always belong to what it shows. Children with a `data-key` are
+ * matched by it, wherever they moved (a row listed above the others shifts nothing
+ * into the place of another), the others by their order. Keyboard focus stays where it
+ * was, or goes to the new element with the same `data-key` if the focused one was
+ * replaced. */
 export function patch(el: Element, ...children: Child[]): void {
   const active = document.activeElement as HTMLElement | null;
   const key = active && el.contains(active) ? active.dataset.key : undefined;
@@ -68,23 +71,46 @@ export function patch(el: Element, ...children: Child[]): void {
   }
 }
 
+const keyOf = (n: Node): string | null => (n instanceof Element ? n.getAttribute("data-key") : null);
+
+/** The old children that stand for `fresh` (by key, else the next unkeyed one in
+ * order), then those not wanted removed first, so a kept node moves only when the order
+ * of the kept ones changed, never for a node put in or taken out beside it. */
 function patchChildren(parent: Node, fresh: Node[]): void {
   const old = [...parent.childNodes];
-  fresh.forEach((node, i) => {
-    const was = old[i];
-    if (!was) parent.appendChild(node);
-    else if (was !== node) patchNode(was, node);
+  const keyed = new Map<string, Node>();
+  for (const n of old) {
+    const k = keyOf(n);
+    if (k !== null && !keyed.has(k)) keyed.set(k, n);
+  }
+  const loose = old.filter((n) => keyOf(n) === null);
+  let next = 0;
+  const matched = fresh.map((node) => {
+    const k = keyOf(node);
+    if (k === null) return loose[next++];
+    const was = keyed.get(k);
+    keyed.delete(k);
+    return was;
   });
-  for (const gone of old.slice(fresh.length)) if (gone.parentNode === parent) gone.remove();
+  const wanted = new Set(matched);
+  for (const n of old) if (!wanted.has(n)) parent.removeChild(n);
+  fresh.forEach((node, i) => {
+    const was = matched[i];
+    const shown = was ? patchNode(was, node) : node;
+    const at = parent.childNodes[i];
+    if (at !== shown) parent.insertBefore(shown, at ?? null);
+  });
 }
 
-function patchNode(was: Node, node: Node): void {
-  if (was.isEqualNode(node)) return;
+/** `was` made to look like `node`, or replaced by it: the node now on screen. */
+function patchNode(was: Node, node: Node): Node {
+  if (was.isEqualNode(node)) return was;
   if (was instanceof Element && node instanceof Element && sameShell(was, node)) {
     patchChildren(was, [...node.childNodes]);
-    return;
+    return was;
   }
   (was as ChildNode).replaceWith(node);
+  return node;
 }
 
 /** The same tag and attributes, and no listeners on either. */

@@ -67,8 +67,9 @@ export function renderLobby(app: App): void {
 
 /** The list of tables, patched in place (`patch`), not rebuilt: it is listed again
  * every few seconds, and a Join pressed as the answer came must still join when the
- * press ends. A button `patch` keeps is the old one with its old listener, so all
- * its listener uses is in its attributes (the table in `data-key`, the seat in
+ * press ends, even when a table is now listed above its row (each row is matched by
+ * its table, `data-key`). A button `patch` keeps is the old one with its old listener,
+ * so all its listener uses is in its attributes (the table in `data-key`, the seat in
  * `data-seat`), or read from `app` when it is pressed (the next page's cursor). */
 export function renderTables(app: App): void {
   const el = document.getElementById("tables");
@@ -97,7 +98,7 @@ export function renderTables(app: App): void {
     buttons.push(h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"));
     return h(
       "li",
-      { class: "table-row" },
+      { class: "table-row", "data-key": `table-${t.id}` },
       h("h3", {}, t.name, " ", h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state), t.rated ? h("span", { class: "tag" }, "rated") : null, mine.length ? h("span", { class: "tag mine" }, "your seat") : null),
       h("p", { class: "terms" }, terms(t.options, t.timing, t.private), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.spectators ? `, ${t.spectators} watching` : ""),
       h("p", { class: "seats" }, seats.join(" · ")),
