@@ -72,7 +72,7 @@ class BotPool:
         self.workers = workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
-        self.moves = 0  # moves thought in workers
+        self.moves = 0  # moves thought (in workers, or in a thread with workers=0)
         self.waiting = 0  # moves submitted and not yet answered
         # each move from asked to answered: waiting for a worker, then thinking
         self.move_seconds = Timings((0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0))
@@ -96,31 +96,30 @@ class BotPool:
 
     async def decide(self, bot: Bot, view: View) -> tuple[Take, Bot]:
         """``think(bot, view)`` in a worker (in a thread with ``workers=0``)."""
-        if self.workers <= 0:
-            asked = time.perf_counter()
-            result = await asyncio.to_thread(think, bot, view)
-            self.move_seconds.observe(time.perf_counter() - asked)
-            return result
-        loop = asyncio.get_running_loop()
         self.waiting += 1
         asked = time.perf_counter()
         try:
-            for attempt in (1, 2):
-                pool = self._executor()
-                try:
-                    result = await loop.run_in_executor(pool, think, bot, view)
-                except BrokenProcessPool:
-                    log.error("bot worker died", extra={"attempt": attempt})
-                    self._reset(pool)
-                    if attempt == 2:
-                        raise
-                    continue
-                self.moves += 1
-                self.move_seconds.observe(time.perf_counter() - asked)
-                return result
-            raise AssertionError("unreachable")
+            result = await self._think(bot, view)
         finally:
             self.waiting -= 1
+        self.moves += 1
+        self.move_seconds.observe(time.perf_counter() - asked)
+        return result
+
+    async def _think(self, bot: Bot, view: View) -> tuple[Take, Bot]:
+        if self.workers <= 0:
+            return await asyncio.to_thread(think, bot, view)
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, think, bot, view)
+            except BrokenProcessPool:
+                log.error("bot worker died", extra={"attempt": attempt})
+                self._reset(pool)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def warm(self) -> None:
         """Start the workers now (spawning takes a moment), not at the first bot move."""

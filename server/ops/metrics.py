@@ -167,10 +167,10 @@ class Figures(Collector):
         bots = self.parts.bots
         yield GaugeMetricFamily(
             PREFIX + "bot_moves_waiting",
-            "Bot moves asked of the workers and not yet answered (thinking or queued)",
+            "Bot moves asked for and not yet answered (thinking or queued)",
             value=bots.waiting,
         )
-        yield _counter("bot_moves", "Bot moves thought in worker processes", bots.moves)
+        yield _counter("bot_moves", "Bot moves thought (in workers or a thread)", bots.moves)
         yield _histogram(
             "bot_move_seconds",
             "From a bot move asked to its answer: waiting for a worker, then thinking",

@@ -110,6 +110,10 @@ async def test_bot_moves_are_counted(make_server: MakeServer) -> None:
     figures = await scrape(server.port)
     assert figures.value("kupferkessel_bot_moves_waiting") == 0
     assert figures.value("kupferkessel_bot_move_seconds_count") > 0
+    # every move counted, thought in a thread as in a worker
+    assert figures.value("kupferkessel_bot_moves_total") == figures.value(
+        "kupferkessel_bot_move_seconds_count"
+    )
     await human.close()
 
 
