@@ -8,8 +8,10 @@ pressed as a new table is listed above its row still watches."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from shared.options import Options
@@ -26,6 +28,41 @@ def table_id(live: LiveServer) -> str:
 
     result: str = live.call(read())
     return result
+
+
+def listings(page: Any) -> list[dict[str, Any]]:
+    """Every list of tables the server sends ``page`` from now on, as it arrives (the
+    page's own frames, decoded): what the page was told, whether it shows it or not."""
+    sent: list[dict[str, Any]] = []
+
+    def heard(payload: str | bytes) -> None:
+        msg = msgpack.unpackb(payload) if isinstance(payload, bytes) else None
+        if isinstance(msg, dict) and msg.get("type") == "tables":
+            sent.append(msg)
+
+    page.on("websocket", lambda ws: ws.on("framereceived", heard))
+    return sent
+
+
+def told(page: Any, sent: list[dict[str, Any]], name: str, watching: int = 0) -> None:
+    """Wait until the server has listed the table ``name`` to the page, with
+    ``watching`` spectators."""
+    deadline = time.monotonic() + 20
+    while not any(
+        t["name"] == name and t.get("spectators", 0) == watching
+        for msg in sent
+        for t in msg["tables"]
+    ):
+        assert time.monotonic() < deadline, f"never listed: {name}, {watching} watching"
+        page.wait_for_timeout(50)
+
+
+def press(page: Any, locator: Any) -> None:
+    """Hold the mouse button down on ``locator``."""
+    box = locator.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
 
 
 def test_a_press_survives_a_redraw_of_the_table(live_server: LiveServer, open_page: Any) -> None:
@@ -61,20 +98,18 @@ def test_a_join_pressed_while_the_lobby_is_listed_again_joins(
 ) -> None:
     table, _ = live_server.call(live_server.server.lobby.create("Bob's table", Options()))
     ann = open_page("desktop", pace=None)
+    sent = listings(ann)
     open_lobby(ann, live_server)
     ann.fill("#player-name", "Ann")
     join = ann.locator(f'[data-key="join-{table.id}"]')
     join.wait_for()
-    box = join.bounding_box()
-    assert box
-    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ann.mouse.down()
-    # while the button is held, Eve comes to watch: the next listing shows her
+    press(ann, join)
+    # while the button is held, Eve comes to watch: the next listing says so
     eve = open_page("phone", pace=None)
     eve.goto(f"{live_server.url}#/watch/{table.id}")
     eve.click("#join-go")
     eve.wait_for_selector("#wait-h")
-    until(ann, "document.getElementById('tables').innerText.includes('1 watching')")
+    told(ann, sent, "Bob's table", watching=1)
     ann.mouse.up()
     # the press and the release met the same button: Ann sits at the table
     ann.wait_for_selector("#ready", timeout=5_000)
@@ -90,18 +125,38 @@ def test_a_press_survives_a_table_listed_above_its_row(
     bots = [(0, level), (1, level)]  # every seat taken: listed after the open tables
     full, _ = live_server.call(lobby.create("Computers' table", Options(), bots=bots))
     ann = open_page("desktop")
+    sent = listings(ann)
     open_lobby(ann, live_server)
+    first_row = "document.querySelector('.table-row h3').innerText"
     watch = ann.locator(f'[data-key="watch-{full.id}"]')
+
+    # the mouse held on Watch: the listing waits, so the row stays under it
+    watch.wait_for()
+    press(ann, watch)
+    live_server.call(lobby.create("Bob's table", Options()))
+    told(ann, sent, "Bob's table")
+    assert ann.evaluate(first_row).startswith("Computers' table")
+    ann.mouse.up()
+    watching(ann, full.id)
+
+    # Space held on Watch (a key press acts when the key comes up): the listing shows a
+    # new table above the row at once, and the button stays the same button
+    ann.click('[data-key="to-lobby"]')
     watch.wait_for()
     watch.focus()
-    ann.keyboard.down(" ")  # a button pressed by Space acts when the key comes up
-    # while the key is held, Bob opens a table: the next listing shows it first
-    live_server.call(lobby.create("Bob's table", Options()))
-    until(ann, "document.querySelector('.table-row h3').innerText.startsWith(\"Bob's table\")")
+    ann.keyboard.down(" ")
+    live_server.call(lobby.create("Cy's table", Options()))
+    until(ann, "document.querySelectorAll('.table-row').length === 3")
+    rows = ann.locator(".table-row h3").all_inner_texts()
+    assert rows[2].startswith("Computers' table"), rows  # the open ones first
     ann.keyboard.up(" ")
-    # the press and the release met the same button: Ann watches the computers' table
-    ann.wait_for_selector("#board", timeout=5_000)
-    here = ann.evaluate("() => JSON.parse(localStorage.getItem('kk:here:' + location.host))")
-    assert here["table"] == full.id and here["seat"] is None
-    assert ann.locator('[data-key="to-lobby"]').inner_text() == "Stop watching"
+    watching(ann, full.id)
     assert ann.errors == []
+
+
+def watching(page: Any, table: str) -> None:
+    """``page`` watches ``table``."""
+    page.wait_for_selector("#board", timeout=5_000)
+    here = page.evaluate("() => JSON.parse(localStorage.getItem('kk:here:' + location.host))")
+    assert here["table"] == table and here["seat"] is None
+    assert page.locator('[data-key="to-lobby"]').inner_text() == "Stop watching"

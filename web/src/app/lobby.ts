@@ -58,22 +58,43 @@ export function renderLobby(app: App): void {
         speaksPlayers(app) ? h("button", { id: "your-player", onclick: () => openPlayers(app, "profile") }, "Your player") : null,
         speaksPlayers(app) ? h("button", { id: "leaderboard", onclick: () => openPlayers(app, "board") }, "Leaderboard") : null,
       ),
-      h("div", { id: "tables", "aria-live": "polite" }),
+      h("div", { id: "tables", "aria-live": "polite", onpointerdown: () => (pressing.held = true) }),
     ),
   );
+  if (!pressing.heard) {
+    pressing.heard = true;
+    const release = () => {
+      if (!pressing.held) return;
+      pressing.held = false;
+      // after the release's click, which the listing must not have moved
+      if (pressing.due) setTimeout(() => ((pressing.due = false), renderTables(app)), 0);
+    };
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+    window.addEventListener("blur", release); // the window's own: a release it never hears
+  }
   renderTables(app);
 }
+
+/** A pointer held down in the list of tables: a new listing waits until it is let go.
+ * `patch` keeps the pressed button, but a table listed above it would move it from
+ * under the finger or mouse, and the release would land on another row. */
+const pressing = { held: false, due: false, heard: false };
 
 
 /** The list of tables, patched in place (`patch`), not rebuilt: it is listed again
  * every few seconds, and a Join pressed as the answer came must still join when the
  * press ends, even when a table is now listed above its row (each row is matched by
- * its table, `data-key`). A button `patch` keeps is the old one with its old listener,
+ * its table, `data-key`, and a listing waits while a pointer is held down in it). A button `patch` keeps is the old one with its old listener,
  * so all its listener uses is in its attributes (the table in `data-key`, the seat in
  * `data-seat`), or read from `app` when it is pressed (the next page's cursor). */
 export function renderTables(app: App): void {
   const el = document.getElementById("tables");
   if (!el) return;
+  if (pressing.held) {
+    pressing.due = true;
+    return;
+  }
   if (!app.client) {
     patch(el, h("p", {}, "Connecting to the server..."));
     return;
