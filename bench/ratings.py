@@ -28,8 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.players.service import Players
 from server.store import open_store
-from server.store.players import StoredPlayer
-from tests.players.helpers import stored_game
+from tests.players.helpers import registered, stored_game
 
 
 def _places(rng: random.Random, n: int) -> list[int]:
@@ -43,11 +42,7 @@ async def run(url: str, games: int, players: int, concurrent: int, seed: int) ->
     await store.start()
     try:
         service = Players(store)
-        ids = []
-        for i in range(players):
-            p = StoredPlayer(f"bench{i:05d}", f"bench player {i}", f"Bench {i}", 1.0e9 + i)
-            assert await store.add_player(p, "scrypt$bench")
-            ids.append(p.id)
+        ids = await registered(store, players)
         rng = random.Random(seed)
         plan = []
         for _ in range(games):

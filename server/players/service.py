@@ -159,8 +159,8 @@ class Players:
         mu, sigma = (
             (p.mu, p.sigma) if p.mu is not None and p.sigma is not None else ratings.initial()
         )
-        games = self.store.player_games(p.id)
-        wins = sum(1 for g in games if _won(g))
+        results = self.store.player_results(p.id)  # one read, not every game's facts
+        wins = sum(1 for seat, result in results if _won(seat, result))
         return m.PlayerInfo(
             name=p.name,
             since=int(p.created),
@@ -169,51 +169,52 @@ class Players:
             sigma=sigma,
             provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
             rated_games=p.rated_games,
-            games=len(games),
+            games=len(results),
             wins=wins,
         )
 
     def games_page(self, player: StoredPlayer, cursor: str | None, limit: int | None) -> m.GamesMsg:
+        """One page of the player's finished games, newest first: the page's games
+        read, and their count."""
         start = _offset(cursor, "g")
-        games = self.store.player_games(player.id)
-        page = games[start : start + (limit or DEFAULT_PAGE)]
+        page = self.store.player_games(player.id, start, limit or DEFAULT_PAGE)
+        total = self.store.player_game_count(player.id)
         end = start + len(page)
         return m.GamesMsg(
             player=player.name,
             games=tuple(_summary(g) for g in page),
-            next=f"g{end}" if end < len(games) else None,
-            total=len(games),
+            next=f"g{end}" if end < total else None,
+            total=total,
         )
 
     def leaderboard(self) -> list[m.LeaderEntry]:
-        """Every rated player, best rating first (ties: by name key), ranked."""
+        """Every rated player, best rating first (ties: by name key), ranked: the simple
+        path, a look at every player, which ``leaderboard_entries`` equals page by page
+        (tests/players/test_leaderboard.py)."""
         rated = [
             (ratings.display(p.mu or 0.0, p.sigma or 0.0), p) for p in self.store.rated_players()
         ]
         rated.sort(key=lambda e: (-e[0], e[1].key))
-        entries: list[m.LeaderEntry] = []
-        for i, (rating, p) in enumerate(rated):
-            rank = entries[-1].rank if entries and entries[-1].rating == rating else i + 1
-            entries.append(
-                m.LeaderEntry(
-                    rank=rank,
-                    name=p.name,
-                    rating=rating,
-                    mu=p.mu or 0.0,
-                    sigma=p.sigma or 0.0,
-                    rated_games=p.rated_games,
-                    provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
-                )
-            )
-        return entries
+        return _ranked([p for _, p in rated], 0, 1)
+
+    def leaderboard_entries(self, offset: int, limit: int) -> list[m.LeaderEntry]:
+        """``leaderboard()[offset : offset + limit]`` at the cost of the page rather
+        than of every player (bench/leaderboard.py): the store's index gives the page
+        in order, and one count the first entry's rank (one more than the players rated
+        above it); the others follow as in the whole board."""
+        page = self.store.rated_page(offset, limit)
+        if not page:
+            return []
+        first = ratings.display(page[0].mu or 0.0, page[0].sigma or 0.0)
+        return _ranked(page, offset, 1 + self.store.rated_count(above=first))
 
     def leaderboard_page(self, cursor: str | None, limit: int | None) -> m.LeaderboardMsg:
         start = _offset(cursor, "r")
-        board = self.leaderboard()
-        page = board[start : start + (limit or DEFAULT_PAGE)]
+        page = self.leaderboard_entries(start, limit or DEFAULT_PAGE)
+        total = self.store.rated_count()
         end = start + len(page)
         return m.LeaderboardMsg(
-            entries=tuple(page), next=f"r{end}" if end < len(board) else None, total=len(board)
+            entries=tuple(page), next=f"r{end}" if end < total else None, total=total
         )
 
     def record(self, table_id: str, viewer: StoredPlayer | None) -> m.RecordMsg:
@@ -234,12 +235,35 @@ class Players:
         )
 
 
-def _won(game: PlayerGame) -> bool:
-    result = game.info.result or {}
+def _ranked(players: list[StoredPlayer], offset: int, first_rank: int) -> list[m.LeaderEntry]:
+    """Leaderboard entries of ``players`` (in order, the ``offset``-th first, ranked
+    ``first_rank``): equal ratings share a rank, the next one is its place (1, 1, 3)."""
+    entries: list[m.LeaderEntry] = []
+    for i, p in enumerate(players):
+        rating = ratings.display(p.mu or 0.0, p.sigma or 0.0)
+        if not entries:
+            rank = first_rank
+        else:
+            rank = entries[-1].rank if entries[-1].rating == rating else offset + i + 1
+        entries.append(
+            m.LeaderEntry(
+                rank=rank,
+                name=p.name,
+                rating=rating,
+                mu=p.mu or 0.0,
+                sigma=p.sigma or 0.0,
+                rated_games=p.rated_games,
+                provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
+            )
+        )
+    return entries
+
+
+def _won(seat: int, result: dict[str, Any] | None) -> bool:
+    """Whether ``seat`` won the game of ``result`` (first place; abandoned: nobody)."""
+    result = result or {}
     places = result.get("places") or []
-    return (
-        result.get("ending") != "abandoned" and game.seat < len(places) and places[game.seat] == 1
-    )
+    return result.get("ending") != "abandoned" and seat < len(places) and places[seat] == 1
 
 
 def _summary(game: PlayerGame) -> m.GameSummary:

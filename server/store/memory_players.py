@@ -93,8 +93,28 @@ class MemoryPlayers(PlayerStore):
     def rated_players(self) -> list[StoredPlayer]:
         return [p for p in self._players.values() if p.rated_games > 0]
 
+    def rated_page(self, offset: int, limit: int) -> list[StoredPlayer]:
+        board = sorted(self.rated_players(), key=lambda p: (-_shown(p), p.key))
+        return board[offset : offset + limit]
+
+    def rated_count(self, above: float | None = None) -> int:
+        return sum(1 for p in self.rated_players() if above is None or _shown(p) > above)
+
     def game_info(self, table_id: str) -> GameInfo | None:
         return None  # no games are kept
 
-    def player_games(self, player_id: str) -> list[PlayerGame]:
+    def player_games(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[PlayerGame]:
         return []  # no games are kept
+
+    def player_game_count(self, player_id: str) -> int:
+        return 0  # no games are kept
+
+    def player_results(self, player_id: str) -> list[tuple[int, dict[str, Any] | None]]:
+        return []  # no games are kept
+
+
+def _shown(p: StoredPlayer) -> float:
+    """The rating shown (``mu - 3 * sigma``), as the SQL stores order by it."""
+    return (p.mu or 0.0) - 3 * (p.sigma or 0.0)

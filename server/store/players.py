@@ -137,9 +137,33 @@ class PlayerStore(ABC):
         """Every player with at least one rated game."""
 
     @abstractmethod
+    def rated_page(self, offset: int, limit: int) -> list[StoredPlayer]:
+        """Players with a rated game, best ``mu - 3 * sigma`` first (the rating shown,
+        ``server.players.ratings.display``), equal ones by ``key`` (code point order):
+        ``limit`` of them from the ``offset``-th. An index orders them: a page costs
+        its entries, not a look at every player."""
+
+    @abstractmethod
+    def rated_count(self, above: float | None = None) -> int:
+        """How many players have a rated game (with ``above``: and ``mu - 3 * sigma``
+        greater than it: one less than the rank of a player rated ``above``)."""
+
+    @abstractmethod
     def game_info(self, table_id: str) -> GameInfo | None:
         """A stored table's facts, its game's result if finished."""
 
     @abstractmethod
-    def player_games(self, player_id: str) -> list[PlayerGame]:
-        """The player's finished games, newest first."""
+    def player_games(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[PlayerGame]:
+        """The player's finished games, newest first (``limit`` of them from the
+        ``offset``-th; None: all)."""
+
+    @abstractmethod
+    def player_game_count(self, player_id: str) -> int:
+        """How many finished games the player played (``player_games``' length)."""
+
+    @abstractmethod
+    def player_results(self, player_id: str) -> list[tuple[int, dict[str, Any] | None]]:
+        """(seat, result) of each of the player's finished games, in one read: what a
+        profile counts, without each game's names and rating changes."""

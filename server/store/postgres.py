@@ -96,5 +96,6 @@ class PostgresStore(SqlStore):
 
 @functools.lru_cache(maxsize=256)
 def _placeholders(sql: str) -> str:
-    """``?`` placeholders as psycopg's ``%s`` (our statements hold no other ``?`` or ``%``)."""
-    return sql.replace("?", "%s")
+    """``?`` placeholders as psycopg's ``%s`` (our statements hold no other ``?`` or ``%``),
+    and SQLite's ``COLLATE BINARY`` (code point order) as PostgreSQL's ``COLLATE "C"``."""
+    return sql.replace("?", "%s").replace(" COLLATE BINARY", ' COLLATE "C"')

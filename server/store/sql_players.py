@@ -197,6 +197,26 @@ class SqlPlayers(PlayerStore):
         )
         return [p for p in map(_player, rows) if p is not None]
 
+    _SHOWN = "mu - 3 * sigma"
+    """The rating shown, as the leaderboard's index (migration 9) has it."""
+
+    def rated_page(self, offset: int, limit: int) -> list[StoredPlayer]:
+        rows = self._read(
+            lambda con: con.execute(
+                f"SELECT {_PLAYER} FROM players WHERE rated_games > 0"
+                f" ORDER BY {self._SHOWN} DESC, name_key COLLATE BINARY LIMIT ? OFFSET ?",
+                (limit, offset),
+            ).fetchall()
+        )
+        return [p for p in map(_player, rows) if p is not None]
+
+    def rated_count(self, above: float | None = None) -> int:
+        where = "" if above is None else f" AND {self._SHOWN} > ?"
+        params = () if above is None else (above,)
+        sql = f"SELECT COUNT(*) FROM players WHERE rated_games > 0{where}"
+        row = self._read(lambda con: con.execute(sql, params).fetchone())
+        return int(row[0])
+
     def _info(self, con: Any, table_id: str) -> GameInfo | None:
         row = con.execute(
             "SELECT t.name, t.private, g.finished, g.result,"
@@ -234,15 +254,20 @@ class SqlPlayers(PlayerStore):
         info: GameInfo | None = self._read(lambda con: self._info(con, table_id))
         return info
 
-    def player_games(self, player_id: str) -> list[PlayerGame]:
+    def player_games(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[PlayerGame]:
+        page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
+
         def read(con: Any) -> list[PlayerGame]:
             rows = con.execute(
                 "SELECT ps.table_id, ps.seat FROM player_seats ps"
                 " JOIN games g ON g.table_id = ps.table_id"
                 " WHERE ps.player_id = ? AND g.finished IS NOT NULL"
-                " ORDER BY g.finished DESC, ps.table_id",
+                f" ORDER BY g.finished DESC, ps.table_id{page}",
                 (player_id,),
             ).fetchall()
+            rows = rows if limit is not None else rows[offset:]
             games = []
             for table_id, seat in rows:
                 info = self._info(con, table_id)
@@ -262,3 +287,24 @@ class SqlPlayers(PlayerStore):
 
         result: list[PlayerGame] = self._read(read)
         return result
+
+    def player_game_count(self, player_id: str) -> int:
+        row = self._read(
+            lambda con: con.execute(
+                "SELECT COUNT(*) FROM player_seats ps JOIN games g ON g.table_id = ps.table_id"
+                " WHERE ps.player_id = ? AND g.finished IS NOT NULL",
+                (player_id,),
+            ).fetchone()
+        )
+        return int(row[0])
+
+    def player_results(self, player_id: str) -> list[tuple[int, dict[str, Any] | None]]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT ps.seat, g.result FROM player_seats ps"
+                " JOIN games g ON g.table_id = ps.table_id"
+                " WHERE ps.player_id = ? AND g.finished IS NOT NULL",
+                (player_id,),
+            ).fetchall()
+        )
+        return [(int(seat), json.loads(result) if result else None) for seat, result in rows]

@@ -12,6 +12,7 @@ from typing import Any
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
 from server.store import Store, open_store
+from server.store.players import StoredPlayer
 from shared.options import Options
 from shared.record import Record
 from tests.server.wsclient import WsClient
@@ -41,6 +42,16 @@ async def signed_in(port: int, name: str, secret: str, *, register: bool = False
     answer = await client.request("register" if register else "sign_in", name=name, secret=secret)
     assert answer.type == "signed_in", answer
     return client
+
+
+async def registered(store: Store, n: int, prefix: str = "bench") -> list[str]:
+    """``n`` players registered straight in ``store`` (no secret to check): their ids."""
+    ids = []
+    for i in range(n):
+        p = StoredPlayer(f"{prefix}{i:05d}", f"{prefix} player {i:05d}", f"{prefix} {i}", 1.0e9 + i)
+        assert await store.add_player(p, "scrypt$bench")
+        ids.append(p.id)
+    return ids
 
 
 def result(places: Sequence[int], ending: str = "played_out") -> dict[str, Any]:
