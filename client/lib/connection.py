@@ -124,8 +124,7 @@ class Client(PlayerRequests):
     # ------------------------------------------------------------------ properties
     @property
     def waiting(self) -> int:
-        """How many updates have arrived that ``updates()`` has not yet yielded (a
-        paced display falls behind a quick game by this many)."""
+        """Updates arrived that ``updates()`` has not yet yielded (how far behind)."""
         return self._queue.qsize()
 
     @property
