@@ -237,7 +237,10 @@ def throughput(args: argparse.Namespace) -> None:
         print(f"-- clients on protocol {version}" + (" (combined updates)" * args.combined))
         rates: dict[str, list[float]] = {t: [] for t in targets}
         cpus: dict[str, list[float]] = {t: [] for t in targets}
-        ratios: dict[str, list[float]] = {t: [] for t in targets if t != "relay"}
+        # ratios only when the relay runs too (``--targets memory`` alone: none)
+        ratios: dict[str, list[float]] = {
+            t: [] for t in targets if t != "relay" and "relay" in targets
+        }
         cpu_ratios: dict[str, list[float]] = {t: [] for t in ratios}
         for round_no in range(1, args.repeat + 1):
             if args.repeat > 1:
