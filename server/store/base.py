@@ -112,7 +112,8 @@ class Store(PlayerStore, ABC):
     """Whether ``append_action`` returns without ever suspending (a store that writes
     nothing). Then a take's commit cannot be stopped half-way, and a table awaits it
     plainly instead of running it ``to_the_end`` in a task of its own (measured:
-    ``bench/take.py``); a test holds ``MemoryStore`` to it."""
+    ``bench/take.py``); a test holds ``MemoryStore`` to it. A subclass whose
+    ``append_action`` may suspend must set it back to False."""
 
     server_id = ""
     """Whose alive notes (``note_alive``) this store writes: "" for a stand-alone server
