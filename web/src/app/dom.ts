@@ -6,6 +6,30 @@ type Attrs = Record<string, string | number | boolean | null | undefined | Event
 /** Elements given listeners by `h`: `patch` never reuses their old children. */
 const listened = new WeakSet<Element>();
 
+/** The handler each listened element now runs, by event type. An element listens
+ * through one dispatcher per type that looks its handler up here, so that `patch`,
+ * keeping an old element that looks exactly like a new one, gives it the new one's
+ * handlers: a handler made for the screen before (the table before a rematch, an
+ * answer to the question before) must never run for the one now shown. */
+const handlers = new WeakMap<Element, Map<string, EventListener>>();
+
+function listen(el: Element, type: string, fn: EventListener): void {
+  let mine = handlers.get(el);
+  if (!mine) handlers.set(el, (mine = new Map()));
+  if (!mine.has(type)) el.addEventListener(type, (e) => handlers.get(el)?.get(type)?.(e));
+  mine.set(type, fn);
+}
+
+/** `was`, equal to `node`, takes over `node`'s handlers, its descendants too. */
+function adopt(was: Node, node: Node): void {
+  if (!(was instanceof Element) || !(node instanceof Element)) return;
+  const mine = handlers.get(was);
+  const theirs = handlers.get(node);
+  if (mine) for (const type of mine.keys()) if (!theirs?.has(type)) mine.set(type, () => {});
+  if (theirs) for (const [type, fn] of theirs) listen(was, type, fn);
+  for (let i = 0; i < was.children.length; i++) adopt(was.children[i], node.children[i]);
+}
+
 /** `h("button", {class: "x", onclick: f}, "Go")`: an element; `false`/null children and
  * attributes are skipped, `on*` attributes become listeners. */
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -17,7 +41,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") {
-      el.addEventListener(k.slice(2), v);
+      listen(el, k.slice(2), v);
       listened.add(el);
     }
     else if (v === true) el.setAttribute(k, "");
@@ -52,7 +76,8 @@ export function replace(el: Element, ...children: Child[]): void {
  * that would come back the same. A screen redrawn for news that changed only part of it
  * (someone came to watch, a seat went away) must not swap the button under a pressed
  * finger, mouse or key: the press and the release then land on two different elements
- * and the press is lost. A kept node looks exactly like the new one (`isEqualNode`); a
+ * and the press is lost. A kept node looks exactly like the new one (`isEqualNode`) and
+ * takes over its handlers, so a press runs what the new screen means by it; a
  * node with listeners is kept whole or replaced whole, never mixed with new children,
  * so its listeners always belong to what it shows. Children with a `data-key` are
  * matched by it, wherever they moved (a row listed above the others shifts nothing
@@ -104,7 +129,10 @@ function patchChildren(parent: Node, fresh: Node[]): void {
 
 /** `was` made to look like `node`, or replaced by it: the node now on screen. */
 function patchNode(was: Node, node: Node): Node {
-  if (was.isEqualNode(node)) return was;
+  if (was.isEqualNode(node)) {
+    adopt(was, node);
+    return was;
+  }
   if (was instanceof Element && node instanceof Element && sameShell(was, node)) {
     patchChildren(was, [...node.childNodes]);
     return was;
