@@ -7,8 +7,10 @@
 # Creates .venv beside this checkout and installs the project with its test extra from
 # pyproject.toml (again whenever pyproject.toml changed), then runs pytest with two
 # workers per core (pytest-xdist; KK_TEST_WORKERS=N sets another number): most of the
-# end-to-end tier waits on paced terminals and browsers rather than on a core, and on
-# 2 cores four workers finish it in about two thirds of the time two take.
+# end-to-end tier waits on paced terminals and browsers rather than on a core. Idle
+# workers take tests queued for busy ones (--dist worksteal): with the plain load
+# scheduling one worker kept a queue of long tests while three had finished (6:30 on a
+# quiet 2-core machine; 4:43 with worksteal).
 # Soak tests run a short form unless KK_SOAK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,4 +26,4 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" >"$stamp"
 fi
 workers="${KK_TEST_WORKERS:-$((2 * $(nproc)))}"
-exec .venv/bin/python -m pytest -n "$workers" "$@"
+exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"
