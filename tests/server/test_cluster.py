@@ -470,7 +470,7 @@ async def test_a_session_its_tables_owner_refuses_to_attach_is_told(
     older nodes sent after losing a table): it logs the refusal and tells the session's
     node, which closes the session with ``bye`` ``moved`` rather than leave it without
     frames (its client connects again and watches anew)."""
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=10.0) as (a, b):  # b keeps its table
         assert a.cluster is not None and b.cluster is not None
         cb = await WsClient.open(b.port, "bob")
         table, invite, _ = await create(cb, private=True)
