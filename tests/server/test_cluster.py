@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from typing import Any
 
@@ -470,6 +471,7 @@ async def test_a_session_its_tables_owner_refuses_to_attach_is_told(
     older nodes sent after losing a table): it logs the refusal and tells the session's
     node, which closes the session with ``bye`` ``moved`` rather than leave it without
     frames (its client connects again and watches anew)."""
+    caplog.set_level(logging.WARNING, logger="kupferkessel.cluster")
     async with cluster(pg_url, redis_url, n=2, lease=10.0) as (a, b):  # b keeps its table
         assert a.cluster is not None and b.cluster is not None
         cb = await WsClient.open(b.port, "bob")
@@ -486,7 +488,14 @@ async def test_a_session_its_tables_owner_refuses_to_attach_is_told(
         assert bye.reason == "moved"
         code, _ = await cs.wait_closed()
         assert code == 1013
-        assert any("refused watch" in r.getMessage() for r in caplog.records)
+        owner_log = logging.getLogger("kupferkessel.cluster")
+        said = [r.getMessage() for r in caplog.records]
+        assert any("refused watch" in line for line in said), (
+            said,
+            owner_log.getEffectiveLevel(),
+            owner_log.disabled,
+            [type(h).__name__ for h in logging.getLogger().handlers],
+        )
 
 
 async def test_a_person_at_another_node_takes_the_seat_back(pg_url: str, redis_url: str) -> None:
