@@ -11,6 +11,7 @@ themselves, as ``pytestmark = pytest.mark.e2e`` or on the test.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +35,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # workers then share the long ones out at the start, and no worker is left with a
     # minute-long game while the other has finished
     items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """Each test leaves the process's logging as it found it. ``server.main.run`` in
+    process (a test of ``serve``'s exits) sets up the server's logging: the
+    ``kupferkessel`` logger at the level asked for and a JSON handler on the root, which
+    would stay for every later test in the same worker (a warning another test waits
+    for in ``caplog`` was then dropped at level ``error``)."""
+    root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
+    saved = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
+    yield
+    root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate = saved
 
 
 @pytest.fixture(scope="session")

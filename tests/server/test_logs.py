@@ -20,13 +20,11 @@ from .wsclient import WsClient, create, http_get
 @pytest.fixture(params=["info"])
 def log_stream(request: pytest.FixtureRequest) -> Iterator[io.StringIO]:
     """The process log set up as ``serve`` does (at ``info``, or the level a test
-    parametrizes it with), into a buffer; restored afterwards."""
-    root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
-    saved = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
+    parametrizes it with), into a buffer (the suite's ``_logging_as_it_was`` restores
+    the logging afterwards)."""
     stream = io.StringIO()
     setup_logging(request.param, stream)
     yield stream
-    root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate = saved
 
 
 def json_lines(stream: io.StringIO) -> list[dict[str, object]]:
