@@ -42,8 +42,9 @@ PLAYER_ACCEPTS: dict[str, dict[str, str]] = {
 type -> session phase -> ``ok`` or the error refusing it (docs/PROTOCOL.md)."""
 
 ATTEMPTS = (5, 60.0)
-"""Sign-in attempts (``register``, ``sign_in``, ``redeem_code``) per connection: at
-most 5 in any 60 seconds (each costs a slow hash)."""
+"""Slow hashes asked for per connection (``register``, ``sign_in``, ``redeem_code``,
+``new_device_code``): at most 5 in any 60 seconds, so that no connection keeps the
+server's few hashing slots from everyone else's sign-ins."""
 
 
 class Account:
@@ -68,11 +69,15 @@ class Account:
         """Count a sign-in attempt; ``rate_limited`` past ``ATTEMPTS``."""
         if self.player is not None:
             raise TableError("not_allowed", "this connection is signed in already")
+        self.hashes()
+
+    def hashes(self) -> None:
+        """Count a request that costs a slow hash; ``rate_limited`` past ``ATTEMPTS``."""
         now = time.monotonic()
         while self._attempts and self._attempts[0] <= now - ATTEMPTS[1]:
             self._attempts.popleft()
         if len(self._attempts) >= ATTEMPTS[0]:
-            raise TableError("rate_limited", "too many sign-in attempts: wait a minute")
+            raise TableError("rate_limited", "too many sign-in attempts or codes: wait a minute")
         self._attempts.append(now)
 
     # ------------------------------------------------------------ seats
@@ -164,6 +169,7 @@ async def on_sign_in(s: Seating, msg: m.SignInMsg) -> None:
 
 async def on_new_device_code(s: Seating, msg: m.NewDeviceCodeMsg) -> None:
     player = s.account.signed_in()
+    s.account.hashes()
     codes = s.account.service().codes
     code = await codes.issue(player.id)
     s.send(m.DeviceCodeMsg(code=code, expires_in=int(codes.ttl)), msg.id)

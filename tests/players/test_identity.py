@@ -200,6 +200,18 @@ async def test_sign_in_attempts_are_limited(store_url: str) -> None:
         await c.close()
 
 
+async def test_device_codes_take_from_the_same_bucket(store_url: str) -> None:
+    """A device code is hashed as slowly as a secret: asking for codes flat out must not
+    keep the server's hashing from everyone else's sign-ins."""
+    async with stored_server(store_url) as server:
+        ada = await signed_in(server.port, "Ada", new_secret(), register=True)  # 1 of 5
+        for _ in range(4):
+            assert (await ada.request("new_device_code")).type == "device_code"
+        err = await ada.request("new_device_code")
+        assert err.type == "error" and err.code == "rate_limited", err
+        await ada.close()
+
+
 async def test_a_code_shown_at_one_node_signs_in_at_another(pg_url: str, redis_url: str) -> None:
     async with cluster(pg_url, redis_url, n=2) as (a, b):
         ada = await signed_in(a.port, "Ada", new_secret(), register=True)
