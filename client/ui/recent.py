@@ -146,13 +146,13 @@ def _one_line(
     style: str,
 ) -> Line:
     """A seat's line in ``width``: as many of its newest turns (and notes) as fit, in
-    fewer words if the newest alone does not; the end cut (``…``) only if even that
-    is too long."""
+    fewer words before fewer turns (a take is not pushed out by the words of a later
+    corner stop); the end cut (``…``) only if even the newest alone is too long."""
     full = [_turn_words(t, colours, cards) for t in turns] + list(notes)
     short = [_turn_words(t, colours, cards, short=True) for t in turns] + list(notes)
-    for head in (f"{who}, {since}: ", f"{who}: "):
-        for said in (full, short):
-            for n in range(len(said), 0, -1):
+    for n in range(len(full), 0, -1):
+        for head in (f"{who}, {since}: ", f"{who}: "):
+            for said in (full, short):
                 text = "; ".join(said[-n:])
                 if len(head) + len(text) <= width:
                     return [("bold", head), (style, text)]

@@ -211,6 +211,21 @@ def test_one_line_per_seat_on_a_small_screen() -> None:
     assert lines[1] == "Lilac: Frog 2 boom (row 3), boom hit White, Black", lines
 
 
+def test_a_take_is_not_pushed_out_by_later_corner_stops() -> None:
+    """At 60 columns a seat's take and its corner stop after it do not fit in full
+    words: both stay, in fewer words, rather than the corner alone (a CI run saw a
+    take vanish from a 60x20 screen behind "a corner, nothing taken")."""
+    r = Recent()
+    r.me = 0
+    r.feed([moved(2, 1, 3), took(2, "snake_skin-3", 2, 4), refilled("vine-4", 2, 4)])
+    r.feed([moved(0, 3, 5), m.PassedCornerEvent(seat=0, space=5)])
+    r.feed([moved(2, 3, 5), m.PassedCornerEvent(seat=2, space=5)])
+    full = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 100, one_line=True)]
+    assert full == ["Lilac, since your take: Snake 3 (col 4), Vine 4 in; a corner, nothing taken"]
+    lines = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 60, one_line=True)]
+    assert lines == ["Lilac, since your take: Snake 3 (col 4); corner"], lines
+
+
 def test_a_spectator_reads_each_seats_last_turn_with_its_wand() -> None:
     r = Recent()  # me None: a spectator
     r.feed([moved(0, 1, 3), took(0, "moss-3"), moved(1, 4, 7)])
