@@ -274,5 +274,5 @@ def test_small_words() -> None:
         "2 (black)",
         "3 (green)",
     ]
-    args = build_parser().parse_args(["bot", "--url", "ws://h", "--data-dir", "/tmp/x"])
+    args = build_parser("bot").parse_args(["bot", "--url", "ws://h", "--data-dir", "/tmp/x"])
     assert args.data_dir == "/tmp/x"
