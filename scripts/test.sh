@@ -7,10 +7,12 @@
 # Creates .venv beside this checkout and installs the project with its test extra from
 # pyproject.toml (again whenever pyproject.toml changed), then runs pytest with two
 # workers per core (pytest-xdist; KK_TEST_WORKERS=N sets another number): most of the
-# end-to-end tier waits on paced terminals and browsers rather than on a core. Idle
-# workers take tests queued for busy ones (--dist worksteal): with the plain load
-# scheduling one worker kept a queue of long tests while three had finished (6:30 on a
-# quiet 2-core machine; 4:43 with worksteal).
+# end-to-end tier waits on paced terminals and browsers rather than on a core.
+# tests/conftest.py puts the tests marked `long` first, and each worker takes the next
+# two tests from that one queue whenever it runs short (--dist load --maxschedchunk 2),
+# so the long tests are shared out at the start and the workers finish together
+# (--dist worksteal handed the first worker the first quarter of the queue, the long
+# tests, to run one after another).
 # Soak tests run a short form unless KK_SOAK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,4 +28,4 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" >"$stamp"
 fi
 workers="${KK_TEST_WORKERS:-$((2 * $(nproc)))}"
-exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"
+exec .venv/bin/python -m pytest -n "$workers" --dist load --maxschedchunk 2 "$@"

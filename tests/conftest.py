@@ -31,10 +31,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         on_postgres = callspec is not None and callspec.params.get("store_url") == "postgresql"
         if names & E2E_FIXTURES or on_postgres or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.e2e)
-    # the long end-to-end tests first (stable, so each module stays in its order): test
-    # workers then share the long ones out at the start, and no worker is left with a
-    # minute-long game while the other has finished
-    items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
+    # the tests marked ``long`` first, then the other end-to-end tests (stable, so each
+    # module stays in its order): the workers, which take the next tests from one
+    # queue (scripts/test.sh), share the long ones out at the start, and no worker is
+    # left with a minute-long game while the others have finished
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("long") is None,
+            item.get_closest_marker("e2e") is None,
+        )
+    )
 
 
 @pytest.fixture(autouse=True)

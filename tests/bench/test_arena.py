@@ -31,6 +31,7 @@ def _arena(*args: str) -> str:
 
 
 @pytest.mark.e2e
+@pytest.mark.long
 def test_a_two_player_arena_run() -> None:
     out = _arena("hard:20", "medium", "--games", "4", "--workers", "1")
     assert "hard:20 vs medium: 2 players, 4 games (2 deals x 2 seatings)" in out

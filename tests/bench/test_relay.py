@@ -62,6 +62,7 @@ def test_relay_takes_recorded_games_in_turn() -> None:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("combined", [False, True])
+@pytest.mark.long
 def test_load_bench_runs(combined: bool) -> None:
     """A tiny flat-out run against the relay and our server: both play whole games
     with no error, and the bench prints its figures (protocol 1.0, and 1.1 with

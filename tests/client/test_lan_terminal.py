@@ -56,6 +56,7 @@ def play_out(t: Tmux, players: list[str], watchers: list[str], timeout: float = 
 
 
 @pytest.mark.parametrize("joiner_colour", ["white", "black"])
+@pytest.mark.long
 def test_lan_game_with_host_joiner_and_watcher(tmp_path: Path, joiner_colour: str) -> None:
     t = Tmux(tmp_path)  # one data dir for all: one user, several terminals
     port = free_port()
@@ -83,6 +84,7 @@ def test_lan_game_with_host_joiner_and_watcher(tmp_path: Path, joiner_colour: st
         t.kill()
 
 
+@pytest.mark.long
 def test_three_player_lan_game(tmp_path: Path) -> None:
     t = Tmux(tmp_path)
     port = free_port()
@@ -99,6 +101,7 @@ def test_three_player_lan_game(tmp_path: Path) -> None:
         t.kill()
 
 
+@pytest.mark.long
 def test_resume_mid_game_shows_the_board_and_the_last_round(tmp_path: Path) -> None:
     """Jo's terminal dies mid-game: the host sees Jo away; Jo starts again, Enter on
     the table marked * takes the seat back, with the board and the last round's log."""

@@ -119,14 +119,17 @@ async def play_and_read(
         assert checked >= 2, (p.name, checked)
 
 
+@pytest.mark.long
 async def test_two_players_against_a_paced_computer(url: str, tmp_path: Path) -> None:
     await play_and_read(url, tmp_path, [Person("Ann", (80, 24))], [(1, "easy")], 2)
 
 
+@pytest.mark.long
 async def test_two_people_on_a_small_and_a_big_terminal(url: str, tmp_path: Path) -> None:
     await play_and_read(url, tmp_path, [Person("Ann", (60, 20)), Person("Bo", (120, 40))], [], 2)
 
 
+@pytest.mark.long
 async def test_three_people_at_three_sizes(url: str, tmp_path: Path) -> None:
     people = [Person("Ann", (60, 20)), Person("Bo", (80, 24)), Person("Cy", (120, 40))]
     await play_and_read(url, tmp_path, people, [], 3)

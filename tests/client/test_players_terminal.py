@@ -27,6 +27,7 @@ def code_of(screen: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.long
 def test_register_move_devices_profile_replay_and_leaderboard(tmp_path: Path) -> None:
     t = Tmux(tmp_path / "host")
     port = free_port()

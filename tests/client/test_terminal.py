@@ -14,6 +14,7 @@ from .tmux import KK, Tmux, needs_tmux
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
 
+@pytest.mark.long
 def test_play_a_whole_game_in_tmux(tmp_path: Path) -> None:
     t = Tmux(tmp_path)
     t.start(f"{KK} play --level easy --name Ann")

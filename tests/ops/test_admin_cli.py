@@ -33,6 +33,7 @@ async def kk(*args: str) -> tuple[int, str, str]:
     return proc.returncode, out.decode(), err.decode()
 
 
+@pytest.mark.long
 async def test_the_admin_command_on_a_running_server(tmp_path: Path) -> None:
     config = tmp_path / "kk.toml"
     config.write_text(

@@ -21,6 +21,7 @@ from .helpers import stored_server
 GAMES = 24
 
 
+@pytest.mark.long
 async def test_leak_oracle_with_players(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     db = tmp_path / "kk.db"

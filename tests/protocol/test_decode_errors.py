@@ -83,6 +83,7 @@ field_names = st.sampled_from(
     kind=st.sampled_from([*ALL_TYPES, "nope", ""]) | values,
     fields=st.dictionaries(field_names | st.text(max_size=8), values, max_size=6),
 )
+@pytest.mark.long
 def test_random_maps_with_message_shapes(kind: Any, fields: dict[str, Any]) -> None:
     codes = refused_or_valid(msgpack.packb({"type": kind, **fields}))
     assert codes <= {ErrorCode.MALFORMED, ErrorCode.UNKNOWN_TYPE, ErrorCode.INVALID_FIELD}

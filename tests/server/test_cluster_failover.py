@@ -306,6 +306,7 @@ async def owned_by(r: aioredis.Redis, node: Node, tables: list[str]) -> list[str
 
 
 @pytest.mark.slow
+@pytest.mark.long
 async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_path: Path) -> None:
     """SIGKILLs of random nodes, with SIGSTOP pauses past the lease between them (the
     woken node must let go of its tables without writing them), games of every second

@@ -36,6 +36,7 @@ CONCURRENT = 20
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shard", range(SHARDS))
+@pytest.mark.long
 async def test_leak_oracle(server: Server, shard: int) -> None:
     games = GAMES // SHARDS
     rng = random.Random(20240604 + shard)

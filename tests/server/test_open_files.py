@@ -79,6 +79,7 @@ def _record(lines: list[str], msg: str) -> dict[str, object]:
     return found[0]
 
 
+@pytest.mark.long
 async def test_limits_lowered_to_fit_and_health_answers_under_silent_handshakes() -> None:
     async with serve_limited(300, 300, "--max-connections", "5000") as (port, lines):
         said = _record(lines, "connection limits lowered to fit the open-file limit")

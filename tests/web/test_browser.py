@@ -90,6 +90,7 @@ def play_to_the_end(page: Any, size: str, shots: str | None = None, limit: int =
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.long
 def test_a_whole_game_against_the_computer(
     live_server: LiveServer, open_page: Any, size: str
 ) -> None:
@@ -141,6 +142,7 @@ def test_a_whole_game_against_the_computer(
     assert page.errors == []
 
 
+@pytest.mark.long
 def test_two_people_by_invite_link_and_a_spectator(live_server: LiveServer, open_page: Any) -> None:
     host = open_page("desktop")
     open_lobby(host, live_server)
@@ -289,6 +291,7 @@ def tab_to(page: Any, selector: str, limit: int = 60) -> None:
 
 
 @pytest.mark.parametrize("size", ["desktop"])
+@pytest.mark.long
 def test_a_whole_game_by_keyboard_alone(live_server: LiveServer, open_page: Any, size: str) -> None:
     page = open_page(size, reduced_motion="reduce")
     open_lobby(page, live_server)
@@ -335,6 +338,7 @@ def test_a_whole_game_by_keyboard_alone(live_server: LiveServer, open_page: Any,
     assert page.errors == []
 
 
+@pytest.mark.long
 def test_three_players_with_recipes_and_casual_memory(
     live_server: LiveServer, open_page: Any
 ) -> None:

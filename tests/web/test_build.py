@@ -18,6 +18,7 @@ pytestmark = pytest.mark.e2e  # runs Node (and npm) in processes of their own
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 
+@pytest.mark.long
 def test_a_fresh_build_reproduces_the_committed_assets(tmp_path: Path) -> None:
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:

@@ -150,6 +150,7 @@ def check_jo(screen: str, others: list[tuple[int, str]]) -> None:
     [(2, "desktop", "phone"), (3, "phone", "desktop")],
     ids=["two-people-desktop", "three-with-a-computer-phone"],
 )
+@pytest.mark.long
 def test_a_browser_and_a_terminal_at_one_table_with_a_spectator(
     live_server: LiveServer,
     open_page: Any,

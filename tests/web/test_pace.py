@@ -63,6 +63,7 @@ def rounded(gaps: list[float]) -> list[float]:
     return [round(g, 2) for g in gaps]
 
 
+@pytest.mark.long
 def test_fast_shows_other_seats_moves_sooner_and_is_kept(
     live_server: LiveServer, open_page: Any
 ) -> None:

@@ -73,6 +73,7 @@ def device_code(page: Any) -> str:
     return code
 
 
+@pytest.mark.long
 def test_register_sign_in_move_devices_profile_replay_and_leaderboard(
     kept_server: LiveServer, open_page: Any
 ) -> None:
