@@ -17,6 +17,7 @@ import signal
 import time
 from http import HTTPStatus
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -30,7 +31,6 @@ from protocol.convert import catalogue
 from . import webui
 from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
-from .cluster.node import Cluster
 from .config import ServerConfig
 from .figures import SessionFigures
 from .lobby.directory import Directory
@@ -46,6 +46,9 @@ from .ops.moderation import Moderation, until_text
 from .players.account import Account
 from .players.service import Players
 from .store import MemoryStore, Store
+
+if TYPE_CHECKING:
+    from .cluster.node import Cluster
 
 __all__ = ["Server", "ServerConfig", "run_server"]
 
@@ -65,6 +68,8 @@ class Server:
         directory: Directory | None = None
         counts: Counts | None = None
         if config.cluster is not None:
+            from .cluster.node import Cluster  # redis and the node's code: only on a node
+
             self.cluster = Cluster(
                 config.cluster,
                 self.store,

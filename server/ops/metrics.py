@@ -21,6 +21,7 @@ import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import (
@@ -35,7 +36,6 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from ..bots.pool import BotPool
-from ..cluster.node import Cluster
 from ..core.table import FINISHED, LOBBY, PLAYING
 from ..figures import SessionFigures, Timings
 from ..lobby.registry import Lobby
@@ -43,6 +43,9 @@ from ..net.guard import Guard
 from ..net.peers import is_loopback
 from ..net.session import Phase, Session
 from ..store import Store
+
+if TYPE_CHECKING:  # a node's code (and redis) is imported only on a node
+    from ..cluster.node import Cluster
 
 __all__ = ["PREFIX", "Figures", "Metrics", "Parts"]
 

@@ -38,7 +38,10 @@ def test_a_client_command_loads_no_server_code(command: str) -> None:
 
 
 def test_serve_loads_the_server_and_the_listing_loads_nothing() -> None:
-    assert probe("serve", "--help")["server"]  # it is imported when asked for
+    loaded = probe("serve", "--help")["server"]
+    assert isinstance(loaded, list) and "server.app" in loaded  # imported when asked for
+    # a server of one process does not load a node's code (nor redis with it)
+    assert not [name for name in loaded if name.startswith("server.cluster")], loaded
     assert probe("--help") == {"code": 0, "server": []}
 
 
