@@ -65,6 +65,11 @@ def test_every_screen_has_no_serious_accessibility_violation(
     page.wait_for_selector(".options button")
     seen["question"] = violations(page)
     page.locator(".options button").first.click()
+    # the turn comes back once the computer's move is shown: the page stands still (a
+    # press while the question goes and the computer's move comes in can land beside
+    # the button it aimed at, as a CI run's "Yes, resign" once did)
+    page.wait_for_selector(".options button", state="detached")
+    page.wait_for_selector(".cell.take:not([disabled])")
     page.click('[data-key="resign"]')
     page.click('[data-key="resign-yes"]')
     page.wait_for_selector("#end-h")
