@@ -131,9 +131,12 @@ async def test_the_lobby_and_healthz_cover_the_cluster(pg_url: str, redis_url: s
         assert [t.id for t in listed.tables] == [table]  # a private table is never listed
         assert listed.tables[0].seats[0].name == "ann" and listed.tables[0].seats[0].connected
         _, token = await join(cb, table, "bob")
-        await _until(  # as of the nodes' last reports
+        await _until(  # as of the nodes' last reports (a report of a's between pat's
+            # connecting and pat's table counts pat but one table)
             lambda: (
-                b.health().get("cluster_connections") == 3 and b.health().get("cluster_nodes") == 2
+                b.health().get("cluster_connections") == 3
+                and b.health().get("cluster_nodes") == 2
+                and b.health().get("cluster_tables") == 2
             )
         )
         status, _, body = await http_get(b.port)
