@@ -53,7 +53,7 @@ import os
 import random
 import socket
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
@@ -62,6 +62,7 @@ from redis.exceptions import RedisError
 from redis.retry import Retry
 
 from ..bots.seats import BotPlayer
+from ..core.errors import TableError
 from ..core.handle import TableFacts, TableHandle
 from ..core.restore import stored_form
 from ..core.table import FINISHED, Table, hash_token
@@ -302,7 +303,8 @@ class Cluster:
             local = self.lobby.tables.get(table_id)
             if local is not None:
                 return local
-            owner = await self.redis.get(lease_key(table_id))
+            async with _reachable("locate"):
+                owner = await self.redis.get(lease_key(table_id))
             st = await asyncio.to_thread(self.store.load_table, table_id)
             if st is None:
                 break
@@ -326,7 +328,8 @@ class Cluster:
     async def reserve_id(self, table_id: str) -> bool:
         """Take the lease of a table about to be created here (False: the id is taken)."""
         key, ms = lease_key(table_id), int(self.lease * 1000)
-        ok = await self.redis.set(key, self.node, nx=True, px=ms)
+        async with _reachable("reserve"):
+            ok = await self.redis.set(key, self.node, nx=True, px=ms)
         return bool(ok)
 
     async def created(self, table: Table) -> None:
@@ -544,3 +547,15 @@ class Cluster:
         out.update({f"cluster_{k}": v for k, v in self.listings.totals.items()})
         out["node_adopted"] = self.adopted
         return out
+
+
+@contextlib.asynccontextmanager
+async def _reachable(what: str) -> AsyncIterator[None]:
+    """Redis's failure (a timeout, a lost connection) while a session waits on it: a
+    typed ``internal`` error that tells the client to try again, as the cluster's
+    counts do, and a warning, never a traceback logged as a server bug."""
+    try:
+        yield
+    except (RedisError, OSError) as e:
+        log.warning("cluster unreachable", extra={"during": what, "error": repr(e)})
+        raise TableError("internal", "the cluster cannot be reached now: try again") from e

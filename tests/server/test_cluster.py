@@ -524,3 +524,32 @@ async def test_a_person_at_another_node_takes_the_seat_back(pg_url: str, redis_u
         answer = await people[mover].request("back", timeout=10)
         assert answer.type == "ack", answer
         await people[0].wait_for(lambda x: x.type == "presence" and not x.seats[mover].computer)
+
+
+async def test_a_resume_while_redis_is_down_is_refused_plainly(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A session's request that needs Redis while Redis cannot be reached (a failover
+    soak saw a node wake from a pause into a Redis timeout) gets a typed ``internal``
+    error telling it to try again, logged as a warning, not as a server bug; the node
+    goes on serving."""
+    redis = Redis().start()
+    try:
+        async with cluster(pg_url, redis.url, n=2, lease=30.0) as (a, b):
+            ca = await WsClient.open(a.port, "ann")
+            table, _, _ = await create(ca, "ann", name="on node a")
+            cb = await WsClient.open(b.port, "bob")
+            _, token = await join(cb, table, "bob")  # a seat at a's table, through b
+            await cb.close()
+            again = await WsClient.open(b.port, "bob again")
+            redis.stop()
+            with caplog.at_level(logging.WARNING, logger="kupferkessel"):
+                refused = await again.request("resume", token=token)
+            assert (refused.type, refused.code) == ("error", "internal"), refused
+            assert "try again" in refused.message
+            assert "internal error handling" not in caplog.text
+            assert any(r.getMessage() == "cluster unreachable" for r in caplog.records)
+            assert (await again.request("ping")).type == "pong"  # the node goes on
+            redis.start(same_port=True)  # back (empty) before the nodes stop
+    finally:
+        redis.stop()
