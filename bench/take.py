@@ -187,7 +187,7 @@ async def one_game(
         game = table.game
         take = rng.choice(game.legal_actions())
         trial = game.copy()  # whether it ends the game, asked before it is timed
-        trial.apply(take, game.to_move, [])
+        trial.apply(take, game.to_move)  # (no events: nothing scored, nothing cached)
         msg = _take_msg(take, table.version)
         await part("end" if trial.over else "takes", (conns[game.to_move], msg))
         takes += 1
