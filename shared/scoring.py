@@ -172,8 +172,32 @@ def score_kettles(
 
 
 def score_game(game: Scored) -> Result:
-    """Score a game as it stands (normally once it is over)."""
-    return _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
+    """Score a game as it stands (normally once it is over).
+
+    A game that ends is scored several times over (its ``GameOver`` event, its result,
+    its final views, its record): the last ``_KEEP`` scorings are kept, keyed by all
+    that scoring reads, so the later ones cost a look-up (``bench/take.py``, a game
+    besides its takes). A ``Result`` is immutable: sharing it is safe."""
+    key = (
+        tuple(map(tuple, game.kettles)),
+        tuple(game.options.colours),
+        tuple(map(tuple, game.recipes)),
+        game.ended_by,
+    )
+    result = _scored.get(key)
+    if result is None:
+        result = _score(*key)
+        if len(_scored) >= _KEEP:
+            del _scored[next(iter(_scored))]  # the oldest
+        _scored[key] = result
+    return result
+
+
+_KEEP = 64
+"""Scorings kept (``score_game``): enough for the tables that end about the same time."""
+_scored: dict[
+    tuple[tuple[tuple[int, ...], ...], tuple[str, ...], tuple[tuple[str, ...], ...], int], Result
+] = {}
 
 
 def totals(game: Scored) -> list[int]:

@@ -33,6 +33,7 @@ from shared.geometry import (
     walk,
 )
 from shared.options import Options
+from shared.scoring import _KEEP, Result, _score, _scored, score_game
 from shared.setup import shuffle
 
 from .bots.helpers import random_options
@@ -179,3 +180,32 @@ def test_shuffle_is_the_interpreters_shuffle(seed: int, n: int) -> None:
     slow.shuffle(b)
     assert a == b
     assert fast.getstate() == slow.getstate()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32))
+def test_score_game_keeps_scorings_equal_to_scoring_afresh(table: int, seed: int) -> None:
+    """``score_game`` keeps its last scorings: a game scored again, or changed after
+    being scored, gets exactly what scoring it afresh (``_score``) gives."""
+    rng = random.Random(seed)
+    game = Game.deal(random_options(random.Random(table)))
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+        if rng.random() < 0.2:  # scored mid-game too, as it stands
+            assert score_game(game) == simple_score(game)
+    first = score_game(game)
+    assert first == simple_score(game)
+    assert score_game(game.copy()) is first  # kept: the same immutable result
+    loser = min(range(game.players), key=lambda s: first.scores[s].total)
+    game.kettles[loser].append(game.kettles[1 - loser if loser < 2 else 0].pop())
+    assert score_game(game) == simple_score(game) != first  # its kettles changed
+    for _ in range(_KEEP + 1):  # others scored since: the oldest are forgotten, not wrong
+        other = game.copy()
+        other.ended_by = rng.randrange(game.players)
+        assert score_game(other) == simple_score(other)
+    assert len(_scored) <= _KEEP
+
+
+def simple_score(game: Game) -> Result:
+    """Scoring afresh, nothing kept."""
+    return _score(game.kettles, game.options.colours, game.recipes, game.ended_by)
