@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from shared.clock import TimeRules
 from shared.options import Options
@@ -32,10 +31,13 @@ def next_serial() -> int:
     return next(_serials)
 
 
-@dataclass(frozen=True, slots=True)
-class PublicSeat:
+class PublicSeat(NamedTuple):
     """One seat as anyone may know it (``SeatInfo`` of the protocol, at its latest
-    version): never its token."""
+    version): never its token.
+
+    A named tuple rather than a frozen dataclass: every ``presence`` makes one per seat
+    for each recipient, and a frozen dataclass takes five times as long to make
+    (``bench/take.py``, a game besides its takes)."""
 
     seat: int
     name: str | None
