@@ -45,6 +45,7 @@ from protocol.wire import encode_ack, encode_as
 from server.config import ServerConfig
 from server.core.table import Table
 from server.figures import SessionFigures
+from server.lobby import NO_QUOTAS
 from server.lobby.registry import Lobby
 from server.net.conduct import UNMODERATED
 from server.net.framing import Frame, Framing
@@ -202,7 +203,7 @@ async def per_game(args: argparse.Namespace, minor: int, combined: bool) -> None
     frames: dict[str, int] = dict.fromkeys(("setup", "takes", "end", "leave"), 0)
     takes = 0
     for r in range(args.rounds):
-        lobby = Lobby(MemoryStore())
+        lobby = Lobby(MemoryStore(), quotas=NO_QUOTAS)  # as bench/_load_server.py
         conns = [Connection(lobby, minor, combined) for _ in range(2)]
         rng = random.Random(r)
         cpu = dict.fromkeys(frames, 0.0)
@@ -233,7 +234,7 @@ async def per_game(args: argparse.Namespace, minor: int, combined: bool) -> None
 
 async def frame_types(minor: int, combined: bool) -> None:
     """The frames of one game (the second at the same connections), by message type."""
-    lobby = Lobby(MemoryStore())
+    lobby = Lobby(MemoryStore(), quotas=NO_QUOTAS)  # as bench/_load_server.py
     conns = [Connection(lobby, minor, combined) for _ in range(2)]
     rng = random.Random(0)
     frames: dict[str, int] = dict.fromkeys(("setup", "takes", "end", "leave"), 0)
