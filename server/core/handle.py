@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from shared.clock import TimeRules
 from shared.options import Options
@@ -31,13 +32,10 @@ def next_serial() -> int:
     return next(_serials)
 
 
-class PublicSeat(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
     """One seat as anyone may know it (``SeatInfo`` of the protocol, at its latest
-    version): never its token.
-
-    A named tuple rather than a frozen dataclass: every ``presence`` makes one per seat
-    for each recipient, and a frozen dataclass takes five times as long to make
-    (``bench/take.py``, a game besides its takes)."""
+    version): never its token."""
 
     seat: int
     name: str | None
