@@ -77,8 +77,8 @@ def options_from_shared(options: Options | dict[str, Any], *, seed: bool = False
     dict): the public options, without the seed, unless ``seed`` is set (for a
     ``create_table`` request). The two types have the same fields (a test holds them)."""
     o = options if isinstance(options, Options) else Options.from_dict(options)
-    if not seed and o.seed is not None:
-        o = o.replace(seed=None)
+    if not seed:
+        o = o.public()
     return TableOptions.model_validate(o, from_attributes=True)
 
 

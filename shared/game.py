@@ -252,7 +252,7 @@ class Game:
         left out: it only chose the deal, so a game replayed from a record that lists
         the deal explicitly equals the game dealt from the seed."""
         return (
-            self.options.replace(seed=None) if self.options.seed is not None else self.options,
+            self.options.public(),
             tuple(self.grid),
             tuple(self.deck),
             tuple(tuple(k) for k in self.kettles),

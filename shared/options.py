@@ -84,6 +84,24 @@ class Options:
         return cls(**{n: getattr(args, n) for n in names if hasattr(args, n)})
 
     def replace(self, **changes: Any) -> Options:
-        """These options with ``changes`` (validated again); a view makes one per take
-        (its seed dropped), so without ``asdict``'s deep copy."""
+        """These options with ``changes`` (validated again), without ``asdict``'s deep
+        copy."""
         return dataclasses.replace(self, **changes)
+
+    def public(self) -> Options:
+        """These options without the seed, as every view shows them: ``replace(seed=None)``,
+        but one object for all equal public options, kept here (at most 48: the
+        choices of every field but the seed). So a take's views make no copy, and an
+        encoder that reuses what it packed for the very same object (``protocol.wire``)
+        packs them once (issue 25: ``bench/take.py``, a sixth of a take's cost)."""
+        if self.seed is None:
+            return self
+        key = (self.players, self.recipes, self.start_card, self.memory, self.third_colour)
+        public = _PUBLIC.get(key)
+        if public is None:
+            public = _PUBLIC[key] = self.replace(seed=None)
+        return public
+
+
+_PUBLIC: dict[tuple[object, ...], Options] = {}
+"""``Options.public``'s options, by every field but the seed."""

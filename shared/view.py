@@ -186,7 +186,7 @@ def views(
     public_recipes: tuple[tuple[str, ...] | None, ...] = (
         tuple(map(tuple, game.recipes)) if over else (None,) * game.players
     )
-    options = opts.replace(seed=None) if opts.seed is not None else opts
+    options = opts.public()
     to_move = None if over else game.to_move
     ended_by = game.ended_by if game.over else None
     takes: tuple[Take, ...] | None = None

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared.cards import THIRD_COLOURS
 from shared.game import Game
-from shared.options import Options
+from shared.options import MEMORY_MODES, START_CARD_MODES, Options
 from shared.record import Record
-from shared.view import view
+from shared.view import view, views
 from tests.shared.helpers import diagonal_grid, record, replay, rules_example
 
 
@@ -157,3 +158,28 @@ def test_views_made_fast_equal_views_made_by_init(seed: int, players: int, plies
         for c in v.choices:
             assert c == TakeChoice(c.card, c.row, c.col, c.symbol, c.ends_game)
             assert game.grid[c.row * 6 + c.col] >= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    players=st.sampled_from([2, 3]),
+    recipes=st.booleans(),
+    start_card=st.sampled_from(START_CARD_MODES),
+    memory=st.sampled_from(MEMORY_MODES),
+    third_colour=st.sampled_from(THIRD_COLOURS),
+    seed=st.none() | st.integers(0, 2**63 - 1),
+)
+def test_public_options_are_the_options_without_their_seed(
+    players: int, recipes: bool, start_card: Any, memory: Any, third_colour: Any, seed: int | None
+) -> None:
+    """``Options.public`` is ``replace(seed=None)``, one object for all equal public
+    options (so that no take copies them), and what every view shows."""
+    opts = Options(players, recipes, start_card, memory, third_colour, seed)
+    public = opts.public()
+    assert public == opts.replace(seed=None)
+    if seed is None:
+        assert public is opts
+    else:
+        assert public is opts.replace(seed=seed + 1).public()
+        game = Game.deal(opts, [])
+        assert all(v.options is public for v in views(game, [None, *range(players)]))
