@@ -27,6 +27,7 @@ class Turn:
 
     seat: int
     path: tuple[int, ...] = ()  # the spaces the pawn passed, its landing last
+    jumped: int = 0  # of those, the spaces of other pawns it jumped (not counted)
     corner: bool = False  # it stopped at a corner: nothing to take
     takes: list[tuple[str, str, tuple[int, int]]] = field(default_factory=list)
     refills: list[str] = field(default_factory=list)
@@ -57,7 +58,8 @@ class Recent:
             path = tuple(
                 (e.from_space + i) % 20 for i in range(1, (e.to_space - e.from_space) % 20 + 1)
             )
-            self._start(e.seat).path = path
+            started = self._start(e.seat)
+            started.path, started.jumped = path, len(e.skipped)
         elif isinstance(e, m.PassedCornerEvent):
             turn = self._current if self._current and self._current.seat == e.seat else None
             (turn or self._start(e.seat)).corner = True
@@ -179,5 +181,8 @@ def _turn_words(t: Turn, colours: Sequence[str], cards: Cards, *, short: bool = 
         parts.append(f"boom: {colour_word(colours[target])} lost {cards.short(card)}")
     if t.discarded:
         parts.append(f"discarded {cards.short(t.discarded)}")
-    steps = len(t.path)
-    return ", ".join(parts) or f"moved {steps} space{'s' if steps != 1 else ''}, choosing"
+    if parts:
+        return ", ".join(parts)
+    steps = len(t.path) - t.jumped  # as the log counts them (RULES.md 4.1)
+    jump = " jumping a pawn" if t.jumped and not short else ""
+    return f"moved {steps} space{'s' if steps != 1 else ''}{jump}, choosing"
