@@ -149,22 +149,22 @@ class Seating(Protocol):
         ...
 
 
-def _signed_in(s: Seating, player: StoredPlayer, re: int, secret: str | None = None) -> None:
+async def _signed_in(s: Seating, player: StoredPlayer, re: int, secret: str | None = None) -> None:
     s.account.player = player
-    info = s.account.service().info(player)
+    info = await s.account.service().info(player)
     s.send(m.SignedInMsg(player=info, seats=s.account.seats(s.lobby), secret=secret), re)
 
 
 async def on_register(s: Seating, msg: m.RegisterMsg) -> None:
     s.account.attempt()
     player = await s.account.service().register(msg.name, msg.secret)
-    _signed_in(s, player, msg.id)
+    await _signed_in(s, player, msg.id)
 
 
 async def on_sign_in(s: Seating, msg: m.SignInMsg) -> None:
     s.account.attempt()
     player = await s.account.service().sign_in(msg.name, msg.secret)
-    _signed_in(s, player, msg.id)
+    await _signed_in(s, player, msg.id)
 
 
 async def on_new_device_code(s: Seating, msg: m.NewDeviceCodeMsg) -> None:
@@ -178,7 +178,7 @@ async def on_new_device_code(s: Seating, msg: m.NewDeviceCodeMsg) -> None:
 async def on_redeem_code(s: Seating, msg: m.RedeemCodeMsg) -> None:
     s.account.attempt()
     player, secret = await s.account.service().redeem(msg.code)
-    _signed_in(s, player, msg.id, secret)
+    await _signed_in(s, player, msg.id, secret)
 
 
 async def on_rejoin(s: Seating, msg: m.RejoinMsg) -> None:
@@ -202,7 +202,7 @@ async def on_rejoin(s: Seating, msg: m.RejoinMsg) -> None:
 async def on_show_profile(s: Seating, msg: m.ShowProfileMsg) -> None:
     players = s.account.service()
     player = players.find(msg.name) if msg.name is not None else s.account.signed_in()
-    s.send(m.ProfileMsg(player=players.info(player)), msg.id)
+    s.send(m.ProfileMsg(player=await players.info(player)), msg.id)
 
 
 async def on_list_games(s: Seating, msg: m.ListGamesMsg) -> None:

@@ -154,13 +154,12 @@ class Players:
             return seq
 
     # ------------------------------------------------------------ what is shown
-    def info(self, player: StoredPlayer) -> m.PlayerInfo:
+    async def info(self, player: StoredPlayer) -> m.PlayerInfo:
         p = self.fresh(player)
         mu, sigma = (
             (p.mu, p.sigma) if p.mu is not None and p.sigma is not None else ratings.initial()
         )
-        results = self.store.player_results(p.id)  # one read, not every game's facts
-        wins = sum(1 for seat, result in results if _won(seat, result))
+        games, wins = await self.store.player_record(p.id)
         return m.PlayerInfo(
             name=p.name,
             since=int(p.created),
@@ -169,7 +168,7 @@ class Players:
             sigma=sigma,
             provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
             rated_games=p.rated_games,
-            games=len(results),
+            games=games,
             wins=wins,
         )
 
@@ -257,13 +256,6 @@ def _ranked(players: list[StoredPlayer], offset: int, first_rank: int) -> list[m
             )
         )
     return entries
-
-
-def _won(seat: int, result: dict[str, Any] | None) -> bool:
-    """Whether ``seat`` won the game of ``result`` (first place; abandoned: nobody)."""
-    result = result or {}
-    places = result.get("places") or []
-    return result.get("ending") != "abandoned" and seat < len(places) and places[seat] == 1
 
 
 def _summary(game: PlayerGame) -> m.GameSummary:

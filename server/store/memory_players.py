@@ -111,8 +111,8 @@ class MemoryPlayers(PlayerStore):
     def player_game_count(self, player_id: str) -> int:
         return 0  # no games are kept
 
-    def player_results(self, player_id: str) -> list[tuple[int, dict[str, Any] | None]]:
-        return []  # no games are kept
+    async def player_record(self, player_id: str) -> tuple[int, int]:
+        return 0, 0  # no games are kept
 
 
 def _shown(p: StoredPlayer) -> float:

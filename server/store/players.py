@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameInfo", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer"]
+__all__ = ["GameInfo", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer", "won"]
 
 
 @dataclass
@@ -164,6 +164,15 @@ class PlayerStore(ABC):
         """How many finished games the player played (``player_games``' length)."""
 
     @abstractmethod
-    def player_results(self, player_id: str) -> list[tuple[int, dict[str, Any] | None]]:
-        """(seat, result) of each of the player's finished games, in one read: what a
-        profile counts, without each game's names and rating changes."""
+    async def player_record(self, player_id: str) -> tuple[int, int]:
+        """How many finished games the player played, and how many of them it won
+        (``won``): what a profile shows, counted by the database, not game by game in
+        the server, and away from the event loop (a player of years has thousands)."""
+
+
+def won(seat: int, result: dict[str, Any] | None) -> bool:
+    """Whether ``seat`` won the game of ``result`` (first place; abandoned: nobody): the
+    rule ``PlayerStore.player_record`` counts by (in SQL, ``SqlPlayers.WON``)."""
+    result = result or {}
+    places = result.get("places") or []
+    return result.get("ending") != "abandoned" and seat < len(places) and places[seat] == 1

@@ -34,6 +34,10 @@ class PostgresStore(SqlStore):
     server on the same database refuses to start; nodes of a cluster pass False."""
 
     MIGRATIONS = PG_MIGRATIONS
+    WON = (
+        "(g.result::jsonb ->> 'ending') IS DISTINCT FROM 'abandoned'"
+        " AND (g.result::jsonb -> 'places' -> ps.seat) = '1'::jsonb"
+    )
 
     def __init__(
         self,

@@ -62,6 +62,8 @@ class SqlStore(SqlPlayers, Store):
         )
         self._read_lock = threading.Lock()
         self._reader: Any = None
+        self._apart_lock = threading.Lock()
+        self._apart: Any = None  # ``_read_apart``'s connection, used in worker threads
         self.refused = 0  # writes refused before the database (``fence_writes``)
         self.fences: dict[str, int] = {}  # table id -> the epoch this store claimed
         self.fencing = False  # ``fence_writes``: a node of a cluster
@@ -171,6 +173,10 @@ class SqlStore(SqlPlayers, Store):
             if self._reader is not None:
                 self._reader.close()
                 self._reader = None
+        with self._apart_lock:
+            if self._apart is not None:
+                self._apart.close()
+                self._apart = None
 
     def stats(self) -> dict[str, int]:
         w = self._writer
@@ -204,6 +210,18 @@ class SqlStore(SqlPlayers, Store):
             if self._reader is None:
                 self._reader = self._connect()
             return fn(_Dialect(self._reader, self._sql))
+
+    async def _read_apart(self, fn: Callable[[Any], Any]) -> Any:
+        """``_read`` in a worker thread, on a connection of its own: for a read whose
+        cost grows with what is stored, so that neither the event loop nor its reads
+        wait for it (the database module lets go of the GIL while the database works)."""
+        return await asyncio.to_thread(self._read_apart_now, fn)
+
+    def _read_apart_now(self, fn: Callable[[Any], Any]) -> Any:
+        with self._apart_lock:
+            if self._apart is None:
+                self._apart = self._connect()
+            return fn(_Dialect(self._apart, self._sql))
 
     # ---------------------------------------------------------------- ownership
     async def claim(self, table_id: str, owner: str) -> int:

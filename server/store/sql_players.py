@@ -39,6 +39,14 @@ class SqlPlayers(PlayerStore):
     def _read(self, fn: Callable[[Any], Any]) -> Any: ...
 
     @abstractmethod
+    async def _read_apart(self, fn: Callable[[Any], Any]) -> Any: ...
+
+    WON = ""
+    """SQL true where the ``games`` row ``g`` (its ``result``, JSON) is a win of the
+    seat ``ps.seat``: the game was not abandoned and the seat came first (the
+    backend's JSON functions; ``players.won`` says it in Python)."""
+
+    @abstractmethod
     def _write_returning(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None: ...
 
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
@@ -298,13 +306,13 @@ class SqlPlayers(PlayerStore):
         )
         return int(row[0])
 
-    def player_results(self, player_id: str) -> list[tuple[int, dict[str, Any] | None]]:
-        rows = self._read(
+    async def player_record(self, player_id: str) -> tuple[int, int]:
+        row = await self._read_apart(
             lambda con: con.execute(
-                "SELECT ps.seat, g.result FROM player_seats ps"
-                " JOIN games g ON g.table_id = ps.table_id"
+                f"SELECT COUNT(*), COALESCE(SUM(CASE WHEN {self.WON} THEN 1 ELSE 0 END), 0)"
+                " FROM player_seats ps JOIN games g ON g.table_id = ps.table_id"
                 " WHERE ps.player_id = ? AND g.finished IS NOT NULL",
                 (player_id,),
-            ).fetchall()
+            ).fetchone()
         )
-        return [(int(seat), json.loads(result) if result else None) for seat, result in rows]
+        return int(row[0]), int(row[1])

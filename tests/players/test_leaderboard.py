@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from server.players.service import Players, _won
+from server.players.service import Players
 from server.store import MemoryStore, Store, open_store
-from server.store.players import StoredPlayer
+from server.store.players import StoredPlayer, won
 
 from .helpers import stored_game
 
@@ -41,7 +41,7 @@ async def _pages_equal_the_simple_path(store: Store) -> None:
     assert len(board) == store.rated_count() == len(NAMES) * 3 - 3
     assert len({e.rank for e in board}) < len(board)  # ties share a rank
     for p in store.rated_players():
-        assert service.info(p).rating == (p.mu or 0.0) - 3 * (p.sigma or 0.0)  # as indexed
+        assert (await service.info(p)).rating == (p.mu or 0.0) - 3 * (p.sigma or 0.0)
     for limit in (1, 2, 3, 7, 100):
         for offset in range(len(board) + 2):
             assert service.leaderboard_entries(offset, limit) == board[offset : offset + limit]
@@ -63,9 +63,9 @@ async def _pages_equal_the_simple_path(store: Store) -> None:
                 assert store.player_games(pid, offset, limit) == games[offset : offset + limit]
         got = service.games_page(player, None, 3)
         assert got.total == len(games) and len(got.games) == min(3, len(games))
-        info = service.info(player)
+        info = await service.info(player)
         assert info.games == len(games)
-        assert info.wins == sum(1 for g in games if _won(g.seat, g.info.result))
+        assert info.wins == sum(1 for g in games if won(g.seat, g.info.result))
 
 
 async def test_paged_queries_equal_the_simple_path(store_url: str) -> None:
