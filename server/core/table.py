@@ -39,7 +39,7 @@ from shared.view import View, views
 
 from ..store import StaleOwner, Store
 from . import intents
-from .aio import to_the_end
+from .aio import outlast, to_the_end
 from .clocks import EXPIRY_BOT, Timekeeping
 from .endings import Endings
 from .errors import TableError
@@ -538,25 +538,20 @@ class Table(Endings, Timekeeping):
             if not trial.over:
                 clock.start(trial.to_move, now)
         # durable before the ack; once the write is asked for, the table follows it
-        # whatever happens to the caller (a stand-in stopped, a connection gone); a
-        # commit that never suspends (``Store.appends_at_once``) cannot stop half-way
+        # whatever happens to the caller (a stand-in stopped, a connection gone): see
+        # ``_commit``; a game's last take stores its end too: a task of its own
         commit = self._commit(index, take, trial, clock, events, epoch)
-        await (commit if self.store.appends_at_once and not trial.over else to_the_end(commit))
+        await (to_the_end(commit) if trial.over else commit)
 
-    async def _commit(
-        self,
-        index: int,
-        take: Take,
-        trial: Game,
-        clock: Clock | None,
-        events: list[Event],
-        epoch: int | None,
-    ) -> None:
-        """Store take ``index`` under ``epoch``, then make it the table's (and announce it)."""
+    async def _commit(self, index: int, take: Take, trial: Game, clock: Clock | None,
+                      events: list[Event], epoch: int | None) -> None:  # fmt: skip
+        """Store take ``index`` under ``epoch``, then make it the table's (and announce it):
+        cancelled meanwhile, all of that first (``outlast``), and nothing after it
+        suspends but a game's last take, which its caller runs in a task of its own."""
         assert self.record is not None
-        await self.durable(
-            self.store.append_action(self.id, index, take, self.life(clock), epoch=epoch)
-        )
+        write = self.store.append_action(self.id, index, take, self.life(clock), epoch=epoch)
+        cancelled = False if write.done() else await outlast(write)
+        await self.durable(write)  # done: its failure, if any, raised at once
         self.record.actions.append(take)
         self.game = trial
         self.clock = clock
@@ -569,6 +564,8 @@ class Table(Endings, Timekeeping):
         self._send_update(events)
         if trial.over:
             self._announce_end(None)
+        if cancelled:
+            raise asyncio.CancelledError
 
     # ------------------------------------------------------------- rematch
     async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:

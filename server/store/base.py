@@ -6,6 +6,7 @@ a backend can be swapped (memory, SQLite, PostgreSQL) without them knowing which
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
@@ -108,13 +109,6 @@ class Store(PlayerStore, ABC):
     Every method is abstract: a backend that leaves one out cannot be constructed, where
     a no-op default would have turned it into a silent no-op."""
 
-    appends_at_once = False
-    """Whether ``append_action`` returns without ever suspending (a store that writes
-    nothing). Then a take's commit cannot be stopped half-way, and a table awaits it
-    plainly instead of running it ``to_the_end`` in a task of its own (measured:
-    ``bench/take.py``); a test holds ``MemoryStore`` to it. A subclass whose
-    ``append_action`` may suspend must set it back to False."""
-
     server_id = ""
     """Whose alive notes (``note_alive``) this store writes: "" for a stand-alone server
     (one per database), the node's name on a node of a cluster."""
@@ -191,7 +185,7 @@ class Store(PlayerStore, ABC):
         ``life``, its life beyond the record (a clocked game: its clock) alike."""
 
     @abstractmethod
-    async def append_action(
+    def append_action(
         self,
         table_id: str,
         index: int,
@@ -199,9 +193,13 @@ class Store(PlayerStore, ABC):
         life: dict[str, Any] | None = None,
         *,
         epoch: int | None = None,
-    ) -> None:
+    ) -> asyncio.Future[None]:
         """Append action ``index`` (0-based) to the table's record; with ``life``, store
-        the game's life beyond its record in the same transaction."""
+        the game's life beyond its record in the same transaction. Unlike the other
+        writes, not a coroutine: the write is asked for before this returns, and the
+        future returned is its durability (its exception, if it fails), whoever awaits
+        it and whatever becomes of them (a table awaits it with ``aio.outlast``, so that
+        a take's commit needs no task of its own: ``bench/commit.py``)."""
 
     @abstractmethod
     async def save_life(

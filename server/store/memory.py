@@ -6,6 +6,7 @@ server code against it; each method is written out, so it says what "nothing" me
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -23,8 +24,6 @@ class MemoryStore(MemoryPlayers, Store):
     """No persistence at all: every write is accepted at once. Only the operator's
     sanctions are kept, in memory while the process runs (the moderation must work on a
     server that keeps no games too), and the registered players (``MemoryPlayers``)."""
-
-    appends_at_once = True  # ``append_action`` does nothing, at once
 
     def __init__(self) -> None:
         super().__init__()
@@ -79,7 +78,7 @@ class MemoryStore(MemoryPlayers, Store):
     ) -> None:
         pass
 
-    async def append_action(
+    def append_action(
         self,
         table_id: str,
         index: int,
@@ -87,8 +86,10 @@ class MemoryStore(MemoryPlayers, Store):
         life: dict[str, Any] | None = None,
         *,
         epoch: int | None = None,
-    ) -> None:
-        pass
+    ) -> asyncio.Future[None]:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done.set_result(None)  # nothing to write: durable at once
+        return done
 
     async def save_life(
         self, table_id: str, life: dict[str, Any], *, epoch: int | None = None

@@ -190,8 +190,16 @@ class SqlStore(SqlPlayers, Store):
         self, table_id: str, *ops: Op, epoch: int | None = None, new: bool = False
     ) -> None:
         """Queue one write of table ``table_id`` ("": of no table) and wait until it is
-        durable. ``epoch`` is the one the write's intent was accepted under; ``new``: the
-        write creates the table (no epoch yet)."""
+        durable (``_submit``)."""
+        await self._submit(table_id, *ops, epoch=epoch, new=new)
+
+    def _submit(
+        self, table_id: str, *ops: Op, epoch: int | None = None, new: bool = False
+    ) -> asyncio.Future[None]:
+        """Queue one write of table ``table_id`` ("": of no table) now; the future of
+        its durability (``Writer.submit``). ``epoch`` is the one the write's intent was
+        accepted under; ``new``: the write creates the table (no epoch yet). A write
+        the fence refuses here fails its future with ``StaleOwner``."""
         if not self._writer.running:
             raise RuntimeError("store not started")
         if (
@@ -202,8 +210,10 @@ class SqlStore(SqlPlayers, Store):
         ):
             log.warning("store write refused: table not held", extra={"table": table_id})
             self.refused += 1
-            raise StaleOwner(table_id, epoch)
-        await self._writer.write(list(ops), (table_id, epoch) if table_id else None)
+            refused: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            refused.set_exception(StaleOwner(table_id, epoch))
+            return refused
+        return self._writer.submit(list(ops), (table_id, epoch) if table_id else None)
 
     def _read(self, fn: Callable[[Any], Any]) -> Any:
         with self._read_lock:
@@ -402,7 +412,7 @@ class SqlStore(SqlPlayers, Store):
     def load_sanctions(self, now: float) -> list[Sanction]:
         return list(self._read(lambda con: sanctions.in_force(con, now)))
 
-    async def append_action(
+    def append_action(
         self,
         table_id: str,
         index: int,
@@ -410,15 +420,14 @@ class SqlStore(SqlPlayers, Store):
         life: dict[str, Any] | None = None,
         *,
         epoch: int | None = None,
-    ) -> None:
+    ) -> asyncio.Future[None]:
         op: Op = (
             "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
             (table_id, index, _action_json(take)),
         )
         if life is None:
-            await self._write(table_id, op, epoch=epoch)
-        else:
-            await self._write(table_id, op, _life_op(table_id, life), epoch=epoch)
+            return self._submit(table_id, op, epoch=epoch)
+        return self._submit(table_id, op, _life_op(table_id, life), epoch=epoch)
 
     async def save_life(
         self, table_id: str, life: dict[str, Any], *, epoch: int | None = None

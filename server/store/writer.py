@@ -83,13 +83,18 @@ class Writer:
             await asyncio.to_thread(self._thread.join)
             self._thread = None
 
-    async def write(self, ops: list[Op], fence: Fence) -> None:
-        """Queue one write and wait until it is durable; ``StaleOwner`` if its fence
-        refused it, the database's exception if it failed."""
+    def submit(self, ops: list[Op], fence: Fence) -> asyncio.Future[None]:
+        """Queue one write now; the future of its durability: done once it is durable,
+        with ``StaleOwner`` if its fence refused it, the database's exception if it
+        failed. Cancelled before the thread took it, the write is dropped."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
         self._queue.put((ops, fut, loop, fence))
-        await fut
+        return fut
+
+    async def write(self, ops: list[Op], fence: Fence) -> None:
+        """Queue one write and wait until it is durable (``submit``)."""
+        await self.submit(ops, fence)
 
     def _run(self) -> None:
         con = self.connect()

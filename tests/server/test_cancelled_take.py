@@ -9,6 +9,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from server.core.aio import outlast
 from server.core.table import PLAYING
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, open_store
@@ -65,20 +66,37 @@ async def test_a_take_cancelled_mid_write_is_the_tables_and_the_next_take_works(
         await store.close()
 
 
-async def test_a_store_that_appends_at_once_never_suspends_an_append() -> None:
-    """``MemoryStore.appends_at_once``: its ``append_action`` finishes on its first step,
-    so a take's commit has no moment at which a cancellation could stop it (the table
-    awaits it without ``to_the_end``)."""
-    store = MemoryStore()
-    assert store.appends_at_once
+async def test_an_append_is_asked_for_before_it_returns() -> None:
+    """``Store.append_action`` queues the write before it returns, as a future: the
+    memory store's is done at once, the SQL store's settles though nobody awaits it,
+    and a table's take needs no task of its own to outlive a cancelled caller."""
+    memory = MemoryStore()
     for life in (None, {"resigned": [1]}):
-        step = store.append_action("t", 0, Take("toad-1"), life, epoch=None)
-        try:
-            step.send(None)
-        except StopIteration:
-            continue
-        step.close()
-        raise AssertionError("MemoryStore.append_action suspended")
+        done = memory.append_action("t", 0, Take("toad-1"), life, epoch=None)
+        assert done.done() and done.result() is None
+
+
+async def test_a_cancelled_wait_for_a_write_still_sees_it_done(tmp_path: Path) -> None:
+    """``outlast``: a task cancelled while it waits for a write goes on waiting, knows
+    it was cancelled, and leaves the write's own failure to the caller."""
+    store = open_store(tmp_path / "kk.db")
+    await store.start()
+    try:
+        table, _ = await Lobby(store, quotas=NO_QUOTAS).create("t", Options(players=2))
+        people = [Person(), Person()]
+        for p in people:
+            await table.join("p", p)
+        for p in people:
+            await table.set_ready(p)  # the game is stored: its actions may follow
+        write = store.append_action(table.id, 0, Take("toad-1"))
+        waiting = asyncio.create_task(outlast(write))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        assert await waiting is True and write.done() and write.exception() is None
+        again = store.append_action(table.id, 0, Take("toad-2"))  # index 0 taken: fails
+        assert await outlast(again) is False and again.exception() is not None
+    finally:
+        await store.close()
 
 
 async def test_takes_cancelled_at_every_moment_with_a_memory_store_stay_consistent() -> None:

@@ -86,26 +86,32 @@ async def test_a_store_refuses_a_write_for_a_table_it_no_longer_holds(store_url:
 async def test_a_take_whose_lease_is_lost_before_its_write_is_never_stored(
     store_url: str,
 ) -> None:
-    """The zombie owner: the take is validated, then (before its commit runs, on the next
-    turn of the event loop) the node's lease renewal finds the lease lost and lets go
-    of the table. The write must be refused, the take answered ``stale_state`` and the
-    table reported lost; nothing of it reaches the database."""
+    """The zombie owner: the node's lease renewal found the lease lost and let go of the
+    table, and a take still comes to the table object in memory. Its write must be
+    refused, the take answered ``stale_state`` and the table reported lost; nothing of
+    it reaches the database. A take asks for its write in the very step that validates
+    it (``Table._commit``), so no renewal comes between the two: a take under way when
+    the lease goes is stored under the epoch it was accepted under, which the database
+    still holds (a claim by another node would have moved it on: refused at commit)."""
     store = await _store(store_url)
     try:
         table, lost = await _running_table(store)
         assert table.game is not None
-        seat, take = table.game.to_move, table.game.legal_actions()[0]
-        version = table.version
-        attempt = asyncio.ensure_future(table.take_for_seat(seat, take, version))
-        await asyncio.sleep(0)  # the take is validated; its commit waits for the next turn
+        under_way = asyncio.ensure_future(
+            table.take_for_seat(table.game.to_move, table.game.legal_actions()[0], table.version)
+        )
+        await asyncio.sleep(0)  # the take validated and its write asked for, in one step
         store.release("t1")  # what ``Cluster._drop`` does when the renewal finds it lost
+        version = await under_way
+        assert table.record is not None and len(table.record.actions) == 1 == version
+        assert _stored_takes(store) == 1 and lost == []
+        seat, take = table.game.to_move, table.game.legal_actions()[0]
         with pytest.raises(TableError) as refused:
-            await attempt
+            await table.take_for_seat(seat, take, version)
         assert refused.value.code == "stale_state"
         assert lost == [table]
-        assert table.version == version and table.record is not None
-        assert table.record.actions == []
-        assert _stored_takes(store) == 0
+        assert table.version == version and len(table.record.actions) == 1
+        assert _stored_takes(store) == 1
     finally:
         await store.close()
 
