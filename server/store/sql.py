@@ -13,7 +13,6 @@ import contextlib
 import functools
 import json
 import logging
-import threading
 import time
 from abc import abstractmethod
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from shared.record import Record, action_to_dict
 from ..figures import Timings
 from . import sanctions
 from .base import Sanction, StaleOwner, Store, StoredGame, StoredSeat, StoredTable
+from .readers import Dialect, Readers
 from .sql_players import SqlPlayers
 from .writer import Op, Writer
 
@@ -60,10 +60,7 @@ class SqlStore(SqlPlayers, Store):
             epochs_sql=self._epochs_sql,
             max_batch=max_batch,
         )
-        self._read_lock = threading.Lock()
-        self._reader: Any = None
-        self._apart_lock = threading.Lock()
-        self._apart: Any = None  # ``_read_apart``'s connection, used in worker threads
+        self._readers = Readers(self._connect, self._sql)
         self.refused = 0  # writes refused before the database (``fence_writes``)
         self.fences: dict[str, int] = {}  # table id -> the epoch this store claimed
         self.fencing = False  # ``fence_writes``: a node of a cluster
@@ -169,14 +166,7 @@ class SqlStore(SqlPlayers, Store):
         self._unlock_database()
 
     def close_reader(self) -> None:
-        with self._read_lock:
-            if self._reader is not None:
-                self._reader.close()
-                self._reader = None
-        with self._apart_lock:
-            if self._apart is not None:
-                self._apart.close()
-                self._apart = None
+        self._readers.close()
 
     def stats(self) -> dict[str, int]:
         w = self._writer
@@ -216,22 +206,10 @@ class SqlStore(SqlPlayers, Store):
         return self._writer.submit(list(ops), (table_id, epoch) if table_id else None)
 
     def _read(self, fn: Callable[[Any], Any]) -> Any:
-        with self._read_lock:
-            if self._reader is None:
-                self._reader = self._connect()
-            return fn(_Dialect(self._reader, self._sql))
+        return self._readers.read(fn)
 
     async def _read_apart(self, fn: Callable[[Any], Any]) -> Any:
-        """``_read`` in a worker thread, on a connection of its own: for a read whose
-        cost grows with what is stored, so that neither the event loop nor its reads
-        wait for it (the database module lets go of the GIL while the database works)."""
-        return await asyncio.to_thread(self._read_apart_now, fn)
-
-    def _read_apart_now(self, fn: Callable[[Any], Any]) -> Any:
-        with self._apart_lock:
-            if self._apart is None:
-                self._apart = self._connect()
-            return fn(_Dialect(self._apart, self._sql))
+        return await self._readers.read_apart(fn)  # a read that grows with the data
 
     # ---------------------------------------------------------------- ownership
     async def claim(self, table_id: str, owner: str) -> int:
@@ -253,7 +231,7 @@ class SqlStore(SqlPlayers, Store):
         own on the read connection, durable when it returns (the writer's batched writes
         return nothing): its first row, None if none. Synchronous: run it in a thread."""
 
-        def run(con: _Dialect) -> tuple[Any, ...] | None:
+        def run(con: Dialect) -> tuple[Any, ...] | None:
             con.execute(self.BEGIN)
             try:
                 rows = con.execute(sql, params).fetchall()
@@ -401,7 +379,7 @@ class SqlStore(SqlPlayers, Store):
         await self._write("", sanctions.add_op(sanction))
 
     async def lift_sanction(self, sanction_id: str, at: float) -> bool:
-        def read(con: _Dialect) -> list[Sanction]:
+        def read(con: Dialect) -> list[Sanction]:
             return sanctions.in_force(con, at, sanction_id)
 
         if not await asyncio.to_thread(self._read, read):
@@ -452,7 +430,7 @@ class SqlStore(SqlPlayers, Store):
         await self._finished(table_id, result)
 
     # ---------------------------------------------------------------- reads
-    def _record(self, con: _Dialect, table_id: str) -> tuple[Record, bool] | None:
+    def _record(self, con: Dialect, table_id: str) -> tuple[Record, bool] | None:
         row = con.execute(
             "SELECT record, finished, result FROM games WHERE table_id = ?", (table_id,)
         ).fetchone()
@@ -479,7 +457,7 @@ class SqlStore(SqlPlayers, Store):
         " EXISTS (SELECT 1 FROM rated_tables r WHERE r.table_id = tables.id)"
     )
 
-    def _table(self, con: _Dialect, row: tuple[Any, ...]) -> StoredTable:
+    def _table(self, con: Dialect, row: tuple[Any, ...]) -> StoredTable:
         tid, name, opts, private, invite, created, state, finished, timing, made_by, ep, rated = row
         t = StoredTable(
             tid,
@@ -515,7 +493,7 @@ class SqlStore(SqlPlayers, Store):
     def load_open_tables(self, finished_since: float | None = None) -> list[StoredTable]:
         since = float("inf") if finished_since is None else finished_since
 
-        def read(con: _Dialect) -> list[StoredTable]:
+        def read(con: Dialect) -> list[StoredTable]:
             rows = con.execute(
                 f"SELECT {self._TABLE_COLUMNS} FROM tables WHERE state != 'finished'"
                 " OR (finished >= ? AND id IN (SELECT table_id FROM games))"
@@ -528,7 +506,7 @@ class SqlStore(SqlPlayers, Store):
         return tables
 
     def load_table(self, table_id: str) -> StoredTable | None:
-        def read(con: _Dialect) -> StoredTable | None:
+        def read(con: Dialect) -> StoredTable | None:
             row = con.execute(
                 f"SELECT {self._TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
@@ -573,20 +551,7 @@ class SqlStore(SqlPlayers, Store):
         return rows
 
 
-class _Dialect:
-    """A read connection whose ``execute`` takes statements written with ``?``."""
-
-    def __init__(self, con: Any, sql: Callable[[str], str]) -> None:
-        self.con = con
-        self.sql = sql
-
-    def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
-        cur = self.con.cursor()
-        cur.execute(self.sql(sql), params)
-        return cur
-
-
-def _alive(con: _Dialect, server: str) -> float | None:
+def _alive(con: Dialect, server: str) -> float | None:
     row = con.execute("SELECT at FROM alive WHERE server = ?", (server,)).fetchone()
     return None if row is None else float(row[0])
 

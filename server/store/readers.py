@@ -1,0 +1,61 @@
+"""The SQL store's read connections: the event loop's own, for quick indexed reads,
+and one for reads whose cost grows with what is stored, used in worker threads.
+
+Why: a read on the event loop holds every table up while it lasts; the few reads
+that grow with the data (a profile counts all of a player's games) run apart, on a
+connection of their own, so that neither the loop nor its own reads wait for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Dialect", "Readers"]
+
+
+class Dialect:
+    """A read connection whose ``execute`` takes statements written with ``?``."""
+
+    def __init__(self, con: Any, sql: Callable[[str], str]) -> None:
+        self.con = con
+        self.sql = sql
+
+    def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+        cur = self.con.cursor()
+        cur.execute(self.sql(sql), params)
+        return cur
+
+
+class Readers:
+    """``read`` on the event loop's connection, ``read_apart`` in a worker thread on a
+    connection of its own (the database module lets go of the GIL while the database
+    works); each is opened with ``connect`` on first use and read through the backend's
+    dialect (``sql``), and ``close`` closes both."""
+
+    def __init__(self, connect: Callable[[], Any], sql: Callable[[str], str]) -> None:
+        self.connect = connect
+        self.sql = sql
+        self._locks = (threading.Lock(), threading.Lock())
+        self._cons: list[Any] = [None, None]  # the loop's, the worker threads'
+
+    def _on(self, which: int, fn: Callable[[Dialect], Any]) -> Any:
+        with self._locks[which]:
+            if self._cons[which] is None:
+                self._cons[which] = self.connect()
+            return fn(Dialect(self._cons[which], self.sql))
+
+    def read(self, fn: Callable[[Dialect], Any]) -> Any:
+        return self._on(0, fn)
+
+    async def read_apart(self, fn: Callable[[Dialect], Any]) -> Any:
+        return await asyncio.to_thread(self._on, 1, fn)
+
+    def close(self) -> None:
+        for which, lock in enumerate(self._locks):
+            with lock:
+                if self._cons[which] is not None:
+                    self._cons[which].close()
+                    self._cons[which] = None
