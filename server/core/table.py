@@ -550,7 +550,7 @@ class Table(Endings, Timekeeping):
         suspends but a game's last take, which its caller runs in a task of its own."""
         assert self.record is not None
         write = self.store.append_action(self.id, index, take, self.life(clock), epoch=epoch)
-        cancelled = False if write.done() else await outlast(write)
+        cancelled = await outlast(write)
         await self.durable(write)  # done: its failure, if any, raised at once
         self.record.actions.append(take)
         self.game = trial

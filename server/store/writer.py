@@ -92,10 +92,6 @@ class Writer:
         self._queue.put((ops, fut, loop, fence))
         return fut
 
-    async def write(self, ops: list[Op], fence: Fence) -> None:
-        """Queue one write and wait until it is durable (``submit``)."""
-        await self.submit(ops, fence)
-
     def _run(self) -> None:
         con = self.connect()
         try:
