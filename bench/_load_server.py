@@ -32,6 +32,7 @@ def main() -> None:
     p.add_argument("--finished-ttl", type=float, default=600.0)
     p.add_argument("--default-gc", action="store_true", help="without server.main.tune_gc")
     p.add_argument("--profile", help="write cProfile stats of the server to this file")
+    p.add_argument("--sample", help="sample by CPU time from SIGUSR1 to SIGUSR2 into this file")
     args = p.parse_args()
     setup_logging("warning")
     limits = DEFAULT_LIMITS.model_copy(update={"rate_messages": 100_000, "rate_burst": 100_000})
@@ -52,6 +53,10 @@ def main() -> None:
     store: Store = SqliteStore(args.db) if args.db else MemoryStore()
     if args.store:
         store = open_store(args.store, exclusive=args.cluster is None)
+    if args.sample:
+        from bench._cpusample import install
+
+        install(args.sample)
     if not args.default_gc:
         tune_gc()  # as ``kupferkessel serve`` does
     if args.profile:

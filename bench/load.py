@@ -19,6 +19,9 @@ are ``--procs`` other processes, each running many asyncio clients
    swept at once: the difference divided by the count).
 4. Profile (only with ``--only profile``): one flat-out run of our server under
    cProfile, and the top ``--profile-top`` functions by their own time.
+5. Sample (only with ``--only sample``): one flat-out run of the relay and one of our
+   server, each sampled by CPU time over the window (``bench/_cpusample.py``; cProfile
+   inflates paths of many small calls): the top functions' CPU per intent side by side.
 
 The machine is shared: run it when it is quiet, and compare figures from one run.
 Throughput runs every target ``--repeat`` times (default 3), in rounds (relay, memory,
@@ -31,7 +34,7 @@ the frames our server would, see ``bench/relay.py``: only our per-game lobby tra
 differs).
 
 Usage: ``python bench/load.py [--tables 500] [--players 2] [--procs 3] [--repeat 3]
-[--clients 1.0,1.1] [--only throughput|paced|memory|profile] [--quick]``.
+[--clients 1.0,1.1] [--only throughput|paced|memory|profile|sample] [--quick]``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import itertools
 import json
 import multiprocessing as mp
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -53,6 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._cpusample import read as read_samples
 from bench._load_client import Plan, process_main
 
 BENCH = Path(__file__).resolve().parent
@@ -68,9 +73,12 @@ def free_port() -> int:
 class Child:
     """A server process (ours or the relay) on a free loopback port."""
 
-    def __init__(self, target: str, args: argparse.Namespace, **extra: Any) -> None:
+    def __init__(
+        self, target: str, args: argparse.Namespace, sample: Path | None = None, **extra: Any
+    ) -> None:
         self.port = free_port()
         self.target = target
+        self.sample = sample  # sampled by CPU time over the window (bench/_cpusample.py)
         if target == "relay":
             cmd = [sys.executable, str(BENCH / "relay.py"), "--port", str(self.port)]
         else:
@@ -84,6 +92,8 @@ class Child:
                 cmd += ["--db", str(Path(self.tmp.name) / "load.db")]
             for k, v in extra.items():
                 cmd += [f"--{k.replace('_', '-')}", str(v)]
+        if sample is not None:
+            cmd += ["--sample", str(sample)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -177,7 +187,11 @@ def drive(
         time.sleep(max(0.0, start.value + warmup - time.monotonic()))
         server["health0"], server["cpu0"] = child.health(), child.cpu_split()
         server["busy0"], server["others0"] = machine_busy(), [o.cpu() for o in others]
+        if child.sample is not None:
+            child.proc.send_signal(signal.SIGUSR1)
         time.sleep(max(0.0, start.value + warmup + seconds - time.monotonic()))
+        if child.sample is not None:
+            child.proc.send_signal(signal.SIGUSR2)
         server["health1"], server["cpu1"] = child.health(), child.cpu_split()
         server["busy1"], server["others1"] = machine_busy(), [o.cpu() for o in others]
     while len(results) < len(procs):
@@ -355,6 +369,45 @@ def profile(args: argparse.Namespace) -> None:
         ps.sort_stats("tottime").print_stats(args.profile_top)
 
 
+def sample(args: argparse.Namespace) -> None:
+    """One flat-out run of the relay and one of our server (no persistence), each
+    sampled by CPU time over the window (``bench/_cpusample.py``), clients on the first
+    version of ``--clients``: the CPU per intent of the top functions by their own time
+    (the C code and system calls they make included) side by side, and ours by the time
+    in a function and all it calls."""
+    version = args.clients.split(",")[0]
+    args.combined = CLIENTS[version]
+    print(
+        f"== sample: CPU time per intent by function (bench/_cpusample.py), relay and ours "
+        f"(memory), clients on protocol {version}"
+    )
+    profiles = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in ("relay", "memory"):
+            child = Child(target, args, sample=Path(tmp) / f"{target}.samples")
+            try:
+                stats, _ = drive(child, args, args.tables, warmup=args.warmup, seconds=args.seconds)
+            finally:
+                child.stop()
+            assert child.sample is not None
+            profile = read_samples(child.sample)
+            per = 1e6 / max(1, stats["intents"])
+            profiles[target] = (profile, per)
+            print(
+                f"  {target:>6}: {stats['intents'] / args.seconds:.0f} intents/s, "
+                f"{profile.cpu * per:.1f} us per intent sampled ({profile.samples} samples)"
+            )
+    (relay, per_relay), (ours, per_ours) = profiles["relay"], profiles["memory"]
+    top = [name for name, _ in ours.own.most_common(args.profile_top)]
+    top += [name for name, _ in relay.own.most_common(args.profile_top) if name not in top]
+    print(f"  own time, us per intent: {'relay':>8} {'ours':>8}")
+    for name in top:
+        print(f"    {relay.own[name] * per_relay:8.1f} {ours.own[name] * per_ours:8.1f}  {name}")
+    print("  ours, time in a function and what it calls, us per intent:")
+    for name, seconds in ours.inclusive.most_common(args.profile_top * 2):
+        print(f"    {seconds * per_ours:8.1f}  {name}")
+
+
 def paced(args: argparse.Namespace) -> None:
     n = args.paced_tables
     version = args.clients.split(",")[-1]
@@ -450,7 +503,7 @@ def main() -> None:
     p.add_argument("--ws-max-queue", type=int, default=16)
     p.add_argument("--max-output", type=int, default=256 * 1024)
     p.add_argument("--default-gc", action="store_true", help="server without tune_gc()")
-    p.add_argument("--only", choices=["throughput", "paced", "memory", "profile"])
+    p.add_argument("--only", choices=["throughput", "paced", "memory", "profile", "sample"])
     p.add_argument("--quick", action="store_true", help="a small run to check the bench")
     args = p.parse_args()
     if args.combined:
@@ -465,9 +518,15 @@ def main() -> None:
         f"server output limit {args.max_output} bytes"
     )
     started = time.monotonic()
-    parts = (("throughput", throughput), ("paced", paced), ("memory", memory), ("profile", profile))
+    parts = (
+        ("throughput", throughput),
+        ("paced", paced),
+        ("memory", memory),
+        ("profile", profile),
+        ("sample", sample),
+    )
     for name, fn in parts:
-        if args.only == name or (args.only is None and name != "profile"):
+        if args.only == name or (args.only is None and name not in ("profile", "sample")):
             fn(args)
     print(f"(took {time.monotonic() - started:.0f} s)")
 

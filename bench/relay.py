@@ -162,4 +162,10 @@ async def main(port: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8790)
-    asyncio.run(main(parser.parse_args().port))
+    parser.add_argument("--sample", help="sample by CPU time (bench/_cpusample.py) into this file")
+    args = parser.parse_args()
+    if args.sample:
+        from bench._cpusample import install
+
+        install(args.sample)
+    asyncio.run(main(args.port))
