@@ -220,7 +220,8 @@ _TAIL = ("events", "view")
 def _framer(model: type[BaseModel]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     """How to frame the state message ``model``: the dumper of its head (every field
     but the tail) and, for each of its last fields in ``_TAIL``, its name, its packed
-    key and its default (``_REQUIRED`` if none)."""
+    key, its default (``_REQUIRED`` if none), its annotation and its value's dumper
+    (``_tail_dump``, nothing left out)."""
     names = list(model.model_fields)
     tail = [n for n in names if n in _TAIL]
     assert names[len(names) - len(tail) :] == tail, f"{model.__name__}: tail fields last"
@@ -228,7 +229,8 @@ def _framer(model: type[BaseModel]) -> tuple[Callable[..., Any], tuple[Any, ...]
     for name in tail:
         info = model.model_fields[name]
         default = _REQUIRED if info.is_required() else info.default
-        out.append((name, msgpack.packb(name), default, info.annotation))
+        annotation: Any = info.annotation
+        out.append((name, msgpack.packb(name), default, annotation, _tail_dump(annotation, _NONE)))
     return _compiled(model, frozenset(_TAIL))[0], tuple(out)
 
 
@@ -277,10 +279,11 @@ def _frame(
     head_dump, tails = _framer(model)
     head = msgpack.packb(head_dump({"state_version": state_version}, seq, re))
     parts = [b"", head[1:]]
-    for name, key, default, annotation in tails:
+    for name, key, default, annotation, dump in tails:
         value = tail[name]
         if value is not None and (default is _REQUIRED or value != default):
-            dump = _tail_dump(annotation, lacks if name == "view" else _NONE)
+            if lacks and name == "view":
+                dump = _tail_dump(annotation, lacks)
             parts += (key, _pack(dump, value))
     count = (head[0] & 0x0F) + (len(parts) - 2) // 2  # every head is a fixmap (< 16)
     parts[0] = bytes((0x80 | count,))

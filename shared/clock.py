@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SetupError
+from .frozen import quick
 
 __all__ = ["Clock", "ClockView", "TimeRules"]
 
@@ -55,6 +56,7 @@ class TimeRules:
         return self.move is not None
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class ClockView:
     """The clock as every seat and spectator sees it: ``running`` is the seat whose

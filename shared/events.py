@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal, get_args
 
+from .frozen import quick
+
 __all__ = [
     "EXPLODED_TO",
     "Discarded",
@@ -40,6 +42,7 @@ class Event:
         return d
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
     """A pawn moved clockwise; ``skipped`` lists occupied spaces passed over uncounted."""
@@ -51,6 +54,7 @@ class Moved(Event):
     skipped: tuple[int, ...]
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class PassedCorner(Event):
     """The pawn stopped next to a corner: the turn ends with nothing taken (section 4.2)."""
@@ -60,6 +64,7 @@ class PassedCorner(Event):
     space: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Took(Event):
     """A card was taken from the grid. ``special`` says whether its symbol was used."""
@@ -74,6 +79,7 @@ class Took(Event):
     ends_game: bool
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Exploded(Event):
     """``target``'s top kettle card went under the deck (``to="deck"``) or, the deck
@@ -86,12 +92,14 @@ class Exploded(Event):
     to: ExplodedTo
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class ExtraTurn(Event):
     kind: ClassVar[str] = "extra_turn"
     seat: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Refilled(Event):
     """The deck's top card filled the slot just emptied."""
@@ -102,6 +110,7 @@ class Refilled(Event):
     card: str
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Discarded(Event):
     """The game-ending card was discarded instead of kept (section 5)."""
@@ -111,6 +120,7 @@ class Discarded(Event):
     card: str
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TurnPassed(Event):
     """It is now ``seat``'s turn."""
@@ -119,6 +129,7 @@ class TurnPassed(Event):
     seat: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TimedOut(Event):
     """``seat``'s time ran out: a computer player made its move (the events that follow).
@@ -128,6 +139,7 @@ class TimedOut(Event):
     seat: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """The game ended; ``scores`` is the full public breakdown (``scoring.Score.to_dict``)."""

@@ -23,6 +23,7 @@ from .cards import (
     VALUE,
     Recipe,
 )
+from .frozen import quick
 from .options import Options
 
 __all__ = [
@@ -43,6 +44,7 @@ VALUE_ONE_BONUS = 5
 FOUR_OF_A_KIND_BONUS = 5
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class IngredientScore:
     """One ingredient of a kettle: ``points`` (doubled if ``doubled``) plus ``bonus``
@@ -60,6 +62,7 @@ class IngredientScore:
         return self.points + self.bonus
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class RecipeScore:
     id: str
@@ -67,6 +70,7 @@ class RecipeScore:
     bonus: int  # the bonus earned: the card's bonus if met, else 0
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Score:
     seat: int
@@ -104,6 +108,7 @@ class Score:
         }
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Result:
     scores: tuple[Score, ...]

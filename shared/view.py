@@ -10,11 +10,12 @@ recipe is revealed with the score breakdown.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .cards import CARD_IDS, IS_EXPLODE, IS_WAND
 from .clock import ClockView
+from .frozen import quick
 from .game import EMPTY, Game, Take
 from .geometry import LINE_IDS
 from .options import Options
@@ -24,6 +25,7 @@ from .scoring import score_game
 __all__ = ["KettleView", "TakeChoice", "View", "view", "views"]
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class KettleView:
     seat: int
@@ -33,6 +35,7 @@ class KettleView:
     cards: tuple[str, ...] | None  # bottom first; only when this viewer may see them
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TakeChoice:
     """A card the player to move may take, and what taking it would involve (public:
@@ -45,6 +48,7 @@ class TakeChoice:
     ends_game: bool  # taking it ends the game: keep or discard
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class View:
     seat: int | None  # None for a spectator
@@ -77,21 +81,6 @@ class View:
         d = asdict(self)
         d["options"] = self.options.to_dict(public=True)
         return d
-
-
-def _maker(cls: type) -> Any:
-    """A function making a ``cls`` (a frozen dataclass with slots) from its fields in
-    order, storing each through its slot, without the frozen ``__init__``'s
-    ``object.__setattr__`` per field (twice as fast); equal to ``cls(*fields)``."""
-    names = [f.name for f in fields(cls)]
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    lines = [f"def make({', '.join(names)}):", "    o = new(cls)"]
-    for i, name in enumerate(names):
-        env[f"s{i}"] = getattr(cls, name).__set__
-        lines.append(f"    s{i}(o, {name})")
-    lines.append("    return o")
-    exec("\n".join(lines), env)  # our own code, generated from the fields
-    return env["make"]
 
 
 _NAME: tuple[str | None, ...] = (*CARD_IDS, None)
@@ -205,7 +194,7 @@ def views(
                 own = KettleView(k.seat, k.colour, k.count, k.top, _names(game.kettles[seat]))
                 mine = (*kettles[:seat], own, *kettles[seat + 1 :])
         out.append(
-            _make_view(
+            View(
                 seat,
                 game.players,
                 options,
@@ -233,9 +222,6 @@ def views(
             )
         )
     return out
-
-
-_make_view = _maker(View)
 
 
 def _names(cards: Sequence[int]) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from shared.clock import TimeRules
+from shared.frozen import quick
 from shared.options import Options
 
 from .intents import Intent
@@ -32,6 +33,7 @@ def next_serial() -> int:
     return next(_serials)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class PublicSeat:
     """One seat as anyone may know it (``SeatInfo`` of the protocol, at its latest

@@ -13,9 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from shared.frozen import quick
+
 __all__ = ["TableLife"]
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TableLife:
     """A running game's life beyond its record (``Table.life``)."""

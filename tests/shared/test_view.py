@@ -9,11 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.cards import THIRD_COLOURS
+from shared.frozen import QUICK
 from shared.game import Game
 from shared.options import MEMORY_MODES, START_CARD_MODES, Options
 from shared.record import Record
 from shared.view import view, views
 from tests.shared.helpers import diagonal_grid, record, replay, rules_example
+
+
+def _by_init(cls: type, *args: Any, **kwargs: Any) -> Any:
+    """A ``cls`` made by the frozen dataclass's own ``__init__`` (before ``quick``)."""
+    made = object.__new__(cls)
+    QUICK[cls](made, *args, **kwargs)
+    return made
 
 
 def _example(memory: str = "strict") -> Game:
@@ -140,10 +148,10 @@ def test_views_stay_immutable() -> None:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3]), plies=st.integers(0, 90))
 def test_views_made_fast_equal_views_made_by_init(seed: int, players: int, plies: int) -> None:
-    """``views`` makes its views through their slots and shares its choices between
-    takes (``shared.view._maker``, ``_CHOICES``): each is the very value the dataclass's
-    own ``__init__`` makes from the same fields, and a fresh choice of the same card,
-    place and effect."""
+    """``views`` makes its views through their slots (``shared.frozen.quick``) and
+    shares its choices between takes (``_CHOICES``): each is the very value the
+    dataclass's own ``__init__`` makes from the same fields, and a fresh choice of the
+    same card, place and effect."""
     import dataclasses
     import random
 
@@ -154,9 +162,9 @@ def test_views_made_fast_equal_views_made_by_init(seed: int, players: int, plies
         game.apply(rng.choice(game.legal_actions()))
     for v in views(game, [None, *range(players)]):
         fields = {f.name: getattr(v, f.name) for f in dataclasses.fields(View)}
-        assert type(v) is View and v == View(**fields)
+        assert type(v) is View and v == _by_init(View, **fields)
         for c in v.choices:
-            assert c == TakeChoice(c.card, c.row, c.col, c.symbol, c.ends_game)
+            assert c == _by_init(TakeChoice, c.card, c.row, c.col, c.symbol, c.ends_game)
             assert game.grid[c.row * 6 + c.col] >= 0
 
 
