@@ -9,7 +9,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from server.core.aio import outlast
+import pytest
+
+from server.core.aio import outlast, to_the_end
 from server.core.table import PLAYING
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, open_store
@@ -97,6 +99,28 @@ async def test_a_cancelled_wait_for_a_write_still_sees_it_done(tmp_path: Path) -
         assert await outlast(again) is False and again.exception() is not None
     finally:
         await store.close()
+
+
+async def test_to_the_end_runs_on_past_its_callers_cancellation() -> None:
+    """``to_the_end``: the coroutine runs to its end though its caller was cancelled
+    (twice), which then hears of the cancellation; a failure is the caller's."""
+    finished: list[str] = []
+
+    async def work(fail: bool) -> None:
+        await asyncio.sleep(0.05)
+        if fail:
+            raise ValueError("the write failed")
+        finished.append("done")
+
+    caller = asyncio.create_task(to_the_end(work(False)))
+    for _ in range(2):
+        await asyncio.sleep(0.01)
+        caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert finished == ["done"]
+    with pytest.raises(ValueError, match="the write failed"):
+        await to_the_end(work(True))
 
 
 async def test_takes_cancelled_at_every_moment_with_a_memory_store_stay_consistent() -> None:
