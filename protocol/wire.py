@@ -10,9 +10,9 @@ them without building models. The dumper's code is generated from the model's fi
 directly): nothing about a message is written here by hand, and a field added to a
 model is on the wire at once.
 
-``encode_as`` packs such a dict with msgpack. It is the protocol's one encoding path:
-``protocol.codec.encode`` uses it for any model, and the server for everything it
-sends. The tests hold it to the models' own ``model_dump``, for every message type and
+``encode_as`` packs such a dict as msgpack (``packb``). It is the protocol's one
+encoding path: ``protocol.codec.encode`` uses it for any model, and the server for
+everything it sends. The tests hold it to the models' own ``model_dump``, for every message type and
 over many random games.
 
 One faster path, for a new state's frames (``encode_view``, ``encode_events``,
@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgspec
 from pydantic import BaseModel
 
 from shared.events import Event
@@ -42,6 +42,14 @@ from .messages import AckMsg, EventsMsg, GameView, UpdateMsg, ViewMsg
 __all__ = ["dumper", "encode_ack", "encode_as", "encode_events", "encode_update", "encode_view"]
 
 Dump = Callable[[Any], Any]
+
+packb: Callable[[Any], bytes] = msgspec.msgpack.encode
+"""The msgpack bytes of a dumped message (dicts, lists, tuples, strings, numbers, None):
+``msgspec``'s encoder, which writes exactly the bytes ``msgpack.packb`` does for every
+such value, the smallest encoding of each (tests/protocol/test_wire_packb.py holds it
+to ``msgpack.packb`` over every value a message can hold), in a third of its time
+(``bench/take.py``). Every frame the protocol writes is packed here; messages are
+read with ``msgpack`` (``protocol.codec``, with its size limits)."""
 
 
 def _tag(model: type[BaseModel]) -> str | None:
@@ -199,7 +207,7 @@ def encode_as(
                 head["re"] = re
             head.update(data)
             data = head
-    packed: bytes = msgpack.packb(data)
+    packed: bytes = packb(data)
     return packed
 
 
@@ -230,7 +238,7 @@ def _framer(model: type[BaseModel]) -> tuple[Callable[..., Any], tuple[Any, ...]
         info = model.model_fields[name]
         default = _REQUIRED if info.is_required() else info.default
         annotation: Any = info.annotation
-        out.append((name, msgpack.packb(name), default, annotation, _tail_dump(annotation, _NONE)))
+        out.append((name, packb(name), default, annotation, _tail_dump(annotation, _NONE)))
     return _compiled(model, frozenset(_TAIL))[0], tuple(out)
 
 
@@ -259,7 +267,7 @@ def _pack(dump: Callable[[Any], Any], value: Any) -> bytes:
     last = _packed.get(dump)
     if last is not None and last[0] is value:
         return last[1]
-    packed: bytes = msgpack.packb(dump(value))
+    packed: bytes = packb(dump(value))
     if isinstance(value, tuple | View):
         _packed[dump] = (value, packed)
     return packed
@@ -277,7 +285,7 @@ def _frame(
     fields' values, exactly as ``encode_as`` makes it, its tail packed once (a view's
     fields in ``lacks`` left out)."""
     head_dump, tails = _framer(model)
-    head = msgpack.packb(head_dump({"state_version": state_version}, seq, re))
+    head = packb(head_dump({"state_version": state_version}, seq, re))
     parts = [b"", head[1:]]
     for name, key, default, annotation, dump in tails:
         value = tail[name]
