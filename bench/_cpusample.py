@@ -11,7 +11,12 @@ Time in C code and in system calls is charged to the Python function that called
 
 The kernel raises the signal on its own clock ticks, so fewer samples come than the
 interval asks for: each sample is weighed by the CPU time the process really spent
-while sampling, divided by the samples taken. The samples are of the main thread, so
+while sampling, divided by the samples taken. Python runs the handler at its next
+check between bytecodes, so CPU spent in C or in the kernel is charged to the frame
+running then: to the caller, or to the first function called after a system call
+returns (a small function right after a socket read or write looks dearer than it
+is). What a function and its callees cost together (``inclusive``) is the firmer
+figure. The samples are of the main thread, so
 CPU spent by other threads is charged to wherever the main thread was; profile the
 in-memory store, whose server runs on the main thread alone.
 
