@@ -8,7 +8,8 @@ count the frames instead of writing them. Each take goes the way a connection's 
 goes once decoded: ``Table.take`` (the lock, the rules, the store, the views, the
 frames) and, on 1.0, the ``ack``. Printed per kind: the CPU time (this thread's) per
 take, the median and the best of ``--rounds`` rounds of ``--games`` games, and the
-frames and bytes per take.
+frames and bytes per take. For 1.1 combined without spectators, the same take in its
+parts (``parts``): the rules, the views, the frames, and the table's own, the rest.
 
 Then a game's cost besides its takes, as a load client's table (``bench/_load_client.py``)
 makes it, game after game: creating the table with the creator seated, the other seat
@@ -111,7 +112,8 @@ async def play(seed: int, minor: int, combined: bool, spectators: int) -> tuple[
     return spent, takes, frames
 
 
-async def rounds(args: argparse.Namespace, minor: int, combined: bool, spectators: int) -> None:
+async def rounds(args: argparse.Namespace, minor: int, combined: bool, spectators: int) -> float:
+    """``--rounds`` rounds of ``play``; prints and returns the median CPU per take."""
     per_take = []
     takes = frames = 0
     for _ in range(args.rounds):
@@ -125,6 +127,53 @@ async def rounds(args: argparse.Namespace, minor: int, combined: bool, spectator
     print(
         f"{kind:>28}: {statistics.median(per_take) * 1e6:6.1f} us per take (best "
         f"{min(per_take) * 1e6:.1f}), {frames / takes:.2f} frames per take"
+    )
+    return statistics.median(per_take)
+
+
+def parts(args: argparse.Namespace, whole: float) -> None:
+    """An ordinary take of two seats on 1.1 with combined updates, in parts, as
+    ``Table`` makes it: the rules (the take applied to a copy of the game, its events
+    made), the views of both seats (``shared.view.views``) and their frames
+    (``protocol.wire.encode_update``, the mover's answering its take); the rest of
+    ``whole`` (the median take above) is the table's: its lock, the store, the clock,
+    the occupants. Medians of ``--rounds`` rounds of ``--games`` games; the parts are
+    timed by the clock (``perf_counter``: the thread's CPU clock is a system call per
+    read here, which would weigh on parts this small), so read them on a quiet machine."""
+    from protocol.wire import encode_update
+    from shared.record import Record
+    from shared.view import views
+
+    clock = time.perf_counter
+    rounds: list[tuple[float, float, float]] = []
+    for _ in range(args.rounds):
+        rules = made = framed = 0.0
+        takes = 0
+        for g in range(args.games):
+            _, game = Record.deal(Options(players=2, seed=g), [])
+            rng = random.Random(g)
+            while not game.over:
+                take = rng.choice(game.legal_actions())
+                mover = game.to_move
+                t0 = clock()
+                trial, events = game.copy(), []
+                trial.apply(take, mover, events)
+                t1 = clock()
+                seats = views(trial, [0, 1])
+                t2 = clock()
+                told = tuple(events)
+                for seat, view in enumerate(seats):
+                    encode_update(told, view, takes, takes, takes if seat == mover else None)
+                t3 = clock()
+                rules, made, framed = rules + t1 - t0, made + t2 - t1, framed + t3 - t2
+                game = trial
+                takes += 1
+        rounds.append((rules / takes, made / takes, framed / takes))
+    rules, made, framed = (statistics.median(r[i] for r in rounds) * 1e6 for i in range(3))
+    rest = whole * 1e6 - rules - made - framed
+    print(
+        f"{'1.1 combined, its parts':>28}: the rules {rules:.1f}, the views {made:.1f}, the "
+        f"frames {framed:.1f} us; the table's own {rest:.1f} us (the rest of the take above)"
     )
 
 
@@ -261,7 +310,9 @@ def main() -> None:
     print(f"bench/take.py: {args.rounds} rounds of {args.games} games (CPU time per take)")
     for spectators in (int(s) for s in args.spectators.split(",")):
         for minor, combined in ((0, False), (1, True)):
-            asyncio.run(rounds(args, minor, combined, spectators))
+            whole = asyncio.run(rounds(args, minor, combined, spectators))
+            if spectators == 0 and combined:
+                parts(args, whole)
     print("a load client's game, game after game (CPU time besides its takes, per take)")
     for minor, combined in ((0, False), (1, True)):
         asyncio.run(per_game(args, minor, combined))
