@@ -208,15 +208,17 @@ async def on_show_profile(s: Seating, msg: m.ShowProfileMsg) -> None:
 async def on_list_games(s: Seating, msg: m.ListGamesMsg) -> None:
     players = s.account.service()
     player = players.find(msg.name) if msg.name is not None else s.account.signed_in()
-    s.send(players.games_page(player, msg.cursor, msg.limit), msg.id)
+    s.send(await players.apart(lambda: players.games_page(player, msg.cursor, msg.limit)), msg.id)
 
 
 async def on_get_record(s: Seating, msg: m.GetRecordMsg) -> None:
-    s.send(s.account.service().record(msg.table, s.account.player), msg.id)
+    players, viewer = s.account.service(), s.account.player
+    s.send(await players.apart(lambda: players.record(msg.table, viewer)), msg.id)
 
 
 async def on_show_leaderboard(s: Seating, msg: m.ShowLeaderboardMsg) -> None:
-    s.send(s.account.service().leaderboard_page(msg.cursor, msg.limit), msg.id)
+    players = s.account.service()
+    s.send(await players.apart(lambda: players.leaderboard_page(msg.cursor, msg.limit)), msg.id)
 
 
 PLAYER_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {

@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from protocol import messages as m
 from shared.record import Record
@@ -42,6 +42,9 @@ def _offset(cursor: str | None, letter: str) -> int:
     if not cursor.startswith(letter):
         raise TableError("invalid_field", "this cursor belongs to another listing")
     return int(cursor[1:])
+
+
+T = TypeVar("T")
 
 
 class Players:
@@ -171,6 +174,12 @@ class Players:
             games=games,
             wins=wins,
         )
+
+    async def apart(self, reads: Callable[[], T]) -> T:
+        """``reads()``, one of the pages below (``games_page``, ``leaderboard_page``,
+        ``record``), away from the event loop (``PlayerStore.apart``): each reads as
+        much as its page holds, and a client may ask for page after page."""
+        return await self.store.apart(reads)
 
     def games_page(self, player: StoredPlayer, cursor: str | None, limit: int | None) -> m.GamesMsg:
         """One page of the player's finished games, newest first: the page's games

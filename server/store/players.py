@@ -10,8 +10,11 @@ is given, in the order it is given (``RatingChange``, ``rated_order``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 __all__ = ["GameInfo", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer", "won"]
 
@@ -66,6 +69,14 @@ class PlayerGame:
 class PlayerStore(ABC):
     """The players' part of the store (``Store`` includes it): every write is durable
     when it returns, as the store's others are."""
+
+    async def apart(self, reads: Callable[[], T]) -> T:
+        """``reads()``, a few of the store's reads that belong together (a page of a
+        player's games and their count, a leaderboard page, a record), where they hold
+        no one up: a SQL store runs them in a worker thread on a read connection of
+        its own, so that a page that costs what the data holds does not stall every
+        table's event loop; the memory store (whose reads are the loop's data) at once."""
+        return reads()
 
     @abstractmethod
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 __all__ = ["Dialect", "Readers"]
 
@@ -40,6 +42,7 @@ class Readers:
         self.sql = sql
         self._locks = (threading.Lock(), threading.Lock())
         self._cons: list[Any] = [None, None]  # the loop's, the worker threads'
+        self._here = threading.local()  # ``apart`` set: this thread runs ``run_apart``
 
     def _on(self, which: int, fn: Callable[[Dialect], Any]) -> Any:
         with self._locks[which]:
@@ -48,10 +51,26 @@ class Readers:
             return fn(Dialect(self._cons[which], self.sql))
 
     def read(self, fn: Callable[[Dialect], Any]) -> Any:
+        if getattr(self._here, "apart", False):  # within ``run_apart``: its connection
+            return fn(Dialect(self._cons[1], self.sql))
         return self._on(0, fn)
 
     async def read_apart(self, fn: Callable[[Dialect], Any]) -> Any:
         return await asyncio.to_thread(self._on, 1, fn)
+
+    async def run_apart(self, reads: Callable[[], T]) -> T:
+        """``reads()`` in a worker thread, every ``read`` it makes on the connection of
+        the worker threads (a page of a listing: several reads that belong together)."""
+
+        def run(con: Dialect) -> T:
+            self._here.apart = True
+            try:
+                return reads()
+            finally:
+                self._here.apart = False
+
+        result: T = await asyncio.to_thread(self._on, 1, run)
+        return result
 
     def close(self) -> None:
         for which, lock in enumerate(self._locks):

@@ -16,7 +16,7 @@ import logging
 import time
 from abc import abstractmethod
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from shared.game import Take
 from shared.options import Options
@@ -30,6 +30,8 @@ from .sql_players import SqlPlayers
 from .writer import Op, Writer
 
 __all__ = ["ALIVE_KEPT", "SqlStore"]
+
+T = TypeVar("T")
 
 log = logging.getLogger("kupferkessel.store")
 
@@ -210,6 +212,9 @@ class SqlStore(SqlPlayers, Store):
 
     async def _read_apart(self, fn: Callable[[Any], Any]) -> Any:
         return await self._readers.read_apart(fn)  # a read that grows with the data
+
+    async def apart(self, reads: Callable[[], T]) -> T:
+        return await self._readers.run_apart(reads)  # the store's reads, in a worker thread
 
     # ---------------------------------------------------------------- ownership
     async def claim(self, table_id: str, owner: str) -> int:

@@ -5,6 +5,7 @@ player and every game: page by page, ranks and ties included."""
 from __future__ import annotations
 
 import random
+import threading
 
 from server.players.service import Players
 from server.store import MemoryStore, Store, open_store
@@ -68,6 +69,40 @@ async def _pages_equal_the_simple_path(store: Store) -> None:
         assert info.wins == sum(1 for g in games if won(g.seat, g.info.result))
 
 
+async def _pages_read_apart_are_the_same_pages(store: Store) -> None:
+    """``Players.apart``: a page read away from the event loop is the page read on it;
+    a SQL store reads it in a worker thread, on the worker threads' connection."""
+    service = Players(store)
+    ids = await _history(store, random.Random(3))
+    player = store.player_by_id(ids[20])
+    assert player is not None
+    for reads in (
+        lambda: service.leaderboard_page(None, 5),
+        lambda: service.leaderboard_page("r5", 5),
+        lambda: service.games_page(player, None, 2),
+        lambda: service.games_page(player, "g1", 2),
+        lambda: service.record(service.games_page(player, None, 1).games[0].table, player),
+    ):
+        assert await service.apart(reads) == reads()
+    loop_thread = threading.get_ident()
+    where = await service.apart(
+        lambda: (threading.get_ident(), store._read(lambda con: con.con))  # type: ignore[attr-defined]
+    )
+    on_loop = store._read(lambda con: con.con)  # type: ignore[attr-defined]
+    assert where[0] != loop_thread and where[1] is not on_loop
+    # and afterwards the loop's reads are on the loop's connection again
+    assert store._read(lambda con: con.con) is on_loop  # type: ignore[attr-defined]
+
+
+async def test_pages_read_apart_are_the_same_pages(store_url: str) -> None:
+    store = open_store(store_url)
+    await store.start()
+    try:
+        await _pages_read_apart_are_the_same_pages(store)
+    finally:
+        await store.close()
+
+
 async def test_paged_queries_equal_the_simple_path(store_url: str) -> None:
     store = open_store(store_url)
     await store.start()
@@ -94,5 +129,10 @@ async def test_the_memory_stores_leaderboard_is_ranked_alike() -> None:
     service = Players(store)
     board = service.leaderboard()
     assert [e.rank for e in board] == [1, 1, 1, 4, 4, 4, 7, 7, 7]
+    page = service.leaderboard_page(None, 4)  # its reads are the loop's data: read at once
+    assert await service.apart(lambda: (threading.get_ident(), page)) == (
+        threading.get_ident(),
+        page,
+    )
     for offset in range(10):
         assert service.leaderboard_entries(offset, 4) == board[offset : offset + 4]
