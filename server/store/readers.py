@@ -1,9 +1,13 @@
 """The SQL store's read connections: the event loop's own, for quick indexed reads,
 and one for reads whose cost grows with what is stored, used in worker threads.
 
-Why: a read on the event loop holds every table up while it lasts; the few reads
-that grow with the data (a profile counts all of a player's games) run apart, on a
-connection of their own, so that neither the loop nor its own reads wait for them.
+Why: a read on the event loop holds every table up while it lasts; the reads that
+grow with the data (a profile counts all of a player's games; a page of games, of the
+leaderboard, a record) run apart, on a connection of their own, so that neither the
+loop nor its own reads wait for them. They take that connection one at a time, and
+wait for it on the event loop, not in a worker thread: however many clients ask, one
+of the default executor's threads is busy with them at most, and the rest stay free
+for the others' work.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ class Dialect:
 
 
 class Readers:
-    """``read`` on the event loop's connection, ``read_apart`` in a worker thread on a
-    connection of its own (the database module lets go of the GIL while the database
-    works); each is opened with ``connect`` on first use and read through the backend's
-    dialect (``sql``), and ``close`` closes both."""
+    """``read`` on the event loop's connection; ``read_apart`` and ``run_apart`` in a
+    worker thread on a connection of its own (the database module lets go of the GIL
+    while the database works), one at a time; each connection is opened with
+    ``connect`` on first use and read through the backend's dialect (``sql``), and
+    ``close`` closes both."""
 
     def __init__(self, connect: Callable[[], Any], sql: Callable[[str], str]) -> None:
         self.connect = connect
@@ -43,6 +48,7 @@ class Readers:
         self._locks = (threading.Lock(), threading.Lock())
         self._cons: list[Any] = [None, None]  # the loop's, the worker threads'
         self._here = threading.local()  # ``apart`` set: this thread runs ``run_apart``
+        self._turn: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None  # see _apart
 
     def _on(self, which: int, fn: Callable[[Dialect], Any]) -> Any:
         with self._locks[which]:
@@ -56,7 +62,17 @@ class Readers:
         return self._on(0, fn)
 
     async def read_apart(self, fn: Callable[[Dialect], Any]) -> Any:
-        return await asyncio.to_thread(self._on, 1, fn)
+        return await self._apart(fn)
+
+    async def _apart(self, fn: Callable[[Dialect], T]) -> T:
+        """``fn`` on the worker threads' connection, in a worker thread, once the reads
+        asked for before it are done (they wait here, on the loop's lock)."""
+        loop = asyncio.get_running_loop()
+        if self._turn is None or self._turn[0] is not loop:
+            self._turn = (loop, asyncio.Lock())
+        async with self._turn[1]:
+            result: T = await asyncio.to_thread(self._on, 1, fn)
+        return result
 
     async def run_apart(self, reads: Callable[[], T]) -> T:
         """``reads()`` in a worker thread, every ``read`` it makes on the connection of
@@ -69,8 +85,7 @@ class Readers:
             finally:
                 self._here.apart = False
 
-        result: T = await asyncio.to_thread(self._on, 1, run)
-        return result
+        return await self._apart(run)
 
     def close(self) -> None:
         for which, lock in enumerate(self._locks):

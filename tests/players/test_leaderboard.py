@@ -4,8 +4,10 @@ player and every game: page by page, ranks and ties included."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
+import time
 
 from server.players.service import Players
 from server.store import MemoryStore, Store, open_store
@@ -99,6 +101,26 @@ async def test_pages_read_apart_are_the_same_pages(store_url: str) -> None:
     await store.start()
     try:
         await _pages_read_apart_are_the_same_pages(store)
+    finally:
+        await store.close()
+
+
+async def test_pages_asked_for_at_once_wait_on_the_loop(store_url: str) -> None:
+    """Many pages asked for at once are read one after another, and wait for their turn
+    on the event loop: the default executor's threads stay free for other work."""
+    store = open_store(store_url)
+    await store.start()
+    try:
+
+        def slow_page() -> None:
+            time.sleep(0.05)
+
+        pages = [asyncio.create_task(store.apart(slow_page)) for _ in range(12)]
+        await asyncio.sleep(0.01)
+        started = time.perf_counter()
+        await asyncio.to_thread(lambda: None)  # a thread is free at once
+        assert time.perf_counter() - started < 0.04
+        await asyncio.gather(*pages)
     finally:
         await store.close()
 
