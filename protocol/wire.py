@@ -12,8 +12,8 @@ model is on the wire at once.
 
 ``encode_as`` packs such a dict as msgpack (``packb``). It is the protocol's one
 encoding path: ``protocol.codec.encode`` uses it for any model, and the server for
-everything it sends. The tests hold it to the models' own ``model_dump``, for every message type and
-over many random games.
+everything it sends. The tests hold it to the models' own ``model_dump``, for every
+message type and over many random games.
 
 One faster path, for a new state's frames (``encode_view``, ``encode_events``,
 ``encode_update``: what a take sends every seat and spectator), lives at the end of this
