@@ -174,6 +174,15 @@ def _compiled(
 
 
 @cache
+def _numbered(model: type[BaseModel]) -> bool:
+    """Whether ``model`` is a message with ``seq`` and ``re`` fields (its dumpers take
+    them as arguments), asked once per model: ``model_fields`` is a property of
+    pydantic's that costs a microsecond a read."""
+    fields = model.model_fields
+    return "seq" in fields and "re" in fields
+
+
+@cache
 def dumper(model: type[BaseModel]) -> Dump:
     """The compiled dumper of ``model`` (see the module's docstring and ``_compiled``)."""
     from_dict, from_attrs = _compiled(model)
@@ -191,8 +200,7 @@ def encode_as(
     the tag first, fields at their default left out. ``seq`` and ``re``, if given,
     replace the source's (so one message can go to many connections)."""
     from_dict, from_attrs = _compiled(model)
-    fields = model.model_fields
-    if "seq" in fields and "re" in fields:
+    if _numbered(model):
         data = (
             from_dict(source, seq, re) if isinstance(source, dict) else from_attrs(source, seq, re)
         )
@@ -268,7 +276,7 @@ def _pack(dump: Callable[[Any], Any], value: Any) -> bytes:
     if last is not None and last[0] is value:
         return last[1]
     packed: bytes = packb(dump(value))
-    if isinstance(value, tuple | View):
+    if isinstance(value, (tuple, View)):  # (a tuple of types: no union made per call)
         _packed[dump] = (value, packed)
     return packed
 

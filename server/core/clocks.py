@@ -205,8 +205,8 @@ class Timekeeping:
 
     def next_due(self: Clocked) -> float | None:
         """When ``tick`` next has something to do (None: nothing is pending)."""
-        if self.state != PLAYING:
-            return None
+        if self.state != PLAYING or (not self.absent_since and self.clock is None):
+            return None  # (the second: an unclocked table with everyone here, each take)
         grace = self.timing.grace
         due = [t + grace for s, t in self.absent_since.items() if s not in self.stand_ins]
         if self.clock is not None and (d := self.clock.deadline()) is not None:
