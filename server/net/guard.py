@@ -21,7 +21,6 @@ from websockets.protocol import State
 
 from ..config import ServerConfig
 from ..logs import peer_fields
-from .batching import Batched, Flusher
 from .ratelimit import TokenBucket
 
 __all__ = ["INFLOW_HOSTS", "CountedConnection", "Guard"]
@@ -45,7 +44,6 @@ class Guard:
         self._inflow: OrderedDict[str, TokenBucket] = OrderedDict()  # see inflow()
         # connections whose HTTP request has not arrived yet, oldest first
         self._waiting: dict[CountedConnection, None] = {}
-        self.flusher = Flusher()  # every connection's writes of a loop turn, one each
 
     def connection_class(self) -> type[ServerConnection]:
         """``CountedConnection`` bound to this guard (for ``serve``'s hook)."""
@@ -108,10 +106,8 @@ class CountedConnection(ServerConnection):
     _head_tail = b""  # the last bytes of an incomplete request head (its end may span reads)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        if isinstance(transport, asyncio.Transport):  # a turn's writes, one write
-            transport = Batched(transport, self.guard.flusher)
         super().connection_made(transport)
-        self._socket = transport  # as asyncio hands it to every protocol (batched)
+        self._socket = transport  # as asyncio hands it to every protocol
         self.peer = _peer_of(transport)
         self.quota_address = self.peer.rsplit(":", 1)[0]  # until the request says more
         self._incoming = self.guard.inflow(self.peer.rsplit(":", 1)[0])

@@ -213,9 +213,8 @@ class Session(Framing):
         socket's buffer was below ``write_limit`` then); past that, frames queue and the
         writer's ``ws.send`` waits for the socket. So the buffer holds at most about
         twice ``write_limit``, and most frames skip a task switch and the writer's
-        ``send`` (measured: ``bench/load.py``, docs/OPERATIONS.md). A test plays the
-        same game through both paths. Both write to a ``Batched`` transport
-        (``server.net.batching``): one loop turn's frames leave in one write."""
+        ``send`` (measured: server CPU per intent in ``bench/load.py``, see
+        docs/OPERATIONS.md). A test plays the same game through both paths."""
         n = len(frame)
         if not self._out and not self._sending and self._unconfirmed + n <= self._write_limit:
             self._unconfirmed += n
