@@ -5,6 +5,7 @@ keyboard alone. Every screen is saved under ``screenshots/`` at both sizes."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -26,28 +27,30 @@ def create_table(page: Any, name: str = "Ann", **options: str) -> None:
     page.click("#create-go")
 
 
-def tap(page: Any, locator: Any, size: str) -> None:
+def tap(page: Any, locator: Any, size: str, timeout: float | None = None) -> None:
     if size == "phone":
-        locator.tap()
+        locator.tap(timeout=timeout)
     else:
-        locator.click()
+        locator.click(timeout=timeout)
 
 
 def my_turn(page: Any) -> bool:
     return bool(page.locator(".cell.take:not([disabled])").count())
 
 
-def take_one(page: Any, size: str, pick: int = 0, option: int = -1) -> str:
+def take_one(
+    page: Any, size: str, pick: int = 0, option: int = -1, timeout: float | None = None
+) -> str:
     """Take a card by touch or mouse: choose it, then one of the answers; returns the
-    answer's words."""
+    answer's words. ``timeout`` (ms) bounds each wait (Playwright's default: 30 s)."""
     cards = page.locator(".cell.take:not([disabled])")
-    tap(page, cards.nth(pick % cards.count()), size)
+    tap(page, cards.nth(pick % max(1, cards.count())), size, timeout)
     answers = page.locator(".options button")
-    answers.first.wait_for()
+    answers.first.wait_for(timeout=timeout)
     n = answers.count()
     choice = answers.nth(option % n if option >= 0 else n - 1)
-    words: str = choice.inner_text()
-    tap(page, choice, size)
+    words: str = choice.inner_text(timeout=timeout)
+    tap(page, choice, size, timeout)
     return words
 
 
@@ -395,7 +398,9 @@ def play_until(page: Any, size: str, js: str, other: Any = None) -> None:
     while not (other or page).evaluate(f"() => ({js})"):
         assert time.monotonic() < deadline, f"never true: {js}"
         if my_turn(page):
-            take_one(page, size)
+            # the turn may move on under the tap (a clock ran out): look again
+            with contextlib.suppress(pytest.importorskip("playwright.sync_api").TimeoutError):
+                take_one(page, size, timeout=5_000)
         page.wait_for_timeout(50)
 
 
