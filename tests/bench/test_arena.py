@@ -4,30 +4,21 @@ and the arena's arithmetic."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from shared.bots.base import SearchingBot
 
-ROOT = Path(__file__).resolve().parents[2]
+from .runner import ROOT, run_bench
+
 sys.path.insert(0, str(ROOT / "bench"))
 
-import arena  # noqa: E402
+import arena
 
 
 def _arena(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "arena.py"), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return done.stdout
+    return run_bench("arena.py", *args)
 
 
 @pytest.mark.e2e

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 
 from bench import _cpusample
 
-ROOT = Path(__file__).resolve().parents[2]
+from .runner import run_bench
 
 
 def _spin(seconds: float) -> int:
@@ -50,18 +48,11 @@ def test_the_cpu_goes_to_the_function_that_spent_it(tmp_path: Path) -> None:
 
 @pytest.mark.e2e
 def test_a_small_sampled_run() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), "--only=sample", "--tables=3",
-         "--procs=1", "--seconds=2", "--warmup=0.5", "--clients=1.1", "--profile-top=10"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )  # fmt: skip
+    out = run_bench("load.py", "--only=sample", "--tables=3", "--procs=1", "--seconds=2",
+                    "--warmup=0.5", "--clients=1.1", "--profile-top=10", timeout=120)  # fmt: skip
     for target in ("relay", "memory"):
         line = rf"{target}: \d+ intents/s, [0-9.]+ us per intent sampled \(\d+ samples\)"
-        assert re.search(line, done.stdout), done.stdout
-    assert "own time, us per intent:" in done.stdout
-    assert re.search(r"^ +[0-9.]+ +[0-9.]+  \S", done.stdout, re.M), done.stdout  # both
-    assert re.search(r"^ +[0-9.]+  Session\.run \(session\.py\)$", done.stdout, re.M)
+        assert re.search(line, out), out
+    assert "own time, us per intent:" in out
+    assert re.search(r"^ +[0-9.]+ +[0-9.]+  \S", out, re.M), out  # both
+    assert re.search(r"^ +[0-9.]+  Session\.run \(session\.py\)$", out, re.M)

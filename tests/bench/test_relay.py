@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,10 +17,11 @@ from shared.options import Options
 from shared.record import Record
 from shared.view import view
 
-ROOT = Path(__file__).resolve().parents[2]
+from .runner import ROOT, run_bench
+
 sys.path.insert(0, str(ROOT / "bench"))
 
-import relay  # noqa: E402
+import relay
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -67,32 +66,25 @@ def test_load_bench_runs(combined: bool) -> None:
     """A tiny flat-out run against the relay and our server: both play whole games
     with no error, and the bench prints its figures (protocol 1.0, and 1.1 with
     combined updates)."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "load.py"),
-            "--only=throughput",
-            "--targets=relay,memory",
-            "--tables=3",
-            "--procs=1",
-            "--seconds=3",  # a whole game in it even on a busy machine
-            "--warmup=0.5",
-            "--repeat=1",
-            "--clients=" + ("1.1" if combined else "1.0"),
-        ],
-        capture_output=True,
-        text=True,
+    out = run_bench(
+        "load.py",
+        "--only=throughput",
+        "--targets=relay,memory",
+        "--tables=3",
+        "--procs=1",
+        "--seconds=3",  # a whole game in it even on a busy machine
+        "--warmup=0.5",
+        "--repeat=1",
+        "--clients=" + ("1.1" if combined else "1.0"),
         timeout=120,
-        cwd=ROOT,
     )
-    assert out.returncode == 0, out.stderr
-    found = re.finditer(r"^\s*(relay|memory):.*$", out.stdout, re.M)
+    found = re.finditer(r"^\s*(relay|memory):.*$", out, re.M)
     lines = {m.group(1): m.group(0) for m in found}
-    assert set(lines) == {"relay", "memory"}, out.stdout
+    assert set(lines) == {"relay", "memory"}, out
     for line in lines.values():
         assert "errors" not in line, line
         rate = float(re.search(r"(\d+) intents/s", line).group(1))  # type: ignore[union-attr]
         assert rate > 0, line
         games = int(re.search(r"games (\d+)", line).group(1))  # type: ignore[union-attr]
         assert games > 0, line
-    assert re.search(r"ours \(memory\) / relay: \d\.\d\d", out.stdout), out.stdout
+    assert re.search(r"ours \(memory\) / relay: \d\.\d\d", out), out

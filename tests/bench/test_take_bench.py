@@ -5,26 +5,15 @@ its frames by type."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .runner import run_bench
 
 
 @pytest.mark.e2e
 def test_a_small_take_run() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "take.py"), "--games", "2", "--rounds", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    out = done.stdout
+    out = run_bench("take.py", "--games", "2", "--rounds", "1")
     for kind in ("1.0, 0", "1.1 combined, 0", "1.0, 3", "1.1 combined, 3"):
         assert re.search(rf"{kind} spectator\(s\): +[0-9.]+ us per take", out), out
     parts = re.search(r"the rules ([0-9.]+), the views ([0-9.]+), the frames ([0-9.]+) us", out)
