@@ -43,6 +43,9 @@ class ServerConfig:
     listing_bytes_per_token: int = 2048  # list_tables costs a rate-limit token per this
     max_output: int = 256 * 1024  # bytes queued for one connection before it is dropped
     write_limit: int = 32768  # bytes in a connection's socket buffer before sends wait
+    # the kernel's send buffer of each accepted socket (SO_SNDBUF; None: the kernel's
+    # own, which grows up to net.ipv4.tcp_wmem's maximum, 4 MiB by default)
+    send_buffer: int | None = None
     ws_max_size: int = 65536  # larger frames close the connection (1009); up to it: too_large
     ws_max_queue: int = 16  # incoming frames buffered per connection (websockets max_queue)
     compression: str | None = None  # measured: compression costs CPU and views are small

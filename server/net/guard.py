@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections import OrderedDict
 
 from websockets.asyncio.server import ServerConnection
@@ -108,6 +109,10 @@ class CountedConnection(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._socket = transport  # as asyncio hands it to every protocol
+        if self.guard.config.send_buffer is not None:
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.guard.config.send_buffer)
         self.peer = _peer_of(transport)
         self.quota_address = self.peer.rsplit(":", 1)[0]  # until the request says more
         self._incoming = self.guard.inflow(self.peer.rsplit(":", 1)[0])

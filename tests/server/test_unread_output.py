@@ -18,6 +18,9 @@ from protocol import messages as m
 from .conftest import MakeServer
 from .wsclient import WsClient, http_get
 
+SEND_BUFFER = 4096
+"""The servers' ``send_buffer`` here: the kernel buffers little of what is unread."""
+
 HANDSHAKE = (
     "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
@@ -58,12 +61,12 @@ def flood(sock: socket.socket, chunk: bytes, seconds: float, sent: list[int]) ->
 async def test_a_ping_flood_that_never_reads_is_dropped(make_server: MakeServer) -> None:
     """With the incoming byte rate allowed high (this is about the pongs piling up)."""
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 100_000})
-    server = await make_server(max_output=256 * 1024, limits=limits)
+    # a small kernel send buffer (send_buffer): the pongs pass it, and the kernel's
+    # own, which grows to 4 MiB, took up to a minute to fill on a loaded machine
+    server = await make_server(max_output=256 * 1024, limits=limits, send_buffer=SEND_BUFFER)
     sock = await asyncio.to_thread(raw_client, server.port)
     pings = masked(0x9, os.urandom(125)) * 2000  # 262 KB of pings, as many pongs owed
     sent = [0]
-    # 60 s: on a loaded machine (the whole suite at once) the pongs fill the kernel's
-    # buffers slowly; the drop, not its time, is what is tested (and the bytes, below)
     flooder = threading.Thread(target=flood, args=(sock, pings, 60.0, sent), daemon=True)
     flooder.start()
     try:
@@ -116,22 +119,29 @@ async def test_a_client_that_stops_reading_is_dropped_not_kept(make_server: Make
     still reads nothing loses the connection CLOSE_GRACE seconds later (before, it was
     kept open, its bye and close stuck behind a socket that never drained)."""
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 10_000, "rate_burst": 10_000})
-    server = await make_server(max_output=16_384, write_limit=4096, limits=limits)
+    server = await make_server(
+        max_output=16_384, write_limit=4096, limits=limits, send_buffer=SEND_BUFFER
+    )
     sock = await asyncio.to_thread(raw_client, server.port)
     hello = msgpack.packb({"type": "hello", "id": 1, "protocol": [1, 0], "client": "mute"})
     await asyncio.to_thread(sock.sendall, bytes((0x82, 0x80 | len(hello))) + b"\0\0\0\0" + hello)
     chat = msgpack.packb({"type": "ping", "id": 2})
     frame = bytes((0x82, 0x80 | len(chat))) + b"\0\0\0\0" + chat
+    pings = 0
     try:
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(60):
             while not server.sessions:
                 await asyncio.sleep(0.01)
             (session,) = server.sessions
             while not session.closing:  # pongs (our own): the queue passes max_output
                 await asyncio.to_thread(sock.sendall, frame * 200)
+                pings += 200
             closed_at = time.monotonic()
             while server.sessions or server.tcp_open:
                 await asyncio.sleep(0.05)
         assert time.monotonic() - closed_at < 10
+        # the socket's send buffer was the one set: with the kernel's own (up to 4 MiB)
+        # some 160,000 pongs of 26 bytes went before the queue grew at all
+        assert pings < 20_000, pings
     finally:
         sock.close()
