@@ -89,8 +89,10 @@ async def test_a_ping_flood_that_never_reads_is_dropped(make_server: MakeServer)
 async def test_a_ping_flood_is_dropped_by_its_byte_rate(make_server: MakeServer) -> None:
     """Pings are answered by the library, past the message rate limit: the bytes a
     connection sends are limited too (max_frame x rate_messages a second), so a flood
-    costs the server a bounded share of its CPU."""
-    server = await make_server()
+    costs the server a bounded share of its CPU. (Unread output may pass 64 MiB here:
+    the flood never reads its pongs, and with the default max_output their backlog could
+    drop it, as unread, before its bytes passed their rate on a loaded machine.)"""
+    server = await make_server(max_output=64 * 1024 * 1024)
     sock = await asyncio.to_thread(raw_client, server.port)
     sent = [0]
     flooder = threading.Thread(
