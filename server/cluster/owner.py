@@ -4,7 +4,9 @@ An intent a session at another node sends (through the ``Bus``) is served here:
 ``Serving`` finds the table (``NotServed`` if it is not served here any more: the
 answer says it ``moved``), applies the intent for the ``RemoteOccupant`` standing for
 that session, and answers (``Reply``); a one-way message it refuses is logged and, for
-an attachment, sent back (``Refused``) so the session is not left waiting. The
+an attachment, sent back (``Refused``) so the session is not left waiting. A seat's
+intent from a session that is not attached here (the table was adopted after its
+attachment) is answered ``moved`` too: its node attaches again, then asks again. The
 occupant frames whatever the table delivers exactly as a local session would, with
 ``seq`` 0, and sends it to the session's node, which splices in the connection's own
 ``seq``.
@@ -35,9 +37,14 @@ from .messages import (
     encode,
 )
 
-__all__ = ["NotServed", "RemoteOccupant", "Serving"]
+__all__ = ["SEATED_KINDS", "NotServed", "RemoteOccupant", "Serving"]
 
 log = logging.getLogger("kupferkessel.cluster")
+
+
+SEATED_KINDS = frozenset({"ready", "take", "resign", "claim", "back", "rematch"})
+"""The intents only a seat may send: from a session not attached here, they are answered
+``moved`` (``Serving.serve``)."""
 
 
 class NotServed(Exception):
@@ -132,6 +139,12 @@ class Serving:
             key = (session_node, msg["sid"])
             occ = self.occupants.get(key)
             if occ is None:
+                if kind in SEATED_KINDS:
+                    # a seat's intent from a session not attached here: the table came
+                    # here (adopted) after its attachment, or the attachment came while
+                    # the table was still on its way (answered ``moved``, as this is);
+                    # ``moved`` makes its node attach again first, then ask again
+                    raise NotServed
                 occ = self.occupants[key] = RemoteOccupant(
                     self, session_node, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
                 )

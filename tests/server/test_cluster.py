@@ -553,3 +553,42 @@ async def test_a_resume_while_redis_is_down_is_refused_plainly(
             redis.start(same_port=True)  # back (empty) before the nodes stop
     finally:
         redis.stop()
+
+
+async def test_a_take_from_a_session_not_attached_at_the_owner_attaches_it_again(
+    pg_url: str, redis_url: str
+) -> None:
+    """A table adopted by a node knows none of its sessions at other nodes until they
+    attach again. A take that reached the new owner first (its session's attachment
+    still on its way, or answered ``moved`` while the table was being loaded) was
+    refused ``not_seated``, to a player who is seated; it is answered ``moved`` now, so
+    the session's node attaches again (``resume``) and asks again: the take is acked."""
+    async with cluster(pg_url, redis_url, n=2, lease=10.0) as (a, b):  # b keeps its table
+        assert a.cluster is not None and b.cluster is not None
+        cb = await WsClient.open(b.port, "bob")
+        table, _, _ = await create(cb, options={"players": 2})
+        cs = await WsClient.open(a.port, "sue")
+        seat, _ = await join(cs, table, "sue")
+        for c in (cb, cs):
+            await c.send("ready")
+        for c in (cb, cs):
+            await c.wait_type("view")
+        mover = cs.latest_view().view.to_move
+        if mover != seat:  # bob moves first
+            vb = cb.latest_view()
+            fields = random_take(vb.view, random.Random(1))
+            fields["state_version"] = vb.state_version
+            assert (await cb.request("take", **fields)).type == "ack"
+            await cs.wait_for(lambda x: x.type == "view" and x.view.to_move == seat)
+        # b forgets sue's attachment and her seat's connection, as a node that has just
+        # loaded the table from the store knows neither
+        served = b.lobby.tables[table]
+        (key,) = [k for k in b.cluster.serving.occupants if k[0] == a.cluster.node]
+        b.cluster.serving.occupants.pop(key)
+        served.seats[seat].occupant = None
+        vs = cs.latest_view()
+        fields = random_take(vs.view, random.Random(2))
+        fields["state_version"] = vs.state_version
+        answer = await cs.request("take", timeout=20, **fields)
+        assert answer.type == "ack", answer
+        assert served.seat_of(next(iter(b.cluster.serving.occupants.values()))) == seat
