@@ -11,7 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from .tmux import KK, Tmux, answer, form_set, free_port, needs_tmux, play_until, table_id
+from .tmux import (
+    KK,
+    Tmux,
+    answer,
+    form_set,
+    free_port,
+    needs_tmux,
+    play_until,
+    showing,
+    table_id,
+)
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -93,9 +103,8 @@ def test_three_player_lan_game(tmp_path: Path) -> None:
         join_from_lobby(t, "jo", "Jo", port)
         t.wait("Waiting for players", name="jo")
         join_from_lobby(t, "kim", "Kim", port)
-        words = ("Deck", "Lilac Hanna", "White Jo", "Black Kim")
         for name in ("host", "jo", "kim"):
-            t.wait(lambda s: all(w in s for w in words), name=name, timeout=30)
+            t.wait(showing("Deck", "Lilac Hanna", "White Jo", "Black Kim"), name=name, timeout=30)
         play_out(t, ["host", "jo", "kim"], [])
     finally:
         t.kill()
@@ -159,7 +168,7 @@ def test_a_resignation_ends_the_game_on_every_screen_and_a_rematch_follows(
         for name in ("host", "jo", "eve"):
             # the whole new board: a screen caught mid-redraw on a loaded machine showed
             # its top rows only, above the last lines of the screen before
-            t.wait(lambda s: "Deck" in s and "White Jo" in s and "Black Hanna" in s, name=name)
+            t.wait(showing("Deck", "White Jo", "Black Hanna"), name=name)
         t.wait("Your turn", name="jo")
         for name in ("host", "jo"):
             t.keys("q", name=name)

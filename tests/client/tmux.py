@@ -107,6 +107,12 @@ class Tmux:
         self.tmux("kill-server")
 
 
+def showing(*texts: str) -> Callable[[str], bool]:
+    """A test for ``Tmux.wait``: the screen shows every one of ``texts`` at once (a
+    screen caught mid-redraw may show some of a new screen's lines and not others)."""
+    return lambda screen: all(text in screen for text in texts)
+
+
 def table_id(screen: str) -> str:
     """The table id in a table screen's header."""
     found = re.search(r"table (\S+) \((?:seat \d|watching)", screen)
