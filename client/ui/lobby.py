@@ -223,8 +223,13 @@ class LobbyScreen:
         self.host.act(create)
 
     def _mine(self, client: Client, table: str) -> bool:
-        """Whether a seat at ``table`` is ours: its token is kept, or our player holds it."""
-        return client.saved_table(table, self.name) or client.held_seat(table) is not None
+        """Whether a seat at ``table`` is ours: its token is kept (for our name, or for
+        another with nobody at the seat: ``seat_to_resume``), or our player holds it."""
+        return (
+            client.saved_table(table, self.name)
+            or client.held_seat(table) is not None
+            or seat_to_resume(client, self.tables, table, self.name) is not None
+        )
 
     # ------------------------------------------------------------------ drawing
     def lines(self, width: int, height: int) -> list[Line]:
