@@ -9,6 +9,7 @@ from client.lib import Status
 from client.ui.app import KupferApp, _no_colour
 from client.ui.log import event_entries
 from client.ui.render import Cards, describe_event, join_lines, render_scores
+from client.ui.render.scores import _cell
 from client.ui.table import Decision, LogEntry, TableModel
 from protocol import messages as m
 from protocol.convert import catalogue, view_model
@@ -164,6 +165,30 @@ def test_score_table_says_a_value_one_tie_gives_nobody_the_bonus() -> None:
             assert "nobody gets the +5" in text
             return
     raise AssertionError("no value-1 tie in 40 games")
+
+
+def test_score_cells_keep_card_values_apart_while_anything_fits() -> None:
+    assert _cell(["2", "3"], False, False, 0, 13) == "2 3 = +0"
+    assert _cell(["2", "3"], False, False, 0, 7) == "2,3=+0"  # "23=+0" read as 23
+    assert _cell(["1", "2", "3"], True, False, 12, 11) == "1,2,3x2=+12"
+    # four of one's own colour, doubled, with the +5, in the narrowest cell (13)
+    assert _cell(["1", "2", "3", "4"], True, True, 25, 13) == "1234x2+5=+25"
+
+
+def test_score_rows_never_run_into_their_label_or_past_the_width() -> None:
+    for seed in range(12):
+        players = 2 + seed % 2
+        opts = Options(players=players, seed=seed)
+        game = play(opts, [make_bot("greedy", s, seed=s) for s in range(players)])
+        v = view_model(view(game, None))
+        for width in (60, 80, 120):
+            lines = [
+                fragment_list_to_text(ln)
+                for ln in render_scores(v, CARDS, catalogue(), ["A", "B", "C"], width)
+            ]
+            assert all(len(ln) <= width for ln in lines), lines
+            ones = next(ln for ln in lines if ln.startswith("value-1 cards"))
+            assert ones[len("value-1 cards")] == " ", ones
 
 
 def test_no_colour_keeps_bold_and_reverse_only() -> None:

@@ -48,6 +48,20 @@ def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[s
 
 
 _ORDINAL = {1: "st", 2: "nd", 3: "rd"}
+_ONES = "value-1 cards"  # the bonus row's label: the first column is at least this wide
+
+
+def _cell(values: Sequence[str], doubled: bool, bonus: int, total: int, fit: int) -> str:
+    """An ingredient's cell, as roomy as ``fit`` characters allow: ``2 3 x2 = +10``, then
+    ``2,3 x2=+10``, then ``2,3x2=+10``; the card values run together (``23x2=+10``) only
+    where nothing else fits (four cards, doubled, with the +5, in the narrowest cell)."""
+    mark, plus = " x2" if doubled else "", " +5" if bonus else ""
+    roomy = f"{' '.join(values)}{mark}{plus} = {total:+d}"
+    compact = f"{','.join(values)}{mark}{plus}={total:+d}"
+    for text in (roomy, compact, compact.replace(" ", "")):
+        if len(text) <= fit:
+            return text
+    return f"{''.join(values)}{mark}{plus}={total:+d}".replace(" ", "")
 
 
 def render_scores(
@@ -63,10 +77,8 @@ def render_scores(
     scores = view.scores or ()
     n = max(1, len(scores))
     held = {i.ingredient for s in scores for i in s.ingredients}
-    label = max((len(long_name(i)) for i in held), default=10) + 3  # "Dragon blood li"
+    label = max(max((len(long_name(i)) for i in held), default=10) + 3, len(_ONES))
     col = max(14, min(26, (width - label - 1) // n))  # a cell, with a blank after it
-    narrow = col < 20  # card values without blanks: "1234 x2 +5=+25"
-    tight = col < 16  # and no blanks at all: "1234x2+5=+25"
     lines: list[Line] = []
     result = view.result
     winners = result.winners if result is not None else view.winners
@@ -95,17 +107,12 @@ def render_scores(
             if ing is None:
                 line.append(("fg:#606060", "-".ljust(col)))
                 continue
-            values = ("" if narrow else " ").join(c.rsplit("-", 1)[1] for c in ing.cards)
-            mark = " x2" if ing.doubled else ""
-            bonus = " +5" if ing.bonus else ""
-            eq = "=" if narrow else " = "
-            text = f"{values}{mark}{bonus}{eq}{ing.total:+d}"
-            if tight:
-                text = text.replace(" ", "")
+            values = [c.rsplit("-", 1)[1] for c in ing.cards]
+            text = _cell(values, ing.doubled, ing.bonus, ing.total, col - 1)
             style = "fg:#40c060" if ing.total > 0 else "fg:#ff5f5f" if ing.total < 0 else ""
             line.append((style, text.ljust(col)))
         lines.append(line)
-    ones: Line = [("", "value-1 cards".ljust(label + 1))]
+    ones: Line = [("", _ONES.ljust(label + 1))]
     for s in scores:
         bonus = f" +{s.value_one_bonus}" if s.value_one_bonus else ""
         ones.append(("", f"{s.value_ones}{bonus}".ljust(col)))
