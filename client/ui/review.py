@@ -8,6 +8,7 @@ client watched and a game record read from a file step through the same screen.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -86,6 +87,19 @@ class Review:
         self.frames = list(frames)
         self.names = list(names)
         self.index = len(self.frames) - 1 if at_end else 0
+        # the takes up to each frame: a frame of no take (the deal, the first pawn's
+        # move before anything is taken) is no take of its own
+        took = [any(isinstance(e, m.TookEvent) for e in f.events) for f in self.frames]
+        self._takes = list(itertools.accumulate(took, initial=0))[1:]
+        self._took = took
+
+    def step(self) -> str:
+        """The step shown, in words: ``the start``, ``take 3 of 35``."""
+        total = self._takes[-1] if self._takes else 0
+        k = self._takes[self.index] if self._takes else 0
+        if self._took and self._took[self.index]:
+            return f"take {k} of {total}"
+        return "the start" if k == 0 else f"after take {k} of {total}"
 
     def key(self, key: str) -> bool:
         """A key: step (Right/Left, PgDn/PgUp by five, Home/End); False: close it."""
@@ -117,7 +131,7 @@ class Review:
         side = render_side(
             v, cards, catalogue, self.names, (), None, size.side_width, compact=not size.side_right
         )
-        step = f"take {self.index} of {len(self.frames) - 1}" if self.index else "the start"
+        step = self.step()
         words = [describe_event(e, v.colours, self.names, cards) for e in frame.events]
         said: list[Line] = []
         for w in words:

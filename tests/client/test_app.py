@@ -187,10 +187,19 @@ async def test_from_the_lobby_to_the_score_table(url: str) -> None:
         screen = await shown(kapp, "Final score", "TOTAL")
         assert "v: review the game" in screen
         inp.send_text("v")  # the review, from the last take
-        frames = len(kapp.game.history.frames) - 1
-        await shown(kapp, f"review: take {frames} of {frames}")
+        takes = kapp.game.table.view.ply  # the cards taken, as the side panel counts them
+        await shown(kapp, f"review: take {takes} of {takes}")
         inp.send_text("\x1b[D")  # Left: a take back
-        await shown(kapp, f"review: take {frames - 1} of {frames}")
+        await shown(kapp, f"review: take {takes - 1} of {takes}")
+        inp.send_text("\x1b[H")  # Home: the deal, then the first pawn's move, then take 1
+        await shown(kapp, "review: the start")
+        for _ in range(len(kapp.game.history.frames)):
+            if "review: take 1 of" in fragment_list_to_text(kapp.text()):
+                break
+            inp.send_text("\x1b[C")
+            await asyncio.sleep(0.05)
+        screen = await shown(kapp, f"review: take 1 of {takes}")
+        assert "takes" in screen  # take 1 is the first card taken, said in words
         inp.send_text("x")  # any other key: back to the score table
         await shown(kapp, "Final score")
         inp.send_text("q")  # at the end, q goes back to the lobby
