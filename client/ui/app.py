@@ -402,7 +402,7 @@ class KupferApp:
             at_table = self.screen == "table" and self.lobby.form is None
             waiting = self.game.table.view is None
             if at_table and not waiting and (self.game.chat.fresh() or self.saying is not None):
-                status = self.game.chat.newest(width)[-2:] + status  # what was said last
+                status = self.game.chat.newest(width) + status  # what was said last
             rows = height - len(status)  # the status line (wrapped) is at the bottom
             if self.guide is not None:
                 lines = guide_lines(self.guide, width, rows)

@@ -43,12 +43,21 @@ class ChatPane:
         """Whether the newest line is still shown on every screen."""
         return bool(self.said) and time.monotonic() - self.at < FRESH
 
-    def newest(self, width: int) -> list[Line]:
-        """The newest line and where the rest is, wrapped (one line, mostly)."""
+    def newest(self, width: int, rows: int = 2) -> list[Line]:
+        """The newest line and where the rest is, wrapped in at most ``rows`` lines: a
+        line too long for them keeps its start, the speaker's name first, and ends in
+        ``…`` (``C`` shows it whole)."""
         if not self.said:
             return []
+        text = self.said[-1].text
         more = "   C: chat" if len(self.said) > 1 else ""
-        return wrap([("fg:#87d7ff", self.said[-1].text), ("fg:#808080", more)], width)
+        lines = wrap([("fg:#87d7ff", text), ("fg:#808080", more)], width)
+        cut = len(text)
+        while len(lines) > rows and cut > 1:
+            cut = max(1, cut - max(1, width // 8))
+            short = text[:cut].rstrip() + "\u2026"
+            lines = wrap([("fg:#87d7ff", short), ("fg:#808080", "   C: all")], width)
+        return lines[:rows]
 
     def pane(self, width: int, rows: int) -> list[Line]:
         """The newest lines in at most ``rows`` lines, under a title (waiting screen)."""

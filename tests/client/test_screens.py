@@ -500,6 +500,23 @@ async def test_a_chat_line_does_not_shrink_the_board(
     assert after[row + cells].lstrip().startswith("1"), "\n".join(after)
 
 
+@pytest.mark.parametrize(("width", "height"), SIZES)
+async def test_a_long_chat_line_keeps_its_speaker(
+    seated: tuple[KupferApp, Client], width: int, height: int
+) -> None:
+    """A chat line longer than the two lines above the status line shows its start, the
+    speaker first, and ends in an ellipsis pointing to ``C`` (it lost its speaker)."""
+    kapp, _ = seated
+    long = "Hello there, " + "this is a long line of chat about the game " * 5 + "the end."
+    kapp.on_update(m.ChatLineMsg(seat=1, name="Bo", text=long))
+    screen = draw(kapp, width, height)
+    assert "<Bo> Hello there" in screen, screen
+    assert "the end." not in screen and "C: all" in screen, screen
+    kapp.on_update(m.ChatLineMsg(seat=1, name="Bo", text="short"))
+    screen = draw(kapp, width, height)
+    whole("<Bo> short", screen)
+
+
 async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, Client]) -> None:
     """Three players with recipes: at 80x24 your recipe shows without paging, and at
     60x20, where the panel pages, "To move:" stays on every page (issue 23, item 10)."""
