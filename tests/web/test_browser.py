@@ -448,6 +448,7 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     if my_turn(guest):
         take_one(guest, "phone", timeout=5_000)
     guest.click('[data-key="claim"]')
+    guest.click('[data-key="claim-yes"]')  # it asks first
     guest.wait_for_selector("#end-h")
     assert "claimed the win" in guest.locator("#result-words").inner_text()
     assert "Black (Bea, you) wins" in guest.locator("#result-words").inner_text()

@@ -144,16 +144,24 @@ export function renderTables(app: App): void {
 }
 
 
+/** A table id or invite code as typed: without spaces, in lower case. */
+export function code(typed: string): string {
+  return typed.trim().toLowerCase();
+}
+
 export function renderJoin(app: App): void {
   const p = app.prefill;
-  const table = h("input", { id: "join-table", type: "text", required: true, pattern: "[A-Za-z0-9_\\-]+", value: p?.table ?? "" });
-  const invite = h("input", { id: "join-invite", type: "text", pattern: "[A-Za-z0-9_\\-]*", value: p?.invite ?? "", autocomplete: "off" });
+  // ids and invite codes are lower case (hex; letters and digits with dashes): spaces
+  // around them and a phone keyboard's capital letter are let go (`code`)
+  const plain = { type: "text", autocomplete: "off", autocapitalize: "off", autocorrect: "off", spellcheck: "false" };
+  const table = h("input", { id: "join-table", ...plain, required: true, pattern: "\\s*[A-Za-z0-9_\\-]+\\s*", value: p?.table ?? "" });
+  const invite = h("input", { id: "join-invite", ...plain, pattern: "\\s*[A-Za-z0-9_\\-]*\\s*", value: p?.invite ?? "" });
   const seat = h("select", { id: "join-seat" }, h("option", { value: "" }, "the first free seat"), [0, 1, 2].map((s) => h("option", { value: s }, `${cap(["white", "black", "third colour"][s])} (seat ${s + 1})`)));
   const go = (watch: boolean) => (e: Event) => {
     e.preventDefault();
     app.prefill = null;
-    if (watch) app.watch(table.value.trim(), invite.value.trim() || null);
-    else app.join(table.value.trim(), invite.value.trim() || null, seat.value === "" ? null : Number(seat.value));
+    if (watch) app.watch(code(table.value), code(invite.value) || null);
+    else app.join(code(table.value), code(invite.value) || null, seat.value === "" ? null : Number(seat.value));
   };
   replace(
     app.main,
@@ -322,11 +330,15 @@ export function renderWaiting(app: App): void {
   const colours = ["white", "black", s?.options.third_colour ?? "lilac"];
   const me = seat !== null ? p?.seats[seat] : undefined;
   const link = app.invite && app.here ? `${location.origin}/#/join/${app.here.table}/${app.invite}` : app.here ? `${location.origin}/#/join/${app.here.table}` : "";
+  const byHand = () => {
+    // no clipboard (a plain-http address) or it said no: the link selected, ready to copy
+    const a = document.getElementById("invite-link");
+    if (a) window.getSelection()?.selectAllChildren(a);
+    app.say("Copy the link by hand: it is selected.");
+  };
   const copy = () => {
-    navigator.clipboard?.writeText(link).then(
-      () => app.say("Link copied.", true),
-      () => app.say("Copy the link by hand."),
-    );
+    if (!navigator.clipboard?.writeText) byHand();
+    else navigator.clipboard.writeText(link).then(() => app.say("Link copied.", true), byHand);
   };
   replace(
     app.main,

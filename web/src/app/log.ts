@@ -23,12 +23,16 @@ export interface LogEntry {
 
 interface Saved {
   log: LogEntry[];
+  /** The state version of the last update logged (absent in logs saved before it). */
+  version?: number;
   turnStart: number;
   turnSeat: number | null;
 }
 
 export class GameLog {
   entries: LogEntry[] = [];
+  /** The state version of the last update logged (-1: not known). */
+  version = -1;
   private turnStart = 0;
   private turnSeat: number | null = null;
 
@@ -92,6 +96,7 @@ export class GameLog {
     const offset = this.entries.length - keep.length;
     return {
       log: keep.map((e) => ({ ...e, start: Math.max(0, (e.start ?? 0) - offset) })),
+      version: this.version,
       turnSeat: this.turnSeat,
       turnStart: Math.max(0, this.turnStart - offset),
     };
@@ -105,6 +110,7 @@ export class GameLog {
       log.entries = saved.log;
       log.turnStart = saved.turnStart ?? 0;
       log.turnSeat = saved.turnSeat ?? null;
+      log.version = typeof saved.version === "number" ? saved.version : -1;
     }
     return log;
   }

@@ -21,7 +21,7 @@ import { GameLog, type LogEntry } from "./log";
 import { Pacer, paceSetting } from "./pace";
 import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn, type PlayersScreen } from "./players";
 import { renderTable, type TableState } from "./table";
-import { Cards, cap, eventWords, lineWords, seatLabel } from "./words";
+import { Cards, cap, endingWords, eventWords, lineWords, refusalWords, seatLabel, winnersWords } from "./words";
 
 const VERSION = "0.1.0";
 
@@ -51,6 +51,8 @@ export class App {
   wantReady = true;
   private listTimer = 0;
   private sayTimer = 0;
+  /** The state version the log had seen when the seat was resumed (null: not resuming). */
+  private resumedFrom: number | null = null;
   prefill: { table: string; invite: string; watch: boolean } | null = null;
   readonly main = byId("main");
   private readonly conn = byId("conn");
@@ -168,7 +170,7 @@ export class App {
       }
       this.setHere(null);
       this.show("lobby");
-      this.say(e instanceof ProtocolError ? `Could not go back to the table: ${e.message}` : "");
+      this.say(e instanceof ProtocolError ? `Could not go back to the table. ${refusalWords(e.code, e.message)}` : "");
     }
   }
 
@@ -213,10 +215,7 @@ export class App {
         break;
       case "resumed":
         this.enterTable({ table: msg.table, seat: msg.seat, invite: this.here?.invite ?? null });
-        if (this.t.log.entries.length) {
-          // the moves made while away come as a fresh view, not as events
-          this.t.log.note("note", "Back at the table: moves made meanwhile are not in the log");
-        }
+        this.resumedFrom = this.t.log.version; // the fresh view that follows says if it moved on
         break;
       case "watching":
         this.enterTable({ table: msg.table, seat: null, invite: this.here?.invite ?? this.prefill?.invite ?? null });
@@ -287,7 +286,8 @@ export class App {
   private onPresence(msg: PresenceMsg): void {
     const before = this.presence?.table === msg.table ? this.presence : null;
     this.presence = msg;
-    if (before && msg.state === "playing") this.logPresence(before, msg);
+    // from "playing" too: a two-player resignation finishes the table in this message
+    if (before && (msg.state === "playing" || before.state === "playing")) this.logPresence(before, msg);
     if (msg.state === "lobby") this.show("waiting");
     else if (this.screen !== "table") {
       this.show("table");
@@ -303,8 +303,12 @@ export class App {
       const b = before.seats[s.seat];
       if (!b || s.bot) continue;
       let text: string | null = null;
-      if (s.resigned && !b.resigned) text = `${this.who(s.seat)} resigned${s.computer ? ": a computer plays the seat to the end" : ""}`;
-      else if (s.absent && !b.absent) text = `${this.who(s.seat)} is away: a computer plays the seat`;
+      if (s.resigned && !b.resigned) {
+        if (this.noteResigned(s.seat, !!s.computer && now.state === "playing")) said.push(this.t.log.entries[this.t.log.entries.length - 1].text);
+        continue;
+      }
+      if (now.state !== "playing") continue;
+      if (s.absent && !b.absent) text = `${this.who(s.seat)} is away: a computer plays the seat`;
       else if (!s.absent && b.absent && !s.resigned) text = `${this.who(s.seat)} is back`;
       if (text) {
         this.t.log.note("presence", text, s.seat);
@@ -315,6 +319,14 @@ export class App {
       this.announce(said.join(". ") + ".");
       this.saveLog();
     }
+  }
+
+  /** Log `seat`'s resignation once (the presence and the game's end may both tell of
+   * it, in either order); false if it is in the log already. */
+  private noteResigned(seat: number, computerPlays: boolean): boolean {
+    if (this.t.log.entries.some((e) => e.kind === "resigned" && e.seat === seat)) return false;
+    this.t.log.note("resigned", `${this.who(seat)} resigned${computerPlays ? ": a computer plays the seat to the end" : ""}`, seat);
+    return true;
   }
 
   /** Updates are shown in order; another seat's move waits until the one before has
@@ -351,9 +363,26 @@ export class App {
     t.pending = false;
     if (t.selected && !u.view.takes?.some((o) => o.card === t.selected)) t.selected = null;
     const said: string[] = [];
+    if (this.resumedFrom !== null) {
+      // the moves made while away come as a fresh view, not as events
+      // (once: never twice in a row; a log of unknown version says it if it has lines)
+      const last = t.log.entries[t.log.entries.length - 1];
+      const moved = this.resumedFrom === -1 ? !!last : this.resumedFrom !== u.state_version;
+      if (moved && last?.kind !== "back") t.log.note("back", "Back at the table: moves made meanwhile are not in the log");
+      this.resumedFrom = null;
+    }
     const { added, took } = t.log.add(u.events ?? [], (ev) => eventWords(ev, (s) => this.who(s), this.cards!, lineOf));
     for (const e of added) if (e.seat !== t.seat || t.seat === null) said.push(e.text);
     if (took) t.last = took;
+    const ended = before !== null && !before.game_over && u.view.game_over && u.view.result;
+    if (ended && !u.events?.some((e) => e.kind === "game_over")) {
+      // an ending before the last card (resigned, claimed, time ran out) has no event
+      const result = u.view.result!;
+      const who = (s: number) => this.who(s);
+      if (result.ending === "resigned") for (const s of result.resigned ?? []) this.noteResigned(s, false);
+      t.log.note("over", `The game is over: ${result.ending === "resigned" ? winnersWords(result, who) : endingWords(result, who)}`);
+    }
+    t.log.version = u.state_version;
     this.saveLog();
     const nowMine = this.isMyTurn();
     const wasMine = before !== null && before.to_move === t.seat && !before.game_over;
@@ -366,6 +395,11 @@ export class App {
       if (!wasMine || !a || a === document.body || a === this.main) this.focusStart();
     }
     if (u.view.game_over && u.view.result) this.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
+    if (ended) {
+      // the end in view, unless the person is typing (a chat line) somewhere
+      const a = document.activeElement;
+      if (!a || !["INPUT", "TEXTAREA", "SELECT"].includes(a.tagName)) document.getElementById("end-h")?.focus();
+    }
   }
 
   isMyTurn(): boolean {
@@ -410,9 +444,17 @@ export class App {
   }
 
   // ------------------------------------------------------------------ actions
-  refused(e: unknown): void {
-    if (e instanceof ProtocolError) this.say(`Refused: ${e.message}`);
+  /** A refusal in a plain sentence (`seat`: the seat asked for, in the page's words). */
+  refused(e: unknown, seat: string | null = null): void {
+    if (e instanceof ProtocolError) this.say(refusalWords(e.code, e.message, seat));
     else if (e instanceof Error) this.say(e.message);
+  }
+
+  /** `White (seat 1)`: a seat of `table` as the join form names it. */
+  private seatWords(table: string, seat: number): string {
+    const t = this.tables.find((x) => x.id === table) ?? (this.summary?.id === table ? this.summary : null);
+    const colours = ["white", "black", t?.options.third_colour ?? "third colour"];
+    return `${cap(colours[seat] ?? "")} (seat ${seat + 1})`;
   }
 
   async take(option: TakeOption): Promise<void> {
@@ -547,14 +589,16 @@ export class App {
     if (!name || !c) return;
     this.invite = invite;
     this.wantReady = true;
+    this.say(""); // a refusal of the try before goes
     c.request("join", { table, player: name, invite: invite || undefined, seat: seat ?? undefined, seeded: seeded || undefined }).catch((e) =>
-      this.refused(e),
+      this.refused(e, seat === null ? null : this.seatWords(table, seat)),
     );
   }
 
   watch(table: string, invite: string | null): void {
     const c = this.client;
     if (!c) return;
+    this.say("");
     this.setHere({ table, seat: null, invite });
     c.request("watch", { table, invite: invite || undefined }).catch((e) => {
       this.setHere(null);

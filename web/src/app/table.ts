@@ -21,7 +21,8 @@ export interface TableState {
   selected: string | null;
   log: GameLog;
   last: LogEntry | null;
-  confirm: "resign" | null;
+  /** The action asked about before it is done ("Resign?", "Claim the win?"). */
+  confirm: "resign" | "claim" | null;
 }
 
 const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
@@ -46,6 +47,7 @@ export function renderTable(app: App): void {
         "div",
         { class: "board-col" },
         h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn" }, turnWords(app, v)),
+        turnClock(app, v),
         board(app, v, cards),
         h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}.` : "No card taken yet."),
         h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
@@ -70,6 +72,14 @@ function turnWords(app: App, v: GameView): string {
   const extra = v.turn_in_row > 1 ? " (extra turn, wand)" : "";
   if (app.isMyTurn()) return `Your turn${extra}: take a card from ${lineWords(v.line)}`;
   return `${app.who(v.to_move)} to move${extra}`;
+}
+
+/** The clock of the seat to move, under the banner: on a phone the players panel with
+ * every clock is below the fold. */
+function turnClock(app: App, v: GameView): HTMLElement | null {
+  if (!v.clock || v.game_over || v.to_move == null) return null;
+  const whose = v.to_move === app.t.seat ? "Your time" : `Time of ${app.who(v.to_move)}`;
+  return h("p", { id: "turn-clock", class: "turn-clock" }, `${whose}: `, h("span", { "data-clock": v.to_move }, app.clockText(v.to_move)));
 }
 
 function board(app: App, v: GameView, cards: Cards): HTMLElement {
@@ -314,7 +324,7 @@ function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTML
       ),
       own ? h("p", { class: "own" }, `In it: ${own}`) : null,
       v.clock ? h("p", { class: "clock", "data-clock": k.seat }, app.clockText(k.seat)) : null,
-      recipes ? h("p", { class: "recipes" }, "Recipes: ", recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none") : v.recipe_counts[k.seat] ? h("p", { class: "recipes" }, `${v.recipe_counts[k.seat]} recipe cards, hidden`) : null,
+      recipes ? h("p", { class: "recipes" }, "Recipes: ", recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none") : v.recipe_counts[k.seat] ? h("p", { class: "recipes" }, `${v.recipe_counts[k.seat]} recipe card${v.recipe_counts[k.seat] === 1 ? "" : "s"}, hidden`) : null,
     );
   });
   const watching = app.presence?.spectators ?? 0;
@@ -377,15 +387,31 @@ function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
         h("button", { class: "danger", "data-key": "resign-yes", onclick: () => ((t.confirm = null), app.act("resign")) }, "Yes, resign"),
         h("button", { "data-key": "resign-no", onclick: () => ((t.confirm = null), app.renderTableNow()) }, "No, play on"),
       );
-    } else out.push(h("button", { "data-key": "resign", onclick: () => ((t.confirm = "resign"), app.renderTableNow(), app.main.querySelector<HTMLElement>('[data-key="resign-no"]')?.focus()) }, "Resign"));
+    } else out.push(h("button", { "data-key": "resign", onclick: () => ask(app, "resign") }, "Resign"));
     const other = seats.find((s) => s.seat !== t.seat);
-    if (v.players === 2 && other?.absent) out.push(h("button", { "data-key": "claim", onclick: () => app.act("claim") }, "Claim the win (opponent away)"));
+    if (v.players === 2 && other?.absent) {
+      if (t.confirm === "claim") {
+        out.push(
+          h("p", { id: "claim-q" }, "Claim the win? The game ends at once and you win it."),
+          h("button", { class: "danger", "data-key": "claim-yes", onclick: () => ((t.confirm = null), app.act("claim")) }, "Yes, claim the win"),
+          h("button", { "data-key": "claim-no", onclick: () => ((t.confirm = null), app.renderTableNow()) }, "No, wait for them"),
+        );
+      } else out.push(h("button", { "data-key": "claim", onclick: () => ask(app, "claim") }, "Claim the win (opponent away)"));
+    } else if (t.confirm === "claim") t.confirm = null; // back in time: nothing to claim
+
     if (me?.computer && me.connected) out.push(h("button", { class: "primary", "data-key": "back", onclick: () => app.act("back") }, "Take my seat back from the computer"));
   }
   if (v.game_over || t.seat === null || me?.resigned) out.push(h("button", { "data-key": "to-lobby", onclick: () => app.act("leave") }, t.seat === null ? "Stop watching" : "Back to the lobby"));
   else out.push(h("button", { "data-key": "leave", onclick: () => app.act("leave") }, "Leave (my seat waits for me)"));
   out.push(h("a", { href: "#/help", class: "help-link" }, "How to play"));
   return h("section", { class: "actions", "aria-label": "Table actions" }, out);
+}
+
+/** Ask before resigning or claiming: the question's "no" gets the focus. */
+function ask(app: App, what: "resign" | "claim"): void {
+  app.t.confirm = what;
+  app.renderTableNow();
+  app.main.querySelector<HTMLElement>(`[data-key="${what}-no"]`)?.focus();
 }
 
 function ending(app: App, v: GameView, cards: Cards): HTMLElement {
@@ -400,7 +426,7 @@ function ending(app: App, v: GameView, cards: Cards): HTMLElement {
   return h(
     "section",
     { id: "question", class: "question ending", "aria-labelledby": "end-h" },
-    h("h2", { id: "end-h" }, "Game over"),
+    h("h2", { id: "end-h", tabindex: -1 }, "Game over"),
     h("p", { id: "result-words", class: "result" }, result ? endingWords(result, (s) => app.who(s)) : v.winners.map((s) => app.who(s)).join(" and ") + " won."),
     places.length ? h("ol", { class: "places", "aria-label": "Places" }, places) : null,
     v.scores ? scoreTable(app, v.scores, cards) : null,

@@ -177,10 +177,18 @@ export function eventWords(ev: GameEvent, who: (seat: number) => string, cards: 
   }
 }
 
+const seatList = (seats: readonly number[], who: (seat: number) => string): string => seats.map(who).join(" and ") || "a player";
+
+/** Who won, in a sentence: `Black (Cleo) wins.` */
+export function winnersWords(result: ResultInfo, who: (seat: number) => string): string {
+  const n = result.winners.length;
+  return n ? `${seatList(result.winners, who)} ${n > 1 ? "share the win" : "wins"}.` : "Nobody wins.";
+}
+
 /** How a game ended, in a sentence. */
 export function endingWords(result: ResultInfo, who: (seat: number) => string): string {
-  const list = (seats: readonly number[]) => seats.map(who).join(" and ") || "a player";
-  const winners = result.winners.length ? `${list(result.winners)} ${result.winners.length > 1 ? "share the win" : "wins"}.` : "Nobody wins.";
+  const list = (seats: readonly number[]) => seatList(seats, who);
+  const winners = winnersWords(result, who);
   const said: Record<string, string> = {
     played_out: "The game was played out.",
     resigned: `${list(result.resigned ?? [])} resigned.`,
@@ -189,4 +197,27 @@ export function endingWords(result: ResultInfo, who: (seat: number) => string): 
     abandoned: "Nobody was left at the table: the game was abandoned.",
   };
   return `${said[result.ending] ?? ""} ${winners}`;
+}
+
+/** The server's refusals the page meets most, in plain sentences; `seat` names the seat
+ * asked for as the page shows it (`White (seat 1)`: the protocol counts seats from 0).
+ * A code not listed keeps the server's own words. */
+export function refusalWords(code: string, message: string, seat: string | null = null): string {
+  const said: Record<string, string> = {
+    bad_token: "Your seat is no longer kept for this browser.",
+    seat_taken: `${seat ?? "That seat"} is taken: choose another seat.`,
+    table_full: "Every seat of that table is taken: you may watch it.",
+    no_such_table: "No table with that id here. Check the id, and for a private table the invite code too.",
+    bad_invite: "No table with that id here. Check the id, and for a private table the invite code too.",
+    not_in_lobby: "That game has begun: no seat can be taken now. You may watch it.",
+    already_seated: "You are at a table already: leave it first.",
+    game_over: "The game is over.",
+    not_your_turn: "It is not your turn.",
+    not_started: "The game has not begun yet.",
+    cannot_claim: "You cannot claim the win now: your opponent is not away.",
+    rate_limited: "Too many messages at once: wait a moment and try again.",
+    server_full: "The server is full: try again later.",
+    muted: "You are muted on this server for a while: your chat line was not sent.",
+  };
+  return said[code] ?? `Refused: ${message}`;
 }
