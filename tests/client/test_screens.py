@@ -517,6 +517,22 @@ async def test_a_long_chat_line_keeps_its_speaker(
     whole("<Bo> short", screen)
 
 
+async def test_the_side_panel_shows_how_many_recipes_the_others_hold(
+    seated: tuple[KupferApp, Client],
+) -> None:
+    """Everyone sees how many recipes each player holds (RULES.md 9): the others' counts
+    show beside their kettles, never their recipes; one's own are shown in full."""
+    kapp, client = seated
+    v = kapp.game.table.view
+    assert v is not None and v.options.recipes and v.recipes[0]
+    screen = draw(kapp, 120, 40).replace("\u00a0", " ")
+    others = [s for s in range(v.options.players) if s != client.seat]
+    for s in others:
+        n = v.recipe_counts[s]
+        assert f", {n} recipe{'s' if n != 1 else ''}" in screen, screen
+    assert screen.count(" recipe") >= len(others)
+
+
 async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, Client]) -> None:
     """Three players with recipes: at 80x24 your recipe shows without paging, and at
     60x20, where the panel pages, "To move:" stays on every page (issue 23, item 10)."""

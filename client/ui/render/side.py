@@ -133,6 +133,10 @@ def render_side(
             *([("", " "), status] if status[1] else []),
             ("", f", {count}"),
         ]
+        held = view.recipe_counts[seat] if seat < len(view.recipe_counts) else 0
+        if view.options.recipes and seat != me and not view.game_over:
+            # how many recipes each seat holds is public (RULES.md 9), which they are not
+            who.append(("", f", {held}{GLUE}recipe{'s' if held != 1 else ''}"))
         kettle: Line = (
             [("", "  top "), (COLOUR_STYLE.get(cards.colour(k.top), ""), top)]
             if k.top
