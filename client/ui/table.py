@@ -230,6 +230,9 @@ class TableModel:
                 return self._send(Intent(card, special=True))
             if key == "n":
                 return self._send(Intent(card, special=False))
+            hit = self.view.explodable
+            if key.isdigit() and d.choice.symbol == "explode" and int(key) - 1 in hit:
+                self.decision = Decision("targets", d.choice, {int(key) - 1})  # that one
         elif d.kind == "targets":
             if key.isdigit():
                 seat = int(key) - 1
@@ -278,13 +281,18 @@ class TableModel:
                 who = v.colours[s].capitalize() + (f" ({name})" if name else "")
                 return f"{who}'s {card_name(card)}" if card else who
 
+            if d.kind == "special" and len(v.explodable) > 1:  # a choice of whom to hit
+                hit = ", ".join(f"{s + 1}={top(s)}" for s in v.explodable)
+                return (
+                    f"Boom: whom to hit? {hit}: a number chooses one, [y]es: every one, "
+                    f"[n]o: nobody  {again}"
+                )
             if d.kind == "special":
-                hit = " and ".join(top(s) for s in v.explodable)
-                return f"Boom: knock {hit} off the kettle? [y]es / [n]o  {again}"
+                return f"Boom: knock {top(v.explodable[0])} off the kettle? [y]es / [n]o  {again}"
             hit = ", ".join(
-                f"{s + 1}={top(s)}{'*' if s in d.targets else ''}" for s in v.explodable
+                f"{s + 1}={top(s)}{' (hit)' if s in d.targets else ''}" for s in v.explodable
             )
-            return f"Targets (toggle with the number, * = hit): {hit}   Enter: go  {again}"
+            return f"Targets (a number hits or spares one): {hit}   Enter: go  {again}"
         if self.resigned:
             return "You resigned: a computer plays your seat to the end."
         if self.busy:

@@ -278,6 +278,23 @@ def test_small_words() -> None:
     asked = t.prompt(["Ann", "Bob"], CARDS.short)
     top = t.view.kettles[1].top  # type: ignore[union-attr]
     assert f"Boom: knock Black (Bob)'s {CARDS.short(top or '')} off the kettle?" in asked
+    # three players, two kettles to hit: the question says a number chooses one
+    three = a_view(pawns=(1, 3, 5), to_move=0)
+    t.set_view(three.model_copy(update={"explodable": (1, 2), "choices": (boom,)}), 3)
+    t.select()
+    asked = t.prompt(["Ann", "Bob", "Cy"], CARDS.short)
+    assert "whom to hit?" in asked and "2=Black (Bob)" in asked and "a number chooses one" in asked
+    t.answer("3")  # Cy's kettle alone
+    assert t.decision is not None and t.decision.kind == "targets" and t.decision.targets == {2}
+    asked = t.prompt(["Ann", "Bob", "Cy"], CARDS.short)
+    assert "3=" in asked and asked.count("(hit)") == 1, asked
+    sent = t.answer("enter")
+    assert sent is not None and sent.targets == (2,) and sent.special
+    t.set_view(
+        a_view(pawns=(1, 3), to_move=0).model_copy(update={"explodable": (1,), "choices": (boom,)}),
+        4,
+    )
+    t.select()
     for kind in ("special", "end", "targets"):
         t.decision = Decision(kind, boom, {1})
         assert t.prompt(["Ann", "Bob"], CARDS.short).endswith("(Esc: choose again)")
