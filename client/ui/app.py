@@ -89,7 +89,10 @@ class KupferApp:
         self.client = client
         self.allow_lobby = allow_lobby
         self.screen = "table" if client is not None and client.table else "lobby"
-        self.status = ""  # the last error or notice
+        # a notice that the game's next take makes old (the rematch's, the guide's
+        # offer): the cards taken when it was said (``status_line`` clears it after)
+        self.notice_ply: int | None = None
+        self.status = ""  # the last error or notice (setting it ends a notice)
         self.conn = "connected" if client is not None else "not connected"
         self.bye = ""  # the server's last goodbye (shown until the connection is back)
         self.server_stopped = False  # it said goodbye because it stops (the host quit)
@@ -134,6 +137,7 @@ class KupferApp:
         if self.settings.guide:  # the first run: offer the guide, once
             offer = "New to the game? G: a three-screen guide"
             self.status = f"{self.status}   {offer}" if self.status else offer
+            self.notice_ply = self._ply()
             self.settings = self.settings.save(guide=False)
         if self.client is not None:
             self.signed_in(self.client)
@@ -207,9 +211,23 @@ class KupferApp:
 
         self._spawn(go())
 
+    @property
+    def status(self) -> str:
+        return self._status
+
+    @status.setter
+    def status(self, text: str) -> None:
+        self._status = text
+        self.notice_ply = None  # whatever is said now is no old notice
+
     def say(self, status: str) -> None:
         self.status = status
         self.app.invalidate()
+
+    def _ply(self) -> int:
+        """The cards taken in the game on the screen (0 before one is)."""
+        v = self.game.table.view
+        return v.ply if v is not None else 0
 
     def exit(self) -> None:
         self.app.exit(result=0)
@@ -273,6 +291,7 @@ class KupferApp:
             self.game.rematched(self.client.seat if self.client else None)
             self.screen = "table"
             self.status = f"Rematch: a new game at table {u.table}; colours move one seat on"
+            self.notice_ply = 0  # the new game's: gone with its first take
         elif isinstance(u, m.ErrorMsg):
             self.status = f"! {u.message}"
             self.game.table.failed()
@@ -319,6 +338,8 @@ class KupferApp:
         elif key == "G" and self.lobby.form is None and not self._typing_address():
             self.guide = 0
             self.show_help = False
+            if self.notice_ply is not None and "G: a three-screen guide" in self.status:
+                self.status, self.notice_ply = "", None  # the offer was taken up
         elif self.show_help:
             self._help_key(key)
         elif self.players.open and not (key == "?" and self.players.form is None):
@@ -463,5 +484,7 @@ class KupferApp:
             return [("bold reverse", question)]
         if self.saying is not None:
             return [("bold", "say: "), ("", self.saying[-(width - 6) :] + "_")]
+        if self.notice_ply is not None and self._ply() > self.notice_ply:
+            self.status, self.notice_ply = "", None  # the game went on: an old notice
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"
         return [(style, self.status)]

@@ -260,6 +260,26 @@ def test_chat_is_kept_apart_from_the_game_log() -> None:
     assert not kapp.game.chat.said
 
 
+def test_a_notice_goes_once_the_game_goes_on() -> None:
+    """The rematch's notice stayed in the status line through the whole next game, and
+    the guide's offer under the guide itself: each goes with the game's next take (or,
+    the offer, once taken up); an error stays until something else is said."""
+    kapp = KupferApp(name="Ann")
+    kapp.game.table = TableModel(me=0)
+    kapp.on_update(m.RematchedMsg(table="t2", seat=1))
+    kapp.game.table.set_view(a_view(to_move=1).model_copy(update={"ply": 0}), 1)
+    assert "Rematch: a new game" in fragment_list_to_text(kapp.status_line(80))
+    kapp.game.table.set_view(a_view(to_move=0).model_copy(update={"ply": 1}), 2)
+    assert fragment_list_to_text(kapp.status_line(80)) == ""
+    kapp.status = "! that card cannot be taken"
+    kapp.game.table.set_view(a_view(to_move=1).model_copy(update={"ply": 2}), 3)
+    assert "cannot be taken" in fragment_list_to_text(kapp.status_line(80))
+    kapp.status = "New to the game? G: a three-screen guide"
+    kapp.notice_ply = 2
+    kapp.key("G")
+    assert kapp.guide == 0 and kapp.status == ""
+
+
 def test_small_words() -> None:
     """Issue 23, item 14: "1 card", the count of cards taken, every question's Esc."""
     from client.cli import build_parser
