@@ -30,16 +30,19 @@ PAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "the row or column next to it (the prompt says which; arrows choose, Enter "
             "takes). It goes on top of your kettle, so it sets your next walk: the line "
             "under the prompt says where it would send you.",
-            "At a corner there is nothing to take. * boom: the others' top cards leave "
-            "their kettles. ~ wand: play again at once.",
+            "At a corner there is nothing to take. * boom: you may knock the other "
+            "player's top card out of their kettle (with three players, you choose whose; "
+            "a kettle of one card is safe). ~ wand: play again at once.",
         ),
     ),
     (
         "3. The end and the score",
         (
-            "The game ends when a take empties a row or column: you keep that last card "
-            "or discard it. Then every kettle is shown and scored, ingredient by "
-            "ingredient, and the highest total wins.",
+            "While the deck lasts, every gap is refilled. Once it is empty, the game ends "
+            "when a take empties a line cards are taken from (the four inner rows and "
+            "four inner columns): you keep that last card or discard it. Then every "
+            "kettle is shown and scored, ingredient by ingredient, and the highest total "
+            "wins.",
             "While you play: the lines 'since your take' say what the others did, L "
             "shows the log, c chats, ? shows every key and the colours.",
         ),
