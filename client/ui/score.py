@@ -30,8 +30,9 @@ def score_lines(
 ) -> tuple[list[Line], int]:
     """The final score table in ``rows`` lines from line ``scroll`` on, the keys and
     the ``rematch`` line at the bottom; and the scroll kept within the table. When the
-    table does not fit, its TOTAL line stays in sight above "more lines": who won by
-    how much is never a page away."""
+    table does not fit, its TOTAL line stays in sight under "more lines" (who won by
+    how much is never a page away), and once the players' names have scrolled away
+    their line stays on top."""
     body = render_scores(view, cards, catalogue, names, width)
     keys = ["g: show the board", "v: review the game", "Up/Down: scroll", "?: help"]
     keys += ["Enter/q: back to the lobby"] if allow_lobby else ["q: quit"]
@@ -40,24 +41,32 @@ def score_lines(
         foot = wrap([("bold", rematch)], width) + foot
     room = rows - len(foot)
     if len(body) > room:
-        scroll = max(0, min(scroll, len(body) - room + 1))
-        end = scroll + room - 1
-        total = next((i for i, line in enumerate(body) if _is_total(line)), None)
-        shown = body[scroll:end]
-        if total is not None and not scroll <= total < end and len(shown) > 1:
-            end -= 1  # the TOTAL line takes the window's last line
-            shown = [*body[scroll:end], body[total]]
-        rest = len(body) - end - (total is not None and total >= end)
+        head = next((i for i, line in enumerate(body) if _starts(line, "ingredient")), None)
+        total = next((i for i, line in enumerate(body) if _starts(line, "TOTAL")), None)
+        roomy = room >= 5  # pinning leaves rows for the table itself
+        scroll = max(0, min(scroll, len(body) - room + 1 + (head is not None and roomy)))
+        # scrolled past the players' names: they stay on top, naming the columns
+        top = [body[head]] if roomy and head is not None and scroll > head else []
+        window = room - 1 - len(top)  # a line for "more lines"
+        pin = roomy and total is not None and not scroll <= total < scroll + window
+        end = scroll + window - pin
+        rest = len(body) - end - (pin and total is not None and total >= end)
         words = f"{rest} more line{'s' if rest != 1 else ''} (Down)" if rest else "end (Up: back)"
         more: Line = [("fg:#808080 italic", words)]
-        body = [*shown, more]
+        # the TOTAL line, out of its place, comes after "more lines": the sum of them all
+        body = [
+            *top,
+            *body[scroll:end],
+            more,
+            *([body[total]] if pin and total is not None else []),
+        ]
     else:
         scroll = 0
     return body + [[] for _ in range(room - len(body))] + foot, scroll
 
 
-def _is_total(line: Line) -> bool:
-    return bool(line) and line[0][1].startswith("TOTAL")
+def _starts(line: Line, word: str) -> bool:
+    return bool(line) and line[0][1].startswith(word)
 
 
 def ended_lines(

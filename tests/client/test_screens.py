@@ -558,17 +558,28 @@ async def test_the_totals_are_on_the_score_tables_first_screen(
     seated: tuple[KupferApp, Client], width: int, height: int, players: int
 ) -> None:
     """However many lines the table takes, its TOTAL line is in sight at once, and
-    stays while the rest scrolls."""
+    stays while the rest scrolls, under "more lines" when out of its place (it read as
+    the sum of the rows above it); the players' names stay on top, and the last line
+    can be reached."""
     kapp, _ = seated
     game = play(
         Options(seed=11, players=players, recipes=True),
         [make_bot("greedy", s, seed=s) for s in range(players)],
     )
     kapp.game.table.set_view(view_model(view(game, None)), 999)
-    for _ in range(3):
+    for _ in range(40):
         screen = draw(kapp, width, height)
         assert "TOTAL" in screen, screen
+        assert "ingredient" in screen, screen  # the columns are named
+        lines = screen.split("\n")
+        more = next((i for i, ln in enumerate(lines) if "more line" in ln), None)
+        total = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("TOTAL"))
+        if more is not None and "own colour, doubled" not in screen:
+            assert total == more + 1 or total < more, screen
+        if "end (Up: back)" in screen or more is None:
+            break
         kapp.key("down")
+    assert "own colour, doubled" in screen, screen  # the table's last line
 
 
 async def test_text_under_the_grid_stays_apart_from_the_panel(
