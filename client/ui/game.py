@@ -114,6 +114,7 @@ class GameScreen:
         if self.table.me != client.seat or fresh or new:
             self.table = TableModel(client.seat)
             self.recent = Recent()
+            self.recent.decided = client.view is not None and client.view.ply > 0  # mid-game
             self.table.log.extend(log)
             if not log:
                 self.table.log.extend(restore_log(client))

@@ -46,6 +46,9 @@ class Recent:
         self.notes: list[tuple[int, str]] = []  # (seat, words): resigned, away, back
         self._current: Turn | None = None
         self._timed_out: set[int] = set()
+        # we took a card in this game: "since your take" (before: "so far"); a screen
+        # that comes in mid-game (a resume) takes it that we did
+        self.decided = False
 
     def feed(self, events: Sequence[m.GameEvent]) -> None:
         for e in events:
@@ -69,6 +72,7 @@ class Recent:
             computer = turn.computer if turn else e.seat in self._timed_out
             if e.seat == self.me and not computer:
                 self.turns, self.notes, self._current = [], [], None  # our decision
+                self.decided = True
                 return
             turn = turn or self._start(e.seat)
             turn.takes.append((e.card, e.line, (e.row, e.col)))
@@ -112,7 +116,7 @@ class Recent:
         the lines at the top give way first). Wrapped; ``one_line``: each seat in one
         line, its newest turns first to stay, in fewer words when it must."""
         out: list[Line] = []
-        since = "since your take" if self.me is not None else "last turn"
+        since = "last turn" if self.me is None else "since your take" if self.decided else "so far"
         latest = {t.seat: i for i, t in enumerate(self.turns)}
         latest.update({s: len(self.turns) + i for i, (s, _) in enumerate(self.notes)})
         for seat in sorted(range(players), key=lambda s: latest.get(s, -1)):

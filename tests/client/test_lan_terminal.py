@@ -206,7 +206,9 @@ def test_three_players_the_last_sits_as_white_and_one_resigns(tmp_path: Path) ->
         t.wait("Your turn", name="kim", timeout=30)
         t.wait("Waiting for White (Kim)", name="jo")
         # Kim's turn (a symbol asks first)
-        took = re.compile(r"White \(Kim\) takes|White, since your take: [^,]+ \((col|row) \d")
+        took = re.compile(
+            r"White \(Kim\) takes|White, (since your take|so far): [^,]+ \((col|row) \d"
+        )
         play_until(t, "kim", lambda: bool(took.search(t.screen("host"))))
         t.keys("L", name="jo")
         # Jo's screen shows the take a moment later (paced): the log page shows it then
@@ -218,7 +220,8 @@ def test_three_players_the_last_sits_as_white_and_one_resigns(tmp_path: Path) ->
         t.wait("A computer plays your seat to the end", name="jo")
         t.keys("y", name="jo")
         t.wait("You resigned: a computer plays your seat to the end.", name="jo")
-        t.wait("Lilac, since your take: resigned, a computer plays on", name="host")
+        # the host has not taken yet in this game: "so far", not "since your take"
+        t.wait("Lilac, so far: resigned, a computer plays on", name="host")
         t.keys("L", name="host")  # 80x24, three players: the log has a line or two here
         t.wait("Lilac (Jo) resigned: a computer plays their seat", name="host")
         t.keys("x", name="host")

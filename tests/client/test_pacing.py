@@ -99,7 +99,7 @@ async def test_the_client_says_how_many_updates_wait(url: str) -> None:
 
 def test_since_your_take_keeps_every_other_turn_until_you_decide() -> None:
     r = Recent()
-    r.me = 0
+    r.me, r.decided = 0, True  # mid-game: we took before
     r.feed([moved(0, 1, 3), took(0, "moss-2"), refilled("toad-1"), moved(1, 4, 7)])
     r.feed([took(1, "root-2", 2, 3), refilled("vine-3", 2, 3), m.ExtraTurnEvent(seat=1)])
     r.feed([moved(1, 7, 8), took(1, "frog_slime-1", 3, 3), refilled("eye_of_newt-4", 3, 3)])
@@ -119,9 +119,24 @@ def test_since_your_take_keeps_every_other_turn_until_you_decide() -> None:
     assert r.lines(3, COLOURS, CARDS, 80) == [] and r.last() is None
 
 
+def test_before_our_first_take_the_others_turns_are_so_far() -> None:
+    """At a game's start (a rematch: the others move first) nothing was taken by us: the
+    lines say "so far", and "since your take" once we have taken."""
+    r = Recent()
+    r.me = 1
+    r.feed([moved(0, 1, 3), took(0, "moss-2"), moved(1, 4, 7)])
+    assert [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100)] == [
+        "White, so far: Moss 2 wand (col 2)"
+    ]
+    r.feed([took(1, "root-2", 2, 3), moved(0, 3, 5), took(0, "toad-3")])
+    assert [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100)] == [
+        "White, since your take: Toad 3 (col 2)"
+    ]
+
+
 def test_a_computer_move_for_us_is_shown_and_decides_nothing() -> None:
     r = Recent()
-    r.me = 0
+    r.me, r.decided = 0, True  # mid-game: we took before
     r.feed([moved(1, 4, 7), took(1, "root-3")])
     r.feed([m.TimedOutEvent(seat=0), moved(0, 1, 3), took(0, "moss-3"), refilled("toad-1")])
     text = " ".join(text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 200))
@@ -192,7 +207,7 @@ def test_one_line_per_seat_on_a_small_screen() -> None:
     """At 60 columns each seat's turns fit one line: the newest first, in fewer words
     if they must, and the take itself always stays."""
     r = Recent()
-    r.me = 0
+    r.me, r.decided = 0, True  # mid-game: we took before
     r.feed([moved(0, 1, 3), took(0, "moss-3"), moved(1, 4, 7)])
     r.feed([took(1, "root-3", 2, 3), refilled("vine-3", 2, 3), moved(2, 9, 11)])
     boom = m.TookEvent(
@@ -216,7 +231,7 @@ def test_a_take_is_not_pushed_out_by_later_corner_stops() -> None:
     words: both stay, in fewer words, rather than the corner alone (a CI run saw a
     take vanish from a 60x20 screen behind "a corner, nothing taken")."""
     r = Recent()
-    r.me = 0
+    r.me, r.decided = 0, True  # mid-game: we took before
     r.feed([moved(2, 1, 3), took(2, "snake_skin-3", 2, 4), refilled("vine-4", 2, 4)])
     r.feed([moved(0, 3, 5), m.PassedCornerEvent(seat=0, space=5)])
     r.feed([moved(2, 3, 5), m.PassedCornerEvent(seat=2, space=5)])
@@ -247,7 +262,7 @@ def test_a_move_counts_its_spaces_as_the_log_does() -> None:
     space is not counted, as in the log's "moves 4 spaces jumping a pawn" (the line
     said "moved 5 spaces" before)."""
     r = Recent()
-    r.me = 0
+    r.me, r.decided = 0, True  # mid-game: we took before
     r.feed([m.MovedEvent(seat=1, from_space=3, to_space=8, skipped=(5,))])
     full = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100, one_line=True)]
     assert full == ["Black, since your take: moved 4 spaces jumping a pawn, choosing"], full

@@ -613,6 +613,7 @@ async def test_text_under_the_grid_stays_apart_from_the_panel(
                     m.ExplodedEvent(seat=seat, target=0, card=ids[shift + 30], to="deck"),
                 ]
         kapp.game.recent = Recent()
+        kapp.game.recent.decided = True  # mid-game: we took before
         kapp.game.table.log.clear()
         kapp.game.on_update(m.EventsMsg(state_version=1, events=tuple(events)))
         lines = draw(kapp, 120, 40).split("\n")[:40]

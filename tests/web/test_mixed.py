@@ -69,13 +69,16 @@ def taken(live: LiveServer) -> list[tuple[int, str]]:
 
 
 def since_line(screen: str, colour: str) -> str:
-    """The terminal's "<colour>, since your take: ..." words, unwrapped ('' if none).
-    The line wraps inside its own column with the log beside it, two spaces or more
-    away: each of its lines is cut there, continuation lines are indented by two."""
-    head = f"{colour}, since your take:"
+    """The terminal's "<colour>, since your take: ..." words ("so far" before the
+    terminal's first take), unwrapped ('' if none). The line wraps inside its own
+    column with the log beside it, two spaces or more away: each of its lines is cut
+    there, continuation lines are indented by two."""
     lines = screen.splitlines()
     for i, line in enumerate(lines):
-        col = line.find(head)
+        head = next(
+            (h for h in (f"{colour}, since your take:", f"{colour}, so far:") if h in line), ""
+        )
+        col = line.find(head) if head else -1
         if col < 0:
             continue
         parts = [re.split(r"\s{2,}", line[col:])[0]]
