@@ -186,3 +186,38 @@ def test_one_recipe_card_is_one_card(live_server: LiveServer, open_page: Any) ->
     hidden = [t for t in page.locator(".seat .recipes").all_inner_texts() if "hidden" in t]
     assert hidden == ["1 recipe card, hidden"] * 2
     assert page.errors == []
+
+
+def test_ready_is_said_only_before_the_game_and_the_toggle_keeps_its_name(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """The lobby listed the players of running games as "Ann (ready)", and the ready
+    toggle read "Ready (press to wait)": now a running game's players show how they are
+    (online, away), and the toggle keeps its name, pressed (``aria-pressed``) or not."""
+    page = open_page("desktop")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.wait_for_selector("#create-go")
+    page.select_option("#seat-1", "")  # a person: wait for them
+    page.click("#create-go")
+    ready = page.locator("#ready")
+    ready.wait_for()
+    if ready.get_attribute("aria-pressed") == "false":
+        ready.click()
+    until(page, "document.getElementById('ready').getAttribute('aria-pressed') === 'true'")
+    assert ready.inner_text() == "\u2713 I am ready"
+    assert "You are ready: press the button again to wait." in page.inner_text("main")
+    ready.click()
+    until(page, "document.getElementById('ready').getAttribute('aria-pressed') === 'false'")
+    assert ready.inner_text() == "I am ready"
+    page.click("#leave")  # off this table: the listing holds the running game only
+    other = open_page("desktop")
+    start_game(other, live_server)  # Ann again, against the computer: it starts at once
+    other.wait_for_selector("#board")
+    watcher = open_page("desktop")
+    open_lobby(watcher, live_server)
+    until(watcher, "document.getElementById('tables').innerText.includes('playing')")
+    listing = watcher.locator("#tables").inner_text()
+    assert "Ann (online)" in listing and "(ready)" not in listing, listing
+    assert page.errors == [] and other.errors == [] and watcher.errors == []

@@ -109,7 +109,7 @@ export function renderTables(app: App): void {
     if (held !== null && !mine.includes(held)) mine.push(held);
     const free = t.seats.find((s) => !s.name);
     const colours = ["white", "black", t.options.third_colour ?? "lilac"];
-    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${s.bot ? "bot" : s.ready ? "ready" : seatStatus(s)})` : "free"}`);
+    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${s.bot ? "bot" : s.ready && t.state === "lobby" ? "ready" : seatStatus(s)})` : "free"}`);
     const buttons = [];
     if (mine.length) {
       buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, "data-seat": mine[0], onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
@@ -374,10 +374,10 @@ export function renderWaiting(app: App): void {
       h(
         "p",
         { class: "buttons" },
-        seat !== null ? h("button", { id: "ready", class: me?.ready ? "" : "primary", "aria-pressed": me?.ready ? "true" : "false", onclick: () => app.ready(!me?.ready) }, me?.ready ? "Ready (press to wait)" : "I am ready") : null,
+        seat !== null ? h("button", { id: "ready", class: me?.ready ? "" : "primary", "aria-pressed": me?.ready ? "true" : "false", onclick: () => app.ready(!me?.ready) }, me?.ready ? "\u2713 I am ready" : "I am ready") : null,
         h("button", { id: "leave", onclick: () => app.act("leave") }, "Leave the table"),
       ),
-      h("p", {}, "The game begins when every seat is taken and everyone is ready."),
+      h("p", {}, "The game begins when every seat is taken and everyone is ready.", seat !== null && me?.ready ? " You are ready: press the button again to wait." : ""),
     ),
     app.chatBox,
   );
