@@ -259,7 +259,9 @@ class LobbyScreen:
             right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
         else:
             you = f" (you: {client.player.name})" if client.player is not None else ""
-            right.append([("bold", f"Tables on {client.url}{you}")])
+            named = client.welcome.server if client.welcome is not None else ""
+            where = f"{named} ({client.url})" if named else client.url
+            right.append([("bold", f"Tables on {where}{you}")])
             if not self.tables:
                 right.append([("fg:#808080", "  no tables yet: press n to create one")])
             for i, tb in enumerate(self.tables):

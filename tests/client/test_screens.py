@@ -263,6 +263,8 @@ async def test_lobby_waiting_and_form_cut_nothing(url: str, width: int, height: 
             screen = draw(kapp, width, height)
             whole(name, screen)
             whole("(lobby; 3 players, private)", screen)
+            assert client.welcome is not None and client.welcome.server
+            whole(f"Tables on {client.welcome.server} ({client.url})", screen)  # its name
             for item in ("n: new table", "p: join by id", "q: quit"):
                 assert item in screen
             kapp.key("n")
