@@ -44,6 +44,7 @@ from .render import (
     help_lines,
     join_lines,
     pad,
+    tail_fitting,
     text_of,
     too_small_lines,
     wrap,
@@ -483,7 +484,7 @@ class KupferApp:
         if question is not None:
             return [("bold reverse", question)]
         if self.saying is not None:
-            return [("bold", "say: "), ("", self.saying[-(width - 6) :] + "_")]
+            return [("bold", "say: "), ("", tail_fitting(self.saying, width - 6) + "_")]
         if self.notice_ply is not None and self._ply() > self.notice_ply:
             self.status, self.notice_ply = "", None  # the game went on: an old notice
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"

@@ -8,7 +8,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from client.lib import Status
 from client.ui.app import KupferApp, _no_colour
 from client.ui.log import event_entries
-from client.ui.render import Cards, describe_event, join_lines, render_scores
+from client.ui.render import Cards, describe_event, join_lines, render_scores, tail_fitting
 from client.ui.render.scores import _cell
 from client.ui.table import Decision, LogEntry, TableModel
 from protocol import messages as m
@@ -278,6 +278,20 @@ def test_a_notice_goes_once_the_game_goes_on() -> None:
     kapp.notice_ply = 2
     kapp.key("G")
     assert kapp.guide == 0 and kapp.status == ""
+
+
+def test_the_chat_being_typed_shows_its_end_in_cells() -> None:
+    """Wide characters take two cells: the chat input showed "…ß 漢字 🙂 en" for a line
+    ending in "end." at 60 columns, its end pushed out of sight."""
+    from prompt_toolkit.utils import get_cwidth
+
+    kapp = KupferApp(name="Ann")
+    kapp.saying = "Grüße ÄÖÜ ß " + "漢字 🙂 " * 12 + "end."
+    for width in (60, 80):
+        line = fragment_list_to_text(kapp.status_line(width))
+        assert line.endswith("end._"), line
+        assert get_cwidth(line) <= width, (get_cwidth(line), line)
+    assert tail_fitting("ab漢", 2) == "漢" and tail_fitting("ab漢", 3) == "b漢"
 
 
 def test_small_words() -> None:

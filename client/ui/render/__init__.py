@@ -39,7 +39,17 @@ from .help import HELP, colour_table, help_lines
 from .layout import GRID_WIDTH, MIN_HEIGHT, MIN_WIDTH, Size, header, too_small_lines
 from .scores import ending_words, render_scores
 from .side import legend_line, names_a_bot, recipe_text, render_side, seat_name, seat_status
-from .text import GLUE, Line, join_lines, pad, side_by_side, text_of, wrap, wrap_items
+from .text import (
+    GLUE,
+    Line,
+    join_lines,
+    pad,
+    side_by_side,
+    tail_fitting,
+    text_of,
+    wrap,
+    wrap_items,
+)
 
 __all__ = [
     "CELL",
@@ -76,6 +86,7 @@ __all__ = [
     "seat_status",
     "short_name",
     "side_by_side",
+    "tail_fitting",
     "text_of",
     "too_small_lines",
     "wrap",

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent
+from prompt_toolkit.utils import get_cwidth
 
 __all__ = [
     "GLUE",
@@ -18,6 +19,7 @@ __all__ = [
     "join_lines",
     "pad",
     "side_by_side",
+    "tail_fitting",
     "text_of",
     "wrap",
     "wrap_items",
@@ -44,6 +46,16 @@ def pad(line: Line, width: int) -> Line:
     if used < width:
         out.append(("", " " * (width - used)))
     return out
+
+
+def tail_fitting(text: str, cells: int) -> str:
+    """The end of ``text`` that fits ``cells`` terminal cells: a wide character (CJK, most
+    emoji) takes two, so a line being typed shows its end however it is written."""
+    used, start = 0, len(text)
+    while start > 0 and used + get_cwidth(text[start - 1]) <= cells:
+        start -= 1
+        used += get_cwidth(text[start])
+    return text[start:]
 
 
 def wrap_text(text: str, width: int, indent: str = "") -> list[str]:
