@@ -3,7 +3,7 @@
  * page), a new table with every option, joining or watching by code or invite link,
  * and the waiting screen with the invite.
  */
-import type { CreateTableMsg, Timing } from "../lib/protocol";
+import type { CreateTableMsg, TableSummary, Timing } from "../lib/protocol";
 import { h, patch, replace } from "./dom";
 import type { App } from "./main";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
@@ -151,41 +151,92 @@ export function code(typed: string): string {
 
 export function renderJoin(app: App): void {
   const p = app.prefill;
+  // what the server's listing says of the table a link names (a private one is not listed)
+  const known = p?.known ?? null;
+  const free = known ? known.seats.filter((s) => !s.name).map((s) => s.seat) : [0, 1, 2];
+  const open = !known || (known.state === "lobby" && free.length > 0);
+  // a watch link, or a table that has no seat to offer: watching is all there is to do
+  const watchOnly = !!p && (p.watch || !open);
+  const colours = ["white", "black", known ? known.options.third_colour ?? "lilac" : "third colour"];
   // ids and invite codes are lower case (hex; letters and digits with dashes): spaces
   // around them and a phone keyboard's capital letter are let go (`code`)
   const plain = { type: "text", autocomplete: "off", autocapitalize: "off", autocorrect: "off", spellcheck: "false" };
   const table = h("input", { id: "join-table", ...plain, required: true, pattern: "\\s*[A-Za-z0-9_\\-]+\\s*", value: p?.table ?? "" });
   const invite = h("input", { id: "join-invite", ...plain, pattern: "\\s*[A-Za-z0-9_\\-]*\\s*", value: p?.invite ?? "" });
-  const seat = h("select", { id: "join-seat" }, h("option", { value: "" }, "the first free seat"), [0, 1, 2].map((s) => h("option", { value: s }, `${cap(["white", "black", "third colour"][s])} (seat ${s + 1})`)));
+  const seat = h(
+    "select",
+    { id: "join-seat" },
+    h("option", { value: "" }, "the first free seat"),
+    free.map((s) => h("option", { value: s }, `${cap(colours[s])} (seat ${s + 1})`)),
+  );
   const go = (watch: boolean) => (e: Event) => {
     e.preventDefault();
     app.prefill = null;
+    if (known && code(table.value) === known.id) app.summary = known; // its name on the waiting screen
     if (watch) app.watch(code(table.value), code(invite.value) || null);
-    else app.join(code(table.value), code(invite.value) || null, seat.value === "" ? null : Number(seat.value));
+    else app.join(code(table.value), code(invite.value) || null, seat.value === "" ? null : Number(seat.value), known?.seeded ?? false);
   };
+  const title = !p ? "Join or watch by code" : p.watch ? (known ? `Watch ${known.name}` : "You are invited to watch a table") : known ? `You are invited to ${known.name}` : "You are invited to a table";
   replace(
     app.main,
     h(
       "section",
       { class: "form", "aria-labelledby": "join-h" },
-      h("h2", { id: "join-h" }, p ? "You are invited to a table" : "Join or watch by code"),
+      h("h2", { id: "join-h" }, title),
+      known ? about(known, colours) : null,
       h(
         "form",
-        { onsubmit: go(p?.watch ?? false) },
-        field("Your name", nameField(app)),
+        { onsubmit: go(watchOnly) },
+        watchOnly ? null : field("Your name", nameField(app)),
         field("Table id", table),
         field("Invite code (private tables)", invite),
-        field("Seat", seat),
+        watchOnly ? null : field("Seat", seat),
         h(
           "p",
           { class: "buttons" },
-          h("button", { type: "submit", class: "primary", id: "join-go" }, p?.watch ? "Watch" : "Join"),
-          h("button", { type: "button", onclick: go(!(p?.watch ?? false)) }, p?.watch ? "Join" : "Watch"),
+          h("button", { type: "submit", class: "primary", id: "join-go" }, watchOnly ? "Watch" : p?.watch ? "Watch" : "Join"),
+          watchOnly ? null : h("button", { type: "button", onclick: go(!(p?.watch ?? false)) }, p?.watch ? "Join" : "Watch"),
           h("button", { type: "button", onclick: () => ((app.prefill = null), app.show("lobby")) }, "Back"),
         ),
       ),
     ),
   );
+}
+
+/** A listed table in a few lines: its terms, its state and its seats, free or whose. */
+function about(t: TableSummary, colours: string[]): HTMLElement {
+  const state = t.state === "lobby" ? (t.seats.some((s) => !s.name) ? "waiting for players" : "every seat is taken") : t.state === "playing" ? "the game is on: every seat is taken" : "the game is over";
+  return h(
+    "div",
+    { id: "join-about", class: "join-about" },
+    h("p", { class: "terms" }, cap(terms(t.options, t.timing, t.private)), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.rated ? ", rated" : "", "."),
+    h("p", { class: "state" }, `${cap(state)}${t.spectators ? `, ${t.spectators} watching` : ""}.`),
+    h(
+      "ul",
+      { class: "seat-list", "aria-label": "Seats" },
+      t.seats.map((s) => h("li", {}, h("span", { class: `tag c-${colours[s.seat]}` }, cap(colours[s.seat])), " ", s.name ? `${seatName(s)}${s.bot ? " (bot)" : ""}` : "free seat")),
+    ),
+  );
+}
+
+/** The listed summary of `table`, looked for in the server's first few pages of
+ * tables (null: not listed, a private table, or gone). */
+export async function lookUp(app: App, table: string): Promise<TableSummary | null> {
+  const c = app.client;
+  let cursor: string | undefined;
+  for (let page = 0; c && page < 5; page++) {
+    try {
+      const m = await c.request("list_tables", { open_first: true, limit: 50, cursor });
+      if (m.type !== "tables") return null;
+      const t = m.tables.find((x) => x.id === table);
+      if (t) return t;
+      if (!m.next) return null;
+      cursor = m.next;
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
 
 

@@ -5,7 +5,6 @@
  */
 import { ConnectionClosed, KupferkesselClient, ProtocolError, lineOf } from "../lib/index";
 import type {
-  ChatLineMsg,
   GameView,
   PlayerInfo,
   PresenceMsg,
@@ -15,8 +14,8 @@ import type {
   UpdateMsg,
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
-import { playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
-import { here as hereStore, savedLog, tokens, type Here } from "./store";
+import { lookUp, playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
+import { CHAT_KEEP, here as hereStore, savedChat, savedLog, tokens, type Here, type KeptChat } from "./store";
 import { GameLog, type LogEntry } from "./log";
 import { Pacer, paceSetting } from "./pace";
 import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn, type PlayersScreen } from "./players";
@@ -41,7 +40,8 @@ export class App {
   cursor: string | null = null;
   nextCursor: string | null = null;
   t: TableState = freshTable();
-  chat: ChatLineMsg[] = [];
+  /** The table's chat as this page heard it, kept across a reload (`savedChat`). */
+  chat: KeptChat[] = [];
   /** 1.2: the player this connection signed in as (null: anonymous). */
   player: PlayerInfo | null = null;
   private queue: UpdateMsg[] = [];
@@ -53,7 +53,8 @@ export class App {
   private sayTimer = 0;
   /** The state version the log had seen when the seat was resumed (null: not resuming). */
   private resumedFrom: number | null = null;
-  prefill: { table: string; invite: string; watch: boolean } | null = null;
+  /** The table an invite or watch link names, and its listing if the server lists it. */
+  prefill: { table: string; invite: string; watch: boolean; known?: TableSummary | null } | null = null;
   readonly main = byId("main");
   private readonly conn = byId("conn");
   private readonly status = byId("status");
@@ -119,7 +120,11 @@ export class App {
     await signIn(this); // 1.2: the player kept for this server, on every connection
     const h = this.here ?? hereStore.get();
     if (h) await this.rejoin(h);
-    else if (this.prefill) this.show(this.prefill.watch ? "join" : "join");
+    else if (this.prefill) {
+      const p = this.prefill;
+      p.known = await lookUp(this, p.table); // what the link leads to, if it is listed
+      if (this.prefill === p && this.client === client) this.show("join");
+    }
     else this.show("lobby");
   }
 
@@ -168,6 +173,7 @@ export class App {
       if (h.seat !== null && e instanceof ProtocolError && (e.code === "bad_token" || e.code === "no_such_table")) {
         tokens.forget(h.table, h.seat);
       }
+      if (h.seat === null) savedChat.forget(h.table, null); // no more watching there
       this.setHere(null);
       this.show("lobby");
       this.say(e instanceof ProtocolError ? `Could not go back to the table. ${refusalWords(e.code, e.message)}` : "");
@@ -227,6 +233,7 @@ export class App {
           tokens.forget(old.table, old.seat);
           if (token) tokens.put(msg.table, msg.seat, token);
         }
+        if (old && old.seat === null) savedChat.forget(old.table, null); // the spectator follows
         this.enterTable({ table: msg.table, seat: msg.seat ?? null, invite: old?.invite ?? null });
         this.say("The rematch begins: colours move one seat on.", true);
         break;
@@ -234,6 +241,7 @@ export class App {
       case "left": {
         const h = this.here;
         if (h && h.seat !== null && this.presence?.state !== "playing") tokens.forget(h.table, h.seat);
+        if (h && h.seat === null) savedChat.forget(h.table, null); // stopped watching
         this.setHere(null);
         this.presence = null;
         this.show("lobby");
@@ -248,7 +256,8 @@ export class App {
         break;
       case "chat":
         this.chat.push(msg);
-        if (this.chat.length > 200) this.chat.shift();
+        if (this.chat.length > CHAT_KEEP) this.chat.shift();
+        if (this.here) savedChat.put(this.here.table, this.here.seat, this.chat);
         this.renderChat();
         break;
       case "tables":
@@ -273,7 +282,7 @@ export class App {
     this.setHere(h);
     if (!same) {
       this.t = freshTable();
-      this.chat = [];
+      this.chat = savedChat.get(h.table, h.seat); // the lines before a reload
       this.queue = [];
       this.renderChat();
       if (h.seat !== null) this.restoreLog(h.table, h.seat);
@@ -388,11 +397,12 @@ export class App {
     const wasMine = before !== null && before.to_move === t.seat && !before.game_over;
     if (this.screen !== "table") this.show("table");
     else this.renderTableNow();
+    if (!before) this.renderChat(); // lines kept from before a reload: now with their colours
     if (nowMine && (!wasMine || u.re != null)) said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
     if (said.length) this.announce(said.join(". ") + ".");
     if (nowMine) {
       const a = document.activeElement;
-      if (!wasMine || !a || a === document.body || a === this.main) this.focusStart();
+      if (!wasMine || !a || a === document.body || a === this.main || a.id === "turn") this.focusStart();
     }
     if (u.view.game_over && u.view.result) this.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
     if (ended) {
@@ -463,6 +473,9 @@ export class App {
     if (!c || t.pending || !this.isMyTurn()) return;
     t.pending = true;
     this.renderTableNow();
+    // the card or answer pressed is disabled, then gone: the focus waits on the banner
+    // (not on <body>), and goes back to a card when the turn comes again
+    this.focusTurn();
     try {
       await c.take(t.version, option);
       t.selected = null;
@@ -472,6 +485,7 @@ export class App {
       if (e instanceof ProtocolError && e.code === "stale_state") this.say("The game moved on: choose again.");
       else this.refused(e);
       this.renderTableNow();
+      if (document.activeElement?.id === "turn" && this.isMyTurn()) this.focusStart();
     }
   }
 
@@ -532,6 +546,14 @@ export class App {
     if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT")) return;
     const first = this.main.querySelector<HTMLElement>(".cell.take");
     first?.focus({ preventScroll: false });
+  }
+
+  /** Keyboard focus to the turn banner (the screen does not scroll), unless the person
+   * is typing somewhere. */
+  focusTurn(): void {
+    const a = document.activeElement;
+    if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT")) return;
+    document.getElementById("turn")?.focus({ preventScroll: true });
   }
 
   // ------------------------------------------------------------------ screens

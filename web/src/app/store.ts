@@ -1,6 +1,7 @@
 /** What the page keeps in the browser's storage: seat tokens (per server, table and
  * seat), where this tab was (to resume after a reload), the player's name, the pace of
- * other seats' moves and the log the memory rule allows. A token is a secret: it never goes into a URL or the page. */
+ * other seats' moves, the log the memory rule allows and the table's last chat lines
+ * (a seat's and a spectator's alike). A token is a secret: it never goes into a URL or the page. */
 
 const host = (): string => location.host;
 const get = (k: string): string | null => {
@@ -27,6 +28,7 @@ export const tokens = {
   forget: (table: string, seat: number) => {
     set(tokenKey(table, seat), null);
     set(`kk:log:${host()}:${table}:${seat}`, null);
+    savedChat.forget(table, seat);
   },
   /** The seats of `table` this browser holds a token for. */
   seatsAt(table: string): number[] {
@@ -97,4 +99,35 @@ export const account = {
     }
   },
   put: (a: Account | null) => set(`kk:player:${host()}`, a ? JSON.stringify(a) : null),
+};
+
+/** The last chat lines a page kept: the server sends none of the lines before a
+ * reload, to a seat or a spectator. */
+export const CHAT_KEEP = 100;
+
+export interface KeptChat {
+  seat?: number | null;
+  name: string;
+  text: string;
+}
+
+const chatKey = (table: string, seat: number | null) => `kk:chat:${host()}:${table}:${seat ?? "watching"}`;
+
+export const savedChat = {
+  /** The lines kept for `seat` at `table` (null: watching), the last `CHAT_KEEP`. */
+  get(table: string, seat: number | null): KeptChat[] {
+    try {
+      const lines: unknown = JSON.parse(get(chatKey(table, seat)) ?? "[]");
+      if (!Array.isArray(lines)) return [];
+      return lines
+        .filter((l): l is KeptChat => !!l && typeof l.name === "string" && typeof l.text === "string")
+        .map((l) => ({ seat: typeof l.seat === "number" ? l.seat : null, name: l.name, text: l.text }))
+        .slice(-CHAT_KEEP);
+    } catch {
+      return [];
+    }
+  },
+  put: (table: string, seat: number | null, lines: readonly KeptChat[]) =>
+    set(chatKey(table, seat), JSON.stringify(lines.slice(-CHAT_KEEP).map((l) => ({ seat: l.seat ?? null, name: l.name, text: l.text })))),
+  forget: (table: string, seat: number | null) => set(chatKey(table, seat), null),
 };

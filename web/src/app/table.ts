@@ -46,7 +46,8 @@ export function renderTable(app: App): void {
       h(
         "div",
         { class: "board-col" },
-        h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn" }, turnWords(app, v)),
+        // it holds the focus between one's own take (or a resignation) and the next turn
+        h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn", "data-key": "turn", tabindex: -1 }, turnWords(app, v)),
         turnClock(app, v),
         board(app, v, cards),
         h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}.` : "No card taken yet."),
@@ -236,7 +237,7 @@ function question(app: App, v: GameView, cards: Cards): HTMLElement {
       { id: "question", class: "question mine", "aria-labelledby": "q-h" },
       h("h2", { id: "q-h" }, "A computer plays your seat"),
       h("p", {}, "Your time ran out move after move, so a computer player took over."),
-      h("p", {}, h("button", { class: "primary", "data-key": "back-q", onclick: () => app.act("back") }, "Take my seat back")),
+      h("p", {}, h("button", { class: "primary", "data-key": "back-q", onclick: () => answer(app, "back") }, "Take my seat back")),
     );
   }
   if (!app.isMyTurn()) {
@@ -384,8 +385,8 @@ function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
       const what = v.players === 2 ? "the other player wins at once" : "a computer plays your seat to the end and you place last";
       out.push(
         h("p", { id: "resign-q" }, `Resign? ${cap(what)}.`),
-        h("button", { class: "danger", "data-key": "resign-yes", onclick: () => ((t.confirm = null), app.act("resign")) }, "Yes, resign"),
-        h("button", { "data-key": "resign-no", onclick: () => ((t.confirm = null), app.renderTableNow()) }, "No, play on"),
+        h("button", { class: "danger", "data-key": "resign-yes", onclick: () => answer(app, "resign") }, "Yes, resign"),
+        h("button", { "data-key": "resign-no", onclick: () => answer(app, null, "resign") }, "No, play on"),
       );
     } else out.push(h("button", { "data-key": "resign", onclick: () => ask(app, "resign") }, "Resign"));
     const other = seats.find((s) => s.seat !== t.seat);
@@ -393,13 +394,13 @@ function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
       if (t.confirm === "claim") {
         out.push(
           h("p", { id: "claim-q" }, "Claim the win? The game ends at once and you win it."),
-          h("button", { class: "danger", "data-key": "claim-yes", onclick: () => ((t.confirm = null), app.act("claim")) }, "Yes, claim the win"),
-          h("button", { "data-key": "claim-no", onclick: () => ((t.confirm = null), app.renderTableNow()) }, "No, wait for them"),
+          h("button", { class: "danger", "data-key": "claim-yes", onclick: () => answer(app, "claim") }, "Yes, claim the win"),
+          h("button", { "data-key": "claim-no", onclick: () => answer(app, null, "claim") }, "No, wait for them"),
         );
       } else out.push(h("button", { "data-key": "claim", onclick: () => ask(app, "claim") }, "Claim the win (opponent away)"));
     } else if (t.confirm === "claim") t.confirm = null; // back in time: nothing to claim
 
-    if (me?.computer && me.connected) out.push(h("button", { class: "primary", "data-key": "back", onclick: () => app.act("back") }, "Take my seat back from the computer"));
+    if (me?.computer && me.connected) out.push(h("button", { class: "primary", "data-key": "back", onclick: () => answer(app, "back") }, "Take my seat back from the computer"));
   }
   if (v.game_over || t.seat === null || me?.resigned) out.push(h("button", { "data-key": "to-lobby", onclick: () => app.act("leave") }, t.seat === null ? "Stop watching" : "Back to the lobby"));
   else out.push(h("button", { "data-key": "leave", onclick: () => app.act("leave") }, "Leave (my seat waits for me)"));
@@ -412,6 +413,16 @@ function ask(app: App, what: "resign" | "claim"): void {
   app.t.confirm = what;
   app.renderTableNow();
   app.main.querySelector<HTMLElement>(`[data-key="${what}-no"]`)?.focus();
+}
+
+/** The question answered: `act` done (null: "no"); the focus, whose button goes, to
+ * the turn banner, or after a "no" back to the button that asked (`again`). */
+function answer(app: App, act: "resign" | "claim" | "back" | null, again: "resign" | "claim" | null = null): void {
+  app.t.confirm = null;
+  if (act) app.act(act);
+  app.renderTableNow();
+  if (again) app.main.querySelector<HTMLElement>(`[data-key="${again}"]`)?.focus();
+  else app.focusTurn();
 }
 
 function ending(app: App, v: GameView, cards: Cards): HTMLElement {
