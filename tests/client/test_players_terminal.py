@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from .rated import play_rated_game
-from .tmux import KK, Tmux, free_port, needs_tmux
+from .tmux import KK, Tmux, free_port, needs_tmux, showing
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -83,9 +83,9 @@ def test_register_move_devices_profile_replay_and_leaderboard(tmp_path: Path) ->
         for size in ((80, 24), (60, 20), (120, 40)):
             t.resize(*size, name="ada")
             t.keys("m", name="ada")
-            screen = t.wait("Recent games (1)", name="ada")
-            for words in ("player Ada", "Rating", "Rated evening", "Enter: replay it", "Esc: back"):
-                assert words in screen, screen
+            words = ("Recent games (1)", "player Ada", "Rating", "Rated evening")
+            # the whole screen, not one caught mid-redraw
+            screen = t.wait(showing(*words, "Enter: replay it", "Esc: back"), name="ada")
             assert re.search(r"Rating -?\d+\.\d\?", screen), screen  # provisional
             t.keys("Enter", name="ada")
             t.wait("review: the start", name="ada")
