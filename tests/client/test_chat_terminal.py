@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .tmux import KK, Tmux, answer, form_set, free_port, needs_tmux, table_id
+from .tmux import KK, Tmux, answer, form_set, free_port, needs_tmux, showing, table_id
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -36,8 +36,8 @@ def test_chat_has_its_own_history(tmp_path: Path) -> None:
         form_set(t, "host", "Create table")
         table = table_id(t.wait("Waiting for players", name="host"))
         say(t, "host", "hello from the waiting room")
-        screen = t.wait("<Hanna> hello from the waiting room", name="host")
-        assert "Waiting for players" in screen and "Chat" in screen, screen
+        said = "<Hanna> hello from the waiting room"
+        t.wait(showing(said, "Waiting for players", "Chat"), name="host")  # whole screens
         t.start(f"{KK} join ws://127.0.0.1:{port} --table {table} --name Jo", name="jo")
         t.wait("Deck", name="jo")
         say(t, "jo", "good luck")
@@ -49,9 +49,7 @@ def test_chat_has_its_own_history(tmp_path: Path) -> None:
                 answer(t, name, t.screen(name))
             time.sleep(0.2)
         t.keys("C", name="host")
-        screen = t.wait("Chat at this table", name="host")
-        assert "<Hanna> hello from the waiting room" in screen, screen
-        assert "<Jo> good luck" in screen, screen
+        t.wait(showing("Chat at this table", said, "<Jo> good luck"), name="host")
         t.keys("x", name="host")
         t.wait(lambda s: "Chat at this table" not in s and "Deck" in s, name="host")
     finally:

@@ -155,8 +155,8 @@ def test_a_resignation_ends_the_game_on_every_screen_and_a_rematch_follows(
         t.wait("Resign?", name="jo")
         t.keys("y", name="jo")
         for name in ("host", "jo", "eve"):
-            screen = t.wait("Black (Jo) resigned", name=name)
-            assert "winner: White (Hanna)" in screen and "Your turn" not in screen, screen
+            screen = t.wait(showing("Black (Jo) resigned", "winner: White (Hanna)"), name=name)
+            assert "Your turn" not in screen, screen
             assert "Final score" in screen
         t.keys("g", name="host")  # the board as it was
         screen = t.wait("Deck", name="host")

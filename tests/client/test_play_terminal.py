@@ -12,7 +12,7 @@ import pytest
 
 from client.ui.render import Size
 
-from .tmux import KK, Tmux, needs_tmux
+from .tmux import KK, Tmux, needs_tmux, showing
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -43,8 +43,7 @@ def test_a_double_enter_takes_one_card(tmp_path: Path) -> None:
         screen = t.screen()
         assert my_cards(screen) == 2 and "Your turn" in screen, screen
         t.keys("q")
-        screen = t.wait("Quit?")
-        assert "The game ends with this program: it cannot be resumed" in screen, screen
+        screen = t.wait(showing("Quit?", "The game ends with this program: it cannot be resumed"))
         assert "join" not in screen.split("Quit?")[1]
         t.keys("n")
         t.wait(lambda s: "Quit?" not in s)
