@@ -255,6 +255,7 @@ class LobbyScreen:
         left.append([("reverse" if focused else "underline", shown.ljust(30))])
         room = width - 35
         right: list[Line] = []
+        ours: set[str] = set()  # the tables where a seat is ours (``_mine``)
         if client is None:
             right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
         else:
@@ -264,10 +265,12 @@ class LobbyScreen:
             right.append([("bold", f"Tables on {where}{you}")])
             if not self.tables:
                 right.append([("fg:#808080", "  no tables yet: press n to create one")])
+            # asked once a drawing: each answer reads the token file
+            ours = {tb.id for tb in self.tables if self._mine(client, tb.id)}
             for i, tb in enumerate(self.tables):
                 sel = self.focus == "tables" and i == self.table_index
                 seats = ", ".join(seat_name(s, s.name) if s.name else "-" for s in tb.seats)
-                mine = " *" if self._mine(client, tb.id) else ""
+                mine = " *" if tb.id in ours else ""
                 text = f"{'>' if sel else ' '} {tb.name} ({tb.state}; {table_terms(tb)}): "
                 text += f"{seats}{mine}"
                 right += wrap([("reverse" if sel else "", text)], room, 4)
@@ -280,6 +283,6 @@ class LobbyScreen:
             keys += ["m: your player", "b: leaderboard"]
         keys.append("q: quit")
         lines += wrap_items(keys, width)
-        if client is not None and any(self._mine(client, tb.id) for tb in self.tables):
+        if ours:
             lines += wrap_items(["* your seat: Enter takes it back"], width)
         return lines
