@@ -452,8 +452,11 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     # both seats, ended the game before the press landed)
     if my_turn(guest):
         take_one(guest, "phone", timeout=5_000)
-    guest.click('[data-key="claim"]')
-    guest.click('[data-key="claim-yes"]')  # it asks first
+    for _ in range(5):  # it asks first; a press on a board drawn anew under it: again
+        guest.click('[data-key="claim"]')
+        with contextlib.suppress(pytest.importorskip("playwright.sync_api").TimeoutError):
+            guest.click('[data-key="claim-yes"]', timeout=3_000)
+            break
     guest.wait_for_selector("#end-h")
     assert "claimed the win" in guest.locator("#result-words").inner_text()
     assert "Black (Bea, you) wins" in guest.locator("#result-words").inner_text()
