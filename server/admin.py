@@ -134,7 +134,8 @@ def show(action: str, answer: dict[str, Any]) -> list[str]:
             )
         return lines
     if action == "close":
-        return [f"closed {answer['table']}: {answer['ending']}, winners {answer['winners']}"]
+        by = f" (served by node {answer['node']})" if answer.get("node") else ""
+        return [f"closed {answer['table']}{by}: {answer['ending']}, winners {answer['winners']}"]
     sanctions = answer.get("sanctions") or [answer.get("sanction") or answer.get("lifted")]
     lines = [
         f"{s['id']}  {s['kind']} {s['target']} {s['value']!r}  since {_when(s['since'])}"

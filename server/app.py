@@ -114,7 +114,11 @@ class Server:
         self.admin: Admin | None = None
         if config.admin_socket:
             self.admin = Admin(
-                Path(config.admin_socket), self.lobby, self.sessions, self.moderation
+                Path(config.admin_socket),
+                self.lobby,
+                self.sessions,
+                self.moderation,
+                None if self.cluster is None else self.cluster.close_elsewhere,
             )
         self.metrics: Metrics | None = None
         if config.metrics:

@@ -25,6 +25,7 @@ from ..core import intents as i
 __all__ = [
     "KINDS",
     "Back",
+    "CloseTable",
     "FrameFor",
     "Listed",
     "Moved",
@@ -191,7 +192,29 @@ class Released:
     tables: list[str]
 
 
-NodeMessage = FrameFor | Reply | Replaced | Rematched | Moved | Refused | Listed | Back | Released
+@dataclass(frozen=True, slots=True)
+class CloseTable:
+    """The operator closes ``table`` (``kupferkessel admin close`` at the sender):
+    ``resign`` resigns that seat (None: abandoned); answered with ``Reply`` ``rid``
+    (``result``: the ending and the winners) or ``moved`` (not served here)."""
+
+    rid: int
+    table: str
+    resign: int | None
+
+
+NodeMessage = (
+    FrameFor
+    | Reply
+    | Replaced
+    | Rematched
+    | Moved
+    | Refused
+    | Listed
+    | Back
+    | Released
+    | CloseTable
+)
 
 
 def encode(msg: NodeMessage) -> Fields:
@@ -227,6 +250,8 @@ def encode(msg: NodeMessage) -> Fields:
             return {"k": "back"}
         case Released(tables):
             return {"k": "released", "tables": tables}
+        case CloseTable(rid, table, resign):
+            return {"k": "close", "rid": rid, "t": table, "seat": resign}
     raise TypeError(msg)
 
 
@@ -253,6 +278,7 @@ _READ: dict[str, Callable[[Fields], NodeMessage]] = {
     ),
     "back": lambda m: Back(),
     "released": lambda m: Released(list(m["tables"])),
+    "close": lambda m: CloseTable(m["rid"], m["t"], m.get("seat")),
 }
 
 

@@ -75,6 +75,7 @@ from .counts import ClusterCounts
 from .listing import Listings
 from .messages import (
     Back,
+    CloseTable,
     FrameFor,
     Listed,
     Moved,
@@ -255,6 +256,7 @@ class Cluster:
             Listed: self.listings.heard,
             Back: lambda src, msg: f.back(src),
             Released: self._released,
+            CloseTable: lambda src, msg: self._spawn(self.serving.close(src, msg)),
         }
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -314,6 +316,33 @@ class Cluster:
                 break
             await self._adopt(table_id, finished=True)
         return None
+
+    async def close_elsewhere(
+        self, table_id: str, resign: int | None
+    ) -> tuple[str, str, list[int]] | None:
+        """The operator's ``admin close`` of a table this node does not serve: its owner
+        closes it (``Serving.close``). The owner's id, the ending and the winners; None
+        if no node serves the table (finished and let go, never made, or its node lost
+        and nobody has adopted it yet)."""
+        for _ in range(3):  # again after the table moved on the way
+            async with _reachable("close"):
+                owner = await self.redis.get(lease_key(table_id))
+            if owner is None:
+                return None
+            node = text(owner)
+            try:
+                reply = await self.forwarding.ask(
+                    node, lambda rid: CloseTable(rid, table_id, resign)
+                )
+            except TimeoutError:
+                raise TableError("internal", f"node {node} did not answer: try again") from None
+            if reply.error is not None:
+                raise TableError(*reply.error)
+            if not reply.moved:
+                ending, winners = reply.result
+                return node, ending, list(winners)
+            await asyncio.sleep(self.lease / 3)
+        raise TableError("internal", f"table {table_id} is moving between nodes: try again")
 
     async def locate_seat(
         self, token: str, current: TableHandle | None

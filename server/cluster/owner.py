@@ -27,6 +27,7 @@ from ..core.table import Table, TableError
 from ..net.framing import Frame, Framing
 from .bus import Bus
 from .messages import (
+    CloseTable,
     FrameFor,
     Moved,
     Refused,
@@ -177,6 +178,25 @@ class Serving:
             error = ("internal", "the server failed to handle this message", None)
         if rid is not None:
             self.bus.send(session_node, encode(Reply(rid, result, error, moved, answered)))
+
+    async def close(self, src: str, msg: CloseTable) -> None:
+        """The operator at node ``src`` closes one of our tables (``admin close``): the
+        reply is the ending and the winners, the refusal, or ``moved``."""
+        table = self._tables().get(msg.table)
+        if table is None or self._stopping():
+            self.bus.send(src, encode(Reply(msg.rid, moved=True)))
+            return
+        reply = Reply(msg.rid)
+        try:
+            ending, winners = await table.end_by_operator(msg.resign)
+            reply = Reply(msg.rid, [ending, winners])
+        except TableError as e:
+            reply = Reply(msg.rid, error=(e.code, e.message, e.detail))
+        except Exception:
+            log.exception("internal error closing a table", extra={"table": msg.table})
+            reply = Reply(msg.rid, error=("internal", "the table's node failed to close it", None))
+        log.info("closed for another node's operator", extra={"table": msg.table, "node": src})
+        self.bus.send(src, encode(reply))
 
     async def _apply(
         self, table: Table, occ: RemoteOccupant, kind: str, msg: dict[str, Any]

@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
@@ -48,7 +49,16 @@ from ..lobby.registry import rematch_name
 from ..net.session import Session
 from ..store import StoredSeat, StoredTable
 from .bus import Bus
-from .messages import FrameFor, Refused, Rematched, Replaced, Reply, intent_message
+from .messages import (
+    FrameFor,
+    NodeMessage,
+    Refused,
+    Rematched,
+    Replaced,
+    Reply,
+    encode,
+    intent_message,
+)
 from .wire import lease_key, text, with_seq
 
 __all__ = ["Forwarding", "RemoteTable"]
@@ -275,7 +285,9 @@ class Forwarding:
         self.proxies: dict[str, RemoteTable] = {}  # handle_id -> a session's remote table
         self._handle_ids = 0
         self._rid = 0
-        self._pending: dict[int, tuple[asyncio.Future[Reply], RemoteTable]] = {}
+        # requests waiting for their reply: the session's remote table they are for
+        # (None: the operator's, ``ask``)
+        self._pending: dict[int, tuple[asyncio.Future[Reply], RemoteTable | None]] = {}
         self.forwarded = 0  # intents sent to the tables' owners (for the metrics)
 
     def new_handle_id(self) -> str:
@@ -352,6 +364,19 @@ class Forwarding:
                 raise TableError(*answer.error)
             return answer
         raise self._lost(take)
+
+    async def ask(self, node: str, request: Callable[[int], NodeMessage]) -> Reply:
+        """Send node ``node`` the request ``request(rid)`` and wait for its reply
+        (``TimeoutError`` after four leases)."""
+        self._rid += 1
+        rid = self._rid
+        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = (fut, None)
+        self.bus.send(node, encode(request(rid)))
+        try:
+            return await asyncio.wait_for(fut, self.lease * 4)
+        finally:
+            self._pending.pop(rid, None)
 
     @staticmethod
     def _lost(take: bool) -> TableError:

@@ -97,6 +97,8 @@ class Ending(Protocol):
 
     def _announce_end(self, seat: int | None) -> None: ...
 
+    def close(self, resigning: int | None = None) -> Awaitable[bool]: ...
+
 
 class Endings:
     """Resigning, claiming, coming back, finishing: mixed into ``Table``."""
@@ -204,6 +206,15 @@ class Endings:
                 self.resigned.append(resigning)
             await self._end_early(self._judge("resigned"))
         return True
+
+    async def end_by_operator(self: Ending, resigning: int | None = None) -> tuple[str, list[int]]:
+        """``close`` for the operator's ``admin close``, here or from another node of a
+        cluster: how the table ended and its winners; refused ``game_over`` if it had
+        ended already."""
+        if not await self.close(resigning):
+            raise TableError("game_over", f"table {self.id} had ended already")
+        winners = [] if self.result is None else list(self.result.winners)
+        return self.finish_reason or "abandoned", winners
 
     async def _end_early(self: Ending, result: GameResult) -> None:
         """End a game before its last take (the lock held): stored, then everyone gets

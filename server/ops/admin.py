@@ -71,16 +71,28 @@ def sanction_dict(s: Sanction) -> dict[str, Any]:
     }
 
 
+CloseElsewhere = Callable[[str, int | None], Awaitable[tuple[str, str, list[int]] | None]]
+"""On a node of a cluster: close a table another node serves (with a seat that resigns,
+or None), through that node; its id, the ending and the winners, or None if no node
+serves the table now (``Cluster.close_elsewhere``)."""
+
+
 class Admin:
     """The endpoint of one server: its lobby, its sessions and its moderation."""
 
     def __init__(
-        self, path: Path, lobby: Lobby, sessions: Collection[Session], moderation: Moderation
+        self,
+        path: Path,
+        lobby: Lobby,
+        sessions: Collection[Session],
+        moderation: Moderation,
+        elsewhere: CloseElsewhere | None = None,  # a node of a cluster: its owner closes
     ) -> None:
         self.path = path
         self.lobby = lobby
         self.sessions = sessions
         self.moderation = moderation
+        self.elsewhere = elsewhere
         self._server: asyncio.AbstractServer | None = None
         self._turns = asyncio.Semaphore(MAX_CLIENTS)
 
@@ -203,19 +215,26 @@ class Admin:
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise AdminError("invalid_field", "resign: a seat number")
         table = self.lobby.tables.get(table_id)
-        if table is None:
-            raise AdminError(
-                "no_such_table", f"no table {table_id} is served here (on a cluster: ask its node)"
-            )
-        if not await table.close(seat):
-            raise AdminError("game_over", f"table {table_id} had ended already")
-        ending = table.finish_reason or "abandoned"
-        winners = [] if table.result is None else list(table.result.winners)
+        node = None  # the node that served it, if another node of the cluster
+        if table is not None:
+            ending, winners = await table.end_by_operator(seat)
+        else:
+            closed = None if self.elsewhere is None else await self.elsewhere(table_id, seat)
+            if closed is None:
+                raise AdminError("no_such_table", f"no table {table_id} is served now")
+            node, ending, winners = closed
         log.info(
             "admin",
-            extra={"action": "close", "table": table_id, "ending": ending, "resigned": seat},
+            extra={
+                "action": "close",
+                "table": table_id,
+                "ending": ending,
+                "resigned": seat,
+                "node": node,
+            },
         )
-        return {"table": table_id, "ending": ending, "winners": winners}
+        answer: dict[str, Any] = {"table": table_id, "ending": ending, "winners": winners}
+        return answer if node is None else answer | {"node": node}
 
     async def sanction(self, kind: str, request: dict[str, Any]) -> dict[str, Any]:
         name, address = request.get("name"), request.get("address")

@@ -32,15 +32,23 @@ LEASE = 1.0  # seconds a node's hold on a table lasts unless renewed
 
 @contextlib.asynccontextmanager
 async def cluster(
-    pg_url: str, redis_url: str, n: int = 3, lease: float = LEASE, **config: Any
+    pg_url: str,
+    redis_url: str,
+    n: int = 3,
+    lease: float = LEASE,
+    admin_dir: Path | None = None,
+    **config: Any,
 ) -> AsyncIterator[list[Server]]:
     """``n`` started nodes in this process (port 0 each), stopped at the end; the
     block must end within 180 s (a hang fails the test with its traceback). A test
     about what happens while every node keeps its tables gives a longer ``lease``: on
-    a busy machine a renewal can come later than a second, and the table moves."""
+    a busy machine a renewal can come later than a second, and the table moves. With
+    ``admin_dir``, node ``i`` has its admin socket there, ``node{i}.sock``."""
     nodes = []
     try:
-        for _ in range(n):
+        for i in range(n):
+            if admin_dir is not None:
+                config["admin_socket"] = str(admin_dir / f"node{i}.sock")
             server = Server(
                 ServerConfig(port=0, ping_interval=None, cluster=redis_url, lease=lease, **config),
                 open_store(pg_url, exclusive=False),

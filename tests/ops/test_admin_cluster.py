@@ -1,0 +1,70 @@
+"""``kupferkessel admin close`` on a node of a cluster: any node's admin socket closes
+any table, the node that serves it doing the closing (``Cluster.close_elsewhere``), so
+an operator need not know which node holds a table. Real PostgreSQL and Redis (e2e)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.admin import request
+from server.app import Server
+from tests.helpers.cluster import cluster
+from tests.helpers.services import Redis
+from tests.server.wsclient import WsClient, advance, create, join
+
+pytestmark = pytest.mark.e2e
+
+
+async def ask(server: Server, action: str, **fields: Any) -> dict[str, Any]:
+    """One request through the node's admin socket (the command's own function)."""
+    assert server.admin is not None
+    return await asyncio.to_thread(request, str(server.admin.path), {"action": action, **fields})
+
+
+async def test_any_node_closes_a_table_its_owner_serves(
+    pg_url: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    async with cluster(pg_url, redis_server.url, n=2, admin_dir=tmp_path) as (a, b):
+        assert a.cluster is not None and b.cluster is not None
+        ca = await WsClient.open(a.port, "ann", (1, 1))
+        table, _, _ = await create(ca)  # a serves the table
+        cb = await WsClient.open(b.port, "bob", (1, 1))  # b's session forwards to a
+        await join(cb, table, "bob")
+        for c in (ca, cb):
+            await c.send("ready")
+        await cb.wait_type("view")
+        await ca.wait_type("view")
+        await advance([ca, cb], random.Random(7), 4)
+        assert table not in b.lobby.tables  # b does not serve it: a does
+
+        closed = await ask(b, "close", table=table, resign=0)
+        assert closed == {
+            "ok": True,
+            "table": table,
+            "ending": "resigned",
+            "winners": [1],
+            "node": a.cluster.node,
+        }
+        for c in (ca, cb):  # the owner's ending reaches both nodes' players
+            final = await c.wait_for(lambda x: x.type == "view" and x.view.game_over)
+            assert final.view.winners == (1,)
+        (game,) = b.store.list_games()  # the cluster's one store
+        assert game.table_id == table and game.result is not None
+        assert game.result["ending"] == "resigned" and game.result["resigned"] == [0]
+
+        again = await ask(b, "close", table=table)  # refused by the owner, as at home
+        assert (again["ok"], again["error"]) == (False, "game_over")
+        unknown = await ask(b, "close", table="nosuchtable")
+        assert (unknown["ok"], unknown["error"]) == (False, "no_such_table")
+        cc = await WsClient.open(b.port, "cy", (1, 1))
+        lobby_table, _, _ = await create(cc)  # b serves this one, a is asked
+        assert lobby_table in b.lobby.tables
+        closed_by_a = await ask(a, "close", table=lobby_table)
+        assert (closed_by_a["ending"], closed_by_a["node"]) == ("abandoned", b.cluster.node)
+        for c in (ca, cb, cc):
+            await c.close()
