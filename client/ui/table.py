@@ -297,12 +297,14 @@ class TableModel:
             return "You resigned: a computer plays your seat to the end."
         if self.busy:
             return "..."
+        extra = v.turn_in_row == 2  # a wand's extra turn (RULES.md 4.4), seen by all
         if self.my_turn:
-            return f"Your turn: take a card from {line_words(v.line or '')}"
+            turn = "Your turn (the extra turn of a wand)" if extra else "Your turn"
+            return f"{turn}: take a card from {line_words(v.line or '')}"
         if v.to_move is not None:
             name = names[v.to_move] if v.to_move < len(names) else None
             who = v.colours[v.to_move].capitalize() + (f" ({name})" if name else "")
-            return f"Waiting for {who}..."
+            return f"Waiting for {who}{', on the extra turn of a wand' if extra else ''}..."
         return ""
 
 

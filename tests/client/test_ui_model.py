@@ -352,3 +352,26 @@ def test_small_words() -> None:
     ]
     args = build_parser("bot").parse_args(["bot", "--url", "ws://h", "--data-dir", "/tmp/x"])
     assert args.data_dir == "/tmp/x"
+
+
+def test_a_wands_extra_turn_is_said_in_the_prompt_and_the_side_panel() -> None:
+    """RULES.md section 9: everyone sees whether a turn is a wand's extra turn; the log
+    line saying so soon scrolls away, so the prompt and "To move" say it."""
+    from client.ui.render import render_side, text_of
+
+    names: list[str | None] = ["Ann", "Bob"]
+    t = TableModel(me=0)
+    t.set_view(a_view(to_move=0), 1)
+    assert t.prompt(names).startswith("Your turn: take a card from")
+    extra = a_view(to_move=0).model_copy(update={"turn_in_row": 2})
+    t.set_view(extra, 2)
+    assert t.prompt(names).startswith("Your turn (the extra turn of a wand): take a card from")
+    side = text_of(render_side(extra, CARDS, catalogue(), names, [], 0, 80)[0])
+    assert side == "To move: You (extra turn)"
+    plain = text_of(render_side(a_view(to_move=0), CARDS, catalogue(), names, [], 0, 80)[0])
+    assert plain == "To move: You"
+    spectator = TableModel(me=None)
+    spectator.set_view(extra, 3)
+    assert spectator.prompt(names) == "Waiting for White (Ann), on the extra turn of a wand..."
+    spectator.set_view(a_view(to_move=0), 4)
+    assert spectator.prompt(names) == "Waiting for White (Ann)..."

@@ -105,6 +105,7 @@ def render_side(
         head += [
             ("bold", "To move: "),
             ("bold reverse" if mine else "bold", "You" if mine else mover),
+            *([("bold", " (extra turn)")] if view.turn_in_row == 2 else []),
         ]
     n, ply = view.deck_size, view.ply
     deck = f"Deck{GLUE}{n}{GLUE}card{'s' if n != 1 else ''}   {ply}{GLUE}taken"
