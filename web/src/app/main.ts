@@ -15,7 +15,7 @@ import type {
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import { lookUp, playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
-import { CHAT_KEEP, here as hereStore, savedChat, savedLog, tokens, type Here, type KeptChat } from "./store";
+import { CHAT_KEEP, account, here as hereStore, prefs, savedChat, savedLog, tokens, type Here, type KeptChat } from "./store";
 import { GameLog, type LogEntry } from "./log";
 import { Pacer, paceSetting } from "./pace";
 import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn, type PlayersScreen } from "./players";
@@ -48,6 +48,8 @@ export class App {
   private pumping = false;
   private readonly pacer = new Pacer();
   private retries = 0;
+  /** The name this connection's `hello` said (`helloName`). */
+  private helloSaid = "";
   wantReady = true;
   private listTimer = 0;
   private sayTimer = 0;
@@ -80,7 +82,12 @@ export class App {
       h("button", { type: "submit" }, "Send"),
     );
     this.chatBox = h("section", { class: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
-    window.addEventListener("hashchange", () => this.route());
+    window.addEventListener("hashchange", () => {
+      // an invite or watch link opened in a tab that shows the page already: only the
+      // part after # changed, so the page is not loaded again and must follow it itself
+      if (this.readHash()) void this.followLink();
+      this.route();
+    });
     paceSetting(this.pacer);
     setInterval(() => this.tick(), 500);
   }
@@ -99,13 +106,15 @@ export class App {
   private async connect(): Promise<void> {
     this.setConn(this.retries ? `reconnecting (try ${this.retries})` : "connecting");
     let client: KupferkesselClient;
+    const said = helloName();
     try {
-      client = await KupferkesselClient.connect(this.wsUrl(), { client: "kupferkessel-web", clientVersion: VERSION });
+      client = await KupferkesselClient.connect(this.wsUrl(), { client: said, clientVersion: VERSION });
     } catch (e) {
       this.scheduleReconnect(e);
       return;
     }
     this.client = client;
+    this.helloSaid = said;
     this.retries = 0;
     this.cards = new Cards(client.welcome.catalogue);
     this.chatInput.maxLength = client.welcome.limits.max_chat;
@@ -534,8 +543,10 @@ export class App {
     let left = clock.left_ms[seat] ?? 0;
     if (clock.running === seat && !this.t.view?.game_over) left = Math.max(0, left - (performance.now() - this.t.viewAt));
     const s = Math.ceil(left / 1000);
-    const reserve = clock.reserve_ms[seat] ?? 0;
-    const r = reserve ? `, reserve ${fmt(Math.ceil(reserve / 1000))}` : "";
+    // left_ms is the move's time and the reserve together: the reserve is a part of
+    // it (what is left of it once the move's own time is used up), not time on top
+    const reserve = Math.min(clock.reserve_ms[seat] ?? 0, left);
+    const r = clock.reserve_ms[seat] ? `, ${fmt(Math.ceil(reserve / 1000))} of it reserve` : "";
     return `${fmt(s)} left${r}${clock.running === seat ? ", running" : ""}`;
   }
 
@@ -557,12 +568,31 @@ export class App {
   }
 
   // ------------------------------------------------------------------ screens
-  private readHash(): void {
+  /** An invite or watch link in the address: kept as `prefill`, and gone from the
+   * address (true if there was one). */
+  private readHash(): boolean {
     const m = /^#\/(join|watch)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(location.hash);
     if (m) {
       this.prefill = { table: m[2], invite: m[3] ?? "", watch: m[1] === "watch" };
       history.replaceState(null, "", location.pathname);
     }
+    return !!m;
+  }
+
+  /** A link opened while the page runs: its join form, as on a first visit (`connect`
+   * shows it if the page is still connecting); at a table, the page says to leave it. */
+  private async followLink(): Promise<void> {
+    const p = this.prefill;
+    const c = this.client;
+    if (!p) return;
+    if (this.here) {
+      this.prefill = null;
+      this.say("You are at a table: leave it first, then open the link again.");
+      return;
+    }
+    if (!c) return;
+    p.known = await lookUp(this, p.table);
+    if (this.prefill === p && this.client === c && !this.here) this.show("join");
   }
 
   private route(): void {
@@ -622,6 +652,16 @@ export class App {
     if (!c) return;
     this.say("");
     this.setHere({ table, seat: null, invite });
+    const typed = (document.getElementById("player-name") as HTMLInputElement | null)?.value.trim();
+    if (typed && !this.player) prefs.setName(typed);
+    if (helloName() !== this.helloSaid) {
+      // a spectator's chat lines go by the name of the connection's hello: said under
+      // another name (or none), it is said again, and the new connection watches
+      this.client = null;
+      c.close();
+      void this.connect();
+      return;
+    }
     c.request("watch", { table, invite: invite || undefined }).catch((e) => {
       this.setHere(null);
       this.refused(e);
@@ -640,6 +680,14 @@ export class App {
     replace(this.chatList, names.length ? names : h("li", { class: "muted" }, "No chat yet."));
     this.chatList.scrollTop = this.chatList.scrollHeight;
   }
+}
+
+/** The name said in `hello`: a spectator's chat lines are named after it (PROTOCOL.md,
+ * "chat"), so it is the person's, as the terminal client says its player's; the
+ * program's name while the page knows none. */
+function helloName(): string {
+  const name = (account.get()?.name ?? prefs.name()).replace(/[\x00-\x1f\x7f-\x9f]/g, "").trim();
+  return name ? [...name].slice(0, 32).join("").trim() : "kupferkessel-web";
 }
 
 function fmt(s: number): string {

@@ -240,6 +240,15 @@ function question(app: App, v: GameView, cards: Cards): HTMLElement {
       h("p", {}, h("button", { class: "primary", "data-key": "back-q", onclick: () => answer(app, "back") }, "Take my seat back")),
     );
   }
+  if (me?.resigned) {
+    // three players: the game goes on without this person, who has no move to wait for
+    return h(
+      "section",
+      { id: "question", class: "question", "aria-labelledby": "q-h" },
+      h("h2", { id: "q-h" }, "You resigned"),
+      h("p", {}, "A computer plays your seat to the end; you place last. You may watch on, or go back to the lobby."),
+    );
+  }
   if (!app.isMyTurn()) {
     const text =
       t.seat === null

@@ -1,0 +1,99 @@
+"""What a second play-test of the web client found, held down: a clock with a reserve
+said the reserve as if it came on top of the time left, an invite or watch link opened
+in a tab that shows the page already did nothing, every spectator of the page chatted
+as "kupferkessel-web (spectator)", the places at the end were numbered twice ("1. 1st:"),
+and a person who resigned a three-player game was told "Waiting for ..." as if a move
+of theirs were to come."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .conftest import LiveServer, open_lobby, shot, until
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_reserve_is_a_part_of_the_time_left_and_the_places_are_numbered_once(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    page = open_page("phone")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.wait_for_selector("#create-go")
+    page.fill("#opt-move", "45")
+    page.fill("#opt-reserve", "120")
+    page.click("#create-go")
+    page.wait_for_selector(".cell.take")
+    # 45 s of the move and 120 s of reserve: 2:45 in all, not 2:45 and 2:00 more
+    clock = page.locator("#turn-clock").inner_text()
+    assert re.fullmatch(r"Your time: 2:4\d left, 2:00 of it reserve, running", clock), clock
+    page.click('[data-key="resign"]')
+    page.click('[data-key="resign-yes"]')
+    page.wait_for_selector("#end-h")
+    places = page.locator(".places li")
+    assert places.count() == 2
+    assert places.first.inner_text().startswith("1st: ")
+    # the words say the place: the list shows no number of its own before them
+    assert places.first.evaluate("li => getComputedStyle(li).listStyleType") == "none"
+    shot(page, "phone-32-places-once")
+    assert page.errors == []
+
+
+def test_a_link_opened_in_the_open_page_is_followed_and_a_spectator_speaks_by_name(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("desktop")
+    open_lobby(host, live_server)
+    host.fill("#player-name", "Ann")
+    host.click("#new-table")
+    host.select_option("#opt-players", "3")
+    host.select_option("#seat-1", "")  # Black waits for a person; Lilac is a computer
+    host.click("#create-go")
+    host.wait_for_selector("#invite-link")
+    link = host.locator("#invite-link").get_attribute("href")
+    table = host.locator("#table-id").inner_text()
+
+    # the link pasted into the address bar of a tab at the lobby: only the part after
+    # "#" changes, so the page is not loaded again; it shows the invitation all the same
+    guest = open_page("phone")
+    open_lobby(guest, live_server)
+    guest.goto(link)
+    guest.wait_for_selector("#join-about")
+    assert guest.locator("#join-table").input_value() == table
+    assert guest.evaluate("location.hash") == ""
+    guest.fill("#player-name", "Bea")
+    guest.click("#join-go")
+    host.wait_for_selector("#board")
+    guest.wait_for_selector("#board")
+
+    # at a table, a link is not followed: the page says why
+    guest.goto(link.replace("/#/join/", "/#/watch/"))
+    until(guest, "document.getElementById('status').textContent.includes('leave it first')")
+    assert guest.locator("#board").count() == 1
+
+    # a spectator who typed a name chats under it, not under the page's program name
+    watcher = open_page("phone")
+    open_lobby(watcher, live_server)
+    watcher.fill("#player-name", "Sam")
+    watcher.click(f'[data-key="watch-{table}"]')
+    watcher.wait_for_selector("#board")
+    watcher.fill("#chat-text", "good luck both")
+    watcher.press("#chat-text", "Enter")
+    for page in (host, guest, watcher):
+        until(page, "document.querySelector('.chat-lines').innerText.includes('good luck')")
+        assert page.locator(".chat-lines li").last.inner_text() == "Sam (spectator): good luck both"
+
+    # three players: who resigned has no move to wait for, and is told what follows
+    guest.click('[data-key="resign"]')
+    guest.click('[data-key="resign-yes"]')
+    until(guest, "document.getElementById('q-h').textContent === 'You resigned'")
+    assert "A computer plays your seat to the end" in guest.locator("#question").inner_text()
+    assert "Waiting for" not in guest.locator("#question").inner_text()
+    shot(guest, "phone-33-resigned-of-three")
+    for page in (host, guest, watcher):
+        assert page.errors == []
