@@ -79,9 +79,11 @@ class LobbyScreen:
             self.address = self.address[:-1]
         elif key == "c-u":  # Ctrl-U, as in a shell: the whole field
             self.address = ""
-        elif key in ("tab", "escape"):
+        elif key == "tab":
+            self._tab()
+        elif key == "escape":
             self.focus = "tables" if self.host.client else "servers"
-        elif key in ("up", "down"):
+        elif key in ("up", "down") and self.servers():
             self.focus = "servers"
         elif len(key) == 1 and key.isprintable():
             self.address += key
@@ -91,8 +93,7 @@ class LobbyScreen:
         if key == "q":
             self.host.exit()
         elif key == "tab":
-            order = ["servers", "address", "tables"] if client else ["servers", "address"]
-            self.focus = order[(order.index(self.focus) + 1) % len(order)]
+            self._tab()
         elif key == "a":
             self.focus = "address"
         elif key in ("up", "down"):
@@ -124,6 +125,14 @@ class LobbyScreen:
             # the lobby with Enter meaning watch)
             watch = key == "w" or self.watch_only or (table.state != "lobby" and not mine)
             self.enter_table(table.id, None, watch=watch)
+
+    def _tab(self) -> None:
+        """The next pane: the LAN servers only while some are listed (an empty list
+        shows no cursor, so a focus there would look lost), the address, the tables."""
+        order = ["servers"] if self.servers() else []
+        order += ["address", "tables"] if self.host.client else ["address"]
+        at = order.index(self.focus) if self.focus in order else -1
+        self.focus = order[(at + 1) % len(order)]
 
     def _form_key(self, key: str) -> None:
         form = self.form

@@ -375,3 +375,49 @@ def test_a_wands_extra_turn_is_said_in_the_prompt_and_the_side_panel() -> None:
     assert spectator.prompt(names) == "Waiting for White (Ann), on the extra turn of a wand..."
     spectator.set_view(a_view(to_move=0), 4)
     assert spectator.prompt(names) == "Waiting for White (Ann)..."
+
+
+class _LobbyHost:
+    """What the lobby asks of its application, no more: a connection or none."""
+
+    def __init__(self, client: object) -> None:
+        self.client = client
+        self.conn = "connected"
+
+    def act(self, action: object) -> None: ...
+    def say(self, status: str) -> None: ...
+    def exit(self) -> None: ...
+    def adopt(self, client: object) -> None: ...
+    def sat_down(self, client: object) -> None: ...
+
+
+def test_tab_in_the_lobby_never_focuses_an_empty_server_list() -> None:
+    """``join ws://...`` browses nothing: Tab from the tables went to the LAN servers'
+    pane, which then showed no cursor at all, and a second Tab was needed."""
+    from client.discovery import Browser, FoundServer
+    from client.ui.lobby import LobbyScreen
+
+    lobby = LobbyScreen(_LobbyHost(object()), name="Ann", protocol=(1, 2))  # type: ignore[arg-type]
+    assert lobby.focus == "tables"
+    lobby.key("tab")
+    assert lobby.focus == "address"
+    lobby.key("down")  # no server listed to go down to
+    assert lobby.focus == "address"
+    lobby.key("tab")
+    assert lobby.focus == "tables"
+    browser = Browser()
+    lobby = LobbyScreen(_LobbyHost(object()), name="Ann", protocol=(1, 2), browser=browser)  # type: ignore[arg-type]
+    lobby.key("tab")
+    assert lobby.focus == "address"  # still searching: nothing to choose there
+    lobby.key("tab")
+    browser.found["x"] = FoundServer("Kim's", "ws://127.0.0.1:8765", "1", 1, "x")
+    for focus in ("tables", "servers", "address", "tables"):
+        assert lobby.focus == focus
+        lobby.key("tab")
+    # no connection yet: the servers found, then the address, and round again
+    alone = LobbyScreen(_LobbyHost(None), name="Ann", protocol=(1, 2), browser=browser)  # type: ignore[arg-type]
+    assert alone.focus == "servers"
+    alone.key("tab")
+    assert alone.focus == "address"
+    alone.key("tab")
+    assert alone.focus == "servers"
