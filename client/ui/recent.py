@@ -69,7 +69,12 @@ class Recent:
             self._current = None
         elif isinstance(e, m.TookEvent):
             turn = self._current if self._current and self._current.seat == e.seat else None
-            computer = turn.computer if turn else e.seat in self._timed_out
+            # the time runs out after the pawn moved: the server says so just before the
+            # computer's take, once the turn has begun
+            computer = (turn is not None and turn.computer) or e.seat in self._timed_out
+            self._timed_out.discard(e.seat)
+            if turn is not None:
+                turn.computer = computer
             if e.seat == self.me and not computer:
                 self.turns, self.notes, self._current = [], [], None  # our decision
                 self.decided = True

@@ -144,6 +144,23 @@ def test_a_computer_move_for_us_is_shown_and_decides_nothing() -> None:
     assert "You (a computer), since your take: Moss 3 (col 2), Toad 1 in" in text
 
 
+def test_time_running_out_after_our_move_is_still_a_computers_take() -> None:
+    """As a server sends it: our pawn moves when our turn begins; the time runs out
+    later, and the time-out comes with the computer's take. The take was not ours, so
+    it neither clears the others' turns nor hides itself."""
+    r = Recent()
+    r.me, r.decided = 0, True
+    r.feed([took(1, "root-3"), moved(0, 1, 3)])  # our turn begins
+    r.feed([m.TimedOutEvent(seat=0), took(0, "moss-3"), refilled("toad-1"), moved(1, 4, 7)])
+    text = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 200)]
+    assert text == [
+        "You (a computer), since your take: Moss 3 (col 2), Toad 1 in",
+        "Black, since your take: Root 3 (col 2); moved 3 spaces, choosing",
+    ]
+    r.feed([took(1, "toad-3"), moved(0, 3, 5), took(0, "root-2")])  # our own take again
+    assert r.lines(2, COLOURS, CARDS, 200) == []
+
+
 def test_the_grid_marks_the_last_move() -> None:
     game = Record.new(Options(seed=3)).start([])
     v = view_model(view(game, 0))
