@@ -109,6 +109,12 @@ def _when(t: float | None) -> str:
     return "-" if t is None else time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))
 
 
+def _unanswered(answer: dict[str, Any]) -> list[str]:
+    """On a cluster, the nodes whose part is missing from a list."""
+    missing = answer.get("unanswered") or []
+    return [f"no answer from node {n}: its part is missing" for n in missing]
+
+
 def show(action: str, answer: dict[str, Any]) -> list[str]:
     """The answer as lines for a person."""
     if action == "tables":
@@ -123,16 +129,18 @@ def show(action: str, answer: dict[str, Any]) -> list[str]:
                 f"{t['id']}  {t['state']:<8} v{t['version']:<4} [{seats}]"
                 f" watchers {t['spectators']}  {t['name']!r}"
                 + (f"  ended {t['ended']}" if t["ended"] else "")
+                + (f"  node {t['node']}" if t.get("node") else "")
             )
-        return lines
+        return lines + _unanswered(answer)
     if action == "players":
         lines = [f"{len(answer['players'])} connections"]
         for p in answer["players"]:
             where = f"{p['table']} seat {p['seat']}" if p["table"] else "-"
             lines.append(
                 f"{p['name']!r}  {p['address']}  {p['protocol'] or '-'}  {p['state']}  {where}"
+                + (f"  node {p['node']}" if p.get("node") else "")
             )
-        return lines
+        return lines + _unanswered(answer)
     if action == "close":
         by = f" (served by node {answer['node']})" if answer.get("node") else ""
         return [f"closed {answer['table']}{by}: {answer['ending']}, winners {answer['winners']}"]

@@ -40,7 +40,7 @@ from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of
 from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
-from .ops.admin import Admin
+from .ops.admin import Admin, listing
 from .ops.metrics import Metrics, Parts
 from .ops.moderation import Moderation, until_text
 from .players.account import Account
@@ -118,7 +118,7 @@ class Server:
                 self.lobby,
                 self.sessions,
                 self.moderation,
-                None if self.cluster is None else self.cluster.close_elsewhere,
+                None if self.cluster is None else self.cluster.operator,
             )
         self.metrics: Metrics | None = None
         if config.metrics:
@@ -164,7 +164,9 @@ class Server:
         if self.cluster is not None:
             # a node restores no table at start: it adopts those nobody serves
             self.store.server_id = self.cluster.node  # whose alive notes a clocked game follows
-            await self.cluster.start(self.lobby)
+            await self.cluster.start(
+                self.lobby, lambda action: listing(action, self.lobby, self.sessions)
+            )
         else:
             restored = await self.lobby.restore()
             if restored:

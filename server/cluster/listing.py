@@ -25,6 +25,7 @@ from ..core.handle import PublicSeat, TableFacts, next_serial
 from ..core.table import LOBBY, Table
 from ..net.summaries import table_summary
 from .messages import Listed, encode
+from .wire import text
 
 __all__ = ["Listings"]
 
@@ -157,6 +158,12 @@ class Listings:
             self.version, self._whole = version, True
             raise
         self.version, self._whole = version, False
+
+    async def living(self) -> list[str]:
+        """The other nodes alive now, read from Redis (not the last round's word)."""
+        nodes = sorted(text(n) for n in await self.redis.smembers("kk:nodes"))
+        healths = await self.redis.mget([f"kk:health:{n}" for n in nodes]) if nodes else []
+        return [n for n, h in zip(nodes, healths, strict=True) if h is not None and n != self.node]
 
     def heard(self, src: str, msg: Listed) -> None:
         """Another node's ``listed`` message: apply it to what we know of its tables."""

@@ -24,6 +24,7 @@ from ..core import intents as i
 
 __all__ = [
     "KINDS",
+    "AdminAsk",
     "Back",
     "CloseTable",
     "FrameFor",
@@ -203,8 +204,18 @@ class CloseTable:
     resign: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class AdminAsk:
+    """The operator at the sender lists the cluster's ``action`` (``tables`` or
+    ``players``): answered with ``Reply`` ``rid``, ``result`` this node's list."""
+
+    rid: int
+    action: str
+
+
 NodeMessage = (
-    FrameFor
+    AdminAsk
+    | FrameFor
     | Reply
     | Replaced
     | Rematched
@@ -250,6 +261,8 @@ def encode(msg: NodeMessage) -> Fields:
             return {"k": "back"}
         case Released(tables):
             return {"k": "released", "tables": tables}
+        case AdminAsk(rid, action):
+            return {"k": "admin_ask", "rid": rid, "a": action}
         case CloseTable(rid, table, resign):
             return {"k": "close", "rid": rid, "t": table, "seat": resign}
     raise TypeError(msg)
@@ -279,6 +292,7 @@ _READ: dict[str, Callable[[Fields], NodeMessage]] = {
     "back": lambda m: Back(),
     "released": lambda m: Released(list(m["tables"])),
     "close": lambda m: CloseTable(m["rid"], m["t"], m.get("seat")),
+    "admin_ask": lambda m: AdminAsk(m["rid"], m["a"]),
 }
 
 

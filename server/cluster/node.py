@@ -53,7 +53,7 @@ import os
 import random
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
@@ -62,7 +62,6 @@ from redis.exceptions import RedisError
 from redis.retry import Retry
 
 from ..bots.seats import BotPlayer
-from ..core.errors import TableError
 from ..core.handle import TableFacts, TableHandle
 from ..core.restore import stored_form
 from ..core.table import FINISHED, Table, hash_token
@@ -74,6 +73,7 @@ from .bus import Bus
 from .counts import ClusterCounts
 from .listing import Listings
 from .messages import (
+    AdminAsk,
     Back,
     CloseTable,
     FrameFor,
@@ -87,9 +87,10 @@ from .messages import (
     decode,
     encode,
 )
+from .operator import ClusterOperator, Listing
 from .owner import RemoteOccupant, Serving
 from .remote import Forwarding, RemoteTable
-from .wire import lease_key, text, with_seq
+from .wire import lease_key, reachable, text, with_seq
 
 __all__ = ["Cluster", "RemoteOccupant", "RemoteTable", "with_seq"]
 
@@ -171,6 +172,9 @@ class Cluster:
         self.forwarding = Forwarding(self.node, self.bus, self.redis, lease)
         self.serving = Serving(self.bus, lambda: self.lobby.tables, lambda: self.stopping)
         self.listings = Listings(self.node, self.redis, lease)
+        self.operator = ClusterOperator(
+            self.node, self.redis, self.bus, self.forwarding, self.listings, lease
+        )
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()  # intents being served, adoptions
         self._unleased: set[str] = set()  # tables seen without a lease in the last scan
@@ -190,9 +194,11 @@ class Cluster:
         return self._lobby
 
     # ------------------------------------------------------------- life
-    async def start(self, lobby: Registry) -> None:
-        """Join the cluster, serving ``lobby``'s tables."""
+    async def start(self, lobby: Registry, listing: Listing | None = None) -> None:
+        """Join the cluster, serving ``lobby``'s tables; ``listing`` answers another
+        node's operator (``admin tables``, ``admin players``) for this node."""
         self._lobby = lobby
+        self.operator.listing = listing
         await self.redis.ping()
         self.store.fence_writes()  # a write of a table not held here is refused
         self._tasks = [
@@ -257,6 +263,7 @@ class Cluster:
             Back: lambda src, msg: f.back(src),
             Released: self._released,
             CloseTable: lambda src, msg: self._spawn(self.serving.close(src, msg)),
+            AdminAsk: self.operator.asked,
         }
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -305,7 +312,7 @@ class Cluster:
             local = self.lobby.tables.get(table_id)
             if local is not None:
                 return local
-            async with _reachable("locate"):
+            async with reachable("locate"):
                 owner = await self.redis.get(lease_key(table_id))
             st = await asyncio.to_thread(self.store.load_table, table_id)
             if st is None:
@@ -316,33 +323,6 @@ class Cluster:
                 break
             await self._adopt(table_id, finished=True)
         return None
-
-    async def close_elsewhere(
-        self, table_id: str, resign: int | None
-    ) -> tuple[str, str, list[int]] | None:
-        """The operator's ``admin close`` of a table this node does not serve: its owner
-        closes it (``Serving.close``). The owner's id, the ending and the winners; None
-        if no node serves the table (finished and let go, never made, or its node lost
-        and nobody has adopted it yet)."""
-        for _ in range(3):  # again after the table moved on the way
-            async with _reachable("close"):
-                owner = await self.redis.get(lease_key(table_id))
-            if owner is None:
-                return None
-            node = text(owner)
-            try:
-                reply = await self.forwarding.ask(
-                    node, lambda rid: CloseTable(rid, table_id, resign)
-                )
-            except TimeoutError:
-                raise TableError("internal", f"node {node} did not answer: try again") from None
-            if reply.error is not None:
-                raise TableError(*reply.error)
-            if not reply.moved:
-                ending, winners = reply.result
-                return node, ending, list(winners)
-            await asyncio.sleep(self.lease / 3)
-        raise TableError("internal", f"table {table_id} is moving between nodes: try again")
 
     async def locate_seat(
         self, token: str, current: TableHandle | None
@@ -357,7 +337,7 @@ class Cluster:
     async def reserve_id(self, table_id: str) -> bool:
         """Take the lease of a table about to be created here (False: the id is taken)."""
         key, ms = lease_key(table_id), int(self.lease * 1000)
-        async with _reachable("reserve"):
+        async with reachable("reserve"):
             ok = await self.redis.set(key, self.node, nx=True, px=ms)
         return bool(ok)
 
@@ -576,15 +556,3 @@ class Cluster:
         out.update({f"cluster_{k}": v for k, v in self.listings.totals.items()})
         out["node_adopted"] = self.adopted
         return out
-
-
-@contextlib.asynccontextmanager
-async def _reachable(what: str) -> AsyncIterator[None]:
-    """Redis's failure (a timeout, a lost connection) while a session waits on it: a
-    typed ``internal`` error that tells the client to try again, as the cluster's
-    counts do, and a warning, never a traceback logged as a server bug."""
-    try:
-        yield
-    except (RedisError, OSError) as e:
-        log.warning("cluster unreachable", extra={"during": what, "error": repr(e)})
-        raise TableError("internal", "the cluster cannot be reached now: try again") from e

@@ -365,16 +365,18 @@ class Forwarding:
             return answer
         raise self._lost(take)
 
-    async def ask(self, node: str, request: Callable[[int], NodeMessage]) -> Reply:
+    async def ask(
+        self, node: str, request: Callable[[int], NodeMessage], timeout: float | None = None
+    ) -> Reply:
         """Send node ``node`` the request ``request(rid)`` and wait for its reply
-        (``TimeoutError`` after four leases)."""
+        (``TimeoutError`` after ``timeout`` seconds, by default four leases)."""
         self._rid += 1
         rid = self._rid
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._pending[rid] = (fut, None)
         self.bus.send(node, encode(request(rid)))
         try:
-            return await asyncio.wait_for(fut, self.lease * 4)
+            return await asyncio.wait_for(fut, self.lease * 4 if timeout is None else timeout)
         finally:
             self._pending.pop(rid, None)
 

@@ -1,11 +1,21 @@
 """What crosses between nodes besides their messages: a frame's ``seq`` spliced in
-place, and the names of the Redis keys every node agrees on."""
+place, the names of the Redis keys every node agrees on, and Redis's failure while
+someone waits on it (``reachable``)."""
 
 from __future__ import annotations
 
-import msgpack  # type: ignore[import-untyped]
+import contextlib
+import logging
+from collections.abc import AsyncIterator
 
-__all__ = ["lease_key", "text", "with_seq"]
+import msgpack  # type: ignore[import-untyped]
+from redis.exceptions import RedisError
+
+from ..core.errors import TableError
+
+__all__ = ["lease_key", "reachable", "text", "with_seq"]
+
+log = logging.getLogger("kupferkessel.cluster")
 
 _SEQ_ZERO = b"\xa3seq\x00"  # the key "seq" and the value 0, as msgpack packs them
 
@@ -34,3 +44,16 @@ def text(value: bytes | str) -> str:
 def lease_key(table_id: str) -> str:
     """The Redis key of a table's lease: its value is the id of the node serving it."""
     return f"kk:lease:{table_id}"
+
+
+@contextlib.asynccontextmanager
+async def reachable(what: str) -> AsyncIterator[None]:
+    """Redis's failure (a timeout, a lost connection) while a session (or the
+    operator) waits on it: a typed ``internal`` error that tells the client to try
+    again, as the cluster's counts do, and a warning, never a traceback logged as a
+    server bug."""
+    try:
+        yield
+    except (RedisError, OSError) as e:
+        log.warning("cluster unreachable", extra={"during": what, "error": repr(e)})
+        raise TableError("internal", "the cluster cannot be reached now: try again") from e

@@ -8,7 +8,10 @@ uid is checked too). Each connection carries one request, a JSON object on one l
 ``{"ok": false, "error": CODE, "message": ...}``), then closes. ``ACTIONS`` is the table
 of what may be asked. Every action that changes something is stored first (a table's
 end through its own ending path, ``Table.close``; a sanction through the store) and
-logged as one JSON line (``kupferkessel.admin``, message ``admin``).
+logged as one JSON line (``kupferkessel.admin``, message ``admin``). On a node of a
+cluster the endpoint covers the cluster through ``ClusterAdmin`` (the node's
+``Cluster``): ``tables`` and ``players`` gather every living node's list (``listing``
+at each), and ``close`` of a table another node serves is done by that node.
 
 Why a unix socket, not the game's port: the WebSocket port's HTTP answers only ``GET``
 requests without bodies, and "loopback only" means nothing behind a reverse proxy on
@@ -29,15 +32,24 @@ import stat
 import struct
 from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.errors import TableError
+from ..core.table import Table
 from ..lobby.registry import Lobby
 from ..net.session import Phase, Session
 from ..store import Sanction
 from .moderation import Moderation, until_text
 
-__all__ = ["ACTIONS", "MAX_REQUEST", "Admin", "AdminError", "sanction_dict"]
+__all__ = [
+    "ACTIONS",
+    "MAX_REQUEST",
+    "Admin",
+    "AdminError",
+    "ClusterAdmin",
+    "listing",
+    "sanction_dict",
+]
 
 log = logging.getLogger("kupferkessel.admin")
 
@@ -71,10 +83,62 @@ def sanction_dict(s: Sanction) -> dict[str, Any]:
     }
 
 
-CloseElsewhere = Callable[[str, int | None], Awaitable[tuple[str, str, list[int]] | None]]
-"""On a node of a cluster: close a table another node serves (with a seat that resigns,
-or None), through that node; its id, the ending and the winners, or None if no node
-serves the table now (``Cluster.close_elsewhere``)."""
+class ClusterAdmin(Protocol):
+    """What the admin endpoint of a node of a cluster asks of the cluster (the node's
+    ``Cluster``)."""
+
+    node: str
+
+    async def ask_others(self, action: str) -> tuple[dict[str, list[Any]], list[str]]:
+        """Every other living node's ``action`` list (``tables``, ``players``), and the
+        nodes that did not answer."""
+        ...
+
+    async def close_elsewhere(
+        self, table_id: str, resign: int | None
+    ) -> tuple[str, str, list[int]] | None:
+        """Close a table another node serves (``resign``: a seat that resigns), through
+        that node: its id, the ending and the winners; None if no node serves it now."""
+        ...
+
+
+def listing(action: str, lobby: Lobby, sessions: Collection[Session]) -> list[dict[str, Any]]:
+    """This server's ``tables`` or ``players`` as the operator reads them."""
+    if action == "tables":
+        return [_table_dict(t) for t in list(lobby.tables.values())]
+    return [_player_dict(s) for s in list(sessions)]
+
+
+def _table_dict(t: Table) -> dict[str, Any]:
+    seats = [
+        {"seat": s.index, "name": s.name, "bot": s.bot, "connected": s.occupant is not None}
+        for s in t.seats
+    ]
+    return {
+        "id": t.id,
+        "name": t.name,
+        "state": t.state,
+        "private": t.private,
+        "players": t.options.players,
+        "version": t.version,
+        "seats": seats,
+        "spectators": t.spectator_count,
+        "made_by": t.made_by,
+        "ended": t.finish_reason,
+    }
+
+
+def _player_dict(s: Session) -> dict[str, Any]:
+    table = s.table
+    return {
+        "name": s.name,
+        "address": s.host,
+        "peer": s.peer,
+        "protocol": None if s.phase is Phase.CONNECTED else f"1.{s.minor}",
+        "state": s.phase.value,
+        "table": None if table is None else table.id,
+        "seat": None if table is None else table.seat_of(s),
+    }
 
 
 class Admin:
@@ -86,13 +150,13 @@ class Admin:
         lobby: Lobby,
         sessions: Collection[Session],
         moderation: Moderation,
-        elsewhere: CloseElsewhere | None = None,  # a node of a cluster: its owner closes
+        cluster: ClusterAdmin | None = None,  # a node's: the others list and close too
     ) -> None:
         self.path = path
         self.lobby = lobby
         self.sessions = sessions
         self.moderation = moderation
-        self.elsewhere = elsewhere
+        self.cluster = cluster
         self._server: asyncio.AbstractServer | None = None
         self._turns = asyncio.Semaphore(MAX_CLIENTS)
 
@@ -170,44 +234,21 @@ class Admin:
 
     # ------------------------------------------------------------------ actions
     async def tables(self, request: dict[str, Any]) -> dict[str, Any]:
-        out = []
-        for t in list(self.lobby.tables.values()):
-            seats = [
-                {"seat": s.index, "name": s.name, "bot": s.bot, "connected": s.occupant is not None}
-                for s in t.seats
-            ]
-            out.append(
-                {
-                    "id": t.id,
-                    "name": t.name,
-                    "state": t.state,
-                    "private": t.private,
-                    "players": t.options.players,
-                    "version": t.version,
-                    "seats": seats,
-                    "spectators": t.spectator_count,
-                    "made_by": t.made_by,
-                    "ended": t.finish_reason,
-                }
-            )
-        return {"tables": out}
+        return await self._listed("tables")
 
     async def players(self, request: dict[str, Any]) -> dict[str, Any]:
-        out = []
-        for s in list(self.sessions):
-            table = s.table
-            out.append(
-                {
-                    "name": s.name,
-                    "address": s.host,
-                    "peer": s.peer,
-                    "protocol": None if s.phase is Phase.CONNECTED else f"1.{s.minor}",
-                    "state": s.phase.value,
-                    "table": None if table is None else table.id,
-                    "seat": None if table is None else table.seat_of(s),
-                }
-            )
-        return {"players": out}
+        return await self._listed("players")
+
+    async def _listed(self, action: str) -> dict[str, Any]:
+        """This server's list; on a cluster every living node's, each entry with its
+        ``node``, and the nodes that did not answer (``unanswered``)."""
+        own = listing(action, self.lobby, self.sessions)
+        if self.cluster is None:
+            return {action: own}
+        lists, unanswered = await self.cluster.ask_others(action)
+        lists[self.cluster.node] = own
+        merged = [item | {"node": node} for node in sorted(lists) for item in lists[node]]
+        return {action: merged, "unanswered": unanswered}
 
     async def close(self, request: dict[str, Any]) -> dict[str, Any]:
         table_id = _text(request, "table")
@@ -219,7 +260,8 @@ class Admin:
         if table is not None:
             ending, winners = await table.end_by_operator(seat)
         else:
-            closed = None if self.elsewhere is None else await self.elsewhere(table_id, seat)
+            cluster = self.cluster
+            closed = None if cluster is None else await cluster.close_elsewhere(table_id, seat)
             if closed is None:
                 raise AdminError("no_such_table", f"no table {table_id} is served now")
             node, ending, winners = closed

@@ -1,6 +1,7 @@
-"""``kupferkessel admin close`` on a node of a cluster: any node's admin socket closes
-any table, the node that serves it doing the closing (``Cluster.close_elsewhere``), so
-an operator need not know which node holds a table. Real PostgreSQL and Redis (e2e)."""
+"""``kupferkessel admin`` on a node of a cluster: any node's admin socket lists every
+node's tables and connections (each with its node) and closes any table, the node that
+serves it doing the closing (``Cluster.close_elsewhere``), so an operator need not know
+which node holds what. Real PostgreSQL and Redis (e2e)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from server.admin import request
+from server.admin import request, show
 from server.app import Server
 from tests.helpers.cluster import cluster
 from tests.helpers.services import Redis
@@ -42,6 +43,16 @@ async def test_any_node_closes_a_table_its_owner_serves(
         await advance([ca, cb], random.Random(7), 4)
         assert table not in b.lobby.tables  # b does not serve it: a does
 
+        for node in (a, b):  # every node lists the whole cluster, each entry's node
+            listed = await ask(node, "tables")
+            assert listed["ok"] and listed["unanswered"] == []
+            assert [(t["id"], t["node"]) for t in listed["tables"]] == [(table, a.cluster.node)]
+            assert [s["name"] for s in listed["tables"][0]["seats"]] == ["p0", "bob"]  # create's
+            players = await ask(node, "players")
+            assert players["unanswered"] == []
+            where = {(p["name"], p["node"], p["table"], p["seat"]) for p in players["players"]}
+            assert where == {("p0", a.cluster.node, table, 0), ("bob", b.cluster.node, table, 1)}
+
         closed = await ask(b, "close", table=table, resign=0)
         assert closed == {
             "ok": True,
@@ -68,3 +79,19 @@ async def test_any_node_closes_a_table_its_owner_serves(
         assert (closed_by_a["ending"], closed_by_a["node"]) == ("abandoned", b.cluster.node)
         for c in (ca, cb, cc):
             await c.close()
+
+
+def test_the_command_shows_each_entrys_node_and_the_nodes_missing() -> None:
+    seat = {"seat": 0, "name": "ann", "bot": None, "connected": True}
+    table = {"id": "t1", "state": "playing", "version": 3, "seats": [seat], "spectators": 0,
+             "name": "Ann's table", "ended": None, "node": "web2-1-aa"}  # fmt: skip
+    lines = show("tables", {"tables": [table], "unanswered": ["web3-2-bb"]})
+    assert lines[1].endswith("node web2-1-aa")
+    assert lines[2] == "no answer from node web3-2-bb: its part is missing"
+    alone = show("tables", {"tables": [{k: v for k, v in table.items() if k != "node"}]})
+    assert len(alone) == 2 and "node" not in alone[1]  # a single server: no node
+    closed = show("close", {"table": "t1", "ending": "resigned", "winners": [1], "node": "n2"})
+    assert closed == ["closed t1 (served by node n2): resigned, winners [1]"]
+    person = {"name": "ann", "address": "127.0.0.1", "protocol": "1.1", "state": "seated",
+              "table": "t1", "seat": 0, "node": "n2"}  # fmt: skip
+    assert show("players", {"players": [person], "unanswered": []})[1].endswith("node n2")

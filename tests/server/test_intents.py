@@ -107,6 +107,7 @@ NODE_MESSAGES: list[tuple[m.NodeMessage, dict[str, object]]] = [
     (m.Released(["t1", "t2"]), {"k": "released", "tables": ["t1", "t2"]}),
     (m.CloseTable(4, "t1", 0), {"k": "close", "rid": 4, "t": "t1", "seat": 0}),
     (m.CloseTable(5, "t1", None), {"k": "close", "rid": 5, "t": "t1", "seat": None}),
+    (m.AdminAsk(6, "tables"), {"k": "admin_ask", "rid": 6, "a": "tables"}),
 ]
 
 
