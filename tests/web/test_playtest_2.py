@@ -97,3 +97,57 @@ def test_a_link_opened_in_the_open_page_is_followed_and_a_spectator_speaks_by_na
     shot(guest, "phone-33-resigned-of-three")
     for page in (host, guest, watcher):
         assert page.errors == []
+
+
+# the pawns, the spaces and "land" beside the grid whose words do not fit inside them;
+# and of those, the ones in the grid's first or last column (left or right of it)
+CUT_RING = """() => [...document.querySelectorAll('#board > .ring')].flatMap(x => {
+  const i = [...x.parentNode.children].indexOf(x);
+  const side = i % 8 === 0 || i % 8 === 7;
+  const cut = x.scrollWidth > x.clientWidth + 1 || x.scrollHeight > x.clientHeight + 1;
+  return cut ? [`${x.textContent}${side ? ' (side)' : ''}`] : [];
+})"""
+# what stands in the first or last column: pawns' tags and "land"
+ON_SIDES = """() => [...document.querySelectorAll('#board > .pawn, #board > .land')]
+  .filter(x => [0, 7].includes([...x.parentNode.children].indexOf(x) % 8))
+  .map(x => x.classList.contains('pawn') ? x.textContent.slice(-2) : 'land')"""
+
+
+def test_a_pawn_and_land_beside_the_grid_fit_a_320_px_phone(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """At 320 px the spaces left and right of the grid were 13 px inside: White's "Wh"
+    and "land" were cut there."""
+    page = open_page("phone")
+    page.set_viewport_size({"width": 320, "height": 568})
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.wait_for_selector("#create-go")
+    page.fill("#opt-seed", "7")
+    page.click("#create-go")
+    seen: set[str] = set()
+    for _ in range(12):
+        until(page, "document.querySelector('.cell.take') || document.getElementById('end-h')")
+        if page.locator("#end-h").count():
+            break
+        assert page.evaluate(CUT_RING) == []
+        seen.update(page.evaluate(ON_SIDES))
+        takes = page.locator(".cell.take")
+        values = []
+        for i in range(takes.count()):
+            takes.nth(i).tap()  # chosen, not taken: where the pawn would land shows
+            assert page.evaluate(CUT_RING) == [], takes.nth(i).get_attribute("data-card")
+            seen.update(page.evaluate(ON_SIDES))
+            values.append(int(takes.nth(i).locator(".v").inner_text()))
+        if {"Wh", "land"} <= seen:
+            break
+        # the farthest move: White walks round to the sides of the grid soonest
+        farthest = takes.nth(values.index(max(values)))
+        if farthest.get_attribute("aria-pressed") != "true":
+            farthest.tap()
+        page.locator(".options button").first.tap()
+        until(page, "!document.querySelector('.cell.take[disabled]')")
+    assert {"Wh", "land"} <= seen, seen
+    shot(page, "phone320-34-beside-the-grid", "#board")
+    assert page.errors == []
