@@ -225,6 +225,10 @@ class KupferApp:
         self.status = status
         self.app.invalidate()
 
+    def notice(self, status: str) -> None:
+        self.say(status)
+        self.notice_ply = self._ply()  # ``status_line`` clears it after the next take
+
     def _ply(self) -> int:
         """The cards taken in the game on the screen (0 before one is)."""
         v = self.game.table.view

@@ -86,6 +86,11 @@ class LobbyHost(_Host, Protocol):
         """``client`` now sits at, or watches, a table: show it."""
         ...
 
+    def notice(self, status: str) -> None:
+        """Put ``status`` in the status line until the game on the screen goes on (its
+        next take), as the waiting screen's facts are old news by then."""
+        ...
+
 
 class PlayersHost(_Host, Protocol):
     """What the players' screens may ask: only what every screen may."""

@@ -226,7 +226,8 @@ class LobbyScreen:
                 rated=rated,
             )
             self.host.sat_down(client)
-            self.host.say(f"invite code: {created.invite}" if created.invite else "")
+            # the waiting screen shows the code too; gone from here once the game goes on
+            self.host.notice(f"invite code: {created.invite}" if created.invite else "")
             await client.ready()
 
         self.host.act(create)

@@ -56,9 +56,17 @@ def waiting_lines(
     if listed is not None:
         lines.append([("", f"  {table_terms(listed)}")])
     lines.append([])
-    lines.append([("", f"Others join from their lobby, or with the table id {table_id}.")])
-    if invite:
-        lines.append([("", "Invite code (private table): "), ("bold", invite)])
+    if invite:  # a private table is not listed: only its id and code find it
+        lines.append(
+            [
+                ("", "A private table, not in the others' lobby list: they press p there, "),
+                ("", f"with the table id {table_id} and the invite code "),
+                ("bold", invite),
+                ("", "."),
+            ]
+        )
+    else:
+        lines.append([("", f"Others join from their lobby, or with the table id {table_id}.")])
     keys = ["?: help", "c: chat", *(["Esc: lobby"] if allow_lobby else []), "q: quit"]
     lines += [[], *wrap_items(keys, width)]
     lines += [[], *chat] if chat else []

@@ -421,3 +421,32 @@ def test_tab_in_the_lobby_never_focuses_an_empty_server_list() -> None:
     assert alone.focus == "address"
     alone.key("tab")
     assert alone.focus == "servers"
+
+
+def test_a_private_tables_code_is_told_where_it_is_needed_and_goes_with_the_game() -> None:
+    """The waiting screen of a private table said "Others join from their lobby", which
+    lists no private table of others; and the "invite code: ..." the lobby put in the
+    status line stayed there through the whole game and its score screen."""
+    from client.ui.render import text_of
+    from client.ui.waiting import waiting_lines
+
+    seats = (m.SeatInfo(seat=0, name="Bob", connected=True, ready=True), m.SeatInfo(seat=1))
+
+    def waiting(invite: str | None) -> str:
+        lines = waiting_lines(
+            "t1", 60, seats=seats, listing=(), started=False, invite=invite, allow_lobby=True
+        )
+        return " ".join(" ".join(text_of(ln) for ln in lines).split())  # wrapped at 60
+
+    private = waiting("ab12-cd34")
+    assert "from their lobby" not in private and "they press p there" in private
+    assert "with the table id t1 and the invite code ab12-cd34." in private
+    assert "Others join from their lobby, or with the table id t1." in waiting(None)
+    kapp = KupferApp(name="Bob")
+    kapp.game.table = TableModel(me=0)
+    kapp.notice("invite code: ab12-cd34")  # the lobby's, when it created the table
+    assert fragment_list_to_text(kapp.status_line(80)) == "invite code: ab12-cd34"
+    kapp.game.table.set_view(a_view(to_move=0).model_copy(update={"ply": 0}), 1)
+    assert "ab12-cd34" in fragment_list_to_text(kapp.status_line(80))
+    kapp.game.table.set_view(a_view(to_move=1).model_copy(update={"ply": 1}), 2)
+    assert fragment_list_to_text(kapp.status_line(80)) == ""
