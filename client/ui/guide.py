@@ -19,7 +19,8 @@ PAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "many of its cards end up in your kettle: 1 card costs its value, 2 cards "
             "score nothing, 3 cards score the sum of their values, all 4 the sum plus 5.",
             "Your own colour counts double (the cost too). The most value-1 cards earn +5 more.",
-            "The catch: you only ever see your kettle's top card. Remember what you took!",
+            "The catch: you only ever see your kettle's top card. Remember what you took! "
+            "(At a table of casual memory the screen lists your whole kettle.)",
         ),
     ),
     (

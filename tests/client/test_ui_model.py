@@ -450,3 +450,12 @@ def test_a_private_tables_code_is_told_where_it_is_needed_and_goes_with_the_game
     assert "ab12-cd34" in fragment_list_to_text(kapp.status_line(80))
     kapp.game.table.set_view(a_view(to_move=1).model_copy(update={"ply": 1}), 2)
     assert fragment_list_to_text(kapp.status_line(80)) == ""
+
+
+def test_the_guide_does_not_say_the_kettle_is_hidden_where_it_is_not() -> None:
+    """RULES.md section 9: with casual memory each player sees their own kettle, and the
+    side panel lists it; the guide said flatly that only the top is ever seen."""
+    from client.ui.guide import PAGES
+
+    goal = " ".join(PAGES[0][1])
+    assert "only ever see your kettle's top card" in goal and "casual memory" in goal
