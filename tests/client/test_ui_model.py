@@ -459,3 +459,17 @@ def test_the_guide_does_not_say_the_kettle_is_hidden_where_it_is_not() -> None:
 
     goal = " ".join(PAGES[0][1])
     assert "only ever see your kettle's top card" in goal and "casual memory" in goal
+
+
+def test_the_help_names_every_key_and_keeps_to_the_rules() -> None:
+    """The help left out w (claim the win) and b (back to your seat), which only the
+    key line named while they worked; it said a boom's card goes under the deck
+    (RULES.md 4.4: out of the game once the deck is empty) and that you only ever see
+    your kettle's top (not with casual memory, section 9)."""
+    from client.ui.render import help_lines, text_of
+
+    text = " ".join(" ".join(text_of(ln) for ln in help_lines(60)).split())
+    assert "w claims the win while the other player is away" in text
+    assert "b takes your seat back from the computer" in text
+    assert "or out of the game once it is empty" in text
+    assert "casual memory the side panel lists your whole kettle" in text
