@@ -344,9 +344,10 @@ class GameScreen:
             again = not self.rematch_asked
             self.rematch_asked = again
             self.host.act(lambda: client.rematch(again))
-        elif key in ("q", "escape", "enter"):
+        elif key == "q" or (key in ("escape", "enter") and self.host.allow_lobby):
             # the keys that played the last turn, pressed once too often, must not
-            # leave the result unseen: they go back only after a moment
+            # leave the result unseen: they go back only after a moment; without a
+            # lobby (``play``) only q, which the key line names, ends the program
             if key in ("escape", "q") or time.monotonic() - self.over_at >= END_PAUSE:
                 self._leave_finished()
         elif key == "g":

@@ -473,3 +473,27 @@ def test_the_help_names_every_key_and_keeps_to_the_rules() -> None:
     assert "b takes your seat back from the computer" in text
     assert "or out of the game once it is empty" in text
     assert "casual memory the side panel lists your whole kettle" in text
+
+
+def test_without_a_lobby_only_q_ends_the_program_under_the_score() -> None:
+    """Under ``play`` the score screen's key line says "q: quit", but Enter (the take
+    key) and Esc ended the program too, the result and the rematch gone with it."""
+    import time
+
+    from client.ui.game import END_PAUSE
+
+    for allow_lobby in (False, True):
+        kapp = KupferApp(name="Ann", allow_lobby=allow_lobby)
+        left: list[str] = []
+        kapp.exit = lambda left=left: left.append("quit")  # type: ignore[method-assign,misc]
+        kapp.to_lobby = lambda left=left: left.append("lobby")  # type: ignore[method-assign,misc]
+        kapp.screen = "table"
+        kapp.game.table = TableModel(me=0)
+        over = a_view().model_copy(update={"game_over": True, "to_move": None})
+        kapp.game.table.set_view(over, 1)
+        kapp.game.over_at = time.monotonic() - END_PAUSE - 1
+        kapp.key("enter")
+        kapp.key("escape")
+        assert left == ([] if not allow_lobby else ["lobby", "lobby"])
+        kapp.key("q")
+        assert left[-1] == ("quit" if not allow_lobby else "lobby")
