@@ -151,3 +151,41 @@ def test_a_pawn_and_land_beside_the_grid_fit_a_320_px_phone(
     assert {"Wh", "land"} <= seen, seen
     shot(page, "phone320-34-beside-the-grid", "#board")
     assert page.errors == []
+
+
+END = "document.getElementById('end-h')"
+
+
+def test_the_last_move_says_the_last_card_was_discarded(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """The game's last card may be kept or discarded: "Last move" said only that it was
+    taken, as if it went into the kettle. Ann discards it whenever she takes it; the
+    game is played again (at most four times) until its last card was discarded."""
+    page = open_page("desktop", pace="off")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    for _ in range(4):
+        page.click("#new-table")
+        page.click("#create-go")
+        page.wait_for_selector("#board")
+        while not page.locator("#end-h").count():
+            until(page, f"document.querySelector('.cell.take:not([disabled])') || {END}")
+            if page.locator("#end-h").count():
+                break
+            page.locator(".cell.take").first.click()
+            answers = page.locator(".options button")
+            texts = answers.all_inner_texts()
+            pick = next((i for i, t in enumerate(texts) if "discard it" in t), 0)
+            answers.nth(pick).click()
+            until(page, "!document.querySelector('.cell.take[disabled]')")
+        until(page, "document.querySelector('.log').innerText.includes('The game is over')")
+        last = page.locator("#lastmove").inner_text()
+        discarded = "discards" in page.locator(".log-lines").inner_text()
+        assert last.endswith("(the last card), and discards it.") == discarded, last
+        if discarded:
+            break
+        page.click('[data-key="to-lobby"]')
+        page.wait_for_selector("#new-table")
+    assert discarded, "no game's last card was discarded"
+    assert page.errors == []

@@ -19,6 +19,8 @@ export interface LogEntry {
   start?: number;
   /** A take the seat chose (false: a computer moved for it after a time-out). */
   decided?: boolean;
+  /** A take of the game's last card that its taker discarded (kept out of the kettle). */
+  discarded?: boolean;
 }
 
 interface Saved {
@@ -59,6 +61,7 @@ export class GameLog {
         took = entry;
       }
       if (ev.kind === "refilled" && took) took.refill = [ev.row, ev.col];
+      if (ev.kind === "discarded" && took) took.discarded = true;
       this.entries.push(entry);
       added.push(entry);
     }

@@ -50,7 +50,7 @@ export function renderTable(app: App): void {
         h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn", "data-key": "turn", tabindex: -1 }, turnWords(app, v)),
         turnClock(app, v),
         board(app, v, cards),
-        h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}.` : "No card taken yet."),
+        h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.` : "No card taken yet."),
         h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
       ),
       h(
