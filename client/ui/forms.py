@@ -101,7 +101,10 @@ class Form:
                 style = "reverse" if focused else ""
                 lines.append([mark, label, ("", "< "), (style, shown_value), ("", " >")])
         lines.append([])
-        keys = ["Up/Down: field", "Left/Right: change", "type: text (Ctrl-U: clear)", "Esc: back"]
+        fields = self.fields()
+        keys = ["Up/Down: field"]
+        keys += ["Left/Right: change"] if any(f.options is not None for f in fields) else []
+        keys += ["type: text (Ctrl-U: clear)", "Enter: next field, or press [ ]", "Esc: back"]
         lines += wrap_items(keys, width)
         return lines
 

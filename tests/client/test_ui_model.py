@@ -497,3 +497,22 @@ def test_without_a_lobby_only_q_ends_the_program_under_the_score() -> None:
         assert left == ([] if not allow_lobby else ["lobby", "lobby"])
         kapp.key("q")
         assert left[-1] == ("quit" if not allow_lobby else "lobby")
+
+
+def test_a_forms_key_line_names_enter_and_only_the_keys_it_has() -> None:
+    """The forms' key line never said that Enter presses a [ button ] (the only way to
+    create a table or register), and offered Left/Right to the player form, which has
+    no choice to change."""
+    from client.ui.forms import Field, Form, create_form
+    from client.ui.render import text_of
+
+    def keys(form: Form) -> str:
+        return " ".join(text_of(ln) for ln in form.render(80)[-2:])
+
+    new_table = keys(create_form("Ann", ("easy",), rated=False))
+    assert "Enter: next field, or press [ ]" in new_table and "Left/Right: change" in new_table
+    texts = Form(
+        "Your player", lambda v: [Field("name", "Player name"), Field("go", "Go", button=True)], {}
+    )
+    only_text = keys(texts)
+    assert "Enter: next field, or press [ ]" in only_text and "Left/Right" not in only_text
