@@ -113,13 +113,14 @@ ON_SIDES = """() => [...document.querySelectorAll('#board > .pawn, #board > .lan
   .map(x => x.classList.contains('pawn') ? x.textContent.slice(-2) : 'land')"""
 
 
-def test_a_pawn_and_land_beside_the_grid_fit_a_320_px_phone(
-    live_server: LiveServer, open_page: Any
+@pytest.mark.parametrize("width,height", [(320, 568), (390, 844)])
+def test_a_pawn_and_land_beside_the_grid_fit_a_phone(
+    live_server: LiveServer, open_page: Any, width: int, height: int
 ) -> None:
     """At 320 px the spaces left and right of the grid were 13 px inside: White's "Wh"
-    and "land" were cut there."""
+    and "land" were cut there; at 390 px "land" was."""
     page = open_page("phone")
-    page.set_viewport_size({"width": 320, "height": 568})
+    page.set_viewport_size({"width": width, "height": height})
     open_lobby(page, live_server)
     page.fill("#player-name", "Ann")
     page.click("#new-table")
@@ -149,7 +150,7 @@ def test_a_pawn_and_land_beside_the_grid_fit_a_320_px_phone(
         page.locator(".options button").first.tap()
         until(page, "!document.querySelector('.cell.take[disabled]')")
     assert {"Wh", "land"} <= seen, seen
-    shot(page, "phone320-34-beside-the-grid", "#board")
+    shot(page, f"phone{width}-34-beside-the-grid", "#board")
     assert page.errors == []
 
 
