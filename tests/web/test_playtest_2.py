@@ -190,3 +190,33 @@ def test_the_last_move_says_the_last_card_was_discarded(
         page.wait_for_selector("#new-table")
     assert discarded, "no game's last card was discarded"
     assert page.errors == []
+
+
+def test_the_settings_close_on_a_tap_beside_them_and_on_esc(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """The settings panel covers the turn banner and the top of the grid on a phone,
+    and only a second tap on "Settings" closed it."""
+    page = open_page("phone")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.click("#create-go")
+    page.wait_for_selector(".cell.take")
+    settings = page.locator("#settings")
+    page.locator("#settings summary").tap()
+    assert settings.get_attribute("open") is not None
+    page.select_option("#pace", "off")  # a choice inside it keeps it open
+    page.locator(".settings-panel .muted").tap()
+    assert settings.get_attribute("open") is not None
+    page.locator(".lastmove").tap()  # beside it: closed
+    until(page, "!document.getElementById('settings').open")
+    assert page.evaluate("localStorage.getItem('kk:pace')") == "off"
+    page.focus("#settings summary")
+    page.keyboard.press("Enter")
+    assert settings.get_attribute("open") is not None
+    page.focus("#pace")
+    page.keyboard.press("Escape")
+    until(page, "!document.getElementById('settings').open")
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+    assert page.errors == []

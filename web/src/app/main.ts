@@ -89,6 +89,7 @@ export class App {
       this.route();
     });
     paceSetting(this.pacer);
+    closeSettingsOutside();
     setInterval(() => this.tick(), 500);
   }
 
@@ -680,6 +681,25 @@ export class App {
     replace(this.chatList, names.length ? names : h("li", { class: "muted" }, "No chat yet."));
     this.chatList.scrollTop = this.chatList.scrollHeight;
   }
+}
+
+/** The settings panel lies over the top of the page: a tap or click anywhere else closes
+ * it, as Esc inside it does (the focus back on its summary), so that a phone need not aim
+ * at "Settings" again to see the grid under it. */
+function closeSettingsOutside(): void {
+  const settings = byId<HTMLDetailsElement>("settings");
+  document.addEventListener(
+    "pointerdown",
+    (e) => {
+      if (settings.open && !settings.contains(e.target as Node)) settings.open = false;
+    },
+    true,
+  );
+  settings.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !settings.open) return;
+    settings.open = false;
+    settings.querySelector("summary")?.focus();
+  });
 }
 
 /** The name said in `hello`: a spectator's chat lines are named after it (PROTOCOL.md,
