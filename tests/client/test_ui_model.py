@@ -473,6 +473,9 @@ def test_the_help_names_every_key_and_keeps_to_the_rules() -> None:
     assert "b takes your seat back from the computer" in text
     assert "or out of the game once it is empty" in text
     assert "casual memory the side panel lists your whole kettle" in text
+    # and the scoring still starts on the first page of an 80x24 help (23 rows)
+    page = [text_of(ln) for ln in help_lines(80, catalogue())][:23]
+    assert any(line.startswith("SCORING") for line in page[:21]), page
 
 
 def test_without_a_lobby_only_q_ends_the_program_under_the_score() -> None:

@@ -25,10 +25,6 @@ HELP: tuple[str, ...] = (  # paragraphs, wrapped to the screen
     "  c: chat;  C: every chat line said at the table;  ?: this help;  G: the first-game"
     " guide;  R: resign;  q: quit",
     "  at the end: g the board, v a review of the game take by take, r a rematch",
-    (
-        "  when asked: w claims the win while the other player is away (two players); b"
-        " takes your seat back from the computer that plays it after your time ran out"
-    ),
     "",
     "SCORING (per ingredient in your kettle)",
     (
@@ -59,6 +55,10 @@ HELP: tuple[str, ...] = (  # paragraphs, wrapped to the screen
         "  You only ever see your kettle's top card: remember what you took! (With casual "
         "memory the side panel lists your whole kettle.) The game ends when a line is "
         "emptied: keep or discard that last card."
+    ),
+    (
+        "  Away: w claims the win while the other player is away (two players); b"
+        " takes your seat back from the computer that plays it after your time ran out."
     ),
     "",
     "PLAYERS (servers of protocol 1.2)",
