@@ -220,3 +220,25 @@ def test_the_settings_close_on_a_tap_beside_them_and_on_esc(
     until(page, "!document.getElementById('settings').open")
     assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
     assert page.errors == []
+
+
+def test_the_invite_links_stay_inside_a_320_px_phone(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """A private table's invite and watch links are one long word each: they pushed
+    the waiting screen some 70 px wider than a 320 px phone, to be scrolled sideways."""
+    page = open_page("phone")
+    page.set_viewport_size({"width": 320, "height": 568})
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.select_option("#seat-1", "")
+    page.check("#opt-private")
+    page.click("#create-go")
+    page.wait_for_selector("#invite-link")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    for link in ("#invite-link", "#watch-link"):
+        box = page.locator(link).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 320, (link, box)
+    shot(page, "phone320-35-invite-links")
+    assert page.errors == []
