@@ -159,11 +159,13 @@ class Listings:
             raise
         self.version, self._whole = version, False
 
-    async def living(self) -> list[str]:
-        """The other nodes alive now, read from Redis (not the last round's word)."""
-        nodes = sorted(text(n) for n in await self.redis.smembers("kk:nodes"))
-        healths = await self.redis.mget([f"kk:health:{n}" for n in nodes]) if nodes else []
-        return [n for n, h in zip(nodes, healths, strict=True) if h is not None and n != self.node]
+    async def members(self) -> list[str]:
+        """The other nodes of the cluster now, read from Redis (not the last round's
+        word): every node that published and has not stopped, its health fresh or not
+        (one too busy to renew it in time is still one of them; one killed stays until
+        a round finds its health gone)."""
+        nodes = {text(n) for n in await self.redis.smembers("kk:nodes")}
+        return sorted(nodes - {self.node})
 
     def heard(self, src: str, msg: Listed) -> None:
         """Another node's ``listed`` message: apply it to what we know of its tables."""

@@ -61,11 +61,12 @@ class ClusterOperator:
         self.bus.send(src, encode(Reply(msg.rid, self.listing(msg.action))))
 
     async def ask_others(self, action: str) -> tuple[dict[str, list[Any]], list[str]]:
-        """The operator's ``action`` list (``tables``, ``players``) of every other living
-        node, asked at once: each node's list, and the nodes that did not answer
-        within ``ADMIN_WAIT`` seconds (lost, or of an older version)."""
+        """The operator's ``action`` list (``tables``, ``players``) of every other node
+        of the cluster (``Listings.members``), asked at once: each node's list, and the
+        nodes that did not answer within ``ADMIN_WAIT`` seconds (lost, or of an older
+        version)."""
         async with reachable("admin"):
-            others = await self.listings.living()
+            others = await self.listings.members()
         replies = await asyncio.gather(
             *(
                 self.forwarding.ask(

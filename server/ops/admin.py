@@ -10,7 +10,7 @@ of what may be asked. Every action that changes something is stored first (a tab
 end through its own ending path, ``Table.close``; a sanction through the store) and
 logged as one JSON line (``kupferkessel.admin``, message ``admin``). On a node of a
 cluster the endpoint covers the cluster through ``ClusterAdmin`` (the node's
-``Cluster``): ``tables`` and ``players`` gather every living node's list (``listing``
+``Cluster``): ``tables`` and ``players`` gather every node's list (``listing``
 at each), and ``close`` of a table another node serves is done by that node.
 
 Why a unix socket, not the game's port: the WebSocket port's HTTP answers only ``GET``
@@ -90,7 +90,7 @@ class ClusterAdmin(Protocol):
     node: str
 
     async def ask_others(self, action: str) -> tuple[dict[str, list[Any]], list[str]]:
-        """Every other living node's ``action`` list (``tables``, ``players``), and the
+        """Every other node's ``action`` list (``tables``, ``players``), and the
         nodes that did not answer."""
         ...
 
@@ -240,7 +240,7 @@ class Admin:
         return await self._listed("players")
 
     async def _listed(self, action: str) -> dict[str, Any]:
-        """This server's list; on a cluster every living node's, each entry with its
+        """This server's list; on a cluster every node's, each entry with its
         ``node``, and the nodes that did not answer (``unanswered``)."""
         own = listing(action, self.lobby, self.sessions)
         if self.cluster is None:
