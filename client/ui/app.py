@@ -137,8 +137,7 @@ class KupferApp:
     async def run(self) -> int:
         if self.settings.guide:  # the first run: offer the guide, once
             offer = "New to the game? G: a three-screen guide"
-            self.status = f"{self.status}   {offer}" if self.status else offer
-            self.notice_ply = self._ply()
+            self.notice(f"{self.status}   {offer}" if self.status else offer)
             self.settings = self.settings.save(guide=False)
         if self.client is not None:
             self.signed_in(self.client)

@@ -1,5 +1,5 @@
 """The operator's part of a node (``kupferkessel admin`` on a cluster): its lists of
-every living node's tables and connections, and the closing of a table another node
+every node's tables and connections, and the closing of a table another node
 serves, both asked of the other nodes over the bus and answered with ``Reply``.
 
 ``ClusterOperator`` is what a node's admin endpoint is handed (``ClusterAdmin`` in

@@ -186,16 +186,15 @@ class Serving:
         if table is None or self._stopping():
             self.bus.send(src, encode(Reply(msg.rid, moved=True)))
             return
-        reply = Reply(msg.rid)
         try:
             ending, winners = await table.end_by_operator(msg.resign)
             reply = Reply(msg.rid, [ending, winners])
+            log.info("closed for another node's operator", extra={"table": msg.table, "node": src})
         except TableError as e:
             reply = Reply(msg.rid, error=(e.code, e.message, e.detail))
         except Exception:
             log.exception("internal error closing a table", extra={"table": msg.table})
             reply = Reply(msg.rid, error=("internal", "the table's node failed to close it", None))
-        log.info("closed for another node's operator", extra={"table": msg.table, "node": src})
         self.bus.send(src, encode(reply))
 
     async def _apply(

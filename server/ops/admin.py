@@ -10,7 +10,7 @@ of what may be asked. Every action that changes something is stored first (a tab
 end through its own ending path, ``Table.close``; a sanction through the store) and
 logged as one JSON line (``kupferkessel.admin``, message ``admin``). On a node of a
 cluster the endpoint covers the cluster through ``ClusterAdmin`` (the node's
-``Cluster``): ``tables`` and ``players`` gather every node's list (``listing``
+``ClusterOperator``): ``tables`` and ``players`` gather every node's list (``listing``
 at each), and ``close`` of a table another node serves is done by that node.
 
 Why a unix socket, not the game's port: the WebSocket port's HTTP answers only ``GET``
@@ -85,7 +85,7 @@ def sanction_dict(s: Sanction) -> dict[str, Any]:
 
 class ClusterAdmin(Protocol):
     """What the admin endpoint of a node of a cluster asks of the cluster (the node's
-    ``Cluster``)."""
+    ``ClusterOperator``)."""
 
     node: str
 
