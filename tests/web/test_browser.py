@@ -396,16 +396,21 @@ def test_a_clock_running_out_ends_the_game(live_server: LiveServer, open_page: A
     assert page.errors == []
 
 
-def play_until(page: Any, size: str, js: str, other: Any = None) -> None:
-    """Take ``page``'s turns, so its clock never runs out, until ``js`` is true in
-    ``other`` (default: the page itself)."""
+def play_until(
+    page: Any, size: str, js: str, other: Any = None, also: tuple[Any, str] | None = None
+) -> None:
+    """Take ``page``'s turns (and those of the page ``also`` names, with its size), so
+    its clock never runs out, until ``js`` is true in ``other`` (default: the page
+    itself)."""
     deadline = time.monotonic() + 30
+    players = [(page, size), *([also] if also else [])]
     while not (other or page).evaluate(f"() => ({js})"):
         assert time.monotonic() < deadline, f"never true: {js}"
-        if my_turn(page):
-            # the turn may move on under the tap (a clock ran out): look again
-            with contextlib.suppress(pytest.importorskip("playwright.sync_api").TimeoutError):
-                take_one(page, size, timeout=5_000)
+        for player, player_size in players:
+            if my_turn(player):
+                # the turn may move on under the tap (a clock ran out): look again
+                with contextlib.suppress(pytest.importorskip("playwright.sync_api").TimeoutError):
+                    take_one(player, player_size, timeout=5_000)
         page.wait_for_timeout(50)
 
 
@@ -439,10 +444,16 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
         "document.querySelector('.log').innerText.includes('is away: a computer plays')",
     )
     host.click('[data-key="back"]')
-    play_until(guest, "phone", "!document.querySelector('[data-key=\"back\"]')", host)
-    play_until(guest, "phone", "!document.querySelector('[data-key=\"claim\"]')")
+    # Ann plays her turns again too: a clock of hers run out would hand her seat to the
+    # computer once more, which with Bea plays the game out quickly on a slow machine
+    ann = (host, "desktop")
+    play_until(guest, "phone", "!document.querySelector('[data-key=\"back\"]')", host, ann)
+    play_until(guest, "phone", "!document.querySelector('[data-key=\"claim\"]')", also=ann)
     play_until(
-        guest, "phone", "document.querySelector('.log').innerText.includes('White (Ann) is back')"
+        guest,
+        "phone",
+        "document.querySelector('.log').innerText.includes('White (Ann) is back')",
+        also=ann,
     )
     # Ann's connection goes (grace 0): Bea claims the win
     host.close()
