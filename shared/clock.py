@@ -62,12 +62,16 @@ class ClockView:
     """The clock as every seat and spectator sees it: ``running`` is the seat whose
     time runs (none between moves or once over); ``left_ms`` per seat is the time it
     has left, counting down from when the view was made for ``running`` (move time
-    and reserve), the full move time plus reserve for the others."""
+    and reserve), the full move time plus reserve for the others. ``timeouts`` per seat
+    is how many times in a row its time ran out (empty while no seat's has): at
+    ``absent_after`` the seat counts as absent (a computer player plays it)."""
 
     move_ms: int
     running: int | None
     left_ms: tuple[int, ...]
     reserve_ms: tuple[int, ...]
+    timeouts: tuple[int, ...] = ()
+    absent_after: int = 3
 
 
 class Clock:
@@ -120,7 +124,9 @@ class Clock:
             return None
         return self.started + self.move + self.reserve[self.seat]
 
-    def view(self, now: float) -> ClockView:
+    def view(self, now: float, timeouts: tuple[int, ...] = ()) -> ClockView:
+        """The clock at ``now``, with the seats' ``timeouts`` in a row (kept by the
+        caller: a take of the seat's own, or taking it back, resets its count)."""
         full = [round((self.move + r) * 1000) for r in self.reserve]
         deadline = self.deadline()
         if deadline is not None and self.seat is not None:
@@ -130,6 +136,8 @@ class Clock:
             self.seat,
             tuple(full),
             tuple(round(r * 1000) for r in self.reserve),
+            timeouts if any(timeouts) else (),
+            self.timing.absent_after,
         )
 
     def to_dict(self) -> dict[str, Any]:

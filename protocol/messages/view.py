@@ -127,6 +127,14 @@ class ClockInfo(Model):
     """Per seat: milliseconds left (for ``running``, until a computer moves for it)."""
     reserve_ms: tuple[int, ...]
     """Per seat: milliseconds of reserve left."""
+    timeouts: tuple[int, ...] = ()
+    """1.2: per seat, how many times in a row its time ran out and a computer player
+    moved for it (the seat's own take, or ``back``, starts it again at 0); absent while
+    no seat's time has run out. A seat that reaches ``absent_after`` counts as absent."""
+    absent_after: int = 3
+    """1.2: time-outs in a row after which a computer player plays the seat (until its
+    person sends ``back``); when every person's seat has reached it the game ends
+    ``timed_out``. The table's ``timing.absent_after``."""
 
 
 class TakeOption(Model):

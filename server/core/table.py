@@ -251,7 +251,7 @@ class Table(Endings, Timekeeping):
 
     # ------------------------------------------------------------- sending
     def _clock_view(self) -> ClockView | None:
-        return None if self.clock is None else self.clock.view(self.now())
+        return None if self.clock is None else self.clock.view(self.now(), tuple(self.expiries))
 
     def _views(self, seats: Sequence[int | None]) -> dict[int | None, View]:
         assert self.game is not None
@@ -498,10 +498,14 @@ class Table(Endings, Timekeeping):
             if person:
                 if seat in self.resigned:
                     raise TableError("not_allowed", "you resigned: a computer plays your seat")
-                self.expiries[seat] = 0
                 if seat in self.stand_ins:  # the person is back and acts
                     self._back(seat)
-            await self._apply_locked(seat, take, [])
+            held, self.expiries[seat] = self.expiries[seat], 0 if person else self.expiries[seat]
+            try:
+                await self._apply_locked(seat, take, [])
+            except Exception:  # a refused take is no take: the time-outs in a row stand
+                self.expiries[seat] = held
+                raise
             return self.version
 
     def _running(self, state_version: int) -> Game:

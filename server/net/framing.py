@@ -9,6 +9,7 @@ a forwarded frame has the very bytes a local one has.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from pydantic import BaseModel
 
@@ -28,6 +29,17 @@ NOTHING: frozenset[str] = frozenset()
 
 Frame = Callable[[int], bytes]
 """A message to send, as the function making its frame from the connection's ``seq``."""
+_ABSENT_AFTER: int = m.ClockInfo.model_fields["absent_after"].default
+
+
+def _as_1_1(view: View) -> View:
+    """``view`` as protocol 1.1 has it: its clock without the 1.2 fields (``timeouts``,
+    ``absent_after``), which is a new view only when they are not at their defaults
+    (left out of the frame then anyway)."""
+    clock = view.clock
+    if clock is None or (not clock.timeouts and clock.absent_after == _ABSENT_AFTER):
+        return view
+    return replace(view, clock=replace(clock, timeouts=(), absent_after=_ABSENT_AFTER))
 
 
 class Framing:
@@ -50,6 +62,8 @@ class Framing:
 
     def deliver_view(self, table: TableFacts, view: View, version: int) -> None:
         lacks = self._lacks
+        if self.minor == 1:
+            view = _as_1_1(view)
         if self.combined:
             self.send(lambda seq: encode_update((), view, version, seq, None, lacks))
         else:
@@ -59,6 +73,8 @@ class Framing:
         self, table: TableFacts, events: Sequence[Event], view: View, version: int
     ) -> None:
         lacks = self._lacks
+        if self.minor == 1:
+            view = _as_1_1(view)
         if self.combined:
             re, self.answering = self.answering, None
             self.send(lambda seq: encode_update(events, view, version, seq, re, lacks))

@@ -291,6 +291,41 @@ async def test_clock_expiry_moves_for_the_seat_and_says_so(make_server: MakeServ
     assert server.lobby.get(table_id).expiries[mover] == 1
 
 
+async def test_the_clock_counts_each_seats_time_outs_in_a_row(make_server: MakeServer) -> None:
+    """1.2: ``clock.timeouts`` counts a seat's time-outs in a row, and ``absent_after``
+    says where the computer takes over; an illegal take does not reset the count, the
+    seat's own take does. A 1.1 connection's clock has neither field."""
+    clock = FakeClock()
+    server = await make_server(now=clock)
+    timing = {"move": 10, "absent_after": 4}
+    table_id, (a, b), _ = await table_of(server, minors=(2, 1), timing=timing)
+    assert a.latest_view().view.clock.timeouts == ()  # none yet: left out
+    mover = a.latest_view().view.to_move
+    sleeper = (a, b)[mover]
+    await _expire(server, clock, a, 11)
+    seen = a.latest_view().view.clock
+    assert seen.timeouts[mover] == 1 and seen.timeouts[1 - mover] == 0
+    assert seen.absent_after == 4
+    for raw in b.raw[-2:]:  # b speaks 1.1: the clock as 1.1 had it
+        frame = msgpack.unpackb(raw)
+        if frame.get("type") in ("view", "update"):
+            assert set(frame["view"]["clock"]) == {"move_ms", "running", "left_ms", "reserve_ms"}
+    while a.latest_view().view.to_move != mover:  # the other seat moves in time
+        other = (a, b)[1 - mover]
+        await other.wait_until(lambda o=other: o.latest_view().view.to_move == 1 - mover)
+        assert (await take_for(other, random.Random(1))).type == "ack"
+        await a.wait_until(lambda: a.latest_view().view.to_move == mover)
+    v = sleeper.latest_view()
+    offered = {c.card for c in v.view.choices}
+    elsewhere = next(c for row in v.view.grid for c in row if c and c not in offered)
+    bad = await sleeper.request("take", state_version=v.state_version, card=elsewhere)
+    assert (bad.type, bad.code) == ("error", "illegal_move")
+    assert server.lobby.get(table_id).expiries[mover] == 1  # a refused take is no take
+    assert (await take_for(sleeper, random.Random(2))).type == "ack"
+    await a.wait_until(lambda: a.latest_view().view.clock.timeouts == ())
+    assert server.lobby.get(table_id).expiries[mover] == 0
+
+
 async def test_time_outs_in_a_row_make_the_seat_absent_then_the_game_ends(
     make_server: MakeServer,
 ) -> None:
