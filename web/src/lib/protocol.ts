@@ -99,6 +99,8 @@ export interface ClaimMsg {
 
 /** 1.1: a clocked table's times, as of when the view was made, which is when its frame was sent: count down from when it arrives (the network's delay is the error). */
 export interface ClockInfo {
+  /** 1.2: time-outs in a row after which a computer player plays the seat (until its person sends `back`); when every person's seat has reached it the game ends `timed_out`. The table's `timing.absent_after`. (default 3) */
+  absent_after?: number;
   /** Per seat: milliseconds left (for `running`, until a computer moves for it). */
   left_ms: number[];
   /** Milliseconds per move. */
@@ -107,6 +109,8 @@ export interface ClockInfo {
   reserve_ms: number[];
   /** The seat whose time is running; absent between moves and once over. (default null) */
   running?: number | null;
+  /** 1.2: per seat, how many times in a row its time ran out and a computer player moved for it (the seat's own take, or `back`, starts it again at 0); absent while no seat's time has run out. A seat that reaches `absent_after` counts as absent. (default []) */
+  timeouts?: number[];
 }
 
 /** Create a table. With `player` you also sit down (in `seat` if given, else the first free seat) and `joined` follows `table_created`; without, you only create it (e.g. to `watch` bots play). `bots` fill seats with bots of the levels the server lists in `welcome.bot_levels`. */
