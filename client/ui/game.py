@@ -13,6 +13,7 @@ import time
 from protocol import messages as m
 
 from ..lib import Client
+from . import prompt
 from .chat import ChatPane
 from .host import TableHost
 from .log import (
@@ -571,6 +572,9 @@ class GameScreen:
         clock = self.clock_line()
         if clock is not None:
             lines += wrap([("fg:#87afd7 bold", clock)], width)
+        warning = prompt.timeout_words(t.view, t.me)
+        if warning is not None:
+            lines += wrap([("fg:#ff8700 bold", warning)], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
         if land is not None:
             lines += wrap([landing_words(land)], width)

@@ -14,7 +14,14 @@ from protocol import messages as m
 from .render import seat_label, wrap_items
 from .table import Landing, line_words
 
-__all__ = ["away_words", "clock_words", "connection_words", "key_words", "landing_words"]
+__all__ = [
+    "away_words",
+    "clock_words",
+    "connection_words",
+    "key_words",
+    "landing_words",
+    "timeout_words",
+]
 
 
 def clock_words(
@@ -29,6 +36,23 @@ def clock_words(
     if c.running == me:
         return f"Your clock: {clock} left, then a computer moves for you."
     return f"Clock: {seat_label(view.colours, c.running, names)} has {clock} left."
+
+
+def timeout_words(view: m.GameView | None, me: int | None) -> str | None:
+    """The warning for a seat whose time ran out on its last turns (1.2 ``clock.timeouts``):
+    how many in a row, and at how many a computer takes the seat. Nothing once the count
+    is 0 or the seat is already taken (the away line says so then)."""
+    c = view.clock if view is not None and not view.game_over else None
+    if c is None or me is None or me >= len(c.timeouts):
+        return None
+    n, limit = c.timeouts[me], c.absent_after
+    if not 0 < n < limit:
+        return None
+    times = "once" if n == 1 else f"{n} times in a row"
+    return (
+        f"Your time ran out {times}: at {limit} in a row a computer takes your seat "
+        "(your own take starts the count again)."
+    )
 
 
 def away_words(

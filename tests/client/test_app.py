@@ -283,6 +283,20 @@ async def test_a_clocked_table_counts_down(url: str) -> None:
         later = kapp.game.clock_line() or ""
         assert int(later[14:16]) <= int(first[14:16]) - 9
         assert "Your clock:" in fragment_list_to_text(kapp.text())
+        view = kapp.game.table.view
+        assert view is not None and view.clock is not None
+        assert view.clock.timeouts == ()
+        assert "time ran out" not in fragment_list_to_text(kapp.text())
+        for count, said in ((1, "ran out once: at 3"), (2, "ran out 2 times in a row: at 3")):
+            clock = view.clock.model_copy(update={"timeouts": (count, 0)})
+            kapp.game.table.view = view.model_copy(update={"clock": clock})
+            assert said in fragment_list_to_text(kapp.text()).replace("\n", " ")
+        clock = view.clock.model_copy(update={"timeouts": (3, 0)})  # taken: the away line says
+        kapp.game.table.view = view.model_copy(update={"clock": clock})
+        assert "time ran out" not in fragment_list_to_text(kapp.text())
+        clock = view.clock.model_copy(update={"timeouts": (0, 2)})  # the other seat's count
+        kapp.game.table.view = view.model_copy(update={"clock": clock})
+        assert "Your time ran out" not in fragment_list_to_text(kapp.text())
     await client.close()
 
 

@@ -18,12 +18,18 @@ pytestmark = pytest.mark.e2e
 GAME_TIMEOUT = 240.0  # seconds for a whole game (the bot's moves shown 0.3 s apart)
 
 
-def create_table(page: Any, name: str = "Ann", **options: str) -> None:
+def create_table(
+    page: Any, name: str = "Ann", fill: dict[str, str] | None = None, **options: str
+) -> None:
+    """Create a table as ``name``: ``options`` are the form's choices (select id to
+    value), ``fill`` its typed fields (input id to text)."""
     page.fill("#player-name", name)
     page.click("#new-table")
     page.wait_for_selector("#create-go")
     for field, value in options.items():
         page.select_option(f"#{field}", value)
+    for field, text in (fill or {}).items():
+        page.fill(f"#{field}", text)
     page.click("#create-go")
 
 

@@ -49,6 +49,7 @@ export function renderTable(app: App): void {
         // it holds the focus between one's own take (or a resignation) and the next turn
         h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn", "data-key": "turn", tabindex: -1 }, turnWords(app, v)),
         turnClock(app, v),
+        timeoutWarning(app, v),
         board(app, v, cards),
         h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.` : "No card taken yet."),
         h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
@@ -81,6 +82,18 @@ function turnClock(app: App, v: GameView): HTMLElement | null {
   if (!v.clock || v.game_over || v.to_move == null) return null;
   const whose = v.to_move === app.t.seat ? "Your time" : `Time of ${app.who(v.to_move)}`;
   return h("p", { id: "turn-clock", class: "turn-clock" }, `${whose}: `, h("span", { "data-clock": v.to_move }, app.clockText(v.to_move)));
+}
+
+/** 1.2: how close one's own seat is to a computer taking it, after time-outs in a row
+ * (`clock.timeouts`; one's own take starts the count again). Always there on a clocked
+ * table, empty when there is nothing to say, so that a screen reader hears it appear. */
+function timeoutWarning(app: App, v: GameView): HTMLElement | null {
+  if (!v.clock || app.t.seat == null) return null;
+  const n = v.game_over ? 0 : v.clock.timeouts?.[app.t.seat] ?? 0;
+  const limit = v.clock.absent_after ?? 3;
+  const times = n === 1 ? "once" : `${n} times in a row`;
+  const text = n > 0 && n < limit ? `Your time ran out ${times}: at ${limit} in a row a computer takes your seat. Take a card to start the count again.` : "";
+  return h("p", { id: "timeout-warning", class: "timeout-warning", role: "status", "aria-live": "polite" }, text);
 }
 
 function board(app: App, v: GameView, cards: Cards): HTMLElement {
