@@ -572,7 +572,7 @@ class GameScreen:
         clock = self.clock_line()
         if clock is not None:
             lines += wrap([("fg:#87afd7 bold", clock)], width)
-        warning = prompt.timeout_words(t.view, t.me)
+        warning = prompt.timeout_words(t.view, t.me, width)
         if warning is not None:
             lines += wrap([("fg:#ff8700 bold", warning)], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None

@@ -38,21 +38,20 @@ def clock_words(
     return f"Clock: {seat_label(view.colours, c.running, names)} has {clock} left."
 
 
-def timeout_words(view: m.GameView | None, me: int | None) -> str | None:
+def timeout_words(view: m.GameView | None, me: int | None, width: int = 80) -> str | None:
     """The warning for a seat whose time ran out on its last turns (1.2 ``clock.timeouts``):
-    how many in a row, and at how many a computer takes the seat. Nothing once the count
-    is 0 or the seat is already taken (the away line says so then)."""
+    how many in a row, and at how many a computer takes the seat, in one line of 60
+    columns (wider: what starts the count again). Nothing once the count is 0 or the
+    seat is already taken (the away line says so then)."""
     c = view.clock if view is not None and not view.game_over else None
     if c is None or me is None or me >= len(c.timeouts):
         return None
     n, limit = c.timeouts[me], c.absent_after
     if not 0 < n < limit:
         return None
-    times = "once" if n == 1 else f"{n} times in a row"
-    return (
-        f"Your time ran out {times}: at {limit} in a row a computer takes your seat "
-        "(your own take starts the count again)."
-    )
+    times = f"once: at {limit} in a row" if n == 1 else f"{n} in a row: at {limit}"
+    text = f"Timed out {times}, a computer takes your seat."
+    return text + (" Your own take starts the count again." if width >= 100 else "")
 
 
 def away_words(
