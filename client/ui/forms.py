@@ -128,7 +128,11 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> l
             (("no_player_colors", "no black/white"), ("not_own_color", "not your colour")),
         ),
         *([] if is_rated else [Field("memory", "Memory", _MEMORY)]),
-        Field("third_colour", "Third colour", tuple((c, c) for c in m.ThirdColour.__args__)),  # type: ignore[attr-defined]
+        *(  # the third seat's colour: nothing to choose for two players
+            [Field("third_colour", "Third colour", tuple((c, c) for c in m.ThirdColour.__args__))]  # type: ignore[attr-defined]
+            if players == 3
+            else []
+        ),
         Field("private", "Private (invite)", (("no", "no"), ("yes", "yes"))),
         Field(
             "clock",

@@ -120,16 +120,22 @@ def test_only_choices_can_be_taken_and_specials_are_asked() -> None:
 def test_create_form_gives_every_option() -> None:
     form = create_form("Ann")
     keys = [f.key for f in form.fields()]
-    for k in ("players", "recipes", "start_card", "memory", "third_colour", "private", "bot1"):
+    for k in ("players", "recipes", "start_card", "memory", "private", "bot1"):
         assert k in keys
+    assert "third_colour" not in keys  # two players: there is no third seat
     form.focus = keys.index("players")
-    form.key("right")  # 3 players: a bot choice per other seat
+    form.key("right")  # 3 players: a bot choice per other seat, and the third colour
+    assert "third_colour" in [f.key for f in form.fields()]
+    form.focus = [f.key for f in form.fields()].index("third_colour")
+    form.key("right")
+    assert form.values["third_colour"] == "brown"
     form.focus = [f.key for f in form.fields()].index("bot2")
     form.key("right")
     form.focus = [f.key for f in form.fields()].index("private")
     form.key(" ")
     _, options, private, bots, player, _ = table_request(form.values)
     assert options.players == 3 and private and bots == [(2, "easy")] and player == "Ann"
+    assert options.third_colour == "brown"
 
 
 async def until(
