@@ -134,16 +134,23 @@ and the pacing code still runs."""
 
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Any]:
-    """``open_page(size, pace=TEST_PACE)``: a fresh browser context (its own storage) and
-    page. Its storage starts with the page's pace setting ``pace`` (a name the settings
-    offer) until the page changes it; ``pace=None`` keeps nothing there, so the page
-    shows moves at its own default pace, as for a first visit."""
+    """``open_page(size, pace=TEST_PACE, color_scheme="light")``: a fresh browser context
+    (its own storage) and page, its system colour scheme ``color_scheme`` ("dark" for a
+    dark system theme). Its storage starts with the page's pace setting ``pace`` (a name
+    the settings offer) until the page changes it; ``pace=None`` keeps nothing there, so
+    the page shows moves at its own default pace, as for a first visit."""
     contexts: list[Any] = []
 
-    def make(size: str, reduced_motion: str = "no-preference", pace: str | None = TEST_PACE) -> Any:
+    def make(
+        size: str,
+        reduced_motion: str = "no-preference",
+        pace: str | None = TEST_PACE,
+        color_scheme: str = "light",
+    ) -> Any:
         ctx = browser.new_context(
             viewport={"phone": PHONE, "desktop": DESKTOP}[size],
             reduced_motion=reduced_motion,
+            color_scheme=color_scheme,
             has_touch=size == "phone",
             is_mobile=size == "phone",
         )

@@ -220,7 +220,30 @@ function choose(app: App, card: string): void {
   }
   t.selected = card;
   app.renderTableNow();
-  app.main.querySelector<HTMLElement>(".options button")?.focus();
+  // focus() alone would scroll the answer to the middle of the screen, and on a phone
+  // (the answers below the grid) push the chosen card off its top: the focus moves
+  // without scrolling, and the page scrolls only as far as keeps the card in view
+  const first = app.main.querySelector<HTMLElement>(".options button");
+  first?.focus({ preventScroll: true });
+  reveal(app.main.querySelector<HTMLElement>(`.cell[data-card="${card}"]`), app.main.querySelector<HTMLElement>(".options"));
+}
+
+/** Scroll the page just enough to show `target` (as much of it as fits), never so far
+ * that `keep` leaves the screen. */
+function reveal(keep: HTMLElement | null, target: HTMLElement | null): void {
+  if (!target) return;
+  const margin = 8;
+  const height = window.innerHeight;
+  const r = target.getBoundingClientRect();
+  let dy = 0;
+  if (r.bottom > height - margin) dy = Math.min(r.bottom - height + margin, r.top - margin);
+  else if (r.top < margin) dy = r.top - margin;
+  if (keep) {
+    const k = keep.getBoundingClientRect();
+    if (dy > 0) dy = Math.min(dy, Math.max(0, k.top - margin));
+    else if (dy < 0) dy = Math.max(dy, Math.min(0, k.bottom - height + margin));
+  }
+  if (dy) window.scrollBy(0, dy);
 }
 
 function describe(app: App, v: GameView, cards: Cards, o: TakeOption): string {
