@@ -303,6 +303,8 @@ class GameScreen:
             return
         if key in HELD_KEYS and time.monotonic() < self.held_until:
             return  # our turn just came back: this key was meant for the one before
+        if self.host.conn != "connected" and key in prompt.NEED_SERVER:
+            return  # the key line does not offer them: nothing could be sent
         if t.decision is not None and key not in ("c", "R", "q"):  # those work anyway
             self.send(t.answer(key))
             return
@@ -593,4 +595,5 @@ class GameScreen:
             claimable=self.claimable(),
             replaced=self.replaced_me(),
             choosing=t.my_turn and t.decision is None and not t.busy,
+            online=self.host.conn == "connected",
         )

@@ -15,6 +15,7 @@ from .render import seat_label, wrap_items
 from .table import Landing, line_words
 
 __all__ = [
+    "NEED_SERVER",
     "away_words",
     "clock_words",
     "connection_words",
@@ -22,6 +23,11 @@ __all__ = [
     "landing_words",
     "timeout_words",
 ]
+
+NEED_SERVER = frozenset({"enter", " ", "c", "R", "w", "b"})
+"""The table's keys that only a connected client can act on (take, chat, resign,
+claim, back): while the connection is gone they do nothing, and ``key_words`` does not
+offer them."""
 
 
 def clock_words(
@@ -119,10 +125,13 @@ def key_words(
     claimable: bool,
     replaced: bool,
     choosing: bool,
+    online: bool = True,
 ) -> list[str]:
     """The keys that work now, in words: shorter below 100 columns (two lines at 60),
     ``Enter: take`` only while ``choosing`` (a question says its own keys), and the
-    symbols' legend only where it takes no line of its own (the help has it)."""
+    symbols' legend only where it takes no line of its own (the help has it). While
+    not ``online`` (the connection is gone) only what needs no server: the log, the
+    help, quitting."""
     wide = width >= 100
     lobby = ["Esc: lobby"] if allow_lobby else []
     log = "PgUp/PgDn, L: log" if wide else "L: log"
@@ -130,6 +139,8 @@ def key_words(
         back = "g: result" if ended else "g: score table"
         out = ["Enter/q: lobby"] if allow_lobby else ["q: quit"]
         return [back, *(["v: review the game"] if review else []), log, "?: help", *out]
+    if not online:
+        return [log, "?: help", "q: quit"]
     common = [log, "c: chat", "?: help & colours" if wide else "?: help"]
     if not seated:  # watching, or resigned (a computer plays on)
         return _legend([*common, *lobby, "q: quit"], width)

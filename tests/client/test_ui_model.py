@@ -219,6 +219,7 @@ def test_a_reconnection_clears_the_connection_error() -> None:
 
 def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
     kapp = KupferApp(name="Ann")
+    kapp.conn, kapp.screen = "connected", "table"  # as if seated by a connected client
     kapp.game.table = TableModel(me=0)
     kapp.game.table.set_view(a_view(to_move=1), 1)
     kapp.game.seats = (
@@ -242,6 +243,15 @@ def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
     text = fragment_list_to_text(join_lines(kapp.game.prompt_lines(80)))
     assert "Not connected to the server: reconnecting (try 2)" in text
     assert "Waiting for" not in text and "Your turn" not in text
+    # only what needs no server is offered, and the rest does nothing
+    assert kapp.game.key_items() == ["L: log", "?: help", "q: quit"]
+    kapp.key("R")
+    kapp.key("c")
+    assert not kapp.game.confirm_resign and kapp.screen == "table"
+    kapp.conn = "connected"
+    assert "R: resign" in kapp.game.key_items() and "c: chat" in kapp.game.key_items()
+    kapp.key("R")
+    assert kapp.game.confirm_resign
 
 
 def test_chat_is_kept_apart_from_the_game_log() -> None:
