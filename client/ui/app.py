@@ -426,8 +426,10 @@ class KupferApp:
             status = self.status_lines(width)
             at_table = self.screen == "table" and self.lobby.form is None
             waiting = self.game.table.view is None
-            if at_table and not waiting and (self.game.chat.fresh() or self.saying is not None):
-                status = self.game.chat.newest(width) + status  # what was said last
+            chat = self.game.chat
+            typing = self.saying is not None
+            if at_table and not waiting and not chat.open and (chat.fresh() or typing):
+                status = chat.newest(width) + status  # what was said last (C shows it all)
             rows = height - len(status)  # the status line (wrapped) is at the bottom
             if self.guide is not None:
                 lines = guide_lines(self.guide, width, rows)

@@ -264,6 +264,12 @@ def test_chat_is_kept_apart_from_the_game_log() -> None:
     assert list(kapp.game.table.log) == []
     assert [e.text for e in kapp.game.chat.said] == ["<Bob> good luck"]
     assert kapp.game.chat.fresh()
+    kapp.screen = "table"
+    assert fragment_list_to_text(kapp.text()).count("<Bob> good luck") == 1  # the newest
+    kapp.key("C")  # the chat page shows every line: the newest is not said twice
+    assert kapp.game.chat.open
+    assert fragment_list_to_text(kapp.text()).count("<Bob> good luck") == 1
+    kapp.key("escape")
     kapp.game.rematched(0)  # the same people: the chat stays
     assert len(kapp.game.chat.said) == 1
     kapp.to_lobby()
