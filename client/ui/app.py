@@ -297,7 +297,7 @@ class KupferApp:
             self.status = f"Rematch: a new game at table {u.table}; colours move one seat on"
             self.notice_ply = 0  # the new game's: gone with its first take
         elif isinstance(u, m.ErrorMsg):
-            self.status = f"! {u.message}"
+            self.notice(f"! {u.message}")  # a refusal: stale once the game goes on
             self.game.table.failed()
         elif isinstance(u, m.ByeMsg):
             self.status = self.bye = f"server: {u.message or u.reason}"

@@ -8,7 +8,14 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from client.lib import Status
 from client.ui.app import KupferApp, _no_colour
 from client.ui.log import event_entries
-from client.ui.render import Cards, describe_event, join_lines, render_scores, tail_fitting
+from client.ui.render import (
+    Cards,
+    describe_event,
+    join_lines,
+    render_scores,
+    tail_fitting,
+    text_of,
+)
 from client.ui.render.scores import _cell
 from client.ui.table import Decision, LogEntry, TableModel
 from protocol import messages as m
@@ -314,7 +321,7 @@ def test_small_words() -> None:
     """Issue 23, item 14: "1 card", the count of cards taken, every question's Esc."""
     from client.cli import build_parser
     from client.ui.forms import join_form
-    from client.ui.render import render_side, text_of
+    from client.ui.render import render_side
 
     v = a_view().model_copy(update={"deck_size": 1, "ply": 6})
     side = " ".join(text_of(ln) for ln in render_side(v, CARDS, catalogue(), [], [], 0, 80))
@@ -373,7 +380,7 @@ def test_small_words() -> None:
 def test_a_wands_extra_turn_is_said_in_the_prompt_and_the_side_panel() -> None:
     """RULES.md section 9: everyone sees whether a turn is a wand's extra turn; the log
     line saying so soon scrolls away, so the prompt and "To move" say it."""
-    from client.ui.render import render_side, text_of
+    from client.ui.render import render_side
 
     names: list[str | None] = ["Ann", "Bob"]
     t = TableModel(me=0)
@@ -535,3 +542,16 @@ def test_a_forms_key_line_names_enter_and_only_the_keys_it_has() -> None:
     )
     only_text = keys(texts)
     assert "Enter: next field, or press [ ]" in only_text and "Left/Right" not in only_text
+
+
+def test_a_refusal_in_the_status_line_goes_once_the_game_goes_on() -> None:
+    """A server's refusal stays while it is news, not after the next take (a stale
+    "! not your turn" read as if about the new position)."""
+    kapp = KupferApp(name="Ann")
+    kapp.game.table = TableModel(me=0)
+    v = a_view(to_move=0)
+    kapp.game.table.set_view(v, 1)
+    kapp.on_update(m.ErrorMsg(code="illegal_move", message="that card is not in the line"))
+    assert text_of(kapp.status_line(80)) == "! that card is not in the line"
+    kapp.game.table.set_view(v.model_copy(update={"ply": v.ply + 1, "to_move": 1}), 2)
+    assert text_of(kapp.status_line(80)) == ""
