@@ -197,8 +197,20 @@ class LogStore:
         self._write(self._path(url, table, seat, ".seen"), seen)
 
     def load_seen(self, url: str, table: str, seat: int) -> dict[str, object] | None:
+        return self._load_dict(self._path(url, table, seat, ".seen"))
+
+    def save_recent(self, url: str, table: str, seat: int, recent: dict[str, object]) -> None:
+        """What the other seats did since this seat's last decision (their events and
+        notes), so a client started again shows its "since your take" lines."""
+        self._write(self._path(url, table, seat, ".recent"), recent)
+
+    def load_recent(self, url: str, table: str, seat: int) -> dict[str, object] | None:
+        return self._load_dict(self._path(url, table, seat, ".recent"))
+
+    @staticmethod
+    def _load_dict(path: Path) -> dict[str, object] | None:
         try:
-            raw = json.loads(self._path(url, table, seat, ".seen").read_text("utf-8"))
+            raw = json.loads(path.read_text("utf-8"))
         except (OSError, ValueError):
             return None
         return raw if isinstance(raw, dict) else None
@@ -217,6 +229,6 @@ class LogStore:
         return out[-self.MAX :]
 
     def forget(self, url: str, table: str, seat: int) -> None:
-        for kind in ("", ".seen"):
+        for kind in ("", ".seen", ".recent"):
             with contextlib.suppress(OSError):
                 self._path(url, table, seat, kind).unlink()

@@ -117,8 +117,9 @@ class GameScreen:
             self.recent = Recent()
             self.recent.decided = client.view is not None and client.view.ply > 0  # mid-game
             self.table.log.extend(log)
-            if not log:
-                self.table.log.extend(restore_log(client))
+            if not log:  # a client started again: what it showed when it stopped
+                kept, self.recent = restore_log(client)
+                self.table.log.extend(kept)
                 self.away = restore_seen(client)
         t = self.table
         if client.view is not None and (t.view is None or client.state_version > t.state_version):
@@ -157,14 +158,14 @@ class GameScreen:
             self.recent.feed(u.events)
             self.history.heard(u.events)
             self.log_pager.scroll = 0
-            keep_log(client, self.table.visible_log())
+            keep_log(client, self.table.visible_log(), self.recent)
         elif isinstance(u, m.PresenceMsg):
             said = presence_entries(self.table.view, self.seats, u.seats)
             for entry, (seat, words) in said:
                 self.table.log.append(entry)
                 self.recent.note(seat, words)
             if said:
-                keep_log(client, self.table.visible_log())
+                keep_log(client, self.table.visible_log(), self.recent)
             self.seats = u.seats
             self.table.resigned = not self.seated_in_game() and self.table.me is not None
             v = self.table.view

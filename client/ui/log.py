@@ -12,10 +12,13 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import TypeAdapter, ValidationError
+
 from protocol import messages as m
 
 from ..lib import Client
 from ..tokens import LogStore
+from .recent import Recent
 from .render import Cards, Line, describe_event, seat_label, wrap, wrap_items
 from .table import LogEntry
 
@@ -90,21 +93,41 @@ def event_entries(
     return out
 
 
-def keep_log(client: Client | None, entries: Sequence[LogEntry]) -> None:
-    """Keep what the log may show on disk, for a client started again."""
+_EVENTS: TypeAdapter[list[m.GameEvent]] = TypeAdapter(list[m.GameEvent])
+
+
+def keep_log(client: Client | None, entries: Sequence[LogEntry], recent: Recent) -> None:
+    """Keep what the log may show, and what the other seats did since our last
+    decision (``recent``), on disk, for a client started again."""
     if client is None or client.tokens is None or client.table is None or client.seat is None:
         return
     kept = [(e.text, e.turn, e.decided) for e in entries]
+    store, at = LogStore(client.tokens.directory), (client.url, client.table, client.seat)
+    # the events as JSON text: read back by the models' strict JSON validation
+    heard: dict[str, object] = {"events": _EVENTS.dump_json(recent.heard).decode()}
+    heard["notes"] = recent.notes
     with contextlib.suppress(OSError):
-        LogStore(client.tokens.directory).save(client.url, client.table, client.seat, kept)
+        store.save(*at, kept)
+        store.save_recent(*at, heard)
 
 
-def restore_log(client: Client) -> list[LogEntry]:
-    """The log a resumed seat saw last, so it shows the last round, not an empty log."""
+def restore_log(client: Client) -> tuple[list[LogEntry], Recent]:
+    """The log a resumed seat saw last, so it shows the last round, not an empty log,
+    and its "since your take" lines as they were (a file that does not read: none)."""
+    recent = Recent()
+    recent.me = client.seat
+    recent.decided = client.view is not None and client.view.ply > 0  # mid-game
     if client.tokens is None or client.table is None or client.seat is None:
-        return []
-    kept = LogStore(client.tokens.directory).load(client.url, client.table, client.seat)
-    return [LogEntry(text, turn, decided) for text, turn, decided in kept]
+        return [], recent
+    store, at = LogStore(client.tokens.directory), (client.url, client.table, client.seat)
+    kept = [LogEntry(text, turn, decided) for text, turn, decided in store.load(*at)]
+    heard = store.load_recent(*at) or {}
+    with contextlib.suppress(ValidationError, ValueError, TypeError):
+        events = _EVENTS.validate_json(str(heard.get("events", "[]")))
+        notes = [(int(s), str(w)) for s, w in heard.get("notes", [])]  # type: ignore[attr-defined]
+        recent.feed(events)
+        recent.notes.extend(notes)
+    return kept, recent
 
 
 def forget_log(client: Client | None, seat: int | None) -> None:

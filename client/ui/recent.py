@@ -15,10 +15,14 @@ from protocol import messages as m
 
 from .render import Cards, Line, colour_word, wrap
 
-__all__ = ["KEEP", "Recent", "Turn"]
+__all__ = ["HEARD", "KEEP", "Recent", "Turn"]
 
 KEEP = 3
 """A seat's turns shown at most (a wand's two count as two); older ones: the log."""
+
+HEARD = 300
+"""The events since our last decision kept to feed a restarted screen (``heard``): a
+round is a few dozen; a seat a computer plays for a long time keeps the latest."""
 
 
 @dataclass
@@ -49,10 +53,15 @@ class Recent:
         # we took a card in this game: "since your take" (before: "so far"); a screen
         # that comes in mid-game (a resume) takes it that we did
         self.decided = False
+        # what was fed since our last decision: fed again, it makes these turns again
+        # (a client started again shows them, ``client.ui.log.keep_log``)
+        self.heard: list[m.GameEvent] = []
 
     def feed(self, events: Sequence[m.GameEvent]) -> None:
         for e in events:
+            self.heard.append(e)
             self._feed(e)
+        del self.heard[:-HEARD]
 
     def _feed(self, e: m.GameEvent) -> None:
         if isinstance(e, m.TimedOutEvent):
@@ -77,6 +86,7 @@ class Recent:
                 turn.computer = computer
             if e.seat == self.me and not computer:
                 self.turns, self.notes, self._current = [], [], None  # our decision
+                self.heard = []
                 self.decided = True
                 return
             turn = turn or self._start(e.seat)

@@ -6,8 +6,10 @@ items 2 and 3)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -15,10 +17,13 @@ from prompt_toolkit.output import DummyOutput
 
 from client.lib import Client
 from client.settings import Settings
+from client.tokens import TokenStore
 from client.ui.app import KupferApp
+from client.ui.log import keep_log, restore_log
 from client.ui.pacing import CATCH_UP, Pacer
 from client.ui.recent import Recent
 from client.ui.render import Cards, render_grid, text_of
+from client.ui.table import LogEntry
 from protocol import messages as m
 from protocol.convert import catalogue, view_model
 from shared.options import Options
@@ -117,6 +122,35 @@ def test_since_your_take_keeps_every_other_turn_until_you_decide() -> None:
     )
     r.feed([took(0, "toad-3")])  # our decision: a fresh start
     assert r.lines(3, COLOURS, CARDS, 80) == [] and r.last() is None
+
+
+def test_a_client_started_again_shows_its_since_your_take_lines(tmp_path: Path) -> None:
+    """What the other seats did since our last decision is kept on disk with the log:
+    a client started again (a new process, resuming the seat) shows the same lines."""
+    client = Client("ws://127.0.0.1:9", name="Ann", tokens=TokenStore(tmp_path))
+    client.table, client.seat = "t", 0
+    game = Record.new(Options(seed=3, players=3)).start([])
+    client.view = view_model(view(game, 0)).model_copy(update={"ply": 4})  # mid-game
+    r = Recent()
+    r.me, r.decided = 0, True
+    r.feed([moved(0, 1, 3), took(0, "moss-2"), refilled("toad-1"), moved(1, 4, 7)])
+    r.feed([took(1, "root-2", 2, 3), refilled("vine-3", 2, 3), m.ExtraTurnEvent(seat=1)])
+    r.feed([moved(2, 10, 15), m.PassedCornerEvent(seat=2, space=15), moved(0, 3, 5)])
+    r.note(2, "resigned, a computer plays on")
+    keep_log(client, [LogEntry("Black takes Root 2")], r)
+    kept, again = restore_log(client)
+    assert [e.text for e in kept] == ["Black takes Root 2"]
+    before = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 100)]
+    assert len(before) == 2
+    assert [text_of(ln) for ln in again.lines(3, COLOURS, CARDS, 100)] == before
+    assert again.me == 0 and again.last() is not None and again.last().seat == 2
+    r.feed([took(0, "toad-3")])  # our decision: nothing since, kept as nothing
+    keep_log(client, kept, r)
+    assert restore_log(client)[1].lines(3, COLOURS, CARDS, 100) == []
+    for name in os.listdir(tmp_path / "logs"):  # a file that does not read: no lines
+        if name.endswith(".recent.json"):
+            (tmp_path / "logs" / name).write_text('{"events": "[{\\"kind\\": 1}]"}')
+    assert restore_log(client)[1].lines(3, COLOURS, CARDS, 100) == []
 
 
 def test_before_our_first_take_the_others_turns_are_so_far() -> None:
