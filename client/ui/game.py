@@ -423,7 +423,8 @@ class GameScreen:
                 chat=self.chat.pane(width, max(0, height - 14 - len(self.seats))),
             )
         if self.review is not None and self.over():
-            return self.review.lines(width, height - 1, self.cards(), client.catalogue)
+            cards, cat = self.cards(), client.catalogue
+            return self.review.lines(width, height - 1, cards, cat, screen=screen)
         if v.game_over and not self.show_board:
             rematch = (
                 rematch_line(v, self.seats, self.rematch_asked) if self.can_rematch() else None
@@ -452,11 +453,8 @@ class GameScreen:
         """The grid, the side panel and the log, then the prompt and the keys."""
         t = self.table
         size = Size(width, screen)  # the terminal's: a line of chat does not change it
-        cursor = (
-            t.cursor_cell()
-            if t.decision is None
-            else (t.decision.choice.row, t.decision.choice.col)
-        )
+        d = t.decision
+        cursor = t.cursor_cell() if d is None else (d.choice.row, d.choice.col)
         self.recent.me = t.me
         last = self.recent.last()
         cell = last.takes[-1][2] if last is not None and last.takes else None

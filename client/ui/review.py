@@ -115,11 +115,23 @@ class Review:
             return False
         return True
 
-    def lines(self, width: int, height: int, cards: Cards, catalogue: m.Catalogue) -> list[Line]:
-        """The review screen in ``height`` lines: the board, the kettles, the step."""
+    def lines(
+        self,
+        width: int,
+        height: int,
+        cards: Cards,
+        catalogue: m.Catalogue,
+        *,
+        screen: int | None = None,
+    ) -> list[Line]:
+        """The review screen in ``height`` lines: the board, the kettles, the step. The
+        cards are as large as on the table screen of a terminal ``screen`` lines high
+        (default ``height``), smaller only when the grid would not fit."""
         frame = self.frames[self.index]
         v = frame.view
-        size = Size(width, height)
+        size = Size(width, max(height, screen or height))
+        if size.grid_height + 3 > height:  # the title and the keys: smaller cards
+            size = Size(width, height)
         took = next((e for e in frame.events if isinstance(e, m.TookEvent)), None)
         moved = next((e for e in frame.events if isinstance(e, m.MovedEvent)), None)
         path: tuple[int, ...] = ()

@@ -233,3 +233,22 @@ def test_registered_seats_read_as_registered() -> None:
     drawn = render_side(v, Cards.of(catalogue()), catalogue(), ["Hanna", "Hanna"], seats, 0, 80)
     side = " ".join(text_of(ln) for ln in drawn)
     assert side.count("Hanna (registered)") == 1 and side.count("Hanna") == 2
+
+
+def test_the_review_shows_the_cards_as_large_as_the_table_does() -> None:
+    """At 80x24 the table screen draws two-line cards; so does the review (it is handed
+    the lines above the status line, one fewer), and smaller cards only when the grid
+    would not fit (60x20)."""
+    from client.ui.render import Cards, Size, text_of
+    from client.ui.review import Review
+    from protocol.convert import catalogue
+
+    cat = catalogue()
+    review = Review(frames_of_record(played_record()), ("Ada", "Grace"))
+    review.index = 5
+    for (width, height), tall in (((80, 24), True), ((60, 20), False), ((120, 40), True)):
+        assert (Size(width, height).cell_h > 1) is tall
+        lines = review.lines(width, height - 1, Cards.of(cat), cat, screen=height)
+        text = "\n".join(text_of(ln) for ln in lines)
+        assert len(lines) < height and ("(())" in text) is tall, text
+        assert "review: take 5 of" in text and "q/Esc: back" in text
