@@ -438,7 +438,7 @@ class KupferApp:
             elif self.show_help:
                 lines = self.help_page(width, rows)
             elif self.players.open:
-                lines = self.players.lines(width, rows)
+                lines = self.players.lines(width, rows, screen=height)
             elif self.game.show_log and self.screen == "table":
                 lines = self.game.log_page(width, rows)
             elif self.game.chat.open and self.screen == "table":

@@ -277,12 +277,13 @@ class PlayersScreen:
             self.show("profile", entry.name)
 
     # ------------------------------------------------------------------ drawing
-    def lines(self, width: int, height: int) -> list[Line]:
-        """The page of the moment in ``height`` lines (or fewer)."""
+    def lines(self, width: int, height: int, *, screen: int | None = None) -> list[Line]:
+        """The page of the moment in ``height`` lines (or fewer), on a terminal
+        ``screen`` lines high (the review's cards are sized for it)."""
         client = self.host.client
         if self.review is not None and client is not None and client.welcome is not None:
             cat = client.catalogue
-            return self.review.lines(width, height, Cards.of(cat), cat)
+            return self.review.lines(width, height, Cards.of(cat), cat, screen=screen)
         if self.form is not None:
             return self.form.render(width)
         if self.page == "board":

@@ -19,6 +19,7 @@ from client.lib import Client
 from client.ui.app import KupferApp
 from client.ui.forms import create_form, table_rated, table_request
 from client.ui.players import PlayersScreen, game_line, rating_text, record_of
+from client.ui.render import Size
 from client.ui.review import frames_of_record
 from protocol import messages as m
 from shared.bots import make_bot, play
@@ -141,6 +142,8 @@ async def test_the_account_form_and_a_replay_read_whole(
     app.key("end")
     screen = draw(app, width, height)
     whole(f"take {len(record.actions)} of {len(record.actions)}", screen)
+    # the cards as large as a table screen of this terminal draws them
+    assert ("(())" in screen) is (Size(width, height).cell_h > 1), screen
     app.key("q")
     assert app.players.review is None and app.players.open
 
