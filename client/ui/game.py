@@ -191,6 +191,8 @@ class GameScreen:
         if self.away is not None:
             said = away_entries(self.away, view, self.names(), self.cards())
             self.away = None
+            if said:  # cards were taken meanwhile: the turns kept from before are old
+                self.recent.missed()
             for entry, note in said:
                 self.table.log.append(entry)
                 if note is not None:

@@ -98,6 +98,12 @@ class Recent:
         elif isinstance(e, m.DiscardedEvent) and self._current is not None:
             self._current.discarded = e.card
 
+    def missed(self) -> None:
+        """Cards were taken while we were away (a client started again): the turns kept
+        from before are no longer the latest, and what came between is not known turn by
+        turn (the notes say it), so they go."""
+        self.turns, self._current, self.heard = [], None, []
+
     def note(self, seat: int, words: str) -> None:
         """Something no game event says about ``seat`` (it resigned, went away, came
         back), kept with its turns until our next decision."""

@@ -35,6 +35,13 @@ async def test_coming_back_says_what_happened_meanwhile(url: str) -> None:
     with create_pipe_input() as inp:
         before = KupferApp(name="Ann", client=ann, input=inp, output=DummyOutput())
         before.sat_down(ann)  # what this screen saw is kept
+        # a turn of Black's begun on this screen, kept with its "since your take" line
+        moved = m.MovedEvent(seat=1, from_space=5, to_space=8, skipped=())
+        before.on_update(m.EventsMsg(table=table, state_version=1, events=(moved,)))
+        v = before.game.table.view
+        assert v is not None
+        kept = before.game.recent.lines(2, v.colours, before.game.cards(), 200)
+        assert "moved 3 spaces" in " ".join(text_of(ln) for ln in kept)
     seen = ann.view
     assert seen is not None
     for _ in range(2):  # two takes of ours (and the bot's answers) the screen never saw
@@ -63,6 +70,7 @@ async def test_coming_back_says_what_happened_meanwhile(url: str) -> None:
                 text_of(ln) for ln in kapp.game.recent.lines(2, now.colours, kapp.game.cards(), 200)
             )
             assert "while you were away +" in since, since
+            assert "moved 3 spaces" not in since, since  # cards were taken since: old
             kapp.sat_down(again)  # said once: a second look adds nothing
             assert sum("While you were away" in e.text for e in kapp.game.table.log) == 1
     finally:
