@@ -80,7 +80,7 @@ async def open_client_app(
     from ..lib import Client
     from ..settings import Settings
     from ..ui.app import TERMINAL_PROTOCOL, KupferApp
-    from ..ui.seating import sit_down
+    from ..ui.seating import take_seat
 
     client: Client | None = None
     browser: Browser | None = None
@@ -90,7 +90,7 @@ async def open_client_app(
         if table is not None and watch:
             await client.watch(table, invite=invite)
         elif table is not None:
-            await sit_down(client, table, name, invite=invite)
+            await take_seat(client, table, name, invite=invite)
     else:
         browser = Browser()
         try:

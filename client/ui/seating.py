@@ -13,7 +13,7 @@ from protocol import messages as m
 
 from ..lib import BadToken, Client
 
-__all__ = ["seat_to_resume", "sit_down"]
+__all__ = ["seat_to_resume", "sit_down", "take_seat"]
 
 
 async def sit_down(
@@ -45,6 +45,15 @@ async def sit_down(
             pass
     await client.join(table, player, invite=invite, seat=seat)
     await client.ready()
+
+
+async def take_seat(client: Client, table: str, player: str, *, invite: str | None = None) -> None:
+    """Sit at ``table`` straight from the command line (``join --table``) as the lobby
+    does: a seat kept in this data directory is taken back, under another name too
+    when the server lists it free (``seat_to_resume``)."""
+    listing = await client.list_tables() if client.saved_seats(table) else ()
+    resume = seat_to_resume(client, listing, table, player)
+    await sit_down(client, table, player, invite=invite, resume_seat=resume)
 
 
 def seat_to_resume(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from client.lib import Client
-from client.ui.seating import seat_to_resume, sit_down
+from client.ui.seating import seat_to_resume, take_seat
 from protocol import messages as m
 
 
@@ -39,7 +39,7 @@ async def test_a_seat_kept_under_another_name_is_taken_back_once_free(url: str) 
         await ann.close()
         listing = await listed_with(root, table, connected=False)
         assert seat_to_resume(root, listing, table, "Root") == 0
-        await sit_down(root, table, "Root", resume_seat=0)
+        await take_seat(root, table, "Root")  # join --table, as from the lobby
         assert (root.table, root.seat) == (table, 0)
         async with asyncio.timeout(10):
             while root.view is None:
