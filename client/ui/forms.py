@@ -85,13 +85,16 @@ class Form:
 
     def render(self, width: int) -> list[Line]:
         lines: list[Line] = [*wrap([("bold", self.title)], width), []]
-        for i, f in enumerate(self.fields()):
+        fields = self.fields()
+        # the values line up, two spaces after the longest label at least
+        column = max([22, *(len(f.label) + 2 for f in fields if not f.button)])
+        for i, f in enumerate(fields):
             focused = i == self.focus
             mark = ("bold", "> ") if focused else ("", "  ")
             if f.button:
                 lines.append([mark, ("reverse bold" if focused else "bold", f"[ {f.label} ]")])
                 continue
-            label = ("", f"{f.label:<22}")
+            label = ("", f.label.ljust(column))
             if f.options is None:
                 text = self.values.get(f.key, "")
                 shown = ("underline", (text + ("_" if focused else "")).ljust(TEXT_MAX))
@@ -101,7 +104,6 @@ class Form:
                 style = "reverse" if focused else ""
                 lines.append([mark, label, ("", "< "), (style, shown_value), ("", " >")])
         lines.append([])
-        fields = self.fields()
         keys = ["Up/Down: field"]
         keys += ["Left/Right: change"] if any(f.options is not None for f in fields) else []
         keys += ["type: text (Ctrl-U: clear)", "Enter: next field, or press [ ]", "Esc: back"]

@@ -184,6 +184,13 @@ def test_the_rated_choice_is_offered_signed_in_and_takes_the_bots_away() -> None
     assert "bot1" not in keys and "memory" not in keys
     assert table_rated(form.values)
     assert table_request(form.values)[3] == []  # no computer at a rated table
+    from client.ui.render import text_of
+
+    drawn = [text_of(ln) for ln in form.render(60)]
+    rated = next(ln for ln in drawn if "Rated (ratings change)" in ln)
+    name = next(ln for ln in drawn if "Your name" in ln)
+    assert "change)  < yes >" in rated  # the label and the value apart, as on every line
+    assert rated.index("< yes >") == name.index("Ada") and max(map(len, drawn)) <= 60
 
 
 def test_ratings_read_with_their_provisional_mark() -> None:
