@@ -551,13 +551,8 @@ class GameScreen:
 
     def away_line(self) -> str | None:
         """Who the game waits for, when their connection is gone."""
-        return away_words(
-            self.table.view,
-            self.seats,
-            self.table.me,
-            replaced_me=self.replaced_me(),
-            claimable=self.claimable(),
-        )
+        t = self.table
+        return away_words(t.view, self.seats, t.me, replaced_me=self.replaced_me())
 
     def prompt_lines(self, width: int) -> list[Line]:
         """What the player is asked or told now: the prompt, who is away, the clock,

@@ -66,7 +66,6 @@ def away_words(
     me: int | None,
     *,
     replaced_me: bool,
-    claimable: bool,
 ) -> str | None:
     """Who the game waits for, when their connection is gone."""
     v = view
@@ -79,8 +78,8 @@ def away_words(
     for other in seats:
         if other.absent and other.seat != me and not other.resigned:
             who = seat_label(v.colours, other.seat, names)
-            line = f"{who} is away: a computer plays for them until they come back."
-            return line + ("  w: claim the win" if claimable else "")
+            # ``w: claim the win`` is on the key line (``key_words``), once
+            return f"{who} is away: a computer plays for them until they come back."
     if info.connected or info.bot or info.resigned or v.to_move == me:
         return None
     who = seat_label(v.colours, v.to_move, names)
