@@ -74,7 +74,13 @@ class History:
         self._heard += events
 
     def saw(self, view: m.GameView) -> None:
-        self.frames.append(Frame(view, tuple(self._heard)))
+        """A view: a new frame, or, when it shows what the last frame shows (the start,
+        its events said after the first view), the events join that frame."""
+        last = self.frames[-1] if self.frames else None
+        if last is not None and last.view == view:
+            self.frames[-1] = Frame(view, (*last.events, *self._heard))
+        else:
+            self.frames.append(Frame(view, tuple(self._heard)))
         self._heard = []
 
 

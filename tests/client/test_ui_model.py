@@ -555,3 +555,28 @@ def test_a_refusal_in_the_status_line_goes_once_the_game_goes_on() -> None:
     assert text_of(kapp.status_line(80)) == "! that card is not in the line"
     kapp.game.table.set_view(v.model_copy(update={"ply": v.ply + 1, "to_move": 1}), 2)
     assert text_of(kapp.status_line(80)) == ""
+
+
+def test_the_start_is_one_step_of_the_review_when_its_events_come_late() -> None:
+    """``play`` opens its screen once the first view is there: the start's events (the
+    first pawn's move) and that view again come after it. The review has one start,
+    its move said with it, not two frames of one board."""
+    from client.ui.review import History, Review
+
+    v = a_view(to_move=0)
+    history = History()
+    history.saw(v)
+    history.heard([m.MovedEvent(seat=0, from_space=0, to_space=1, skipped=())])
+    history.saw(v)  # the same board
+    assert len(history.frames) == 1 and len(history.frames[0].events) == 1
+    later = v.model_copy(update={"ply": 1})
+    took = m.TookEvent(
+        seat=0, card="moss-1", line="col1", row=0, col=1, special=False, ends_game=False
+    )
+    history.heard([took])
+    history.saw(later)
+    assert len(history.frames) == 2
+    review = Review(history.frames)
+    assert review.step() == "the start"
+    review.key("right")
+    assert review.step() == "take 1 of 1"
