@@ -232,6 +232,17 @@ class LobbyScreen:
 
         self.host.act(create)
 
+    def _my_seat(self, client: Client, table: str) -> int | None:
+        """The seat at ``table`` that Enter takes back (as ``sit_down`` chooses it): a
+        kept token's (``seat_to_resume``), the one we sit at now, or the one our
+        signed-in player holds. None: none of them is known."""
+        resume = seat_to_resume(client, self.tables, table, self.name)
+        if resume is not None:
+            return resume
+        if client.table == table and client.seat is not None:
+            return client.seat
+        return client.held_seat(table)
+
     def _mine(self, client: Client, table: str) -> bool:
         """Whether a seat at ``table`` is ours: its token is kept (for our name, or for
         another with nobody at the seat: ``seat_to_resume``), or our player holds it."""
@@ -265,7 +276,7 @@ class LobbyScreen:
         left.append([("reverse" if focused else "underline", shown.ljust(30))])
         room = width - 35
         right: list[Line] = []
-        ours: set[str] = set()  # the tables where a seat is ours (``_mine``)
+        ours: dict[str, int | None] = {}  # the tables with a seat of ours, and which seat
         if client is None:
             right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
         else:
@@ -276,14 +287,15 @@ class LobbyScreen:
             if not self.tables:
                 right.append([("fg:#808080", "  no tables yet: press n to create one")])
             # asked once a drawing: each answer reads the token file
-            ours = {tb.id for tb in self.tables if self._mine(client, tb.id)}
+            ours = {
+                tb.id: self._my_seat(client, tb.id)
+                for tb in self.tables
+                if self._mine(client, tb.id)
+            }
             for i, tb in enumerate(self.tables):
                 sel = self.focus == "tables" and i == self.table_index
-                seats = ", ".join(seat_name(s, s.name) if s.name else "-" for s in tb.seats)
-                mine = " *" if tb.id in ours else ""
-                text = f"{'>' if sel else ' '} {tb.name} ({tb.state}; {table_terms(tb)}): "
-                text += f"{seats}{mine}"
-                right += wrap([("reverse" if sel else "", text)], room, 4)
+                words = _table_words(tb, sel, tb.id in ours, ours.get(tb.id))
+                right += _fill(words, room, 4, "reverse" if sel else "")
         right = [piece for line in right for piece in wrap(line, room)]
         lines += side_by_side(left, right, 34)
         lines.append([])
@@ -296,3 +308,53 @@ class LobbyScreen:
         if ours:
             lines += wrap_items(["* your seat: Enter takes it back"], width)
         return lines
+
+
+def _table_words(tb: m.TableSummary, sel: bool, ours: bool, seat: int | None) -> list[str]:
+    """A listed table as the pieces its lines may break between: ``> name (state;
+    terms): seats``. The cursor goes with the name's first word, each term and each
+    seat (``*`` by the one that is ours, ``seat``) stay whole, and the last seat goes
+    with the one before it, so that no line holds a lone ``*`` or ``-``."""
+    words = tb.name.split() or [""]
+    words[0] = f"{'>' if sel else ' '} {words[0]}"
+    if ours and (seat is None or all(s.seat != seat for s in tb.seats)):
+        words[-1] += " *"  # ours, at a seat not known: the table's name says it
+    terms = [f"{term}," for term in table_terms(tb).split(", ")]
+    terms[-1] = terms[-1][:-1] + "):"
+    seats = [
+        (seat_name(s, s.name) if s.name else "-") + (" *" if ours and s.seat == seat else "")
+        for s in tb.seats
+    ]
+    if len(seats) > 1:
+        seats[-2:] = [f"{seats[-2]}, {seats[-1]}"]
+    return [*words, f"({tb.state};", *terms, *(f"{s}," for s in seats[:-1]), *seats[-1:]]
+
+
+def _fill(words: list[str], width: int, indent: int, style: str) -> list[Line]:
+    """``words`` in lines of at most ``width``, later ones indented by ``indent``: a
+    line breaks between words, and a word too long for a line of its own is broken
+    within the column, starting where it stands (never leaving that line blank)."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        joined = f"{line} {word}" if line.strip() else line + word
+        if len(joined) <= width:
+            line = joined
+            continue
+        if line.strip():
+            if len(word) <= width - indent or len(line) + 1 + 4 > width:
+                lines.append(line)
+                line = " " * indent
+            else:
+                line += " "
+        while len(line) + len(word) > width:
+            cut = width - len(line)
+            lines.append(line + word[:cut])
+            line, word = " " * indent, word[cut:]
+        line += word
+    lines.append(line)
+    out: list[Line] = []
+    for i, text in enumerate(lines):
+        lead = indent if i else 0
+        out.append([("", text[:lead]), (style, text[lead:])] if lead else [(style, text)])
+    return out
