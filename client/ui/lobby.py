@@ -53,11 +53,27 @@ class LobbyScreen:
         self.browser = browser
         self.address = address
         self.watch_only = watch_only
-        self.tables: tuple[m.TableSummary, ...] = ()
         self.focus = "servers" if host.client is None else "tables"
         self.server_index = 0
         self.table_index = 0
+        self._tables: tuple[m.TableSummary, ...] = ()
         self.form: Form | None = None
+
+    @property
+    def tables(self) -> tuple[m.TableSummary, ...]:
+        """The server's tables as last listed."""
+        return self._tables
+
+    @tables.setter
+    def tables(self, listing: tuple[m.TableSummary, ...]) -> None:
+        """A fresh listing: the cursor stays on the table it was on (by id), wherever
+        that table is listed now; with that table gone, on the row it was on (the last
+        row if the list got shorter), so Enter takes the table the cursor shows."""
+        old = self._tables
+        chosen = old[self.table_index].id if self.table_index < len(old) else None
+        self._tables = listing = tuple(listing)
+        at = next((i for i, tb in enumerate(listing) if tb.id == chosen), None)
+        self.table_index = at if at is not None else max(0, min(self.table_index, len(listing) - 1))
 
     def servers(self) -> list[FoundServer]:
         return self.browser.servers if self.browser is not None else []

@@ -1,5 +1,6 @@
 """The lobby's list of tables ("Tables on <server>"), drawn without a server: the `*`
-by the seat that is yours, and wrapping that keeps each piece whole."""
+by the seat that is yours, wrapping that keeps each piece whole, and a cursor that
+stays on its table when the list is refreshed."""
 
 from __future__ import annotations
 
@@ -126,3 +127,36 @@ def test_a_word_wider_than_the_column_breaks_within_it(kapp: KupferApp, selected
     assert WORD in "".join(ln.strip() for ln in listed)  # nothing cut, read on across lines
     if selected:
         assert cursor_line(kapp, 60, height).startswith(f"> {WORD[:10]}")
+
+
+def test_the_cursor_stays_on_its_table_when_the_list_changes(kapp: KupferApp) -> None:
+    """The `>` kept its row number when the list reordered, so Enter took another
+    table than the one it had been on: it follows the table by id, and with that table
+    gone it stays on the row it was on (the last row of a shorter list)."""
+    lobby = kapp.lobby
+    entered: list[str] = []
+    lobby.enter_table = lambda t, invite, *, watch, seat=None: entered.append(t)  # type: ignore[method-assign]
+    a, b, c, d = (table(t, f"table {t}", [None, None]) for t in ("ta", "tb", "tc", "td"))
+    lobby.tables = (a, b, c, d)
+    lobby.key("down")
+    lobby.key("down")
+    assert cursor_line(kapp, 80, 24).startswith("> table tc")
+    lobby.tables = (c, d, a)  # tb gone, tc moved up to the top
+    assert cursor_line(kapp, 80, 24).startswith("> table tc")
+    lobby.key("enter")
+    assert entered == ["tc"]
+
+    lobby.tables = (d, a, b)  # tc gone: the row it was on (the first)
+    assert cursor_line(kapp, 80, 24).startswith("> table td")
+    lobby.key("down")
+    lobby.key("down")  # on tb, the last row
+    lobby.tables = (a, d)  # tb gone: the last row of the shorter list
+    assert cursor_line(kapp, 80, 24).startswith("> table td")
+    lobby.key("enter")
+    assert entered == ["tc", "td"]
+
+    lobby.tables = ()  # nothing listed: then a fresh list starts at the top
+    lobby.tables = (b, c)
+    assert cursor_line(kapp, 80, 24).startswith("> table tb")
+    lobby.key("p")  # the join form is filled in with the table the cursor is on
+    assert lobby.form is not None and lobby.form.values["table_id"] == "tb"
