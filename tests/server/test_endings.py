@@ -313,8 +313,10 @@ async def test_the_clock_counts_each_seats_time_outs_in_a_row(make_server: MakeS
     while a.latest_view().view.to_move != mover:  # the other seat moves in time
         other = (a, b)[1 - mover]
         await other.wait_until(lambda o=other: o.latest_view().view.to_move == 1 - mover)
+        before = a.latest_view().state_version
         assert (await take_for(other, random.Random(1))).type == "ack"
-        await a.wait_until(lambda: a.latest_view().view.to_move == mover)
+        # a wand plays again: the take is seen, whoever is to move next
+        await a.wait_until(lambda v=before: a.latest_view().state_version > v)
     v = sleeper.latest_view()
     offered = {c.card for c in v.view.choices}
     elsewhere = next(c for row in v.view.grid for c in row if c and c not in offered)
