@@ -22,7 +22,7 @@ from .forms import (
     table_timing,
 )
 from .host import LobbyHost
-from .render import Line, header, seat_name, side_by_side, wrap, wrap_items
+from .render import Line, header, seat_name, side_by_side, wrap, wrap_items, wrap_words
 from .seating import seat_to_resume, sit_down
 from .waiting import table_terms
 
@@ -347,30 +347,9 @@ def _table_words(tb: m.TableSummary, sel: bool, ours: bool, seat: int | None) ->
 
 
 def _fill(words: list[str], width: int, indent: int, style: str) -> list[Line]:
-    """``words`` in lines of at most ``width``, later ones indented by ``indent``: a
-    line breaks between words, and a word too long for a line of its own is broken
-    within the column, starting where it stands (never leaving that line blank)."""
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        joined = f"{line} {word}" if line.strip() else line + word
-        if len(joined) <= width:
-            line = joined
-            continue
-        if line.strip():
-            if len(word) <= width - indent or len(line) + 1 + 4 > width:
-                lines.append(line)
-                line = " " * indent
-            else:
-                line += " "
-        while len(line) + len(word) > width:
-            cut = width - len(line)
-            lines.append(line + word[:cut])
-            line, word = " " * indent, word[cut:]
-        line += word
-    lines.append(line)
-    out: list[Line] = []
-    for i, text in enumerate(lines):
-        lead = indent if i else 0
-        out.append([("", text[:lead]), (style, text[lead:])] if lead else [(style, text)])
-    return out
+    """``words`` in lines of at most ``width`` (``wrap_words``: broken only between
+    them), later ones indented by ``indent``, the text in ``style``."""
+    pad = " " * indent
+    lines = wrap_words(words, width, pad)
+    later: list[Line] = [[("", pad), (style, t[indent:])] for t in lines[1:]]
+    return [[(style, lines[0])], *later]

@@ -49,6 +49,7 @@ from .text import (
     text_of,
     wrap,
     wrap_items,
+    wrap_words,
 )
 
 __all__ = [
@@ -91,4 +92,5 @@ __all__ = [
     "too_small_lines",
     "wrap",
     "wrap_items",
+    "wrap_words",
 ]

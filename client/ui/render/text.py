@@ -24,6 +24,7 @@ __all__ = [
     "wrap",
     "wrap_items",
     "wrap_text",
+    "wrap_words",
 ]
 
 
@@ -61,9 +62,16 @@ def tail_fitting(text: str, cells: int) -> str:
 def wrap_text(text: str, width: int, indent: str = "") -> list[str]:
     """``text`` in lines of at most ``width``, broken at blanks (a word longer than a
     line is split); later lines start with ``indent``."""
+    return wrap_words(text.split(" "), width, indent)
+
+
+def wrap_words(words: Sequence[str], width: int, indent: str = "") -> list[str]:
+    """``words`` joined by blanks in lines of at most ``width``, broken only between
+    them (a word may hold blanks: it stays whole), a word longer than a line split;
+    later lines start with ``indent``."""
     out: list[str] = []
     line = ""
-    for word in text.split(" "):
+    for word in words:
         candidate = f"{line} {word}" if line else word
         if len(candidate) <= width or not line.strip():
             line = candidate
