@@ -118,8 +118,8 @@ class GameScreen:
             self.recent.decided = client.view is not None and client.view.ply > 0  # mid-game
             self.table.log.extend(log)
             if not log:  # a client started again: what it showed when it stopped
-                kept, self.recent = restore_log(client)
-                self.table.log.extend(kept)
+                self.recent.me = client.seat
+                self.table.log.extend(restore_log(client, self.recent))
                 self.away = restore_seen(client)
         t = self.table
         if client.view is not None and (t.view is None or client.state_version > t.state_version):

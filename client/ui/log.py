@@ -111,23 +111,21 @@ def keep_log(client: Client | None, entries: Sequence[LogEntry], recent: Recent)
         store.save_recent(*at, heard)
 
 
-def restore_log(client: Client) -> tuple[list[LogEntry], Recent]:
-    """The log a resumed seat saw last, so it shows the last round, not an empty log,
-    and its "since your take" lines as they were (a file that does not read: none)."""
-    recent = Recent()
-    recent.me = client.seat
-    recent.decided = client.view is not None and client.view.ply > 0  # mid-game
+def restore_log(client: Client, recent: Recent) -> list[LogEntry]:
+    """The log a resumed seat saw last, so it shows the last round, not an empty log;
+    ``recent`` is fed what it held, so the "since your take" lines are as they were (a
+    file that does not read: none)."""
     if client.tokens is None or client.table is None or client.seat is None:
-        return [], recent
+        return []
     store, at = LogStore(client.tokens.directory), (client.url, client.table, client.seat)
-    kept = [LogEntry(text, turn, decided) for text, turn, decided in store.load(*at)]
     heard = store.load_recent(*at) or {}
+    notes = heard.get("notes")
     with contextlib.suppress(ValidationError, ValueError, TypeError):
         events = _EVENTS.validate_json(str(heard.get("events", "[]")))
-        notes = [(int(s), str(w)) for s, w in heard.get("notes", [])]  # type: ignore[attr-defined]
+        kept = [(int(s), str(w)) for s, w in notes] if isinstance(notes, list) else []
         recent.feed(events)
-        recent.notes.extend(notes)
-    return kept, recent
+        recent.notes.extend(kept)
+    return [LogEntry(text, turn, decided) for text, turn, decided in store.load(*at)]
 
 
 def forget_log(client: Client | None, seat: int | None) -> None:

@@ -124,6 +124,14 @@ def test_since_your_take_keeps_every_other_turn_until_you_decide() -> None:
     assert r.lines(3, COLOURS, CARDS, 80) == [] and r.last() is None
 
 
+def restored(client: Client) -> tuple[list[LogEntry], Recent]:
+    """What a screen started again restores: the log, and the lines fed to its own
+    ``Recent`` (mid-game: we took before)."""
+    recent = Recent()
+    recent.me, recent.decided = client.seat, True
+    return restore_log(client, recent), recent
+
+
 def test_a_client_started_again_shows_its_since_your_take_lines(tmp_path: Path) -> None:
     """What the other seats did since our last decision is kept on disk with the log:
     a client started again (a new process, resuming the seat) shows the same lines."""
@@ -138,7 +146,7 @@ def test_a_client_started_again_shows_its_since_your_take_lines(tmp_path: Path) 
     r.feed([moved(2, 10, 15), m.PassedCornerEvent(seat=2, space=15), moved(0, 3, 5)])
     r.note(2, "resigned, a computer plays on")
     keep_log(client, [LogEntry("Black takes Root 2")], r)
-    kept, again = restore_log(client)
+    kept, again = restored(client)
     assert [e.text for e in kept] == ["Black takes Root 2"]
     before = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 100)]
     assert len(before) == 2
@@ -146,11 +154,11 @@ def test_a_client_started_again_shows_its_since_your_take_lines(tmp_path: Path) 
     assert again.me == 0 and again.last() is not None and again.last().seat == 2
     r.feed([took(0, "toad-3")])  # our decision: nothing since, kept as nothing
     keep_log(client, kept, r)
-    assert restore_log(client)[1].lines(3, COLOURS, CARDS, 100) == []
+    assert restored(client)[1].lines(3, COLOURS, CARDS, 100) == []
     for name in os.listdir(tmp_path / "logs"):  # a file that does not read: no lines
         if name.endswith(".recent.json"):
             (tmp_path / "logs" / name).write_text('{"events": "[{\\"kind\\": 1}]"}')
-    assert restore_log(client)[1].lines(3, COLOURS, CARDS, 100) == []
+    assert restored(client)[1].lines(3, COLOURS, CARDS, 100) == []
 
 
 def test_before_our_first_take_the_others_turns_are_so_far() -> None:
