@@ -258,10 +258,13 @@ export function renderCreate(app: App): void {
   const absentAfter = h("input", { id: "opt-absent", type: "number", min: 1, max: 100, value: 3, inputmode: "numeric" });
   const others = h("div", { id: "other-seats" });
   const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
+  // offered for three players only, as the terminal client does: a two-player table has
+  // no third seat to colour
+  const thirdField = field("Third colour", third);
   const seatNames = (n: number) => ["White", "Black", cap(third.value)].slice(0, n);
   const redraw = () => {
     const n = Number(players.value);
-    third.disabled = n !== 3;
+    thirdField.hidden = n !== 3;
     const keep = mySeat.value;
     replace(mySeat, seatNames(n).map((c, s) => h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`)));
     mySeat.value = keep && Number(keep) < n ? keep : "0";
@@ -346,7 +349,7 @@ export function renderCreate(app: App): void {
           field("Recipes (variant)", recipes),
           field("Memory", memory),
           field("Starting card", startCard),
-          field("Third colour", third),
+          thirdField,
         ),
         h("fieldset", {}, h("legend", {}, "Seats"), field("Your seat", mySeat), others),
         h(
