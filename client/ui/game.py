@@ -549,10 +549,10 @@ class GameScreen:
         elapsed = time.monotonic() - self.clock_at
         return clock_words(self.table.view, self.table.me, self.names(), elapsed)
 
-    def away_line(self) -> str | None:
+    def away_line(self, width: int = 80) -> str | None:
         """Who the game waits for, when their connection is gone."""
         t = self.table
-        return away_words(t.view, self.seats, t.me, replaced_me=self.replaced_me())
+        return away_words(t.view, self.seats, t.me, replaced_me=self.replaced_me(), width=width)
 
     def prompt_lines(self, width: int) -> list[Line]:
         """What the player is asked or told now: the prompt, who is away, the clock,
@@ -564,7 +564,7 @@ class GameScreen:
             text = connection_words(self.host.conn, t.me, self.host.server_stopped)
             return wrap([("fg:#ff5f5f bold", text)], width)
         lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
-        away = self.away_line()
+        away = self.away_line(width)
         if away is not None:
             lines += wrap([("fg:#ff8700 bold", away)], width)
         clock = self.clock_line()
@@ -575,7 +575,7 @@ class GameScreen:
             lines += wrap([("fg:#ff8700 bold", warning)], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
         if land is not None:
-            lines += wrap([landing_words(land)], width)
+            lines += wrap([landing_words(land, width)], width)
         return lines
 
     def key_items(self, width: int = 80) -> list[str]:

@@ -193,15 +193,19 @@ class LogPager:
 
     def lines(self, entries: Sequence[LogEntry], width: int, rows: int) -> list[Line]:
         """The log in ``rows`` lines: the entries, wrapped, the newest at the bottom;
-        PgUp/PgDn page through what does not fit, ``L`` shows it all."""
+        PgUp/PgDn page through what does not fit, ``L`` shows it all (in one line: the
+        newest entry alone, the key line names ``L``)."""
         if rows <= 0:
             return []
         wrapped = wrapped_log(entries, width)
         if len(wrapped) <= rows:
             self.scroll = 0
             return wrapped + [[] for _ in range(rows - len(wrapped))]
-        if rows == 1:  # no room for a page: say where the log is
-            n = len(wrapped)
+        if rows == 1:  # no room for a page: the newest entry, if it is one line
+            self.scroll = 0
+            if len(wrapped_log(entries[-1:], width)) == 1:
+                return wrapped[-1:]
+            n = len(wrapped)  # else say where the log is
             return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
         shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")
         return [[("fg:#808080 italic", f"log: {more}, L: all"[:width])], *shown]

@@ -66,8 +66,11 @@ def away_words(
     me: int | None,
     *,
     replaced_me: bool,
+    width: int = 80,
 ) -> str | None:
-    """Who the game waits for, when their connection is gone."""
+    """Who the game waits for, when their connection is gone; who is away while a
+    computer plays for them, in one line of ``width`` where the whole does not fit (on
+    a small terminal a second line would push the log off the screen)."""
     v = view
     if v is None or v.game_over or v.to_move is None or v.to_move >= len(seats):
         return None
@@ -79,7 +82,9 @@ def away_words(
         if other.absent and other.seat != me and not other.resigned:
             who = seat_label(v.colours, other.seat, names)
             # ``w: claim the win`` is on the key line (``key_words``), once
-            return f"{who} is away: a computer plays for them until they come back."
+            text = f"{who} is away: a computer plays for them"
+            whole = f"{text} until they come back."
+            return whole if len(whole) <= width else f"{text}."
     if info.connected or info.bot or info.resigned or v.to_move == me:
         return None
     who = seat_label(v.colours, v.to_move, names)
@@ -89,16 +94,25 @@ def away_words(
     )
 
 
-def landing_words(land: Landing) -> tuple[str, str]:
+def landing_words(land: Landing, width: int = 80) -> tuple[str, str]:
     """The preview of the card under the cursor, with its style (a lost turn stands
-    out)."""
+    out); in fewer words where the whole does not fit in one line of ``width`` (on a
+    small terminal a second line would push the log off the screen)."""
     if land.last:
         return "fg:#87afd7", "This card is the last of its line: taking it ends the game."
-    where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
     style = "fg:#ff8700" if land.line is None else "fg:#87afd7"
+    where = f"by {line_words(land.line)}" if land.line else "on a corner: a lost turn"
     when = "with the wand, at once" if land.wand else "next turn"
     text = f"This card on top: {when} you move {land.value}, land {where}"
-    return style, text + (" (if you decline the boom)" if land.guess else "")
+    text += " (if you decline the boom)" if land.guess else ""
+    if len(text) <= width:
+        return style, text
+    by = f"by {land.line[:3]} {land.line[3:]}" if land.line else "a corner: lost turn"
+    when = "at once (wand)" if land.wand else "next turn"
+    boom = " (if no boom)" if land.guess else ""
+    short = f"This card on top: {when} you move {land.value}, land {by}{boom}"
+    shortest = f"On top: move {land.value} {when}, {by}{boom}"
+    return style, short if len(short) <= width else shortest
 
 
 def connection_words(conn: str, me: int | None, server_stopped: bool) -> str:

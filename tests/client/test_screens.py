@@ -129,8 +129,8 @@ async def test_table_screen_cuts_nothing(
     for label in ("col", "row", "0", "5"):
         assert label in lines[1] + lines[2], screen
     if t.my_turn:
-        said = [text_of(ln) for ln in kapp.game.prompt_lines(1000)]
-        preview = next(s for s in said if s.startswith("This card"))
+        said = [text_of(ln) for ln in kapp.game.prompt_lines(width)]
+        preview = next(s for s in said if s.startswith(("This card", "On top")))
         whole(preview, screen)
 
 

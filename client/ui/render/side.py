@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from protocol import messages as m
 
 from .cards import COLOUR_STYLE, PAWN_TAG, Cards, colour_word, seat_label
-from .text import GLUE, Line, wrap
+from .text import GLUE, Line, text_of, wrap
 
 __all__ = [
     "MEASURE_WORDS",
@@ -47,19 +47,21 @@ def legend_line(colours: Sequence[str]) -> Line:
     return line
 
 
-def seat_status(info: m.SeatInfo | None) -> tuple[str, str]:
+def seat_status(info: m.SeatInfo | None, *, short: bool = False) -> tuple[str, str]:
     """A seat's presence in a word, with its style: bot, online, away (the player's
-    connection is gone: the game waits for them), resigned."""
+    connection is gone: the game waits for them), resigned; ``short``: "away
+    (computer)" for "away, a computer plays", where a line has no room for more."""
+    computer = " (computer)" if short else ", a computer plays"
     if info is None:
         return ("fg:#808080", "")
     if info.resigned:
-        return ("fg:#ff5f5f", "resigned, a computer plays" if info.computer else "resigned")
+        return ("fg:#ff5f5f", f"resigned{computer}" if info.computer else "resigned")
     if info.bot:
         return ("fg:#808080", "bot")
     if info.absent or (info.computer and not info.connected):
-        return ("fg:#ff5f5f bold", "away, a computer plays")
+        return ("fg:#ff5f5f bold", f"away{computer}")
     if info.computer:
-        return ("fg:#ff8700 bold", "online, a computer plays")
+        return ("fg:#ff8700 bold", f"online{computer}")
     if info.connected:
         return ("fg:#40c060", "online")
     return ("fg:#ff5f5f bold", "away")
@@ -144,7 +146,10 @@ def render_side(
             else [("", "  top -")]
         )
         if compact:
-            lines.append([*who, ("", ", top "), *kettle[1:]])
+            line = [*who, ("", ", top "), *kettle[1:]]
+            if status[1] and len(text_of(line)) > width:  # one line rather than two
+                line[line.index(status)] = seat_status(info, short=True)
+            lines.append(line)
         else:
             lines += [who, kettle]
         if k.cards is not None and seat == me and not view.game_over:  # memory: casual

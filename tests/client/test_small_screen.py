@@ -1,0 +1,90 @@
+"""The smallest table screen, 60x20, when it has the most to say: the opponent is away
+(a computer plays for them), so the prompt has an away line and the side panel says
+so too. The kettles and the newest line of the log must still be on the screen, not
+only behind ``L``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from client.lib import Client
+from client.ui.app import KupferApp
+from client.ui.prompt import landing_words
+from client.ui.table import Landing, LogEntry
+from protocol import messages as m
+
+from .test_screens import SizedOutput, draw, whole
+
+
+@pytest.fixture
+async def away(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
+    """Ann's turn at a two-player table whose other seat, Bob's, is away."""
+    client = Client(url, name="Ann", persist_tokens=False)
+    await client.connect()
+    await client.create_table("t", m.TableOptions(seed=5), bots=[(1, "easy")], player="Ann", seat=0)
+    await client.ready()
+    async with asyncio.timeout(30):
+        while client.view is None or client.view.to_move != 0:
+            await asyncio.sleep(0.02)
+    assert client.presence is not None
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", client=client, input=inp, output=SizedOutput())
+        kapp.sat_down(client)
+        kapp.game.table.log.extend(
+            LogEntry(f"entry {n}: Black (Bob) takes Dragon blood 4 from column 3") for n in range(9)
+        )
+        bob = {"name": "Bob", "bot": None, "absent": True, "computer": True, "connected": False}
+        seats = tuple(s.model_copy(update=bob) if s.seat == 1 else s for s in client.presence.seats)
+        kapp.game.on_update(
+            m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0)
+        )
+        yield kapp, client
+    await client.close()
+
+
+async def test_at_60x20_the_log_shows_while_the_opponent_is_away(
+    away: tuple[KupferApp, Client],
+) -> None:
+    kapp, client = away
+    game = kapp.game
+    assert game.claimable() and game.table.my_turn
+    screen = draw(kapp, 60, 20)
+    whole("Black (Bob) is away: a computer plays for them", screen)  # the away line
+    newest = game.table.log[-1].text
+    assert newest == "Black (Bob) is away: a computer plays for them"
+    lines = [ln.rstrip() for ln in screen.split("\n")[:20]]
+    assert newest in lines, screen  # the log's own line, not only the away line's words
+    view = client.view
+    assert view is not None
+    for k in view.kettles:  # both kettles, not paged away behind PgDn
+        whole(f"{k.count} card", screen)
+        assert k.top is not None
+        whole(game.cards().marked(k.top), screen)
+    assert "PgDn" not in screen, screen
+    whole("w: claim the win", screen)
+    kapp.game.table.log.append(LogEntry("Black (Bob) takes Frog slime 2 from row 3"))
+    lines = [ln.rstrip() for ln in draw(kapp, 60, 20).split("\n")]
+    assert "Black (Bob) takes Frog slime 2 from row 3" in lines
+
+
+@pytest.mark.parametrize("line", ["col4", "row1", None])
+@pytest.mark.parametrize(("wand", "guess"), [(False, False), (True, False), (False, True)])
+def test_the_landing_preview_is_one_line_at_60_columns(
+    line: str | None, wand: bool, guess: bool
+) -> None:
+    """Wider it says it all; at 60 columns in fewer words, never in two lines."""
+    land = Landing(4, 3, line, wand=wand, guess=guess)
+    _, full = landing_words(land, 200)
+    assert full.startswith("This card on top: ")
+    assert ("column 4" if line == "col4" else "row 1" if line else "a lost turn") in full
+    _, short = landing_words(land, 60)
+    assert len(short) <= 60, short
+    if len(full) <= 60:
+        assert short == full
+        return
+    assert "move 4" in short and ("boom" in short) == guess and ("wand" in short) == wand
+    assert ("col 4" if line == "col4" else "row 1" if line else "lost turn") in short
