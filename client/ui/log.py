@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pydantic import TypeAdapter, ValidationError
 
 from protocol import messages as m
+from shared.geometry import SPACE_LINE
 
 from ..lib import Client
 from ..tokens import LogStore
@@ -142,6 +143,7 @@ def keep_seen(client: Client | None, view: m.GameView) -> None:
     seen: dict[str, object] = {
         "counts": [k.count for k in view.kettles],
         "tops": [k.top for k in view.kettles],
+        "pawns": list(view.pawns),
         "deck": view.deck_size,
         "ply": view.ply,
     }
@@ -159,25 +161,42 @@ def away_entries(
     seen: dict[str, object], view: m.GameView, names: Sequence[str | None], cards: Cards
 ) -> list[tuple[LogEntry, tuple[int, str] | None]]:
     """What happened while we were away, from what we saw last and the view now: the
-    takes in between, and each kettle's change (the server sends no history)."""
+    takes in between, each kettle's change, and each pawn that moved on without a take
+    (a corner stop, the seat choosing now) (the server sends no history). The game
+    rests only waiting for a take, so with no take in between nothing moved."""
     counts, tops, ply = seen.get("counts"), seen.get("tops"), seen.get("ply")
     if not isinstance(counts, list) or not isinstance(tops, list) or not isinstance(ply, int):
         return []
     takes = view.ply - ply
     if takes <= 0 or len(counts) != len(view.kettles):
         return []
+    pawns = seen.get("pawns")  # a file of an older client has none: no pawn words
+    was = pawns if isinstance(pawns, list) and len(pawns) == len(view.pawns) else view.pawns
     said = f"While you were away: {takes} card{'s' if takes != 1 else ''} taken"
     out: list[tuple[LogEntry, tuple[int, str] | None]] = [(LogEntry(said), None)]
     for k in view.kettles:
         grew = k.count - counts[k.seat] if isinstance(counts[k.seat], int) else 0
-        if grew == 0 and tops[k.seat] == k.top:
+        changed = grew != 0 or tops[k.seat] != k.top
+        moved = _pawn_words(view, k.seat, changed) if was[k.seat] != view.pawns[k.seat] else ""
+        if not changed and not moved:
             continue
-        who = seat_label(view.colours, k.seat, names)
-        top = cards.marked(k.top) if k.top else "-"
-        more = f"{grew:+d} card{'s' if abs(grew) != 1 else ''}"
-        note = (k.seat, f"while you were away {more}")
-        out.append((LogEntry(f"  {who}: {more}, top now {top}"), note))
+        more = f"{grew:+d} card{'s' if abs(grew) != 1 else ''}" if changed else ""
+        top = f"{more}, top now {cards.marked(k.top) if k.top else '-'}" if changed else ""
+        note = (k.seat, "while you were away: " + "; ".join(w for w in (more, moved) if w))
+        said = "; ".join(w for w in (top, moved) if w)
+        out.append((LogEntry(f"  {seat_label(view.colours, k.seat, names)}: {said}"), note))
     return out
+
+
+def _pawn_words(view: m.GameView, seat: int, took: bool) -> str:
+    """A pawn that moved while we were away, in words: its turn ended at a corner (no
+    card), or it moved and the seat chooses now (ours: the prompt says so); ``took``:
+    the kettle changed, which says the rest (a pawn moves on after each take)."""
+    if SPACE_LINE[view.pawns[seat]] < 0:
+        return "stopped at a corner, nothing taken"
+    if took or (view.to_move == seat and seat == view.seat):
+        return ""
+    return "moved on, choosing now" if view.to_move == seat else "its pawn moved on"
 
 
 def wrapped_log(entries: Sequence[LogEntry], width: int) -> list[Line]:
