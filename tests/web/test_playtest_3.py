@@ -1,5 +1,6 @@
 """What a third play-test of the web client found, held down: the new-table form offers
-the third colour only for three players."""
+the third colour only for three players; the waiting screen says the table's name, terms,
+colours and invite again after a reload."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot
+from .conftest import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
@@ -37,3 +38,86 @@ def test_the_third_colour_is_offered_for_three_players_only(
     page.select_option("#opt-players", "3")
     assert third.is_visible() and third.input_value() == "green"
     assert page.errors == []
+
+
+def new_table(page: Any, live: LiveServer, name: str, players: str = "2", **selects: str) -> None:
+    """``name`` makes a table whose other seats wait for people; ``selects`` choose the
+    form's selects by id (after the number of players)."""
+    open_lobby(page, live)
+    page.fill("#player-name", name)
+    page.click("#new-table")
+    page.wait_for_selector("#create-go")
+    page.select_option("#opt-players", players)
+    for field, value in selects.items():
+        page.select_option(f"#{field.replace('_', '-')}", value)
+    for s in range(int(players)):
+        if page.locator(f"#seat-{s}").count():
+            page.select_option(f"#seat-{s}", "")
+    page.fill("#table-name", "Three of us")
+
+
+def waiting_words(page: Any) -> tuple[str, str]:
+    """The waiting screen's heading and the table's terms."""
+    return page.locator("#wait-h").inner_text(), page.locator(".waiting .terms").inner_text()
+
+
+def seat_tags(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator(".waiting .seat-list .tag").all_inner_texts()]
+
+
+def test_the_waiting_screen_says_the_same_after_a_reload(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("phone")
+    new_table(host, live_server, "Ann", "3", opt_third="brown")
+    host.click("#create-go")
+    host.wait_for_selector("#wait-h")
+    guest = open_page("desktop", color_scheme="dark")
+    open_lobby(guest, live_server)
+    guest.fill("#player-name", "Bea")
+    guest.locator(".table-row", has_text="Three of us").get_by_role("button", name="Join").click()
+    guest.wait_for_selector("#wait-h")
+    before = waiting_words(guest)
+    assert before[0].startswith("Three of us") and "third colour brown" in before[1]
+    assert seat_tags(guest) == ["White", "Black", "Brown"]
+    guest.reload()
+    guest.wait_for_selector("#wait-h")
+    until(guest, "document.querySelectorAll('.waiting .seat-list li').length === 3")
+    assert waiting_words(guest) == before
+    assert seat_tags(guest) == ["White", "Black", "Brown"]
+    shot(guest, "desktop-41-waiting-reloaded")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_a_private_table_keeps_its_invite_across_a_reload(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("desktop")
+    new_table(host, live_server, "Ann", "3", opt_third="green")
+    host.check("#opt-private")
+    host.click("#create-go")
+    host.wait_for_selector("#invite-code")
+    invite = host.locator("#invite-code").inner_text()
+    table = host.locator("#table-id").inner_text()
+    link = host.locator("#invite-link").inner_text()
+    assert link.endswith(f"/#/join/{table}/{invite}")
+    host.reload()
+    host.wait_for_selector("#wait-h")
+    until(host, "!!document.getElementById('invite-code')")
+    assert host.locator("#invite-code").inner_text() == invite
+    assert host.locator("#invite-link").inner_text() == link
+    assert host.locator("#wait-h").inner_text().startswith("Three of us")
+    assert seat_tags(host) == ["White", "Black", "Green"]
+    # who joins it by hand is told its name and its third colour too
+    guest = open_page("phone")
+    open_lobby(guest, live_server)
+    guest.fill("#player-name", "Bea")
+    guest.click("#join-code")
+    guest.fill("#join-table", table)
+    guest.fill("#join-invite", invite)
+    guest.click("#join-go")
+    guest.wait_for_selector("#wait-h")
+    until(guest, "document.querySelectorAll('.waiting .seat-list li').length === 3")
+    assert seat_tags(guest) == ["White", "Black", "Green"]
+    assert guest.locator("#wait-h").inner_text().startswith("Three of us")
+    assert host.errors == [] and guest.errors == []

@@ -381,7 +381,9 @@ export function renderWaiting(app: App): void {
   const p = app.presence;
   const s = app.summary;
   const seat = app.t.seat;
-  const colours = ["white", "black", s?.options.third_colour ?? "lilac"];
+  // the third seat's colour is in the table's listing: a private table's joiner, who has
+  // none, is not told a colour that may be wrong
+  const colours = ["white", "black", s ? s.options.third_colour ?? "lilac" : null];
   const me = seat !== null ? p?.seats[seat] : undefined;
   const link = app.invite && app.here ? `${location.origin}/#/join/${app.here.table}/${app.invite}` : app.here ? `${location.origin}/#/join/${app.here.table}` : "";
   const byHand = () => {
@@ -408,7 +410,7 @@ export function renderWaiting(app: App): void {
           h(
             "li",
             {},
-            h("span", { class: `tag c-${colours[x.seat]}` }, cap(colours[x.seat])),
+            h("span", { class: `tag${colours[x.seat] ? ` c-${colours[x.seat]}` : ""}` }, colours[x.seat] ? cap(colours[x.seat]!) : `Seat ${x.seat + 1}`),
             " ",
             x.name ? `${seatName(x)}${x.seat === seat ? " (you)" : ""}` : "free seat",
             " ",

@@ -230,11 +230,11 @@ export class App {
         if (this.wantReady) this.client?.command("ready", { ready: true }).catch((e) => this.refused(e));
         break;
       case "resumed":
-        this.enterTable({ table: msg.table, seat: msg.seat, invite: this.here?.invite ?? null });
+        this.enterTable({ table: msg.table, seat: msg.seat, invite: this.hereAt(msg.table)?.invite ?? null });
         this.resumedFrom = this.t.log.version; // the fresh view that follows says if it moved on
         break;
       case "watching":
-        this.enterTable({ table: msg.table, seat: null, invite: this.here?.invite ?? this.prefill?.invite ?? null });
+        this.enterTable({ table: msg.table, seat: null, invite: this.hereAt(msg.table)?.invite ?? this.prefill?.invite ?? null });
         break;
       case "rematched": {
         const old = this.here;
@@ -287,9 +287,19 @@ export class App {
     }
   }
 
+  /** Where this tab was at `table`: this page's, or after a reload the one kept. */
+  private hereAt(table: string): Here | null {
+    const h = this.here ?? hereStore.get();
+    return h?.table === table ? h : null;
+  }
+
   private enterTable(h: Here): void {
     const same = this.here?.table === h.table && this.here?.seat === h.seat;
+    const kept = this.hereAt(h.table)?.summary ?? null;
+    if (this.summary?.id !== h.table) this.summary = this.tables.find((t) => t.id === h.table) ?? kept;
+    h.summary = this.summary;
     this.setHere(h);
+    if (!this.summary) void this.lookUpSummary(h.table);
     if (!same) {
       this.t = freshTable();
       this.chat = savedChat.get(h.table, h.seat); // the lines before a reload
@@ -299,7 +309,16 @@ export class App {
     }
     this.t.seat = h.seat;
     this.invite = h.invite ?? this.invite;
-    if (this.summary?.id !== h.table) this.summary = this.tables.find((t) => t.id === h.table) ?? null;
+  }
+
+  /** The listing of a table the page came to without it (an id typed by hand): the
+   * waiting screen's name, terms and colours. A private table is not listed. */
+  private async lookUpSummary(table: string): Promise<void> {
+    const s = await lookUp(this, table);
+    if (!s || this.summary || this.here?.table !== table) return;
+    this.summary = s;
+    this.setHere({ ...this.here, summary: s });
+    if (this.screen === "waiting") renderWaiting(this);
   }
 
   private onPresence(msg: PresenceMsg): void {

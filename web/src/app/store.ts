@@ -3,6 +3,8 @@
  * other seats' moves, the log the memory rule allows and the table's last chat lines
  * (a seat's and a spectator's alike). A token is a secret: it never goes into a URL or the page. */
 
+import type { TableSummary } from "../lib/protocol";
+
 const host = (): string => location.host;
 const get = (k: string): string | null => {
   try {
@@ -42,6 +44,9 @@ export interface Here {
   table: string;
   seat: number | null;
   invite?: string | null;
+  /** The table's listing when the page knew it (its name, options and timing, which do
+   * not change): the waiting screen says them again after a reload. */
+  summary?: TableSummary | null;
 }
 
 export const here = {
