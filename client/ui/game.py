@@ -115,10 +115,9 @@ class GameScreen:
         if self.table.me != client.seat or fresh or new:
             self.table = TableModel(client.seat)
             self.recent = Recent()
-            self.recent.decided = client.view is not None and client.view.ply > 0  # mid-game
+            self.recent.came_in(client.view, client.seat)  # did we take a card yet?
             self.table.log.extend(log)
             if not log:  # a client started again: what it showed when it stopped
-                self.recent.me = client.seat
                 self.table.log.extend(restore_log(client, self.recent))
                 self.away = restore_seen(client)
         t = self.table

@@ -107,6 +107,7 @@ def keep_log(client: Client | None, entries: Sequence[LogEntry], recent: Recent)
     # the events as JSON text: read back by the models' strict JSON validation
     heard: dict[str, object] = {"events": _EVENTS.dump_json(recent.heard).decode()}
     heard["notes"] = recent.notes
+    heard["decided"] = recent.decided  # we took a card: "since your take", not "so far"
     with contextlib.suppress(OSError):
         store.save(*at, kept)
         store.save_recent(*at, heard)
@@ -114,13 +115,15 @@ def keep_log(client: Client | None, entries: Sequence[LogEntry], recent: Recent)
 
 def restore_log(client: Client, recent: Recent) -> list[LogEntry]:
     """The log a resumed seat saw last, so it shows the last round, not an empty log;
-    ``recent`` is fed what it held, so the "since your take" lines are as they were (a
-    file that does not read: none)."""
+    ``recent`` is fed what it held, so the "since your take" lines are as they were, and
+    told whether we had taken a card (a file that does not read: none)."""
     if client.tokens is None or client.table is None or client.seat is None:
         return []
     store, at = LogStore(client.tokens.directory), (client.url, client.table, client.seat)
     heard = store.load_recent(*at) or {}
-    notes = heard.get("notes")
+    notes, decided = heard.get("notes"), heard.get("decided")
+    if isinstance(decided, bool):  # an older client's file does not say: the guess stays
+        recent.decided = decided
     with contextlib.suppress(ValidationError, ValueError, TypeError):
         events = _EVENTS.validate_json(str(heard.get("events", "[]")))
         kept = [(int(s), str(w)) for s, w in notes] if isinstance(notes, list) else []

@@ -51,7 +51,7 @@ class Recent:
         self._current: Turn | None = None
         self._timed_out: set[int] = set()
         # we took a card in this game: "since your take" (before: "so far"); a screen
-        # that comes in mid-game (a resume) takes it that we did
+        # that comes in mid-game (a resume) is told by ``came_in`` or the kept log
         self.decided = False
         # what was fed since our last decision: fed again, it makes these turns again
         # (a client started again shows them, ``client.ui.log.keep_log``)
@@ -97,6 +97,15 @@ class Recent:
             self._current.booms.append((e.target, e.card))
         elif isinstance(e, m.DiscardedEvent) and self._current is not None:
             self._current.discarded = e.card
+
+    def came_in(self, view: m.GameView | None, me: int | None) -> None:
+        """A screen that comes in mid-game (a resume) saw none of our takes: our kettle
+        says whether there were any, as best it can (it starts with one card, and a
+        kettle of one is immune to a boom). The log kept on disk, where there is one,
+        says it for sure (``client.ui.log.restore_log``)."""
+        self.me = me
+        kettles = view.kettles if view is not None else ()
+        self.decided = me is not None and me < len(kettles) and kettles[me].count > 1
 
     def missed(self) -> None:
         """Cards were taken while we were away (a client started again): the turns kept

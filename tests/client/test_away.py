@@ -5,13 +5,15 @@ lines (issue 23, item 4)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.lib import Client
+from client.tokens import TokenStore
 from client.ui.app import KupferApp
-from client.ui.log import away_entries
+from client.ui.log import away_entries, keep_log, restore_log
 from client.ui.recent import Recent
 from client.ui.render import Cards, text_of
 from client.ui.seating import sit_down
@@ -73,7 +75,8 @@ async def test_coming_back_says_what_happened_meanwhile(url: str) -> None:
             assert took >= 4, (now.ply, seen.ply)
             assert f"While you were away: {took} cards taken" in log, log
             grew = now.kettles[0].count - seen.kettles[0].count
-            assert any(t.startswith(f"  White (Ann): {grew:+d} cards, top now") for t in log), log
+            cards = f"{grew:+d} card{'s' if abs(grew) != 1 else ''}"  # the bot's boom may hit
+            assert any(t.startswith(f"  White (Ann): {cards}, top now") for t in log), log
             since = " ".join(
                 text_of(ln) for ln in kapp.game.recent.lines(2, now.colours, kapp.game.cards(), 200)
             )
@@ -133,3 +136,63 @@ def test_a_turn_without_a_take_while_away_is_told() -> None:
     log = [entry.text for entry, _ in away_entries(seen, now, ["Ann", "Bob", "Cy"], CARDS)]
     assert len(log) == 2, log
 
+
+async def test_a_seat_resumed_before_its_first_take_reads_so_far(url: str) -> None:
+    """The computer at White moves first; Ann, at Black, starts her client again before
+    her first take: the others' turns are "so far", not "since your take" (cards were
+    taken in the game, but none by her)."""
+    ann = Client(url, name="Ann", protocol=m.PROTOCOL_VERSION)
+    await ann.connect()
+    try:
+        await ann.create_table(
+            "t", m.TableOptions(seed=21), bots=[(0, "easy")], player="Ann", seat=1
+        )
+        await ann.ready()
+        v = await my_turn(ann)
+        assert v.ply > 0 and v.kettles[1].count == 1
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Ann", client=ann, input=inp, output=DummyOutput())
+            kapp.sat_down(ann)
+            assert not kapp.game.recent.decided
+            moved = m.MovedEvent(seat=0, from_space=5, to_space=8, skipped=())
+            kapp.on_update(m.EventsMsg(table=ann.table, state_version=1, events=(moved,)))
+            lines = [text_of(ln) for ln in kapp.game.recent.lines(2, v.colours, CARDS, 200)]
+            assert lines == ["White, so far: moved 3 spaces, choosing"], lines
+    finally:
+        await ann.close()
+
+
+def test_a_client_started_again_knows_whether_we_took(tmp_path: Path) -> None:
+    """Whether we took a card is kept with the "since your take" lines: a take a
+    computer made for us (our time ran out) is not ours, whatever our kettle holds,
+    and after our own take a boom that left one card in our kettle changes nothing."""
+    client = Client("ws://127.0.0.1:9", name="Ann", tokens=TokenStore(tmp_path))
+    client.table, client.seat = "t", 0
+    r = Recent()
+    r.me = 0
+    computer = m.TookEvent(
+        seat=0, card="moss-3", line="col2", row=1, col=2, special=False, ends_game=False
+    )
+    r.feed(
+        [
+            m.TimedOutEvent(seat=0),
+            computer,
+            m.MovedEvent(seat=1, from_space=4, to_space=7, skipped=()),
+        ]
+    )
+    keep_log(client, [], r)
+    again = Recent()
+    again.came_in(None, 0)
+    again.decided = True  # what our kettle of two cards would say
+    restore_log(client, again)
+    assert not again.decided
+    assert "so far" in text_of(again.lines(2, ("white", "black"), CARDS, 200)[-1])
+    r.feed(
+        [computer.model_copy(update={"seat": 1}), computer.model_copy(update={"card": "toad-3"})]
+    )
+    assert r.decided
+    keep_log(client, [], r)
+    again = Recent()
+    again.came_in(None, 0)  # a kettle of one card would say: no take yet
+    restore_log(client, again)
+    assert again.decided
