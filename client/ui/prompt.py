@@ -110,7 +110,8 @@ def landing_words(land: Landing, width: int = 80) -> tuple[str, str]:
     by = f"by {land.line[:3]} {land.line[3:]}" if land.line else "a corner: lost turn"
     when = "at once (wand)" if land.wand else "next turn"
     boom = " (if no boom)" if land.guess else ""
-    short = f"This card on top: {when} you move {land.value}, land {by}{boom}"
+    land_by = f"land {by}" if land.line else f"land on {by}"
+    short = f"This card on top: {when} you move {land.value}, {land_by}{boom}"
     shortest = f"On top: move {land.value} {when}, {by}{boom}"
     return style, short if len(short) <= width else shortest
 

@@ -81,6 +81,9 @@ def test_the_landing_preview_is_one_line_at_60_columns(
     _, full = landing_words(land, 200)
     assert full.startswith("This card on top: ")
     assert ("column 4" if line == "col4" else "row 1" if line else "a lost turn") in full
+    for width in range(60, 100):  # every width between says it in words that read
+        words = landing_words(land, width)[1]
+        assert len(words) <= width and "land a corner" not in words, words
     _, short = landing_words(land, 60)
     assert len(short) <= 60, short
     if len(full) <= 60:
