@@ -472,13 +472,13 @@ class GameScreen:
             right = self.pane(side, size.side_width, room, with_log=size.log_right)
             if not size.log_right and len(right) <= len(grid):  # free rows under both
                 lines = side_by_side(grid, right, size.grid_width)
-                lines += self._since(v, width, room - len(lines) - 1)
+                lines += self._since(v, width, room - len(lines))  # before the log (L)
                 lines += self.log_pager.lines(visible, width, room - len(lines))
                 return lines[:room] + bottom
             # text under the grid stops a column short of it: two blanks before the
             # panel beside it, so a full line never reads on into the panel's words
             text = size.grid_width - 1
-            left = [*grid, *self._since(v, text, room - len(grid) - 1)]
+            left = [*grid, *self._since(v, text, room - len(grid))]  # before the log (L)
             if not size.log_right:
                 left += self.log_pager.lines(visible, text, room - len(left))
             elif room - len(left) > 9:  # room under the grid: which colour is which
