@@ -58,7 +58,10 @@ def guide_lines(page: int, width: int, rows: int) -> list[Line]:
     body: list[Line] = [[("bold", f"First game: {title}")], []]
     for text in paragraphs:
         body += [*wrap([("", text)], width, 0), []]
-    keys = [f"page {page + 1} of {len(PAGES)}", "Right/Enter: next", "Left: back", "Esc: close"]
+    last = page + 1 == len(PAGES)  # the keys that do something here, and what
+    keys = [f"page {page + 1} of {len(PAGES)}", f"Right/Enter: {'done' if last else 'next'}"]
+    keys += ["Left: back"] if page else []
+    keys += ["Esc: close"]
     foot = wrap_items(keys, width)
     body = body[: max(0, rows - len(foot))]
     return body + [[] for _ in range(rows - len(foot) - len(body))] + foot

@@ -470,11 +470,13 @@ async def test_the_first_game_guide_reads_whole(
     kapp.key("?")
     assert "G: first-game guide" in flat(draw(kapp, width, height))
     kapp.key("G")
-    for title, paragraphs in PAGES:
+    for n, (title, paragraphs) in enumerate(PAGES):
         screen = draw(kapp, width, height)
         whole(f"First game: {title}", screen)
         for text in paragraphs:
             whole(text, screen)
+        assert ("Left: back" in screen) == (n > 0), screen  # nothing to go back to
+        assert ("Right/Enter: done" in screen) == (n == len(PAGES) - 1), screen
         kapp.key("right")
     assert kapp.guide is None and "Deck" in draw(kapp, width, height)
     kapp.key("G")
