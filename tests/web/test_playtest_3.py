@@ -1,6 +1,7 @@
 """What a third play-test of the web client found, held down: the new-table form offers
 the third colour only for three players; the waiting screen says the table's name, terms,
-colours and invite again after a reload."""
+colours and invite again after a reload; no mark of a card ("take", "chosen") lies over
+its words; a laptop's short screen shows the whole grid."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import LiveServer, open_lobby, shot, until
+from .test_playtest_fixes import CUT_WORDS, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -121,3 +123,68 @@ def test_a_private_table_keeps_its_invite_across_a_reload(
     assert seat_tags(guest) == ["White", "Black", "Green"]
     assert guest.locator("#wait-h").inner_text().startswith("Three of us")
     assert host.errors == [] and guest.errors == []
+
+
+# every pair of a card's shown lines of words that lie over each other (a line's box
+# taken 2 px in from above and below, the slack of its font's ascent and descent)
+WORDS_OVER_WORDS = """() => [...document.querySelectorAll('#board .cell.card')].flatMap(c => {
+  const lines = [...c.children]
+    .filter(x => !x.classList.contains('sr-only') && getComputedStyle(x).display !== 'none')
+    .flatMap(x => {
+      const range = document.createRange();
+      range.selectNodeContents(x);
+      return [...range.getClientRects()].map(r => [x.textContent, r]);
+    });
+  const out = [];
+  lines.forEach(([a, p], i) => lines.slice(i + 1).forEach(([b, q]) => {
+    if (p.left < q.right && q.left < p.right
+        && p.top + 2 < q.bottom - 2 && q.top + 2 < p.bottom - 2)
+      out.push(`${c.dataset.card}: "${a}" over "${b}"`);
+  }));
+  return out;
+})"""
+
+
+@pytest.mark.parametrize(
+    "width,height", [(1920, 1080), (1366, 650), (1024, 700), (820, 1180), (600, 900)]
+)
+def test_no_mark_lies_over_a_card_word(
+    live_server: LiveServer, open_page: Any, width: int, height: int
+) -> None:
+    page = open_page("desktop")
+    page.set_viewport_size({"width": width, "height": height})
+    # seed 1: White's first line holds Dragon blood and Eye of newt (names of two lines
+    # on a narrow card) and two wand cards (a line more) to take
+    start_game(page, live_server, **{"opt-seed": "1"})
+    page.wait_for_selector(".cell.take")
+    assert page.locator(".cell.take", has_text="Dragon blood").count() >= 1
+    assert page.evaluate(WORDS_OVER_WORDS) == []
+    assert page.evaluate(CUT_WORDS) == []
+    takes = page.locator(".cell.take")
+    for i in range(takes.count()):
+        takes.nth(i).click()
+        page.wait_for_selector(".cell.selected .badge")
+        assert page.evaluate(WORDS_OVER_WORDS) == []
+        assert page.evaluate(CUT_WORDS) == []
+    shot(page, f"desktop{width}x{height}-42-chosen-card-words")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width,height", [(1366, 650), (1280, 720), (1366, 800)])
+def test_a_laptop_screen_shows_the_whole_grid_and_the_answers(
+    live_server: LiveServer, open_page: Any, width: int, height: int
+) -> None:
+    page = open_page("desktop")
+    page.set_viewport_size({"width": width, "height": height})
+    start_game(page, live_server, **{"opt-seed": "1"})
+    page.wait_for_selector(".cell.take")
+    board = page.locator("#board").bounding_box()
+    assert board and board["y"] >= 0 and board["y"] + board["height"] <= height
+    # choosing a card in the bottom row does not scroll: its answers are beside the grid
+    page.locator(".cell.take").last.click()
+    page.wait_for_selector(".options button")
+    assert page.evaluate("window.scrollY") == 0
+    answers = page.locator(".options button").last.bounding_box()
+    assert answers and answers["y"] + answers["height"] <= height
+    assert page.evaluate(WORDS_OVER_WORDS) == [] and page.evaluate(CUT_WORDS) == []
+    assert page.errors == []
