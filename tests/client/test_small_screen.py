@@ -14,10 +14,17 @@ from prompt_toolkit.input import create_pipe_input
 from client.lib import Client
 from client.ui.app import KupferApp
 from client.ui.prompt import landing_words
+from client.ui.render import Cards, render_side, text_of
 from client.ui.table import Landing, LogEntry
 from protocol import messages as m
+from protocol.convert import catalogue, view_model
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
 
 from .test_screens import SizedOutput, draw, whole
+
+CARDS = Cards.of(catalogue())
 
 
 @pytest.fixture
@@ -91,3 +98,27 @@ def test_the_landing_preview_is_one_line_at_60_columns(
         return
     assert "move 4" in short and ("boom" in short) == guess and ("wand" in short) == wand
     assert ("col 4" if line == "col4" else "row 1" if line else "lost turn") in short
+
+
+def test_a_seat_line_under_the_grid_says_it_in_fewer_words_not_two_lines() -> None:
+    """At 60 columns (the panel under the grid) a seat's line that would wrap drops
+    "online" (the usual case) and says "away (computer)"; a line that fits says it all,
+    and the panel beside the grid always does."""
+    game = Record.new(Options(seed=3, players=3, recipes=True)).start([])
+    v = view_model(view(game, 0))
+    names = ["Ann", "Barty", "Cy"]
+    seats = [
+        m.SeatInfo(seat=0, name="Ann", connected=True),
+        m.SeatInfo(seat=1, name="Barty", connected=True),
+        m.SeatInfo(seat=2, name="Cy", absent=True, computer=True),
+    ]
+    lines = [text_of(ln) for ln in render_side(v, CARDS, catalogue(), names, seats, 0, 60, True)]
+    black = next(ln for ln in lines if ln.startswith("Bk Black Barty"))
+    top = CARDS.marked(v.kettles[1].top or "")
+    whole = f"Bk Black Barty online, 1\u00a0card, 1\u00a0recipe, top {top}"
+    lilac = next(ln for ln in lines if ln.startswith("Li "))
+    assert len(whole) > 60 and black == whole.replace(" online", ""), lines
+    assert "Cy away (computer)" in lilac, lines
+    assert "Ann (you) online" in lines[1], lines  # it fits: all of it
+    wide = " ".join(text_of(ln) for ln in render_side(v, CARDS, catalogue(), names, seats, 0, 40))
+    assert "Barty online" in wide and "away, a computer plays" in wide

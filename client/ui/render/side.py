@@ -49,10 +49,12 @@ def legend_line(colours: Sequence[str]) -> Line:
 
 def seat_status(info: m.SeatInfo | None, *, short: bool = False) -> tuple[str, str]:
     """A seat's presence in a word, with its style: bot, online, away (the player's
-    connection is gone: the game waits for them), resigned; ``short``: "away
-    (computer)" for "away, a computer plays", where a line has no room for more."""
+    connection is gone: the game waits for them), resigned; ``short``, where a line
+    has no room for more: "away (computer)" for "away, a computer plays", and nothing
+    for "online"."""
     computer = " (computer)" if short else ", a computer plays"
-    if info is None:
+    if info is None or (short and info.connected and not info.computer and not info.bot):
+        return ("fg:#808080", "")  # short: "online" goes, the usual case
         return ("fg:#808080", "")
     if info.resigned:
         return ("fg:#ff5f5f", f"resigned{computer}" if info.computer else "resigned")
@@ -115,7 +117,6 @@ def render_side(
         lines.append([*head, ("", "   " + deck)])
     else:
         lines += [head, [("", deck)], rule]
-    who: Line
     for k in view.kettles:
         seat = k.seat
         info = seats[seat] if seat < len(seats) else None
@@ -123,32 +124,33 @@ def render_side(
         you = " (you)" if seat == me else ""
         top = cards.marked(k.top) if k.top else "-"
         count = f"{k.count}{GLUE}card{'s' if k.count != 1 else ''}"
-        status = seat_status(info)
-        if info is not None and info.bot and names_a_bot(name or ""):
-            status = ("", "")  # "White easy bot", not "White easy bot bot"
-        who = [
+        held = view.recipe_counts[seat] if seat < len(view.recipe_counts) else 0
+        tag: Line = [
             (COLOUR_STYLE.get(k.colour, ""), PAWN_TAG.get(k.colour, "  ")),
             ("", " "),
             (
                 "bold" if seat == view.to_move else "",
                 f"{colour_word(k.colour)} {seat_name(info, name or '-')}{you}",
             ),
-            *([("", " "), status] if status[1] else []),
-            ("", f", {count}"),
         ]
-        held = view.recipe_counts[seat] if seat < len(view.recipe_counts) else 0
+        tail: Line = [("", f", {count}")]
         if view.options.recipes and seat != me and not view.game_over:
             # how many recipes each seat holds is public (RULES.md 9), which they are not
-            who.append(("", f", {held}{GLUE}recipe{'s' if held != 1 else ''}"))
+            tail.append(("", f", {held}{GLUE}recipe{'s' if held != 1 else ''}"))
         kettle: Line = (
             [("", "  top "), (COLOUR_STYLE.get(cards.colour(k.top), ""), top)]
             if k.top
             else [("", "  top -")]
         )
-        if compact:
+        bot_named = info is not None and info.bot and names_a_bot(name or "")
+        for short in (False, True):  # compact: in fewer words, one line rather than two
+            status = ("", "") if bot_named else seat_status(info, short=short)
+            # a bot_named: "White easy bot", not "White easy bot bot"
+            who = [*tag, *([("", " "), status] if status[1] else []), *tail]
             line = [*who, ("", ", top "), *kettle[1:]]
-            if status[1] and len(text_of(line)) > width:  # one line rather than two
-                line[line.index(status)] = seat_status(info, short=True)
+            if not compact or len(text_of(line)) <= width:
+                break
+        if compact:
             lines.append(line)
         else:
             lines += [who, kettle]
