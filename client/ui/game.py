@@ -486,8 +486,12 @@ class GameScreen:
                 left += [[], *[p for ln in table for p in wrap(ln, text, 4)]]
             lines = side_by_side(left, right, size.grid_width)
         else:
-            since = self._since(v, width, room - len(grid) - 2)
-            rows = room - len(grid) - len(since)
+            # the panel under the grid first (each kettle's top), then one line a seat
+            # for what they did; the words wrap and the log shows in what is left
+            free = room - len(grid)
+            short = self.recent.lines(v.players, v.colours, self.cards(), width, one_line=True)
+            since = self._since(v, width, max(free - len(side), min(len(short), free - 2)))
+            rows = free - len(since)
             lines = grid + self.pane(side, width, rows, with_log=True) + since
         return lines[: height - 1 - len(bottom)] + bottom
 

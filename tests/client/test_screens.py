@@ -6,6 +6,7 @@ the window must be."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator
 
@@ -81,22 +82,33 @@ def whole(needle: str, screen: str) -> None:
     assert flat(needle) in flat(screen), f"{needle!r} is cut or missing:\n{screen}"
 
 
-@pytest.fixture
-async def seated(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
-    """An app at a three-player recipe table against two bots that never move first."""
-    client = Client(url, name="Annabelle-Marie", persist_tokens=False)
+@contextlib.asynccontextmanager
+async def app_at(
+    url: str, options: m.TableOptions, bots: int = 2, name: str = "Ann"
+) -> AsyncIterator[tuple[KupferApp, Client]]:
+    """An app seated at a new table at seat 1 against ``bots`` easy bots, once its
+    turn comes (the bots never move first)."""
+    client = Client(url, name=name, persist_tokens=False)
     await client.connect()
-    options = m.TableOptions(players=3, recipes=True, memory="casual", seed=5)
-    await client.create_table("t", options, bots=[(1, "easy"), (2, "easy")], player="Ann", seat=0)
+    seats = [(seat, "easy") for seat in range(1, bots + 1)]
+    await client.create_table("t", options, bots=seats, player="Ann", seat=0)
     await client.ready()
     async with asyncio.timeout(30):
-        while client.view is None:
+        while client.view is None or client.view.to_move != 0:
             await asyncio.sleep(0.02)
     with create_pipe_input() as inp:
         kapp = KupferApp(name="Ann", client=client, input=inp, output=SizedOutput())
         kapp.sat_down(client)
         yield kapp, client
     await client.close()
+
+
+@pytest.fixture
+async def seated(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
+    """An app at a three-player recipe table against two bots that never move first."""
+    options = m.TableOptions(players=3, recipes=True, memory="casual", seed=5)
+    async with app_at(url, options, name="Annabelle-Marie") as seated:
+        yield seated
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)

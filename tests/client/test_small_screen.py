@@ -5,11 +5,9 @@ only behind ``L``."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
 
 from client.lib import Client
 from client.ui.app import KupferApp
@@ -22,7 +20,7 @@ from shared.options import Options
 from shared.record import Record
 from shared.view import view
 
-from .test_screens import SizedOutput, draw, whole
+from .test_screens import app_at, draw, whole
 
 CARDS = Cards.of(catalogue())
 
@@ -30,17 +28,8 @@ CARDS = Cards.of(catalogue())
 @pytest.fixture
 async def away(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
     """Ann's turn at a two-player table whose other seat, Bob's, is away."""
-    client = Client(url, name="Ann", persist_tokens=False)
-    await client.connect()
-    await client.create_table("t", m.TableOptions(seed=5), bots=[(1, "easy")], player="Ann", seat=0)
-    await client.ready()
-    async with asyncio.timeout(30):
-        while client.view is None or client.view.to_move != 0:
-            await asyncio.sleep(0.02)
-    assert client.presence is not None
-    with create_pipe_input() as inp:
-        kapp = KupferApp(name="Ann", client=client, input=inp, output=SizedOutput())
-        kapp.sat_down(client)
+    async with app_at(url, m.TableOptions(seed=5), bots=1) as (kapp, client):
+        assert client.presence is not None
         kapp.game.table.log.extend(
             LogEntry(f"entry {n}: Black (Bob) takes Dragon blood 4 from column 3") for n in range(9)
         )
@@ -50,7 +39,6 @@ async def away(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
             m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0)
         )
         yield kapp, client
-    await client.close()
 
 
 async def test_at_60x20_the_log_shows_while_the_opponent_is_away(
