@@ -67,6 +67,8 @@ class Conn:
         assert isinstance(raw, str), "text frames on the JSON subprotocol"
         msg: dict[str, Any] = json.loads(raw)
         self.frames.append(msg)
+        if msg["type"] in ("events", "view"):
+            assert "re" not in msg, f"{self.who}: events and views answer nothing: {msg}"
         if msg["type"] == "view":
             self.view, self.version = msg["view"], msg["state_version"]
         if msg["type"] == "joined":
