@@ -1,7 +1,8 @@
 """What a third play-test of the web client found, held down: the new-table form offers
 the third colour only for three players; the waiting screen says the table's name, terms,
 colours and invite again after a reload; no mark of a card ("take", "chosen") lies over
-its words; a laptop's short screen shows the whole grid."""
+its words; a laptop's short screen shows the whole grid; a spectator's log is the table's
+own, and a reload keeps it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import LiveServer, open_lobby, shot, until
+from .test_browser import take_one
 from .test_playtest_fixes import CUT_WORDS, start_game
 
 pytestmark = pytest.mark.e2e
@@ -145,18 +147,25 @@ WORDS_OVER_WORDS = """() => [...document.querySelectorAll('#board .cell.card')].
 })"""
 
 
+def game_at(open_page: Any, live: LiveServer, width: int, height: int) -> Any:
+    """A desktop page of ``width`` x ``height`` at a new table against the computer
+    (seed 1), on its first turn."""
+    page = open_page("desktop")
+    page.set_viewport_size({"width": width, "height": height})
+    start_game(page, live, **{"opt-seed": "1"})
+    page.wait_for_selector(".cell.take")
+    return page
+
+
 @pytest.mark.parametrize(
     "width,height", [(1920, 1080), (1366, 650), (1024, 700), (820, 1180), (600, 900)]
 )
 def test_no_mark_lies_over_a_card_word(
     live_server: LiveServer, open_page: Any, width: int, height: int
 ) -> None:
-    page = open_page("desktop")
-    page.set_viewport_size({"width": width, "height": height})
+    page = game_at(open_page, live_server, width, height)
     # seed 1: White's first line holds Dragon blood and Eye of newt (names of two lines
     # on a narrow card) and two wand cards (a line more) to take
-    start_game(page, live_server, **{"opt-seed": "1"})
-    page.wait_for_selector(".cell.take")
     assert page.locator(".cell.take", has_text="Dragon blood").count() >= 1
     assert page.evaluate(WORDS_OVER_WORDS) == []
     assert page.evaluate(CUT_WORDS) == []
@@ -174,10 +183,7 @@ def test_no_mark_lies_over_a_card_word(
 def test_a_laptop_screen_shows_the_whole_grid_and_the_answers(
     live_server: LiveServer, open_page: Any, width: int, height: int
 ) -> None:
-    page = open_page("desktop")
-    page.set_viewport_size({"width": width, "height": height})
-    start_game(page, live_server, **{"opt-seed": "1"})
-    page.wait_for_selector(".cell.take")
+    page = game_at(open_page, live_server, width, height)
     board = page.locator("#board").bounding_box()
     assert board and board["y"] >= 0 and board["y"] + board["height"] <= height
     # choosing a card in the bottom row does not scroll: its answers are beside the grid
@@ -188,3 +194,46 @@ def test_a_laptop_screen_shows_the_whole_grid_and_the_answers(
     assert answers and answers["y"] + answers["height"] <= height
     assert page.evaluate(WORDS_OVER_WORDS) == [] and page.evaluate(CUT_WORDS) == []
     assert page.errors == []
+
+
+def log_lines(page: Any) -> list[str]:
+    return [x.strip() for x in page.locator(".log-lines li").all_inner_texts()]
+
+
+def test_a_spectator_s_log_is_the_table_s_own_and_a_reload_keeps_it(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    ann = open_page("desktop")
+    start_game(ann, live_server, **{"table-name": "Table A", "opt-seed": "1"})
+    ann.wait_for_selector(".cell.take")
+    bob = open_page("desktop")
+    start_game(bob, live_server, **{"table-name": "Table B", "opt-seed": "2"})
+    bob.wait_for_selector(".cell.take")
+    take_one(bob, "desktop")
+    until(bob, "document.getElementById('lastmove').textContent.startsWith('Last move')")
+    sue = open_page("phone", color_scheme="dark")
+    open_lobby(sue, live_server)
+    sue.fill("#player-name", "Sue")
+    sue.locator(".table-row", has_text="Table A").get_by_role("button", name="Watch").tap()
+    sue.wait_for_selector("#board")
+    take_one(ann, "desktop")
+    until(sue, "document.getElementById('lastmove').textContent.includes('Ann')")
+    seen = log_lines(sue)
+    last = sue.locator("#lastmove").inner_text()
+    assert any("White (Ann) takes" in x for x in seen)
+    sue.reload()
+    sue.wait_for_selector("#board")
+    until(sue, "document.querySelectorAll('.log-lines li').length > 0")
+    assert log_lines(sue) == seen
+    assert sue.locator("#lastmove").inner_text() == last
+    # another table: none of the first one's log, and no "no card taken yet" when cards
+    # were taken before the page came
+    sue.get_by_role("button", name="Stop watching").tap()
+    sue.locator(".table-row", has_text="Table B").get_by_role("button", name="Watch").tap()
+    sue.wait_for_selector("#board")
+    until(sue, "document.querySelectorAll('.log-lines li').length > 0")
+    assert not any("Ann" in x for x in log_lines(sue))
+    assert sue.locator("#lastmove").inner_text() != "No card taken yet."
+    assert "Ann" not in sue.locator("#lastmove").inner_text()
+    shot(sue, "phone-43-watching-another-table")
+    assert ann.errors == [] and bob.errors == [] and sue.errors == []

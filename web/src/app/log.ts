@@ -93,10 +93,13 @@ export class GameLog {
     return [...this.entries].reverse().find((e) => e.kind === "took") ?? null;
   }
 
-  /** What may be kept for `seat` (the visible entries, their indices shifted). */
-  save(seat: number, casual: boolean): Saved {
-    const keep = this.visible(seat, null, casual);
-    const offset = this.entries.length - keep.length;
+  /** What may be kept for `seat` (the visible entries, their indices shifted); for a
+   * spectator (null), who follows the seat to move, what any of the `players` seats may
+   * see. */
+  save(seat: number | null, casual: boolean, players = 3): Saved {
+    const seen = (s: number) => this.entries.length - this.visible(null, s, casual).length;
+    const offset = seat !== null ? seen(seat) : Math.min(...Array.from({ length: players }, (_, s) => seen(s)));
+    const keep = this.entries.slice(offset);
     return {
       log: keep.map((e) => ({ ...e, start: Math.max(0, (e.start ?? 0) - offset) })),
       version: this.version,

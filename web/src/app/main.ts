@@ -45,6 +45,8 @@ export class App {
   /** 1.2: the player this connection signed in as (null: anonymous). */
   player: PlayerInfo | null = null;
   private queue: UpdateMsg[] = [];
+  /** `table:seat` of the table state `t` holds (null: none yet). */
+  private tHolds: string | null = null;
   private pumping = false;
   private readonly pacer = new Pacer();
   private retries = 0;
@@ -183,7 +185,7 @@ export class App {
       if (h.seat !== null && e instanceof ProtocolError && (e.code === "bad_token" || e.code === "no_such_table")) {
         tokens.forget(h.table, h.seat);
       }
-      if (h.seat === null) savedChat.forget(h.table, null); // no more watching there
+      if (h.seat === null) forgetWatching(h.table); // no more watching there
       this.setHere(null);
       this.show("lobby");
       this.say(e instanceof ProtocolError ? `Could not go back to the table. ${refusalWords(e.code, e.message)}` : "");
@@ -235,6 +237,7 @@ export class App {
         break;
       case "watching":
         this.enterTable({ table: msg.table, seat: null, invite: this.hereAt(msg.table)?.invite ?? this.prefill?.invite ?? null });
+        this.resumedFrom = this.t.log.version; // as for a seat: the log says if it missed moves
         break;
       case "rematched": {
         const old = this.here;
@@ -243,7 +246,7 @@ export class App {
           tokens.forget(old.table, old.seat);
           if (token) tokens.put(msg.table, msg.seat, token);
         }
-        if (old && old.seat === null) savedChat.forget(old.table, null); // the spectator follows
+        if (old && old.seat === null) forgetWatching(old.table); // the spectator follows
         this.enterTable({ table: msg.table, seat: msg.seat ?? null, invite: old?.invite ?? null });
         this.say("The rematch begins: colours move one seat on.", true);
         break;
@@ -251,7 +254,7 @@ export class App {
       case "left": {
         const h = this.here;
         if (h && h.seat !== null && this.presence?.state !== "playing") tokens.forget(h.table, h.seat);
-        if (h && h.seat === null) savedChat.forget(h.table, null); // stopped watching
+        if (h && h.seat === null) forgetWatching(h.table); // stopped watching
         this.setHere(null);
         this.presence = null;
         this.show("lobby");
@@ -294,7 +297,9 @@ export class App {
   }
 
   private enterTable(h: Here): void {
-    const same = this.here?.table === h.table && this.here?.seat === h.seat;
+    // the table and seat `t` holds (not `here`, which watch() sets before its answer)
+    const same = this.tHolds === `${h.table}:${h.seat}`;
+    this.tHolds = `${h.table}:${h.seat}`;
     const kept = this.hereAt(h.table)?.summary ?? null;
     if (this.summary?.id !== h.table) this.summary = this.tables.find((t) => t.id === h.table) ?? kept;
     h.summary = this.summary;
@@ -305,7 +310,7 @@ export class App {
       this.chat = savedChat.get(h.table, h.seat); // the lines before a reload
       this.queue = [];
       this.renderChat();
-      if (h.seat !== null) this.restoreLog(h.table, h.seat);
+      this.restoreLog(h.table, h.seat);
     }
     this.t.seat = h.seat;
     this.invite = h.invite ?? this.invite;
@@ -405,8 +410,10 @@ export class App {
       // the moves made while away come as a fresh view, not as events
       // (once: never twice in a row; a log of unknown version says it if it has lines)
       const last = t.log.entries[t.log.entries.length - 1];
-      const moved = this.resumedFrom === -1 ? !!last : this.resumedFrom !== u.state_version;
-      if (moved && last?.kind !== "back") t.log.note("back", "Back at the table: moves made meanwhile are not in the log");
+      const moved = this.resumedFrom === -1 ? !!last || u.view.ply > 0 : this.resumedFrom !== u.state_version;
+      // a spectator who comes in during the game has seen none of it
+      const back = last || t.seat !== null ? "Back at the table: moves made meanwhile are not in the log" : "You came in during the game: the moves before are not in the log";
+      if (moved && last?.kind !== "back") t.log.note("back", back);
       this.resumedFrom = null;
     }
     const { added, took } = t.log.add(u.events ?? [], (ev) => eventWords(ev, (s) => this.who(s), this.cards!, lineOf));
@@ -474,10 +481,10 @@ export class App {
 
   private saveLog(): void {
     const h = this.here;
-    if (h && h.seat !== null) savedLog.put(h.table, h.seat, this.t.log.save(h.seat, this.casual()));
+    if (h) savedLog.put(h.table, h.seat, this.t.log.save(h.seat, this.casual(), this.t.view?.players));
   }
 
-  private restoreLog(table: string, seat: number): void {
+  private restoreLog(table: string, seat: number | null): void {
     this.t.log = GameLog.load(savedLog.get(table, seat));
     this.t.last = this.t.log.lastTook();
   }
@@ -727,6 +734,12 @@ function closeSettingsOutside(): void {
 function helloName(): string {
   const name = (account.get()?.name ?? prefs.name()).replace(/[\x00-\x1f\x7f-\x9f]/g, "").trim();
   return name ? [...name].slice(0, 32).join("").trim() : "kupferkessel-web";
+}
+
+/** What a spectator's page kept of `table`: its chat lines and its log. */
+function forgetWatching(table: string): void {
+  savedChat.forget(table, null);
+  savedLog.forget(table, null);
 }
 
 function fmt(s: number): string {

@@ -29,7 +29,7 @@ export const tokens = {
   put: (table: string, seat: number, token: string) => set(tokenKey(table, seat), token),
   forget: (table: string, seat: number) => {
     set(tokenKey(table, seat), null);
-    set(`kk:log:${host()}:${table}:${seat}`, null);
+    savedLog.forget(table, seat);
     savedChat.forget(table, seat);
   },
   /** The seats of `table` this browser holds a token for. */
@@ -73,16 +73,20 @@ export const prefs = {
   setPace: (p: string) => set(PACE_KEY, p),
 };
 
+const logKey = (table: string, seat: number | null) => `kk:log:${host()}:${table}:${seat ?? "watching"}`;
+
+/** The log the memory rule lets a seat (or a spectator: null) see, kept across a reload. */
 export const savedLog = {
-  get(table: string, seat: number): unknown {
-    const raw = get(`kk:log:${host()}:${table}:${seat}`);
+  get(table: string, seat: number | null): unknown {
+    const raw = get(logKey(table, seat));
     try {
       return raw ? JSON.parse(raw) : null;
     } catch {
       return null;
     }
   },
-  put: (table: string, seat: number, value: unknown) => set(`kk:log:${host()}:${table}:${seat}`, JSON.stringify(value)),
+  put: (table: string, seat: number | null, value: unknown) => set(logKey(table, seat), JSON.stringify(value)),
+  forget: (table: string, seat: number | null) => set(logKey(table, seat), null),
 };
 
 /** 1.2: this browser's registered player on this server: its name and the secret made

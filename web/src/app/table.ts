@@ -51,7 +51,7 @@ export function renderTable(app: App): void {
         turnClock(app, v),
         timeoutWarning(app, v),
         board(app, v, cards),
-        h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.` : "No card taken yet."),
+        h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.` : v.ply ? "Cards were taken before this page came to the table." : "No card taken yet."),
         h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
       ),
       h(
