@@ -124,6 +124,7 @@ class Recent:
         wand = bool(self.turns) and self.turns[-1].seat == seat  # its wand's second turn
         if self.me is None and not wand:  # a spectator: each seat's last turn (or two)
             self.turns = [t for t in self.turns if t.seat != seat]
+            self.notes = [n for n in self.notes if n[0] != seat]  # and what came after it
         self.turns.append(turn)
         self._current = turn
         return turn

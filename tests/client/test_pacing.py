@@ -330,3 +330,21 @@ def test_a_move_counts_its_spaces_as_the_log_does() -> None:
     r.feed([m.MovedEvent(seat=1, from_space=8, to_space=9, skipped=())])
     lines = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100, one_line=True)]
     assert lines == ["Black, since your take: Moss 3 (col 2); moved 1 space, choosing"], lines
+
+
+def test_a_spectators_notes_go_with_the_seats_turn() -> None:
+    """A spectator reads each seat's last turn and what came after it (went away, came
+    back): those words go with the turn once the seat starts a new one, not stay all
+    game ("Moss 3 (row 2); away, a computer plays; back" twenty turns on)."""
+    r = Recent()  # me None: a spectator
+    r.feed([moved(1, 4, 7), took(1, "moss-3")])
+    r.note(1, "away, a computer plays")
+    r.note(1, "back")
+    text = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100)]
+    assert text == ["Black, last turn: Moss 3 (col 2); away, a computer plays; back"], text
+    r.feed([moved(0, 1, 3), took(0, "toad-3"), moved(1, 7, 9)])
+    text = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100)]
+    assert text == [
+        "White, last turn: Toad 3 (col 2)",
+        "Black, last turn: moved 2 spaces, choosing",
+    ], text
