@@ -8,7 +8,6 @@ client watched and a game record read from a file step through the same screen.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,11 +92,12 @@ class Review:
         self.frames = list(frames)
         self.names = list(names)
         self.index = len(self.frames) - 1 if at_end else 0
-        # the takes up to each frame: a frame of no take (the deal, the first pawn's
-        # move before anything is taken) is no take of its own
-        took = [any(isinstance(e, m.TookEvent) for e in f.events) for f in self.frames]
-        self._takes = list(itertools.accumulate(took, initial=0))[1:]
-        self._took = took
+        # a frame of no take (the deal, the first pawn's move before anything is taken,
+        # the first view of a screen that came in mid-game) is no take of its own; the
+        # takes are counted as the game counts them, so a screen that came back after
+        # take 32 does not call it the start
+        self._took = [any(isinstance(e, m.TookEvent) for e in f.events) for f in self.frames]
+        self._takes = [f.view.ply for f in self.frames]
 
     def step(self) -> str:
         """The step shown, in words: ``the start``, ``take 3 of 35``."""

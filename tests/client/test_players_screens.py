@@ -262,3 +262,22 @@ def test_the_review_shows_the_cards_as_large_as_the_table_does() -> None:
         text = "\n".join(text_of(ln) for ln in lines)
         assert len(lines) < height and ("(())" in text) is tall, text
         assert "review: take 5 of" in text and "q/Esc: back" in text
+
+
+def test_a_review_from_mid_game_counts_the_takes_as_the_game_does() -> None:
+    """A screen that came back after take 10 (a client started again) saw the game from
+    there: its review starts "after take 10", not at "the start", and ends at the game's
+    last take, not at its own count of the takes it saw."""
+    from client.ui.review import Frame, Review
+
+    record = played_record()
+    frames = frames_of_record(record)
+    seen = [Frame(frames[10].view), *frames[11:]]  # the first view after the restart
+    review = Review(seen, ("Ada", "Grace"))
+    assert review.step() == f"after take 10 of {len(record.actions)}"
+    review.key("right")
+    assert review.step() == f"take 11 of {len(record.actions)}"
+    review.key("end")
+    assert review.step() == f"take {len(record.actions)} of {len(record.actions)}"
+    whole_game = Review(frames, ("Ada", "Grace"))
+    assert whole_game.step() == "the start"
