@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from protocol import messages as m
 
-from .render import Line, seat_name, wrap, wrap_items
+from .render import Line, names_a_bot, seat_name, wrap, wrap_items
 
 __all__ = ["table_terms", "waiting_lines"]
 
@@ -51,7 +51,8 @@ def waiting_lines(
     for s in seats:
         how = "bot" if s.bot else "ready" if s.ready else "joined" if s.name else "free"
         who = seat_name(s, s.name) if s.name else "-"
-        lines.append([("", f"  seat {s.seat + 1}: {who} ({how})")])
+        said = f" ({how})" if not (s.bot and names_a_bot(who)) else ""  # not "easy bot (bot)"
+        lines.append([("", f"  seat {s.seat + 1}: {who}{said}")])
     listed = next((tb for tb in listing if tb.id == table_id), None)
     if listed is not None:
         lines.append([("", f"  {table_terms(listed)}")])

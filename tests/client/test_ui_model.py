@@ -580,3 +580,23 @@ def test_the_start_is_one_step_of_the_review_when_its_events_come_late() -> None
     assert review.step() == "the start"
     review.key("right")
     assert review.step() == "take 1 of 1"
+
+
+def test_the_waiting_screen_says_bot_once() -> None:
+    """A server bot's name already says it ("easy bot"): the seat reads "easy bot", not
+    "easy bot (bot)", as the side panel does; a bot of another name still says it."""
+    from client.ui.waiting import waiting_lines
+
+    seats = (
+        m.SeatInfo(seat=0, name="Ann", ready=True, connected=True),
+        m.SeatInfo(seat=1, name="easy bot", bot="easy", connected=True),
+        m.SeatInfo(seat=2, name="Robo", bot="easy", connected=True),
+    )
+    text = [
+        text_of(ln)
+        for ln in waiting_lines(
+            "t1", 80, seats=seats, listing=(), started=False, invite=None, allow_lobby=True
+        )
+    ]
+    assert "  seat 1: Ann (ready)" in text and "  seat 2: easy bot" in text, text
+    assert "  seat 3: Robo (bot)" in text, text
