@@ -2,7 +2,7 @@
 the third colour only for three players; the waiting screen says the table's name, terms,
 colours and invite again after a reload; no mark of a card ("take", "chosen") lies over
 its words; a laptop's short screen shows the whole grid; a spectator's log is the table's
-own, and a reload keeps it."""
+own, and a reload keeps it; the header's Lobby link leads to the lobby from every form."""
 
 from __future__ import annotations
 
@@ -237,3 +237,37 @@ def test_a_spectator_s_log_is_the_table_s_own_and_a_reload_keeps_it(
     assert "Ann" not in sue.locator("#lastmove").inner_text()
     shot(sue, "phone-43-watching-another-table")
     assert ann.errors == [] and bob.errors == [] and sue.errors == []
+
+
+def test_the_header_s_lobby_link_leads_back_from_every_form(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    page = open_page("phone")
+    open_lobby(page, live_server)
+    page.fill("#player-name", "Ann")
+    for screen, link in [
+        ("#new-table", "nav >> text=Lobby"),
+        ("#join-code", "nav >> text=Lobby"),
+        ("#your-player", "nav >> text=Lobby"),
+        ("#leaderboard", "h1 a"),
+        ("#new-table", "h1 a"),  # the address says "#/" already: no change of it
+    ]:
+        page.tap(screen)
+        until(page, "!document.getElementById('tables')")
+        page.tap(link)
+        page.wait_for_selector("#tables")
+        assert page.locator("#lobby-h").is_visible()
+    # from the rules and back
+    page.tap("nav >> text=How to play")
+    page.wait_for_selector("#help-h")
+    page.tap("nav >> text=Lobby")
+    page.wait_for_selector("#tables")
+    assert not page.locator("#help-h").is_visible()
+    # at a table the link keeps the table: the seat is left by its own buttons
+    page.tap("#new-table")
+    page.select_option("#seat-1", "")
+    page.tap("#create-go")
+    page.wait_for_selector("#wait-h")
+    page.tap("nav >> text=Lobby")
+    assert page.locator("#wait-h").is_visible()
+    assert page.errors == []

@@ -90,6 +90,10 @@ export class App {
       if (this.readHash()) void this.followLink();
       this.route();
     });
+    // the header's links to the lobby (its title too) lead back to it from a form or a
+    // players' screen; at a table they show the table, left by its own buttons. The
+    // address may say "#/" already, so the click is heard, not only a change of it
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href="#/"]')) a.addEventListener("click", () => this.toLobby());
     paceSetting(this.pacer);
     closeSettingsOutside();
     setInterval(() => this.tick(), 500);
@@ -620,6 +624,12 @@ export class App {
     if (!c) return;
     p.known = await lookUp(this, p.table);
     if (this.prefill === p && this.client === c && !this.here) this.show("join");
+  }
+
+  private toLobby(): void {
+    if (this.here || this.screen === "lobby") return;
+    this.prefill = null;
+    this.show("lobby");
   }
 
   private route(): void {
