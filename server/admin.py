@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from .main import FLAGS, add_store_argument, admin_socket, settle
+from .main import add_store_argument, admin_socket, serve_settings
 
 __all__ = ["add_arguments", "parse_duration", "request", "run"]
 
@@ -66,9 +66,7 @@ def socket_path(args: argparse.Namespace) -> str | None:
     """The admin socket: ``--socket``, else the one ``serve`` opens with these settings."""
     if args.socket:
         return str(args.socket)
-    serve = argparse.Namespace(**{f.dest: None for f in FLAGS})
-    serve.config, serve.store, serve.db = args.config, args.store, args.db
-    return admin_socket(settle(serve))
+    return admin_socket(serve_settings(args.config, args.store, args.db))
 
 
 def request(path: str, body: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:

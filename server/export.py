@@ -24,7 +24,8 @@ from shared.events import Event
 from shared.record import Record, action_to_dict
 from shared.view import view
 
-from .main import add_store_argument, store_url
+from .config import ConfigError
+from .main import add_store_argument, serve_settings, store_url
 from .store import SqlStore, StoredGame, open_store
 
 __all__ = ["PUBLIC_FORMAT", "add_arguments", "export_game", "public_record", "run"]
@@ -69,6 +70,9 @@ def export_game(store: SqlStore, game_id: str, *, full: bool = False) -> dict[st
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", metavar="GAME_ID", help="the table id of the game")
+    p.add_argument(
+        "--config", metavar="FILE", help="the config file the server runs with (its store)"
+    )
     add_store_argument(p)
     p.add_argument(
         "--full",
@@ -94,11 +98,15 @@ def _listing(games: list[StoredGame]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-
     if not args.list and not args.game:
         print("export: give a GAME_ID, or --list", file=sys.stderr)
         return 2
-    store = open_store(store_url(args), readonly=True)
+    try:  # the store as serve finds it: --store, --db, else the config file's, else the default
+        url = store_url(serve_settings(args.config, args.store, args.db))
+    except ConfigError as e:
+        print(f"export: {e}", file=sys.stderr)
+        return 2
+    store = open_store(url, readonly=True)
     try:
         if args.list:
             text = _listing(store.list_games())

@@ -14,6 +14,7 @@ import asyncio
 import gc
 import logging
 import os
+import signal
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+import psycopg
 
 from .app import ServerConfig, run_server
 from .bots.pool import default_workers
-from .config import read_config_file
+from .config import ConfigError, read_config_file
 from .lobby.quotas import Quotas
 from .logs import setup_logging
 from .players.service import RATED_EXTRAS
@@ -38,6 +40,7 @@ __all__ = [
     "admin_socket",
     "default_db_path",
     "run",
+    "serve_settings",
     "settle",
     "store_url",
     "tune_gc",
@@ -63,6 +66,8 @@ class Flag:
     metavar: str | None = None
     choices: tuple[str, ...] | None = None
     path: bool = False  # a file's path: in a config file, relative to the file's folder
+    at_least: float | None = None  # a number's smallest value (from any source)
+    at_most: float | None = None  # a number's largest value
 
     @property
     def dest(self) -> str:
@@ -72,7 +77,8 @@ class Flag:
 def _seconds(name: str, env: str | None, default: float, what: str) -> Flag:
     shown = f"{default:g}"
     extra = f", env {env}" if env else ""
-    return Flag(name, "float", default, f"{what} (default {shown}{extra})", env, "SECONDS")
+    help = f"{what} (default {shown}{extra})"
+    return Flag(name, "float", default, help, env, "SECONDS", at_least=0)
 
 
 _Q = Quotas()
@@ -106,19 +112,40 @@ FLAGS: tuple[Flag, ...] = (
         "KK_HOST",
     ),
     Flag("public", "bool", False, "listen on every interface (same as --host 0.0.0.0)"),
-    Flag("port", "int", 8765, "port (default 8765, env KK_PORT; 0 picks a free one)", "KK_PORT"),
+    Flag(
+        "port",
+        "int",
+        8765,
+        "port (default 8765, env KK_PORT; 0 picks a free one)",
+        "KK_PORT",
+        at_least=0,
+        at_most=65535,
+    ),
     Flag("name", "str", "Kupferkessel server", "server name shown to clients", "KK_NAME"),
     *STORE_FLAGS,
     Flag("no-persist", "bool", False, "keep nothing on disk: games are lost when the server stops"),
-    Flag("max-connections", "int", 5000, "open WebSocket connections at most (default 5000)"),
+    Flag(
+        "max-connections",
+        "int",
+        5000,
+        "open WebSocket connections at most (default 5000)",
+        at_least=1,
+    ),
     Flag(
         "max-handshakes",
         "int",
         100,
         "TCP connections beyond --max-connections (in their handshake, or being"
         " refused); past both the oldest unfinished handshake is dropped (default 100)",
+        at_least=0,
     ),
-    Flag("max-tables", "int", 10_000, "tables not yet finished at most (default 10000)"),
+    Flag(
+        "max-tables",
+        "int",
+        10_000,
+        "tables not yet finished at most (default 10000)",
+        at_least=0,
+    ),
     Flag(
         "behind-proxy",
         "bool",
@@ -133,6 +160,7 @@ FLAGS: tuple[Flag, ...] = (
             default,
             f"per client address: {what} it made, at most (default {default}; 0: no limit)",
             metavar="N",
+            at_least=0,
         )
         for name, default, what in (
             ("peer-lobby-tables", _Q.lobby_tables, "tables waiting in the lobby"),
@@ -146,6 +174,8 @@ FLAGS: tuple[Flag, ...] = (
         None,
         "seconds per move for server-side searching bots, instead of their levels' "
         "iteration budgets (default: the budgets, so a level's strength does not depend on load)",
+        metavar="SECONDS",
+        at_least=0.01,
     ),
     Flag(
         "bot-workers",
@@ -155,6 +185,7 @@ FLAGS: tuple[Flag, ...] = (
         f" event loop's (default {default_workers()} here: the cores but one, 1 to 4;"
         " 0 thinks in a thread)",
         metavar="N",
+        at_least=0,
     ),
     _seconds(
         "finished-ttl",
@@ -297,9 +328,15 @@ def settle(args: argparse.Namespace) -> argparse.Namespace:
     from_file = read_config_file(Path(given), known) if given else {}
     out = argparse.Namespace(**vars(args))
     for flag in FLAGS:
-        if not hasattr(args, flag.dest) or getattr(args, flag.dest) is not None:
-            continue  # not a flag of this command, or given (or its environment variable)
+        if not hasattr(args, flag.dest):
+            continue  # not a flag of this command
+        if getattr(args, flag.dest) is not None:  # given (or its environment variable)
+            env = f" (or {flag.env})" if flag.env else ""
+            _check_range(flag, getattr(args, flag.dest), f"--{flag.name}{env}")
+            continue
         value = from_file.get(flag.name, flag.default)
+        if flag.name in from_file:
+            _check_range(flag, value, f"{given}: {flag.name!r}", ConfigError)
         if flag.path and flag.name in from_file and given and "://" not in value:
             value = str((Path(given).parent / value).resolve())
         setattr(out, flag.dest, list(value) if flag.kind == "list" else value)
@@ -307,9 +344,29 @@ def settle(args: argparse.Namespace) -> argparse.Namespace:
     return out
 
 
+def _check_range(flag: Flag, value: Any, where: str, error: type[ValueError] = ValueError) -> None:
+    """``error`` naming ``where`` if the number ``value`` is outside ``flag``'s range
+    (a port over 65535, a negative count or time): refused at start, not misread later."""
+    if flag.kind not in ("int", "float") or value is None:
+        return
+    low, high = flag.at_least, flag.at_most
+    if (low is not None and value < low) or (high is not None and value > high):
+        wanted = f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}"
+        raise error(f"{where} must be {wanted}, not {value!r}")
+
+
 def store_url(args: argparse.Namespace) -> str:
     """The store the flags name: --store, else --db, else the default SQLite file."""
     return str(args.store or args.db or default_db_path())
+
+
+def serve_settings(config: str | None, store: str | None, db: str | None) -> argparse.Namespace:
+    """The settings ``serve`` runs with, from its config file and store flags alone: what
+    the commands that act on a server's store or socket (``admin``, ``export``) need to
+    find them. ``ConfigError`` as for ``settle``."""
+    serve = argparse.Namespace(**{f.dest: None for f in FLAGS})
+    serve.config, serve.store, serve.db = config, store, db
+    return settle(serve)
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -507,11 +564,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     tune_gc()
     try:
-        asyncio.run(run_server(config, store))
+        asyncio.run(_serve(config, store))
     except (BadDatabase, sqlite3.DatabaseError) as e:  # e.g. a damaged database file
         log.error("cannot serve", extra={"error": f"{store_url(args)}: {e}"})
         return 2
-    except OSError as e:
-        log.error("cannot serve", extra={"error": str(e)})
+    except (OSError, psycopg.OperationalError) as e:
+        # the port cannot be bound, the database server cannot be reached: maybe later
+        log.error("cannot serve", extra={"error": " ".join(str(e).split())})
         return 1
     return 0
+
+
+async def _serve(config: ServerConfig, store: Store) -> None:
+    """``run_server``, with ``SIGHUP`` (the terminal it was started from closed) a clean
+    stop as ``SIGTERM`` is, instead of the sudden death that is its default: there is
+    no configuration to reload (restart to change it) and no log file to reopen."""
+    loop = asyncio.get_running_loop()
+
+    def hangup() -> None:
+        log.info("hangup: stopping as for SIGTERM")
+        signal.raise_signal(signal.SIGTERM)
+
+    loop.add_signal_handler(signal.SIGHUP, hangup)
+    await run_server(config, store)

@@ -1,0 +1,118 @@
+"""What an operator setting up ``kupferkessel serve`` from the docs runs into: a value
+out of its range (a port over 65535, a negative time) refused at start with one clear
+line, a PostgreSQL store that cannot be reached said so without a traceback, ``SIGHUP``
+(the terminal closed) a clean stop like ``SIGTERM``, and ``export --config`` finding
+the store the server runs on."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from server import export
+from server.config import ConfigError
+from server.main import run, settle
+from server.store import open_store
+from tests.server.test_operations import KUPFERKESSEL, ServeProcess
+from tests.server.wsclient import WsClient
+
+from .test_config_file import _keep_logging, parse
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--port", "99999"], "--port (or KK_PORT) must be from 0 to 65535, not 99999"),
+        (["--port", "-1"], "--port (or KK_PORT) must be from 0 to 65535, not -1"),
+        (["--max-connections", "0"], "--max-connections must be at least 1, not 0"),
+        (["--max-tables", "-1"], "--max-tables must be at least 0, not -1"),
+        (["--peer-bot-games", "-2"], "--peer-bot-games must be at least 0, not -2"),
+        (["--bot-workers", "-1"], "--bot-workers must be at least 0, not -1"),
+        (["--lobby-ttl", "-5"], "--lobby-ttl (or KK_LOBBY_TTL) must be at least 0, not -5.0"),
+        (["--bot-think", "0"], "--bot-think must be at least 0.01, not 0.0"),
+    ],
+)
+def test_a_value_out_of_range_stops_the_start(
+    argv: list[str], says: str, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
+) -> None:
+    request.addfinalizer(_keep_logging())
+    assert run(parse(*argv)) == 2
+    last = json.loads(capfd.readouterr().err.splitlines()[-1])
+    assert last["msg"] == "cannot serve" and last["error"] == says
+
+
+def test_out_of_range_from_the_environment_and_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = tmp_path / "kk.toml"
+    file.write_text("port = 70000\n")
+    with pytest.raises(ConfigError) as e:
+        settle(parse("--config", str(file)))
+    assert str(e.value) == f"{file}: 'port' must be from 0 to 65535, not 70000"
+    assert settle(parse("--config", str(file), "--port", "9000")).port == 9000
+    monkeypatch.setenv("KK_ABANDON_TTL", "-1")
+    with pytest.raises(ValueError, match="KK_ABANDON_TTL"):
+        settle(parse())
+
+
+@pytest.mark.e2e
+def test_an_unreachable_postgresql_is_one_line_not_a_traceback() -> None:
+    unreachable = "postgresql://kk@127.0.0.1:1/kk"
+    done = subprocess.run(
+        [str(KUPFERKESSEL), "serve", "--port", "0", "--no-admin", "--store", unreachable],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    lines = [json.loads(line) for line in done.stderr.splitlines()]  # JSON lines only
+    assert lines[-1]["msg"] == "cannot serve" and "127.0.0.1" in lines[-1]["error"]
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.e2e
+async def test_sighup_stops_the_server_as_sigterm_does() -> None:
+    serve = await ServeProcess.start()
+    try:
+        client = await WsClient.open(serve.port.result(), "alice")
+        await client.ping()
+        code = await serve.stop(signal.SIGHUP)
+    finally:
+        if serve.proc.returncode is None:
+            serve.proc.kill()
+            await serve.proc.wait()
+    assert code == 0
+    assert (await client.wait_type("bye")).reason == "shutdown"
+    assert (await client.wait_closed())[0] == 1001
+    msgs = [r["msg"] for r in serve.records()]
+    assert msgs.index("hangup: stopping as for SIGTERM") < msgs.index("shutting down")
+
+
+def _export(*argv: str) -> int:
+    p = argparse.ArgumentParser()
+    export.add_arguments(p)
+    return export.run(p.parse_args(list(argv)))
+
+
+def test_export_finds_the_store_by_the_config_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("KK_STORE", raising=False)
+    monkeypatch.delenv("KK_DB", raising=False)
+    (tmp_path / "data").mkdir()
+    store = open_store(str(tmp_path / "data" / "server.db"))
+    store.open_sync()  # type: ignore[attr-defined]
+    asyncio.run(store.close())
+    file = tmp_path / "kk.toml"
+    file.write_text('store = "data/server.db"\n')
+    assert _export("--list", "--config", str(file)) == 0
+    assert capsys.readouterr().out.startswith("id\tstate\tactions")
+    file.write_text("stor = 1\n")
+    assert _export("--list", "--config", str(file)) == 2
+    assert "unknown setting 'stor'" in capsys.readouterr().err
