@@ -281,7 +281,12 @@ class KupferApp:
         self.lobby.focus = "tables"
         self.game.reset()
         if client is not None and client.table is not None:
-            self.act(client.leave)
+
+            async def leave() -> None:
+                await client.leave()
+                await self.lobby.reload()  # not the list from before we sat down
+
+            self.act(leave)
 
     # ------------------------------------------------------------------ updates
     def on_update(self, u: m.ServerMessage | Status) -> None:

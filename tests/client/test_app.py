@@ -364,3 +364,32 @@ async def test_a_game_that_times_out_says_so(url: str) -> None:
         inp.send_text("q")
         assert await asyncio.wait_for(run, 5) == 0
     await client.close()
+
+
+async def test_back_in_the_lobby_the_list_is_not_the_one_from_before(url: str) -> None:
+    """Esc from a table we resigned at: the lobby lists the tables as they are now
+    (ours over: only computers were left), not as they were when we sat down
+    ("lobby"), until the next refresh comes round."""
+    client = Client(url, name="Ann", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await client.connect()
+    try:
+        created = await client.create_table(
+            "t", m.TableOptions(players=3), bots=[(1, "easy"), (2, "easy")], player="Ann", seat=0
+        )
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Ann", client=client, input=inp, output=DummyOutput())
+            kapp.lobby.tables = await client.list_tables()  # as we sit down: not started
+            assert kapp.lobby.tables[0].state == "lobby"
+            kapp.sat_down(client)
+            await client.ready()
+            await until(lambda: client.view is not None)
+            await client.resign()
+            await until(lambda: client.presence is not None and client.presence.seats[0].resigned)
+            assert client.presence is not None
+            kapp.on_update(client.presence)  # the app's own loop does not run here
+            kapp.key("escape")
+            assert kapp.screen == "lobby"
+            await until(lambda: kapp.lobby.tables[0].state != "lobby", 10)
+            assert kapp.lobby.tables[0].id == created.table.id
+    finally:
+        await client.close()
