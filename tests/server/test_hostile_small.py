@@ -147,9 +147,10 @@ async def test_export_to_a_path_that_cannot_be_written_exits_2(
 ) -> None:
     db, gid, _ = await _game_db(str(tmp_path / "kk.db"), finish=True)
     capsys.readouterr()  # what making the database printed is not the export's
-    assert cli_main(["export", gid, "--db", str(db), "-o", "/nonexistent/x"]) == 2
+    target = tmp_path / "no-such-folder" / "x"  # its folder is missing: it cannot be written
+    assert cli_main(["export", gid, "--db", str(db), "-o", str(target)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cannot write /nonexistent/x" in err, err
+    assert err.count("\n") == 1 and f"cannot write {target}" in err, err
 
 
 def test_replay_of_deeply_nested_json_exits_2(
