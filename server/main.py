@@ -23,6 +23,7 @@ from typing import Any
 
 import platformdirs
 import psycopg
+import redis.exceptions
 
 from .app import ServerConfig, run_server
 from .bots.pool import default_workers
@@ -568,8 +569,8 @@ def run(args: argparse.Namespace) -> int:
     except (BadDatabase, sqlite3.DatabaseError) as e:  # e.g. a damaged database file
         log.error("cannot serve", extra={"error": f"{store_url(args)}: {e}"})
         return 2
-    except (OSError, psycopg.OperationalError) as e:
-        # the port cannot be bound, the database server cannot be reached: maybe later
+    except (OSError, psycopg.OperationalError, redis.exceptions.ConnectionError) as e:
+        # the port cannot be bound, the database or Redis cannot be reached: maybe later
         log.error("cannot serve", extra={"error": " ".join(str(e).split())})
         return 1
     return 0

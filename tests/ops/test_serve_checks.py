@@ -61,18 +61,30 @@ def test_out_of_range_from_the_environment_and_the_file(
         settle(parse())
 
 
-@pytest.mark.e2e
-def test_an_unreachable_postgresql_is_one_line_not_a_traceback() -> None:
-    unreachable = "postgresql://kk@127.0.0.1:1/kk"
+def _serve_fails(*argv: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [str(KUPFERKESSEL), "serve", "--port", "0", "--no-admin", "--store", unreachable],
+        [str(KUPFERKESSEL), "serve", "--port", "0", "--no-admin", *argv],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 1
+    return done
+
+
+@pytest.mark.e2e
+def test_an_unreachable_postgresql_is_one_line_not_a_traceback() -> None:
+    done = _serve_fails("--store", "postgresql://kk@127.0.0.1:1/kk")
     lines = [json.loads(line) for line in done.stderr.splitlines()]  # JSON lines only
     assert lines[-1]["msg"] == "cannot serve" and "127.0.0.1" in lines[-1]["error"]
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.e2e
+def test_an_unreachable_redis_is_one_line_not_a_traceback(pg_url: str) -> None:
+    done = _serve_fails("--store", pg_url, "--cluster", "redis://127.0.0.1:1/0")
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert lines[-1]["msg"] == "cannot serve" and "127.0.0.1:1" in lines[-1]["error"]
     assert "Traceback" not in done.stderr
 
 
