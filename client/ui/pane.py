@@ -46,7 +46,7 @@ class SidePager:
         if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
             where: Line = [("fg:#808080 italic", "kettles and log: L")]
             return [where][:rows]
-        if len(side) < rows or (len(side) == rows and log is None):
+        if len(side) <= rows:  # whole, rather than a kettle paged away to point at L
             self.scroll = 0
             return side if log is None else side + log(rows - len(side))
         head, side = (side[:1], side[1:]) if rows >= 3 else ([], side)  # "To move:" stays

@@ -355,7 +355,9 @@ async def test_the_whole_log_reads_at_every_size(
     seated: tuple[KupferApp, Client], width: int, height: int
 ) -> None:
     """At 60x20 with three players the panel leaves the log a line or none: the screen
-    says where the log is, and L shows every entry whole, paged, then goes back."""
+    says where the log is (a pointer where it is cut, the key line where the panel's
+    kettles take every row: they are not paged away for a pointer), and L shows every
+    entry whole, paged, then goes back."""
     kapp, _ = seated
     entries = [
         f"entry {n}: White (Annabelle-Marie) takes Dragon blood 4 from column 3" for n in range(30)
@@ -363,7 +365,11 @@ async def test_the_whole_log_reads_at_every_size(
     kapp.game.table.log.extend(LogEntry(e) for e in entries)
     screen = draw(kapp, width, height)
     pointer = ("L: all", "L: read the log", "the log: L")  # where the log is, when cut
-    assert "L: log" in screen and any(p in screen for p in pointer), screen
+    view = kapp.game.table.view
+    assert view is not None
+    kettles = all(f"{k.count} card" in flat(screen) for k in view.kettles)
+    kettles = kettles and "PgDn" not in screen
+    assert "L: log" in screen and (any(p in screen for p in pointer) or kettles), screen
     kapp.key("L")
     seen = draw(kapp, width, height)
     assert "kettles and log" in seen and "any other key: back" in seen
@@ -559,6 +565,14 @@ async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, C
     for r in v.recipes[0] or ():
         whole(recipe_text(r, client.catalogue), screen)
     assert "(PgDn)" not in screen, screen
+    took = [
+        m.MovedEvent(seat=1, from_space=1, to_space=4, skipped=()),
+        m.TookEvent(
+            seat=1, card="moss-3", line="col2", row=2, col=2, special=False, ends_game=False
+        ),
+    ]
+    kapp.game.recent.decided = True  # mid-game: Black's take leaves the panel fewer rows
+    kapp.game.on_update(m.EventsMsg(state_version=1, events=tuple(took)))
     pages = []
     for _ in range(4):
         pages.append(draw(kapp, 60, 20))

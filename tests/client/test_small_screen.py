@@ -11,8 +11,9 @@ import pytest
 
 from client.lib import Client
 from client.ui.app import KupferApp
+from client.ui.pane import SidePager
 from client.ui.prompt import landing_words
-from client.ui.render import Cards, render_side, text_of
+from client.ui.render import Cards, Line, render_side, text_of
 from client.ui.table import Landing, LogEntry
 from protocol import messages as m
 from protocol.convert import catalogue, view_model
@@ -110,3 +111,22 @@ def test_a_seat_line_under_the_grid_says_it_in_fewer_words_not_two_lines() -> No
     assert "Ann (you) online" in lines[1], lines  # it fits: all of it
     wide = " ".join(text_of(ln) for ln in render_side(v, CARDS, catalogue(), names, seats, 0, 40))
     assert "Barty online" in wide and "away, a computer plays" in wide
+
+
+def test_a_panel_that_just_fits_is_not_paged_to_point_at_the_log() -> None:
+    """Under the grid the panel with exactly its own rows paged its last kettle away to
+    make room for "the log: L" (which the key line says anyway): it shows whole now,
+    and pages only when it does not fit."""
+    side = [[("", f"line {n}")] for n in range(4)]
+    asked: list[int] = []
+
+    def log(rows: int) -> list[Line]:
+        asked.append(rows)
+        return [[("", "log")]] * rows
+
+    pane = [text_of(ln) for ln in SidePager().pane(side, 4, log)]
+    assert pane == ["line 0", "line 1", "line 2", "line 3"] and asked == [0], pane
+    pane = [text_of(ln) for ln in SidePager().pane(side, 5, log)]
+    assert pane == ["line 0", "line 1", "line 2", "line 3", "log"], pane
+    pane = [text_of(ln) for ln in SidePager().pane(side, 3, log)]
+    assert pane[0] == "line 0" and "(PgDn); the log: L" in pane[-1], pane
