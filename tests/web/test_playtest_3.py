@@ -2,7 +2,8 @@
 the third colour only for three players; the waiting screen says the table's name, terms,
 colours and invite again after a reload; no mark of a card ("take", "chosen") lies over
 its words; a laptop's short screen shows the whole grid; a spectator's log is the table's
-own, and a reload keeps it; the header's Lobby link leads to the lobby from every form."""
+own, and a reload keeps it; the header's Lobby link leads to the lobby from every form; a
+three-player resignation stays in the log while a computer plays the seat."""
 
 from __future__ import annotations
 
@@ -271,3 +272,35 @@ def test_the_header_s_lobby_link_leads_back_from_every_form(
     page.tap("nav >> text=Lobby")
     assert page.locator("#wait-h").is_visible()
     assert page.errors == []
+
+
+def test_a_resignation_stays_in_the_log_while_a_computer_plays_the_seat(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    page = open_page("phone")
+    new_table(page, live_server, "Ann", "3")
+    page.select_option("#seat-2", page.locator("#seat-2 option").first.get_attribute("value"))
+    page.tap("#create-go")
+    page.wait_for_selector("#wait-h")
+    bea = open_page("desktop")
+    open_lobby(bea, live_server)
+    bea.fill("#player-name", "Bea")
+    bea.locator(".table-row", has_text="Three of us").get_by_role("button", name="Join").click()
+    page.wait_for_selector(".cell.take")
+    take_one(page, "phone", option=0)  # her own decision (no wand: one turn), then she
+    # resigns while Bea is to move
+    bea.wait_for_selector(".cell.take")
+    page.tap("[data-key=resign]")
+    page.tap("[data-key=resign-yes]")
+    take_one(bea, "desktop", option=0)
+    # the computer's takes for her seat decide nothing: her log (strict memory) still
+    # shows from her own last take on, the resignation with it
+    until(
+        page,
+        """(() => {
+          const lines = [...document.querySelectorAll('.log-lines li')].map(x => x.textContent);
+          const gone = lines.findIndex(x => x.startsWith('White (Ann, you) resigned: a computer'));
+          return gone >= 0 && lines.slice(gone).some(x => x.startsWith('White (Ann, you) takes'));
+        })()""",
+    )
+    assert page.errors == [] and bea.errors == []

@@ -39,8 +39,10 @@ export class GameLog {
   private turnSeat: number | null = null;
 
   /** Log the events of one update, each in `words` (null: not logged); returns the
-   * entries added and the take among them, with the slot its refill filled. */
-  add(events: readonly GameEvent[], words: (ev: GameEvent) => string | null): { added: LogEntry[]; took: LogEntry | null } {
+   * entries added and the take among them, with the slot its refill filled. A take of a
+   * seat in `computer` (a computer plays it now: away, or resigned with three players)
+   * decides nothing for it. */
+  add(events: readonly GameEvent[], words: (ev: GameEvent) => string | null, computer: ReadonlySet<number> = new Set()): { added: LogEntry[]; took: LogEntry | null } {
     const added: LogEntry[] = [];
     let took: LogEntry | null = null;
     let timedOut = false; // a computer moved for the seat: the take decided nothing
@@ -57,7 +59,7 @@ export class GameLog {
       if (ev.kind === "took") {
         entry.row = ev.row;
         entry.col = ev.col;
-        entry.decided = !timedOut;
+        entry.decided = !timedOut && !computer.has(ev.seat);
         took = entry;
       }
       if (ev.kind === "refilled" && took) took.refill = [ev.row, ev.col];

@@ -420,7 +420,8 @@ export class App {
       if (moved && last?.kind !== "back") t.log.note("back", back);
       this.resumedFrom = null;
     }
-    const { added, took } = t.log.add(u.events ?? [], (ev) => eventWords(ev, (s) => this.who(s), this.cards!, lineOf));
+    const computer = new Set((this.presence?.seats ?? []).filter((s) => s.computer).map((s) => s.seat));
+    const { added, took } = t.log.add(u.events ?? [], (ev) => eventWords(ev, (s) => this.who(s), this.cards!, lineOf), computer);
     for (const e of added) if (e.seat !== t.seat || t.seat === null) said.push(e.text);
     if (took) t.last = took;
     const ended = before !== null && !before.game_over && u.view.game_over && u.view.result;
