@@ -122,7 +122,13 @@ FLAGS: tuple[Flag, ...] = (
         at_least=0,
         at_most=65535,
     ),
-    Flag("name", "str", "Kupferkessel server", "server name shown to clients", "KK_NAME"),
+    Flag(
+        "name",
+        "str",
+        "Kupferkessel server",
+        "server name shown to clients (default Kupferkessel server, env KK_NAME)",
+        "KK_NAME",
+    ),
     *STORE_FLAGS,
     Flag("no-persist", "bool", False, "keep nothing on disk: games are lost when the server stops"),
     Flag(
@@ -130,6 +136,7 @@ FLAGS: tuple[Flag, ...] = (
         "int",
         5000,
         "open WebSocket connections at most (default 5000)",
+        metavar="N",
         at_least=1,
     ),
     Flag(
@@ -138,6 +145,7 @@ FLAGS: tuple[Flag, ...] = (
         100,
         "TCP connections beyond --max-connections (in their handshake, or being"
         " refused); past both the oldest unfinished handshake is dropped (default 100)",
+        metavar="N",
         at_least=0,
     ),
     Flag(
@@ -145,6 +153,7 @@ FLAGS: tuple[Flag, ...] = (
         "int",
         10_000,
         "tables not yet finished at most (default 10000)",
+        metavar="N",
         at_least=0,
     ),
     Flag(

@@ -17,7 +17,7 @@ import pytest
 
 from server import export
 from server.config import ConfigError
-from server.main import run, settle
+from server.main import FLAGS, run, settle
 from server.store import open_store
 from tests.server.test_operations import KUPFERKESSEL, ServeProcess
 from tests.server.wsclient import WsClient
@@ -128,3 +128,15 @@ def test_export_finds_the_store_by_the_config_file(
     file.write_text("stor = 1\n")
     assert _export("--list", "--config", str(file)) == 2
     assert "unknown setting 'stor'" in capsys.readouterr().err
+
+
+def test_every_flag_says_its_environment_variable_and_default() -> None:
+    """``serve --help`` is what an operator reads first: each flag an environment variable
+    may set names it, and each number flag names its default and a short metavar."""
+    for flag in FLAGS:
+        if flag.env:
+            assert flag.env in flag.help, flag.name
+        if flag.kind in ("int", "float") and flag.default is not None:
+            assert f"default {flag.default:g}" in flag.help, flag.name
+        if flag.kind in ("int", "float") and flag.name != "port":
+            assert flag.metavar in ("N", "SECONDS"), flag.name
