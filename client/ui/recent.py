@@ -184,17 +184,22 @@ def _one_line(
 ) -> Line:
     """A seat's line in ``width``: as many of its newest turns (and notes) as fit, in
     fewer words before fewer turns (a take is not pushed out by the words of a later
-    corner stop); the end cut (``…``) only if even the newest alone is too long."""
-    full = [_turn_words(t, colours, cards) for t in turns] + list(notes)
-    short = [_turn_words(t, colours, cards, short=True) for t in turns] + list(notes)
-    for n in range(len(full), 0, -1):
+    corner stop), and the notes (away, back, resigned) go before its newest turn does
+    (they are in the log, and the panel says who is away); the end cut (``…``) only if
+    even the newest turn alone is too long."""
+    full = [_turn_words(t, colours, cards) for t in turns]
+    short = [_turn_words(t, colours, cards, short=True) for t in turns]
+    tried = [(full[-n:] + list(notes), short[-n:] + list(notes)) for n in range(len(turns), 0, -1)]
+    tried += [(full[-1:], short[-1:])] if turns else []
+    tried += [(list(notes[-n:]), list(notes[-n:])) for n in range(len(notes), 0, -1)]
+    for words, fewer in tried:
         for head in (f"{who}, {since}: ", f"{who}: "):
-            for said in (full, short):
-                text = "; ".join(said[-n:])
+            for said in (words, fewer):
+                text = "; ".join(said)
                 if len(head) + len(text) <= width:
                     return [("bold", head), (style, text)]
     head = f"{who}: "
-    text = short[-1] if short else ""
+    text = short[-1] if short else notes[-1] if notes else ""
     return [("bold", head), (style, text[: max(0, width - len(head) - 1)] + "\u2026")]
 
 

@@ -348,3 +348,26 @@ def test_a_spectators_notes_go_with_the_seats_turn() -> None:
         "White, last turn: Toad 3 (col 2)",
         "Black, last turn: moved 2 spaces, choosing",
     ], text
+
+
+def test_a_note_does_not_push_a_take_out_of_its_one_line() -> None:
+    """At 60 columns a seat that went away and then took (a computer played it) keeps
+    its take in its one line: the note ("away, a computer plays") is the one that goes,
+    since the away line and the panel say it too (it pushed the take out before)."""
+    r = Recent()
+    r.me, r.decided = 0, True  # mid-game: we took before
+    r.note(1, "away, a computer plays")
+    boom = m.TookEvent(
+        seat=1, card="frog_slime-2", line="row3", row=3, col=1, special=True, ends_game=False
+    )
+    r.feed([moved(1, 4, 7), boom, m.ExplodedEvent(seat=1, target=0, card="moss-3", to="deck")])
+    lines = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 60, one_line=True)]
+    assert lines == ["Black, since your take: Frog 2 boom (row 3), boom hit White"], lines
+    wide = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100, one_line=True)]
+    assert wide[0].endswith("boom: White lost Moss 3; away, a computer plays"), wide
+    r = Recent()
+    r.me = 0
+    r.note(1, "resigned, a computer plays on")  # notes alone still say it
+    assert [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 60, one_line=True)] == [
+        "Black, so far: resigned, a computer plays on"
+    ]
