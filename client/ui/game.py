@@ -487,10 +487,10 @@ class GameScreen:
             lines = side_by_side(left, right, size.grid_width)
         else:
             # the panel under the grid first (each kettle's top), then one line a seat
-            # for what they did; the words wrap and the log shows in what is left
-            free = room - len(grid)
+            # for what they did, the log's newest line, and in what is left more words
+            free, log = room - len(grid), 1 if visible else 0
             short = self.recent.lines(v.players, v.colours, self.cards(), width, one_line=True)
-            since = self._since(v, width, max(free - len(side), min(len(short), free - 2)))
+            since = self._since(v, width, max(free - len(side) - log, min(len(short), free - 2)))
             rows = free - len(since)
             lines = grid + self.pane(side, width, rows, with_log=True) + since
         return lines[: height - 1 - len(bottom)] + bottom

@@ -65,6 +65,18 @@ async def test_at_60x20_the_log_shows_while_the_opponent_is_away(
     kapp.game.table.log.append(LogEntry("Black (Bob) takes Frog slime 2 from row 3"))
     lines = [ln.rstrip() for ln in draw(kapp, 60, 20).split("\n")]
     assert "Black (Bob) takes Frog slime 2 from row 3" in lines
+    # a computer's turn for Bob, long in full words: they give way to the log's line
+    boom = m.TookEvent(
+        seat=1, card="frog_slime-2", line="row3", row=3, col=1, special=True, ends_game=False
+    )
+    hit = m.ExplodedEvent(seat=1, target=0, card=view.kettles[0].top or "", to="deck")
+    turn = (m.MovedEvent(seat=1, from_space=11, to_space=14, skipped=()), boom, hit)
+    kapp.game.on_update(m.EventsMsg(state_version=1, events=turn))
+    assert len(game.recent.lines(2, view.colours, game.cards(), 60)) > 1  # it would wrap
+    newest = game.table.visible_log()[-1].text
+    screen = draw(kapp, 60, 20)
+    assert newest in [ln.rstrip() for ln in screen.split("\n")], screen
+    assert "Frog 2 boom (row 3)" in screen and "PgDn" not in screen, screen
 
 
 @pytest.mark.parametrize("line", ["col4", "row1", None])
