@@ -299,7 +299,8 @@ class KupferApp:
         elif isinstance(u, m.RematchedMsg):  # everyone agreed: a new game, new table
             self.game.rematched(self.client.seat if self.client else None)
             self.screen = "table"
-            self.status = f"Rematch: a new game at table {u.table}; colours move one seat on"
+            # one line at 60 columns: a second would take a row from the board
+            self.status = f"Rematch at table {u.table}: colours move one seat on"
             self.notice_ply = 0  # the new game's: gone with its first take
         elif isinstance(u, m.ErrorMsg):
             self.notice(f"! {u.message}")  # a refusal: stale once the game goes on

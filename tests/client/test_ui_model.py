@@ -289,9 +289,11 @@ def test_a_notice_goes_once_the_game_goes_on() -> None:
     the offer, once taken up); an error stays until something else is said."""
     kapp = KupferApp(name="Ann")
     kapp.game.table = TableModel(me=0)
-    kapp.on_update(m.RematchedMsg(table="t2", seat=1))
+    kapp.on_update(m.RematchedMsg(table="2b4802d6", seat=1))
     kapp.game.table.set_view(a_view(to_move=1).model_copy(update={"ply": 0}), 1)
-    assert "Rematch: a new game" in fragment_list_to_text(kapp.status_line(80))
+    said = fragment_list_to_text(kapp.status_line(80))
+    assert said == "Rematch at table 2b4802d6: colours move one seat on"
+    assert len(kapp.status_lines(60)) == 1  # it wrapped into two at 60 columns
     kapp.game.table.set_view(a_view(to_move=0).model_copy(update={"ply": 1}), 2)
     assert fragment_list_to_text(kapp.status_line(80)) == ""
     kapp.status = "! that card cannot be taken"
