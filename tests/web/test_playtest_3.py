@@ -3,7 +3,8 @@ the third colour only for three players; the waiting screen says the table's nam
 colours and invite again after a reload; no mark of a card ("take", "chosen") lies over
 its words; a laptop's short screen shows the whole grid; a spectator's log is the table's
 own, and a reload keeps it; the header's Lobby link leads to the lobby from every form; a
-three-player resignation stays in the log while a computer plays the seat."""
+three-player resignation stays in the log while a computer plays the seat; a long word
+(a name, a table's name, a link in the chat) stays inside a phone's screen."""
 
 from __future__ import annotations
 
@@ -304,3 +305,39 @@ def test_a_resignation_stays_in_the_log_while_a_computer_plays_the_seat(
         })()""",
     )
     assert page.errors == [] and bea.errors == []
+
+
+WIDER_THAN_THE_SCREEN = (
+    "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+)
+
+
+def test_a_long_word_stays_inside_a_phone_s_screen(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("phone")
+    open_lobby(host, live_server)
+    host.fill("#player-name", "W" * 32)
+    host.tap("#new-table")
+    host.fill("#table-name", "T" * 48)
+    host.select_option("#seat-1", "")
+    host.tap("#create-go")
+    host.wait_for_selector("#wait-h")
+    assert not host.evaluate(WIDER_THAN_THE_SCREEN)
+    guest = open_page("phone", color_scheme="dark")
+    open_lobby(guest, live_server)
+    guest.fill("#player-name", "B" * 32)
+    guest.wait_for_selector(".table-row")
+    assert not guest.evaluate(WIDER_THAN_THE_SCREEN)
+    guest.locator(".table-row").first.get_by_role("button", name="Join").tap()
+    host.wait_for_selector("#board")
+    guest.fill("#chat-text", "https://example.org/" + "x" * 180)
+    guest.press("#chat-text", "Enter")
+    until(host, "document.querySelector('.chat-lines').textContent.includes('xxxx')")
+    for page in (host, guest):
+        assert not page.evaluate(WIDER_THAN_THE_SCREEN)
+    shot(host, "phone-44-long-words")
+    # nothing lies over the buttons below the log and the chat: Resign still answers
+    host.tap("[data-key=resign]", timeout=5_000)
+    host.wait_for_selector("[data-key=resign-yes]")
+    assert host.errors == [] and guest.errors == []
