@@ -16,6 +16,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 from pydantic import BaseModel
 
+from shared.bots import LEVELS
 from shared.game import Game
 from shared.options import Options
 from shared.view import view
@@ -110,6 +111,9 @@ def examples() -> dict[str, BaseModel]:
         spectators=1,
         timing=Timing(move=30, reserve=120),
     )
+    made = table.model_copy(  # as ``create_table`` made it: Ada not seated yet
+        update={"seats": (SeatInfo(seat=0), SeatInfo(seat=1), seats[2]), "spectators": 0}
+    )
     cat = catalogue()
     short = Catalogue(
         colours=cat.colours,
@@ -154,10 +158,10 @@ def examples() -> dict[str, BaseModel]:
             server_version="0.1.0",
             limits=DEFAULT_LIMITS,
             catalogue=short,
-            bot_levels=("easy", "medium", "hard"),
+            bot_levels=tuple(LEVELS),
         ),
         TablesMsg(seq=2, re=2, tables=(table,)),
-        TableCreatedMsg(seq=3, re=3, table=table, invite="mX3vQ9pL"),
+        TableCreatedMsg(seq=3, re=3, table=made, invite="mX3vQ9pL"),
         JoinedMsg(seq=4, re=4, table="t7Kq2", seat=1, token=TOKEN),
         WatchingMsg(seq=5, re=5, table="t7Kq2"),
         LeftMsg(seq=6, re=6, table="t7Kq2"),

@@ -40,7 +40,9 @@ class GameResult:
     """The result of a finished game.
 
     ``winners``: seats that won (several share a win; none for an abandoned game).
-    ``places``: each seat's place, 1 for the winners, ties share a place.
+    ``places``: each seat's place (RULES.md 12.3): the winners first, then the others,
+    the seats that resigned, timed out or lost to a claim last; by total within each
+    group, ties sharing a place.
     ``resigned``: seats that resigned, in order. ``replaced``: seats a computer player
     played for at some point (absent, timed out or resigned with three players).
     ``timed_out``: seats taken over after time-outs in a row. ``claimed_by``: the seat

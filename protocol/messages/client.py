@@ -75,8 +75,9 @@ class HelloMsg(_ClientMsg):
     """The client program's name, e.g. ``kupferkessel-tui``."""
     client_version: ClientVersion = ""
     combined: bool = False
-    """1.1: one ``update`` message per new state instead of ``events``, ``view`` and
-    ``ack`` frames."""
+    """1.1: one ``update`` message per new state instead of ``events`` and ``view``
+    frames; your own ``take`` is answered by that ``update`` instead of an ``ack``
+    (``resign``, ``claim`` and ``back`` are still answered by ``ack``)."""
 
 
 class ListTablesMsg(_ClientMsg):
@@ -184,8 +185,11 @@ class TakeMsg(_ClientMsg):
 
 
 class ResignMsg(_ClientMsg):
-    """Give up: the game ends at once for everyone (``presence`` shows the table
-    ``finished`` and your seat ``resigned``); nobody plays your seat any more."""
+    """Give up (answered by ``ack``). With two players the game ends at once for
+    everyone (``presence`` shows the table ``finished`` and your seat ``resigned``). With
+    three a computer player plays your seat to the end (``presence``: ``resigned`` and
+    ``computer``) and you rank last; if only computer players (or one seat) would be
+    left, the game ends instead."""
 
     type: Literal["resign"] = "resign"
 

@@ -82,10 +82,10 @@ class TablesMsg(_ServerMsg):
 
 
 class TableCreatedMsg(_ServerMsg):
-    """The answer to ``create_table`` (followed by ``joined``). ``invite`` is the code
-    others need to join or watch a private table. ``table`` is the table as made,
-    before you sit down: your seat is still empty there (the ``presence`` after
-    ``joined`` shows you seated)."""
+    """The answer to ``create_table``; with ``player``, a ``presence`` showing you
+    seated and then ``joined`` follow. ``invite`` is the code others need to join or
+    watch a private table. ``table`` is the table as made, before you sit down: your
+    seat is still empty there."""
 
     type: Literal["table_created"] = "table_created"
     table: TableSummary
@@ -105,7 +105,7 @@ class JoinedMsg(_ServerMsg):
 
 
 class WatchingMsg(_ServerMsg):
-    """You watch ``table``; ``presence`` and, once playing, ``view`` follow."""
+    """You watch ``table``; once playing ``view`` follows, then ``presence``."""
 
     type: Literal["watching"] = "watching"
     table: str
@@ -119,7 +119,8 @@ class LeftMsg(_ServerMsg):
 
 
 class ResumedMsg(_ServerMsg):
-    """You have ``seat`` back (the answer to ``resume``); ``presence`` and ``view`` follow."""
+    """You have ``seat`` back (the answer to ``resume``); ``view`` (once playing) and
+    ``presence`` follow, in that order."""
 
     type: Literal["resumed"] = "resumed"
     table: str
@@ -190,7 +191,8 @@ class ChatLineMsg(_ServerMsg):
 
 
 class AckMsg(_ServerMsg):
-    """Your ``take`` was applied; the game is now at ``state_version``."""
+    """Your ``take`` (on 1.0, or without ``hello.combined``), ``resign``, ``claim`` or
+    ``back`` was applied; the game is now at ``state_version``."""
 
     type: Literal["ack"] = "ack"
     state_version: int

@@ -46,7 +46,10 @@ class TakeChoice(Model):
     col: int
     """Grid column 0..5 (left to right)."""
     symbol: str | None = None
-    """``explode`` or ``wand`` if the symbol would act; absent otherwise."""
+    """The card's symbol, where taking it may use one: ``explode`` on every exploding
+    card (``takes`` says whether using it would do anything), ``wand`` only on the
+    first take of a turn; absent on a card without a symbol, a wand on the extra turn
+    and the card that ends the game (``ends_game``)."""
     ends_game: bool = False
     """Taking it ends the game: ``keep`` decides keep or discard."""
 

@@ -6,7 +6,7 @@ export const SUBPROTOCOL = "kupferkessel.v1";
 export const ERROR_CODES = ["already_seated","bad_code","bad_invite","bad_options","bad_secret","bad_token","banned","cannot_claim","game_over","hello_required","illegal_move","internal","invalid_field","malformed","muted","name_taken","no_such_game","no_such_player","no_such_table","not_allowed","not_finished","not_in_lobby","not_seated","not_signed_in","not_started","not_your_turn","rate_limited","seat_taken","server_full","stale_state","table_full","too_large","unknown_type","version_unsupported"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Your `take` was applied; the game is now at `state_version`. */
+/** Your `take` (on 1.0, or without `hello.combined`), `resign`, `claim` or `back` was applied; the game is now at `state_version`. */
 export interface AckMsg {
   /** The `id` of the client message this answers; absent when unsolicited. (default null) */
   re?: number | null;
@@ -323,7 +323,7 @@ export interface HelloMsg {
   client: string;
   /** (default "") */
   client_version?: string;
-  /** 1.1: one `update` message per new state instead of `events`, `view` and `ack` frames. (default false) */
+  /** 1.1: one `update` message per new state instead of `events` and `view` frames; your own `take` is answered by that `update` instead of an `ack` (`resign`, `claim` and `back` are still answered by `ack`). (default false) */
   combined?: boolean;
   /** Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as `re`. */
   id: number;
@@ -697,7 +697,7 @@ export interface RematchedMsg {
   type: "rematched";
 }
 
-/** Give up: the game ends at once for everyone (`presence` shows the table `finished` and your seat `resigned`); nobody plays your seat any more. */
+/** Give up (answered by `ack`). With two players the game ends at once for everyone (`presence` shows the table `finished` and your seat `resigned`). With three a computer player plays your seat to the end (`presence`: `resigned` and `computer`) and you rank last; if only computer players (or one seat) would be left, the game ends instead. */
 export interface ResignMsg {
   /** Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as `re`. */
   id: number;
@@ -732,7 +732,7 @@ export interface ResumeMsg {
   type: "resume";
 }
 
-/** You have `seat` back (the answer to `resume`); `presence` and `view` follow. */
+/** You have `seat` back (the answer to `resume`); `view` (once playing) and `presence` follow, in that order. */
 export interface ResumedMsg {
   /** The `id` of the client message this answers; absent when unsolicited. (default null) */
   re?: number | null;
@@ -824,7 +824,7 @@ export interface SignedInMsg {
   type: "signed_in";
 }
 
-/** The answer to `create_table` (followed by `joined`). `invite` is the code others need to join or watch a private table. `table` is the table as made, before you sit down: your seat is still empty there (the `presence` after `joined` shows you seated). */
+/** The answer to `create_table`; with `player`, a `presence` showing you seated and then `joined` follow. `invite` is the code others need to join or watch a private table. `table` is the table as made, before you sit down: your seat is still empty there. */
 export interface TableCreatedMsg {
   /** The invite code of a private table (share it with friends). (default null) */
   invite?: string | null;
@@ -896,7 +896,7 @@ export interface TakeChoice {
   ends_game?: boolean;
   /** Grid row 0..5 (top to bottom). */
   row: number;
-  /** `explode` or `wand` if the symbol would act; absent otherwise. (default null) */
+  /** The card's symbol, where taking it may use one: `explode` on every exploding card (`takes` says whether using it would do anything), `wand` only on the first take of a turn; absent on a card without a symbol, a wand on the extra turn and the card that ends the game (`ends_game`). (default null) */
   symbol?: string | null;
 }
 
@@ -1001,7 +1001,7 @@ export interface WatchMsg {
   type: "watch";
 }
 
-/** You watch `table`; `presence` and, once playing, `view` follow. */
+/** You watch `table`; once playing `view` follows, then `presence`. */
 export interface WatchingMsg {
   /** The `id` of the client message this answers; absent when unsolicited. (default null) */
   re?: number | null;
