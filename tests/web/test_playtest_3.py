@@ -4,7 +4,8 @@ colours and invite again after a reload; no mark of a card ("take", "chosen") li
 its words; a laptop's short screen shows the whole grid; a spectator's log is the table's
 own, and a reload keeps it; the header's Lobby link leads to the lobby from every form; a
 three-player resignation stays in the log while a computer plays the seat; a long word
-(a name, a table's name, a link in the chat) stays inside a phone's screen."""
+(a name, a table's name, a link in the chat) stays inside a phone's screen; "the server is
+stopping" goes once it is back."""
 
 from __future__ import annotations
 
@@ -341,3 +342,21 @@ def test_a_long_word_stays_inside_a_phone_s_screen(
     host.tap("[data-key=resign]", timeout=5_000)
     host.wait_for_selector("[data-key=resign-yes]")
     assert host.errors == [] and guest.errors == []
+
+
+def test_the_server_stopping_is_not_said_once_it_is_back(open_page: Any) -> None:
+    first = LiveServer()
+    port = first.server.port
+    page = open_page("phone")
+    open_lobby(page, first)
+    first.stop()
+    until(page, "document.getElementById('status').textContent.includes('server is stopping')")
+    again = LiveServer(port=port)
+    try:
+        until(page, "document.getElementById('conn').textContent.startsWith('connected')")
+        until(page, "document.getElementById('status').textContent === 'The server is back.'")
+        page.wait_for_selector("#tables")
+    finally:
+        again.stop()
+    # only the browser's own word of the refused connections while the server was away
+    assert all("ERR_CONNECTION_REFUSED" in e for e in page.errors)

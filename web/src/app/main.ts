@@ -50,6 +50,8 @@ export class App {
   private pumping = false;
   private readonly pacer = new Pacer();
   private retries = 0;
+  /** The status bar says why the server closed the connection (`bye`). */
+  private byeSaid = false;
   /** The name this connection's `hello` said (`helloName`). */
   private helloSaid = "";
   wantReady = true;
@@ -123,6 +125,11 @@ export class App {
     this.client = client;
     this.helloSaid = said;
     this.retries = 0;
+    if (this.byeSaid) {
+      // what the server said as it went is over: it is back
+      this.byeSaid = false;
+      this.say("The server is back.", true);
+    }
     this.cards = new Cards(client.welcome.catalogue);
     this.chatInput.maxLength = client.welcome.limits.max_chat;
     this.setConn(`connected to ${client.welcome.server}`);
@@ -287,6 +294,7 @@ export class App {
         if (msg.re == null) this.say(`Server: ${msg.message}`);
         break;
       case "bye":
+        this.byeSaid = true;
         this.say(msg.reason === "shutdown" ? "The server is stopping; your seat is kept if it comes back." : `The server closed the connection: ${msg.message || msg.reason}`);
         break;
       default:
