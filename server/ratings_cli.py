@@ -15,7 +15,8 @@ import sys
 
 import psycopg
 
-from .main import add_store_argument, store_url
+from .config import ConfigError
+from .main import add_store_argument, serve_settings, store_url
 from .players.service import Players
 from .store import StoreInUse, open_store
 
@@ -24,6 +25,9 @@ __all__ = ["add_arguments", "recompute", "run"]
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("recompute", "show"), help="recompute, or show the board")
+    p.add_argument(
+        "--config", metavar="FILE", help="the config file the server runs with (its store)"
+    )
     add_store_argument(p)
     p.add_argument("--top", type=int, default=20, metavar="N", help="show: the best N (20)")
 
@@ -51,7 +55,11 @@ def _lines(players: Players, top: int | None = None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    url = store_url(args)
+    try:  # the store as serve finds it: --store, --db, else the config file's, else the default
+        url = store_url(serve_settings(args.config, args.store, args.db))
+    except ConfigError as e:
+        print(f"ratings: {e}", file=sys.stderr)
+        return 2
     try:
         if args.action == "recompute":
             counted, lines = asyncio.run(recompute(url))

@@ -307,7 +307,8 @@ class StoreInUse(OSError):
 
 class BadDatabase(ValueError):
     """The path given cannot hold a database: a directory, a file of another kind,
-    ``:memory:`` (nothing would be kept: that is ``--no-persist``)."""
+    ``:memory:`` (nothing would be kept: that is ``--no-persist``); or the database is
+    of a newer schema than this server's (upgrade the server)."""
 
 
 class StaleOwner(Exception):

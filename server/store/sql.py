@@ -24,7 +24,7 @@ from shared.record import Record, action_to_dict
 
 from ..figures import Timings
 from . import sanctions
-from .base import Sanction, StaleOwner, Store, StoredGame, StoredSeat, StoredTable
+from .base import BadDatabase, Sanction, StaleOwner, Store, StoredGame, StoredSeat, StoredTable
 from .readers import Dialect, Readers
 from .sql_players import SqlPlayers
 from .writer import Op, Writer
@@ -110,7 +110,6 @@ class SqlStore(SqlPlayers, Store):
                 self._migrate(con)
             finally:
                 con.close()
-            self._reader = self._connect()
         except BaseException:
             self._unlock_database()
             raise
@@ -129,7 +128,7 @@ class SqlStore(SqlPlayers, Store):
             row = cur.fetchone()
             version = 0 if row is None else int(row[0])
             if version > len(self.MIGRATIONS):
-                raise RuntimeError(
+                raise BadDatabase(
                     f"the database has schema version {version}, newer than this server's"
                     f" {len(self.MIGRATIONS)}: upgrade the server"
                 )

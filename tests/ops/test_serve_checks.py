@@ -10,12 +10,14 @@ import argparse
 import asyncio
 import json
 import signal
+import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from server import export
+from server import export, ratings_cli
 from server.config import ConfigError
 from server.main import FLAGS, run, settle
 from server.store import open_store
@@ -106,14 +108,23 @@ async def test_sighup_stops_the_server_as_sigterm_does() -> None:
     assert msgs.index("hangup: stopping as for SIGTERM") < msgs.index("shutting down")
 
 
-def _export(*argv: str) -> int:
+def _command(module: Any, *argv: str) -> int:
     p = argparse.ArgumentParser()
-    export.add_arguments(p)
-    return export.run(p.parse_args(list(argv)))
+    module.add_arguments(p)
+    return int(module.run(p.parse_args(list(argv))))
 
 
-def test_export_finds_the_store_by_the_config_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("module", "argv", "out"),
+    [(export, ("--list",), "id\tstate\tactions"), (ratings_cli, ("show",), "rank\trating")],
+)
+def test_export_and_ratings_find_the_store_by_the_config_file(
+    module: Any,
+    argv: tuple[str, ...],
+    out: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("KK_STORE", raising=False)
     monkeypatch.delenv("KK_DB", raising=False)
@@ -123,10 +134,10 @@ def test_export_finds_the_store_by_the_config_file(
     asyncio.run(store.close())
     file = tmp_path / "kk.toml"
     file.write_text('store = "data/server.db"\n')
-    assert _export("--list", "--config", str(file)) == 0
-    assert capsys.readouterr().out.startswith("id\tstate\tactions")
+    assert _command(module, *argv, "--config", str(file)) == 0
+    assert capsys.readouterr().out.startswith(out)
     file.write_text("stor = 1\n")
-    assert _export("--list", "--config", str(file)) == 2
+    assert _command(module, *argv, "--config", str(file)) == 2
     assert "unknown setting 'stor'" in capsys.readouterr().err
 
 
@@ -140,3 +151,22 @@ def test_every_flag_says_its_environment_variable_and_default() -> None:
             assert f"default {flag.default:g}" in flag.help, flag.name
         if flag.kind in ("int", "float") and flag.name != "port":
             assert flag.metavar in ("N", "SECONDS"), flag.name
+
+
+def test_a_database_of_a_newer_schema_is_one_line_and_exit_2(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
+) -> None:
+    db = tmp_path / "kk.db"
+    store = open_store(str(db))
+    asyncio.run(store.start())
+    asyncio.run(store.close())
+    con = sqlite3.connect(db)
+    con.execute("UPDATE schema_version SET version = 99")
+    con.commit()
+    con.close()
+    request.addfinalizer(_keep_logging())
+    assert run(parse("--port", "0", "--no-admin", "--store", str(db))) == 2
+    err = capfd.readouterr().err
+    last = json.loads(err.splitlines()[-1])
+    assert last["msg"] == "cannot serve" and "schema version 99" in last["error"], err
+    assert "Traceback" not in err

@@ -15,6 +15,7 @@ from server.core.table import hash_token
 from server.store import (
     ALIVE_KEPT,
     SQLITE_MIGRATIONS,
+    BadDatabase,
     SqliteStore,
     StaleOwner,
     StoreInUse,
@@ -74,8 +75,20 @@ async def test_a_newer_schema_is_refused(store_url: str) -> None:
     con = writer._connect()
     con.cursor().execute("UPDATE schema_version SET version = 99")
     con.close()
-    with pytest.raises(RuntimeError, match="schema version 99"):
+    with pytest.raises(BadDatabase, match="schema version 99"):
         await writer.start()
+
+
+async def test_a_clean_close_leaves_the_database_whole_in_one_file(tmp_path: Path) -> None:
+    db = tmp_path / "kk.db"
+    store = SqliteStore(db)
+    await store.start()
+    await store.create_table("t1", "kept", Options(players=2), False, None)
+    await store.close()
+    assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)  # the file alone holds it
+    assert con.execute("SELECT name FROM tables").fetchall() == [("kept",)]
+    con.close()
 
 
 async def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
