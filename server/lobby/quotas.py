@@ -117,13 +117,19 @@ def refusal(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str
     """Why a new table may not be made (``server_full``'s message), or None."""
     kind = refused_by(held, max_tables, quotas, bots_only)
     if kind == "lobby":
+        if held.lobby == 1:
+            return "you have a table waiting in the lobby: start or leave it first"
         return f"you have {held.lobby} tables waiting in the lobby: start or leave one first"
     if kind == "unattended":
+        if held.unattended == 1:
+            return "a game you started runs with nobody connected: resume, watch or resign it first"
         return (
             f"{held.unattended} games you started run with nobody connected:"
             " resume, watch or resign one first"
         )
     if kind == "bots":
+        if held.bots == 1:
+            return "a game of bots only you started is still running"
         return f"{held.bots} games of bots only you started are still running"
     return "this server has reached its table limit" if kind == "tables" else None
 

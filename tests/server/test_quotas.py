@@ -5,6 +5,7 @@ games of bots only; each refusal says which quota, and others are not affected."
 from __future__ import annotations
 
 from server.lobby import Quotas
+from server.lobby.quotas import Held, refusal
 
 from .conftest import MakeServer
 from .wsclient import WsClient, create
@@ -83,3 +84,22 @@ async def test_behind_a_local_proxy_the_forwarded_address_counts(make_server: Ma
     ]  # not trusted: both are 127.0.0.1
     kinds = [(await c.request("create_table", name="t")).type for c in spoof]
     assert kinds == ["table_created", "error"]
+
+
+def test_each_refusal_counts_in_words_that_fit_its_number() -> None:
+    quotas = Quotas(lobby_tables=1, unattended_games=1, bot_games=1)
+    said = {
+        n: [refusal(Held(**{kind: n}), 100, quotas, False) for kind in ("lobby", "unattended")]
+        + [refusal(Held(bots=n), 100, quotas, True)]
+        for n in (1, 2)
+    }
+    assert said[1] == [
+        "you have a table waiting in the lobby: start or leave it first",
+        "a game you started runs with nobody connected: resume, watch or resign it first",
+        "a game of bots only you started is still running",
+    ]
+    assert said[2] == [
+        "you have 2 tables waiting in the lobby: start or leave one first",
+        "2 games you started run with nobody connected: resume, watch or resign one first",
+        "2 games of bots only you started are still running",
+    ]
