@@ -14,6 +14,8 @@ import asyncio
 import secrets
 import sys
 
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
 from protocol import messages as m
 from shared.bots import LEVELS, make_bot
 from shared.bots.base import Bot
@@ -87,10 +89,27 @@ def describe_result(view: m.GameView) -> str:
     return "\n".join(lines)
 
 
+def refused(url: str, e: Exception) -> str:
+    """Why the server at ``url`` would not have us, in a line: it answered the handshake
+    with an HTTP status (a ban: 403), closed at once (full: 1013 ``server_full``), or
+    does not speak WebSocket at all."""
+    if isinstance(e, InvalidStatus):
+        return f"{url} refused the connection (HTTP {e.response.status_code})"
+    if isinstance(e, ConnectionClosed):
+        close = e.rcvd
+        why = f"{close.code} {close.reason}".strip() if close is not None else "no reason given"
+        return f"{url} closed the connection at once ({why})"
+    return f"{url} is not a game server ({e})"
+
+
 async def run_bot(args: argparse.Namespace) -> int:
     client = Client(args.url, name=args.name, protocol=m.PROTOCOL_VERSION)
-    await client.connect()
     try:
+        try:
+            await client.connect()
+        except (InvalidHandshake, InvalidURI, ConnectionClosed) as e:
+            print(f"kupferkessel bot: {refused(args.url, e)}", file=sys.stderr)
+            return 1
         if args.table is None:
             created = await client.create_table(
                 f"{args.name}'s table", m.TableOptions(players=args.players), player=args.name

@@ -3,6 +3,7 @@ resume after a restart, and the token file."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import stat
@@ -27,7 +28,8 @@ from client.lib import (
 )
 from client.tokens import TokenStore
 from protocol import messages as m
-from server.app import Server
+from server.app import Server, ServerConfig
+from server.store import MemoryStore
 
 
 async def wait_for(cond, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
@@ -329,3 +331,36 @@ async def test_a_seat_left_before_the_game_is_no_longer_kept(url: str, data_dir:
         await sit_down(c, table, "Hanna")
         assert c.table == table and c.seat == 0
         assert c.saved_table(table, "Hanna")
+
+
+def _bot_args(url: str) -> argparse.Namespace:
+    return argparse.Namespace(url=url, table=None, invite=None, level="easy", name="B", players=2)
+
+
+async def test_the_bot_runner_says_in_a_line_why_it_was_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from client.bot_runner import run_bot
+
+    full = Server(ServerConfig(host="127.0.0.1", port=0, max_connections=1), MemoryStore())
+    await full.start()
+    try:
+        async with Client(f"ws://127.0.0.1:{full.port}", name="A", persist_tokens=False):
+            assert await run_bot(_bot_args(f"ws://127.0.0.1:{full.port}")) == 1
+    finally:
+        await full.stop()
+    err = capsys.readouterr().err
+    assert "closed the connection at once (1013 server_full" in err, err
+
+    async def forbid(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")  # as a ban does: the handshake answered 403
+        writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    http = await asyncio.start_server(forbid, "127.0.0.1", 0)
+    port = http.sockets[0].getsockname()[1]
+    async with http:
+        assert await run_bot(_bot_args(f"ws://127.0.0.1:{port}")) == 1
+    err = capsys.readouterr().err
+    assert err == f"kupferkessel bot: ws://127.0.0.1:{port} refused the connection (HTTP 403)\n"
