@@ -5,7 +5,8 @@ its words; a laptop's short screen shows the whole grid; a spectator's log is th
 own, and a reload keeps it; the header's Lobby link leads to the lobby from every form; a
 three-player resignation stays in the log while a computer plays the seat; a long word
 (a name, a table's name, a link in the chat) stays inside a phone's screen; "the server is
-stopping" goes once it is back."""
+stopping" goes once it is back; the lobby says "not ready" of a seat before the game, as
+the waiting screen does."""
 
 from __future__ import annotations
 
@@ -360,3 +361,26 @@ def test_the_server_stopping_is_not_said_once_it_is_back(open_page: Any) -> None
         again.stop()
     # only the browser's own word of the refused connections while the server was away
     assert all("ERR_CONNECTION_REFUSED" in e for e in page.errors)
+
+
+def test_the_lobby_says_ready_or_not_ready_before_the_game(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("desktop")
+    new_table(host, live_server, "Ann")
+    host.click("#create-go")
+    host.wait_for_selector("#ready[aria-pressed=true]")
+    guest = open_page("phone")
+    open_lobby(guest, live_server)
+    row = guest.locator(".table-row", has_text="Three of us")
+    until(guest, "document.querySelector('.table-row .seats').textContent.includes('Ann (ready)')")
+    host.click("#ready")
+    host.wait_for_selector("#ready[aria-pressed=false]")
+    # the list is asked for again every four seconds
+    until(
+        guest,
+        "document.querySelector('.table-row .seats').textContent.includes('Ann (not ready)')",
+        timeout=10_000,
+    )
+    assert "Black: free" in row.inner_text()
+    assert host.errors == [] and guest.errors == []

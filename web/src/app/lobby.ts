@@ -3,7 +3,7 @@
  * page), a new table with every option, joining or watching by code or invite link,
  * and the waiting screen with the invite.
  */
-import type { CreateTableMsg, TableSummary, Timing } from "../lib/protocol";
+import type { CreateTableMsg, SeatInfo, TableSummary, Timing } from "../lib/protocol";
 import { h, patch, replace } from "./dom";
 import type { App } from "./main";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
@@ -109,7 +109,9 @@ export function renderTables(app: App): void {
     if (held !== null && !mine.includes(held)) mine.push(held);
     const free = t.seats.find((s) => !s.name);
     const colours = ["white", "black", t.options.third_colour ?? "lilac"];
-    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${s.bot ? "bot" : s.ready && t.state === "lobby" ? "ready" : seatStatus(s)})` : "free"}`);
+    // before the game, in the waiting screen's words: ready or not (or away)
+    const status = (s: SeatInfo) => (s.bot ? "bot" : t.state !== "lobby" ? seatStatus(s) : s.ready ? "ready" : s.connected ? "not ready" : seatStatus(s));
+    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${status(s)})` : "free"}`);
     const buttons = [];
     if (mine.length) {
       buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, "data-seat": mine[0], onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
