@@ -14,6 +14,7 @@ from protocol import messages as m
 
 from ..lib import Client
 from . import prompt
+from .board import Board, board_lines
 from .chat import ChatPane
 from .host import TableHost
 from .log import (
@@ -34,13 +35,10 @@ from .recent import Recent
 from .render import (
     Cards,
     Line,
-    Size,
-    colour_table,
     header,
     render_grid,
     render_side,
     seat_label,
-    side_by_side,
     wrap,
     wrap_items,
 )
@@ -451,63 +449,28 @@ class GameScreen:
     def _board_lines(
         self, client: Client, v: m.GameView, width: int, height: int, screen: int
     ) -> list[Line]:
-        """The grid, the side panel and the log, then the prompt and the keys."""
+        """The board (``board.board_lines``), then the prompt and the keys."""
         t = self.table
-        size = Size(width, screen)  # the terminal's: a line of chat does not change it
         d = t.decision
         cursor = t.cursor_cell() if d is None else (d.choice.row, d.choice.col)
         self.recent.me = t.me
         last = self.recent.last()
         cell = last.takes[-1][2] if last is not None and last.takes else None
         path = last.path if last is not None else ()
-        bottom = self.prompt_lines(width) + wrap_items(self.key_items(width), width)
-        room = height - 1 - len(bottom)  # the status line is the last
-        if size.grid_height > room:  # too many lines below: smaller cards, not a cut grid
-            size = Size(width, height + 1)
-        grid = render_grid(v, self.cards(), cursor, self.click, size, cell, path)
-        side = self.side_lines(size.side_width, compact=not size.side_right, legend=size.log_right)
-        visible = t.visible_log()
-        lines: list[Line]
-        if size.side_right:
-            right = self.pane(side, size.side_width, room, with_log=size.log_right)
-            if not size.log_right and len(right) <= len(grid):  # free rows under both
-                lines = side_by_side(grid, right, size.grid_width)
-                lines += self._since(v, width, room - len(lines))  # before the log (L)
-                lines += self.log_pager.lines(visible, width, room - len(lines))
-                return lines[:room] + bottom
-            # text under the grid stops a column short of it: two blanks before the
-            # panel beside it, so a full line never reads on into the panel's words
-            text = size.grid_width - 1
-            left = [*grid, *self._since(v, text, room - len(grid))]  # before the log (L)
-            if not size.log_right:
-                left += self.log_pager.lines(visible, text, room - len(left))
-            elif room - len(left) > 9:  # room under the grid: which colour is which
-                table = colour_table(client.catalogue)
-                left += [[], *[p for ln in table for p in wrap(ln, text, 4)]]
-            lines = side_by_side(left, right, size.grid_width)
-        else:
-            # the panel under the grid first (each kettle's top), then one line a seat
-            # for what they did, the log's newest line, and in what is left more words
-            free, log = room - len(grid), 1 if visible else 0
-            short = self.recent.lines(v.players, v.colours, self.cards(), width, one_line=True)
-            since = self._since(v, width, max(free - len(side) - log, min(len(short), free - 2)))
-            rows = free - len(since)
-            lines = grid + self.pane(side, width, rows, with_log=True) + since
-        return lines[: height - 1 - len(bottom)] + bottom
-
-    def _since(self, v: m.GameView, width: int, rows: int) -> list[Line]:
-        """The "since your take" lines in at most ``rows`` lines: the newest stay, the
-        log (``L``) holds everything."""
-        since = self.recent.lines(v.players, v.colours, self.cards(), width)
-        if len(since) <= rows:
-            return since
-        if rows <= 0:
-            return []
-        since = self.recent.lines(v.players, v.colours, self.cards(), width, one_line=True)
-        if len(since) <= rows:
-            return since
-        more: Line = [("fg:#808080 italic", "since your take, more: L")]
-        return [more, *since[len(since) - rows + 1 :]] if rows > 1 else [more]
+        cards = self.cards()
+        board = Board(
+            view=v,
+            cards=cards,
+            catalogue=client.catalogue,
+            recent=self.recent,
+            log=t.visible_log(),
+            side_pager=self.side_pager,
+            log_pager=self.log_pager,
+            grid=lambda size: render_grid(v, cards, cursor, self.click, size, cell, path),
+            side=self.side_lines,
+            bottom=self.prompt_lines(width) + wrap_items(self.key_items(width), width),
+        )
+        return board_lines(board, width, height, screen)
 
     def side_lines(self, width: int, *, compact: bool, legend: bool) -> list[Line]:
         """The side panel: whose turn, the deck, the kettles, who is here, recipes."""
@@ -525,12 +488,6 @@ class GameScreen:
             compact=compact,
             legend=legend,
         )
-
-    def pane(self, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
-        """The side panel in ``rows`` lines, the log under it ``with_log``."""
-        visible = self.table.visible_log()
-        log = (lambda n: self.log_pager.lines(visible, width, n)) if with_log else None
-        return self.side_pager.pane(side, rows, log)
 
     def chat_page(self, width: int, rows: int) -> list[Line]:
         """Every chat line of this table on the whole screen (``C``)."""

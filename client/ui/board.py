@@ -1,0 +1,111 @@
+"""The game's board on the table screen: where the grid, the side panel, the "since
+your take" lines and the log go for a terminal size, above the prompt and the keys.
+
+``Size`` (``render.layout``) says where each part goes; this module fits the parts into
+the rows there are: the grid whole (smaller cards rather than a cut grid), the side
+panel beside it or under it (paged by ``SidePager`` when it does not fit), and in the
+rows left the since lines before the log (``L`` holds both in full). The table screen
+hands it a ``Board``: the parts it owns (the view, the pagers, the recent turns) and how
+to draw the grid and the side panel for a size; nothing here reaches back into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from protocol import messages as m
+
+from .log import LogPager
+from .pane import SidePager
+from .recent import Recent
+from .render import Cards, Line, Size, colour_table, side_by_side, wrap
+from .table import LogEntry
+
+__all__ = ["Board", "SideLines", "board_lines", "since_lines"]
+
+
+class SideLines(Protocol):
+    """Draws the side panel ``width`` wide (``GameScreen.side_lines``)."""
+
+    def __call__(self, width: int, *, compact: bool, legend: bool) -> list[Line]: ...
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the board is drawn from, handed over by the table screen."""
+
+    view: m.GameView
+    cards: Cards
+    catalogue: m.Catalogue
+    recent: Recent  # the turns since our take
+    log: Sequence[LogEntry]  # the log the rules let us see
+    side_pager: SidePager
+    log_pager: LogPager
+    grid: Callable[[Size], list[Line]]  # the grid drawn for a size
+    side: SideLines
+    bottom: list[Line]  # the prompt and the keys, under the board
+
+
+def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line]:
+    """The grid, the side panel and the log in ``height`` lines (the status line is the
+    last), then the prompt and the keys; ``screen``: the terminal's height, which a line
+    of chat does not change."""
+    b, v = board, board.view
+    size = Size(width, screen)
+    bottom = b.bottom
+    room = height - 1 - len(bottom)  # the status line is the last
+    if size.grid_height > room:  # too many lines below: smaller cards, not a cut grid
+        size = Size(width, height + 1)
+    grid = b.grid(size)
+    side = b.side(size.side_width, compact=not size.side_right, legend=size.log_right)
+    lines: list[Line]
+    if size.side_right:
+        right = _pane(b, side, size.side_width, room, with_log=size.log_right)
+        if not size.log_right and len(right) <= len(grid):  # free rows under both
+            lines = side_by_side(grid, right, size.grid_width)
+            lines += since_lines(b.recent, v, b.cards, width, room - len(lines))  # before the log
+            lines += b.log_pager.lines(b.log, width, room - len(lines))
+            return lines[:room] + bottom
+        # text under the grid stops a column short of it: two blanks before the
+        # panel beside it, so a full line never reads on into the panel's words
+        text = size.grid_width - 1
+        left = [*grid, *since_lines(b.recent, v, b.cards, text, room - len(grid))]
+        if not size.log_right:
+            left += b.log_pager.lines(b.log, text, room - len(left))
+        elif room - len(left) > 9:  # room under the grid: which colour is which
+            table = colour_table(b.catalogue)
+            left += [[], *[p for ln in table for p in wrap(ln, text, 4)]]
+        lines = side_by_side(left, right, size.grid_width)
+    else:
+        # the panel under the grid first (each kettle's top), then one line a seat
+        # for what they did, the log's newest line, and in what is left more words
+        free, log = room - len(grid), 1 if b.log else 0
+        short = b.recent.lines(v.players, v.colours, b.cards, width, one_line=True)
+        want = max(free - len(side) - log, min(len(short), free - 2))
+        since = since_lines(b.recent, v, b.cards, width, want)
+        rows = free - len(since)
+        lines = grid + _pane(b, side, width, rows, with_log=True) + since
+    return lines[:room] + bottom
+
+
+def since_lines(recent: Recent, v: m.GameView, cards: Cards, width: int, rows: int) -> list[Line]:
+    """The "since your take" lines in at most ``rows`` lines: the newest stay, the log
+    (``L``) holds everything."""
+    since = recent.lines(v.players, v.colours, cards, width)
+    if len(since) <= rows:
+        return since
+    if rows <= 0:
+        return []
+    since = recent.lines(v.players, v.colours, cards, width, one_line=True)
+    if len(since) <= rows:
+        return since
+    more: Line = [("fg:#808080 italic", "since your take, more: L")]
+    return [more, *since[len(since) - rows + 1 :]] if rows > 1 else [more]
+
+
+def _pane(b: Board, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
+    """The side panel in ``rows`` lines, the log under it ``with_log``."""
+    log = (lambda n: b.log_pager.lines(b.log, width, n)) if with_log else None
+    return b.side_pager.pane(side, rows, log)
