@@ -95,7 +95,7 @@ def test_a_resignation_is_logged_and_read_out_and_the_lobby_speaks_plainly(
 ) -> None:
     host, guest, table, invite = two_people(open_page, live_server)
     # no clipboard (a plain-http LAN address): the link is selected, the page says so
-    host.get_by_role("button", name="Copy link").click()
+    host.click('[data-key="copy-invite-link"]')
     until(host, "document.getElementById('status').textContent.includes('Copy the link by hand')")
     link = host.locator("#invite-link").get_attribute("href")
     assert host.evaluate("() => String(getSelection())") == link

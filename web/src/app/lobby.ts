@@ -5,6 +5,7 @@
  */
 import type { CreateTableMsg, SeatInfo, TableSummary, Timing } from "../lib/protocol";
 import { h, patch, replace } from "./dom";
+import { linkLines } from "./invite";
 import type { App } from "./main";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
 import { prefs, tokens } from "./store";
@@ -387,17 +388,6 @@ export function renderWaiting(app: App): void {
   // none, is not told a colour that may be wrong
   const colours = ["white", "black", s ? s.options.third_colour ?? "lilac" : null];
   const me = seat !== null ? p?.seats[seat] : undefined;
-  const link = app.invite && app.here ? `${location.origin}/#/join/${app.here.table}/${app.invite}` : app.here ? `${location.origin}/#/join/${app.here.table}` : "";
-  const byHand = () => {
-    // no clipboard (a plain-http address) or it said no: the link selected, ready to copy
-    const a = document.getElementById("invite-link");
-    if (a) window.getSelection()?.selectAllChildren(a);
-    app.say("Copy the link by hand: it is selected.");
-  };
-  const copy = () => {
-    if (!navigator.clipboard?.writeText) byHand();
-    else navigator.clipboard.writeText(link).then(() => app.say("Link copied.", true), byHand);
-  };
   replace(
     app.main,
     h(
@@ -427,8 +417,7 @@ export function renderWaiting(app: App): void {
         h("code", { id: "table-id" }, app.here?.table ?? ""),
         app.invite ? [" · invite code ", h("code", { id: "invite-code" }, app.invite)] : null,
       ),
-      link ? h("p", {}, "Invite link: ", h("a", { id: "invite-link", href: link }, link), " ", h("button", { onclick: copy }, "Copy link")) : null,
-      link ? h("p", {}, "To watch: ", h("a", { id: "watch-link", href: link.replace("/#/join/", "/#/watch/") }, link.replace("/#/join/", "/#/watch/"))) : null,
+      linkLines(app),
       h(
         "p",
         { class: "buttons" },

@@ -777,6 +777,7 @@ function freshTable(): TableState {
     log: new GameLog(),
     last: null,
     confirm: null,
+    inviteOpen: false,
   };
 }
 

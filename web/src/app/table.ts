@@ -8,6 +8,7 @@ import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
 import { h, patch } from "./dom";
 import type { GameLog, LogEntry } from "./log";
+import { linkLines } from "./invite";
 import type { App } from "./main";
 import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatName, seatStatus } from "./words";
 
@@ -23,6 +24,8 @@ export interface TableState {
   last: LogEntry | null;
   /** The action asked about before it is done ("Resign?", "Claim the win?"). */
   confirm: "resign" | "claim" | null;
+  /** The *Invite* control is open (kept across redraws, which rebuild it). */
+  inviteOpen: boolean;
 }
 
 const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
@@ -449,8 +452,27 @@ function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
   }
   if (v.game_over || t.seat === null || me?.resigned) out.push(h("button", { "data-key": "to-lobby", onclick: () => app.act("leave") }, t.seat === null ? "Stop watching" : "Back to the lobby"));
   else out.push(h("button", { "data-key": "leave", onclick: () => app.act("leave") }, "Leave (my seat waits for me)"));
+  const share = invite(app);
+  if (share) out.push(share);
   out.push(h("a", { href: "#/help", class: "help-link" }, "How to play"));
   return h("section", { class: "actions", "aria-label": "Table actions" }, out);
+}
+
+/** The waiting screen's links, folded into a small *Invite* control so that a game
+ * under way can still bring people to watch: a seat gets the invite link (which, the
+ * seats taken, offers to watch) and the watch link; a spectator the watch link only. */
+function invite(app: App): HTMLElement | null {
+  const lines = linkLines(app, app.t.seat !== null);
+  if (!lines.length) return null;
+  const toggle = (e: Event) => {
+    app.t.inviteOpen = (e.currentTarget as HTMLDetailsElement).open;
+  };
+  return h(
+    "details",
+    { class: "invite", "data-key": "invite", open: app.t.inviteOpen, ontoggle: toggle },
+    h("summary", { "data-key": "invite-summary" }, "Invite to watch"),
+    h("div", { class: "invite-panel" }, lines),
+  );
 }
 
 /** Ask before resigning or claiming: the question's "no" gets the focus. */
