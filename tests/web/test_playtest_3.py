@@ -10,12 +10,13 @@ the waiting screen does."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 from .conftest import LiveServer, open_lobby, shot, until
-from .test_browser import take_one
+from .test_browser import my_turn, take_one
 from .test_playtest_fixes import CUT_WORDS, start_game
 
 pytestmark = pytest.mark.e2e
@@ -290,23 +291,34 @@ def test_a_resignation_stays_in_the_log_while_a_computer_plays_the_seat(
     bea.fill("#player-name", "Bea")
     bea.locator(".table-row", has_text="Three of us").get_by_role("button", name="Join").click()
     page.wait_for_selector(".cell.take")
-    take_one(page, "phone", option=0)  # her own decision (no wand: one turn), then she
-    # resigns while Bea is to move
-    bea.wait_for_selector(".cell.take")
-    page.tap("[data-key=resign]")
+    until_turn(bea, page, "phone")  # her own decisions (a wand: two), then she resigns
+    page.tap("[data-key=resign]")  # while Bea is to move
     page.tap("[data-key=resign-yes]")
-    take_one(bea, "desktop", option=0)
     # the computer's takes for her seat decide nothing: her log (strict memory) still
     # shows from her own last take on, the resignation with it
-    until(
-        page,
-        """(() => {
-          const lines = [...document.querySelectorAll('.log-lines li')].map(x => x.textContent);
-          const gone = lines.findIndex(x => x.startsWith('White (Ann, you) resigned: a computer'));
-          return gone >= 0 && lines.slice(gone).some(x => x.startsWith('White (Ann, you) takes'));
-        })()""",
-    )
+    after = """(() => {
+      const lines = [...document.querySelectorAll('.log-lines li')].map(x => x.textContent);
+      const gone = lines.findIndex(x => x.startsWith('White (Ann, you) resigned: a computer'));
+      return gone >= 0 && lines.slice(gone).some(x => x.startsWith('White (Ann, you) takes'));
+    })()"""
+    deadline = time.monotonic() + 60
+    while not page.evaluate(after):  # Bea plays on (a wand or a lost turn aside)
+        assert time.monotonic() < deadline, "the computer never took for Ann's seat"
+        if my_turn(bea):
+            take_one(bea, "desktop", option=0)
+        time.sleep(0.05)
     assert page.errors == [] and bea.errors == []
+
+
+def until_turn(page: Any, other: Any, size: str) -> None:
+    """Let ``other`` take (a card's wand may give it a second turn) until ``page``'s
+    seat is to move."""
+    deadline = time.monotonic() + 60
+    while not my_turn(page):
+        assert time.monotonic() < deadline, "the turn never came"
+        if my_turn(other):
+            take_one(other, size, option=0)
+        time.sleep(0.05)
 
 
 WIDER_THAN_THE_SCREEN = (
