@@ -27,9 +27,10 @@ __all__ = ["Board", "SideLines", "board_lines", "since_lines"]
 
 
 class SideLines(Protocol):
-    """Draws the side panel ``width`` wide (``GameScreen.side_lines``)."""
+    """Draws the side panel ``width`` wide: its lines, and how many of the first stay in
+    place when it pages (``GameScreen.side_panel``, ``render.side_parts``)."""
 
-    def __call__(self, width: int, *, compact: bool, legend: bool) -> list[Line]: ...
+    def __call__(self, width: int, *, compact: bool, legend: bool) -> tuple[list[Line], int]: ...
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,10 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
     if size.grid_height > room:  # too many lines below: smaller cards, not a cut grid
         size = Size(width, height + 1)
     grid = b.grid(size)
-    side = b.side(size.side_width, compact=not size.side_right, legend=size.log_right)
+    side, keep = b.side(size.side_width, compact=not size.side_right, legend=size.log_right)
     lines: list[Line]
     if size.side_right:
-        right = _pane(b, side, size.side_width, room, with_log=size.log_right)
+        right = _pane(b, side, size.side_width, room, keep, with_log=size.log_right)
         if not size.log_right and len(right) <= len(grid):  # free rows under both
             lines = side_by_side(grid, right, size.grid_width)
             lines += since_lines(b.recent, v, b.cards, width, room - len(lines))  # before the log
@@ -86,7 +87,7 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
         want = max(free - len(side) - log, min(len(short), free - 2))
         since = since_lines(b.recent, v, b.cards, width, want)
         rows = free - len(since)
-        lines = grid + _pane(b, side, width, rows, with_log=True) + since
+        lines = grid + _pane(b, side, width, rows, keep, with_log=True) + since
     return lines[:room] + bottom
 
 
@@ -105,7 +106,10 @@ def since_lines(recent: Recent, v: m.GameView, cards: Cards, width: int, rows: i
     return [more, *since[len(since) - rows + 1 :]] if rows > 1 else [more]
 
 
-def _pane(b: Board, side: list[Line], width: int, rows: int, *, with_log: bool) -> list[Line]:
-    """The side panel in ``rows`` lines, the log under it ``with_log``."""
+def _pane(
+    b: Board, side: list[Line], width: int, rows: int, keep: int, *, with_log: bool
+) -> list[Line]:
+    """The side panel in ``rows`` lines, its first ``keep`` on every page, the log under
+    it ``with_log``."""
     log = (lambda n: b.log_pager.lines(b.log, width, n)) if with_log else None
-    return b.side_pager.pane(side, rows, log)
+    return b.side_pager.pane(side, rows, log, keep)

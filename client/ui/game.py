@@ -37,8 +37,8 @@ from .render import (
     Line,
     header,
     render_grid,
-    render_side,
     seat_label,
+    side_parts,
     wrap,
     wrap_items,
 )
@@ -467,17 +467,21 @@ class GameScreen:
             side_pager=self.side_pager,
             log_pager=self.log_pager,
             grid=lambda size: render_grid(v, cards, cursor, self.click, size, cell, path),
-            side=self.side_lines,
+            side=self.side_panel,
             bottom=self.prompt_lines(width) + wrap_items(self.key_items(width), width),
         )
         return board_lines(board, width, height, screen)
 
     def side_lines(self, width: int, *, compact: bool, legend: bool) -> list[Line]:
         """The side panel: whose turn, the deck, the kettles, who is here, recipes."""
+        return self.side_panel(width, compact=compact, legend=legend)[0]
+
+    def side_panel(self, width: int, *, compact: bool, legend: bool) -> tuple[list[Line], int]:
+        """The side panel's lines, and how many of the first stay when it pages."""
         client = self.host.client
         assert client is not None
         t = self.table
-        return render_side(
+        return side_parts(
             t.view,
             self.cards(),
             client.catalogue,

@@ -36,11 +36,15 @@ class SidePager:
         side: list[Line],
         rows: int,
         log: Callable[[int], list[Line]] | None = None,
+        keep: int = 1,
     ) -> list[Line]:
         """The side panel in ``rows`` lines, followed by ``log(rows left)`` when given
         (under the grid on a small terminal, in the right column on a big one); when
         the panel alone does not fit, its rules go, and then it pages instead of being
-        cut."""
+        cut. Its first ``keep`` lines (whose turn; under the grid on your turn your
+        kettle and recipes too) stay in place on every page; when a page has no room
+        beside them they show with the one line after them that fits (``L`` and the
+        key line's ``L: log`` have the rest)."""
         if len(side) > rows:  # the rules between its parts give way first
             side = [ln for ln in side if not is_rule(ln)]
         if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
@@ -49,7 +53,13 @@ class SidePager:
         if len(side) <= rows:  # whole, rather than a kettle paged away to point at L
             self.scroll = 0
             return side if log is None else side + log(rows - len(side))
-        head, side = (side[:1], side[1:]) if rows >= 3 else ([], side)  # "To move:" stays
+        keep = max(1, keep)
+        if keep > 1 and keep <= rows < keep + 2:  # no room to page beside them
+            self.scroll = 0
+            return side[:rows]  # and a kettle more rather than a pointer to L
+        if rows < keep + 2:
+            keep = 1 if rows >= 3 else 0
+        head, side = side[:keep], side[keep:]  # "To move:" stays
         page = self.page = max(1, rows - 1 - len(head))
         self.scroll = max(0, min(self.scroll, len(side) - page))
         shown = side[self.scroll : self.scroll + page]

@@ -13,7 +13,8 @@ from client.lib import Client
 from client.ui.app import KupferApp
 from client.ui.pane import SidePager
 from client.ui.prompt import landing_words
-from client.ui.render import Cards, Line, render_side, text_of
+from client.ui.recent import Recent
+from client.ui.render import Cards, Line, recipe_text, render_side, text_of
 from client.ui.table import Landing, LogEntry
 from protocol import messages as m
 from protocol.convert import catalogue, view_model
@@ -21,7 +22,8 @@ from shared.options import Options
 from shared.record import Record
 from shared.view import view
 
-from .test_screens import app_at, draw, whole
+from .test_screens import app_at, draw, seated, whole  # noqa: F401  (the fixture)
+from .test_since_room import took
 
 CARDS = Cards.of(catalogue())
 
@@ -77,6 +79,46 @@ async def test_at_60x20_the_log_shows_while_the_opponent_is_away(
     screen = draw(kapp, 60, 20)
     assert newest in [ln.rstrip() for ln in screen.split("\n")], screen
     assert "Frog 2 boom (row 3)" in screen and "PgDn" not in screen, screen
+
+
+async def test_at_60x20_your_own_kettle_and_recipes_show_on_your_turn(
+    seated: tuple[KupferApp, Client],  # noqa: F811
+) -> None:
+    """Three players with recipes, a clock line and both other seats' takes: under the
+    grid the panel has three rows. On your turn your kettle's line and your recipes
+    come right under whose turn, not paged away behind PgDn by the others' kettles;
+    with a row more they stay on every page while the rest pages."""
+    kapp, client = seated
+    game = kapp.game
+    game.recent = Recent()
+    game.recent.decided = True  # mid-game: we took before
+    moved = m.MovedEvent(seat=0, from_space=4, to_space=6, skipped=())
+    events = (*took(1, "moss-3", 2), *took(2, "root-2", 3), moved)
+    game.on_update(m.EventsMsg(state_version=1, events=events))
+    v = game.table.view
+    assert v is not None and game.table.my_turn and v.recipes[0]
+    clock = m.ClockInfo(move_ms=30_000, running=0, left_ms=(29_000,) * 3, reserve_ms=(0,) * 3)
+    game.table.set_view(v.model_copy(update={"clock": clock}), game.table.state_version + 1)
+    own = f"Wh White {game.names()[0]} (you)"
+    recipes = "Your recipes: " + "; ".join(recipe_text(r, client.catalogue) for r in v.recipes[0])
+    screen = draw(kapp, 60, 20)
+    whole(own, screen)
+    whole(recipes, screen)
+    assert "To move: You" in screen and "(PgDn)" not in screen, screen
+    assert "Moss 3 (col 2)" in screen and "Root 2 wand (col 3)" in screen, screen
+    game.recent = Recent()  # one since line, no clock: a page of the others' kettles
+    game.recent.decided = True
+    game.on_update(m.EventsMsg(state_version=2, events=tuple(took(1, "moss-3", 2))))
+    game.table.set_view(v, game.table.state_version + 1)
+    pages = []
+    for _ in range(4):
+        pages.append(draw(kapp, 60, 20))
+        kapp.key("pagedown")
+    assert any("(PgDn)" in p for p in pages), pages[0]
+    for page in pages:
+        assert "To move: You" in page, page
+        whole(own, page)
+        whole(recipes, page)
 
 
 @pytest.mark.parametrize("line", ["col4", "row1", None])

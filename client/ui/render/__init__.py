@@ -38,7 +38,15 @@ from .grid import OnClick, render_grid
 from .help import HELP, colour_table, help_lines
 from .layout import GRID_WIDTH, MIN_HEIGHT, MIN_WIDTH, Size, header, too_small_lines
 from .scores import ending_words, render_scores
-from .side import legend_line, names_a_bot, recipe_text, render_side, seat_name, seat_status
+from .side import (
+    legend_line,
+    names_a_bot,
+    recipe_text,
+    render_side,
+    seat_name,
+    seat_status,
+    side_parts,
+)
 from .text import (
     GLUE,
     Line,
@@ -87,6 +95,7 @@ __all__ = [
     "seat_status",
     "short_name",
     "side_by_side",
+    "side_parts",
     "tail_fitting",
     "text_of",
     "too_small_lines",

@@ -20,6 +20,7 @@ __all__ = [
     "recipe_text",
     "render_side",
     "seat_status",
+    "side_parts",
 ]
 
 
@@ -95,9 +96,32 @@ def render_side(
     """Whose turn, the deck, each kettle (top card, count), who is here or away, your
     recipes and (``legend``) the colour legend; wrapped to ``width``, never cut.
     ``compact`` (the panel under the grid on a small terminal) leaves out rules."""
+    args = (view, cards, catalogue, names, seats, me, width)
+    return side_parts(*args, compact=compact, legend=legend)[0]
+
+
+def side_parts(
+    view: m.GameView | None,
+    cards: Cards,
+    catalogue: m.Catalogue,
+    names: Sequence[str | None],
+    seats: Sequence[m.SeatInfo],
+    me: int | None,
+    width: int,
+    *,
+    compact: bool = False,
+    legend: bool = False,
+) -> tuple[list[Line], int]:
+    """``render_side``'s lines, and how many of the first stay in place when the panel
+    pages: whose turn; ``compact`` on your turn also your kettle's line and your recipes,
+    which then come right under it (before the other kettles and your kettle's cards),
+    since on a small terminal the others' kettles would page them away."""
     lines: list[Line] = []
     if view is None:
-        return lines
+        return lines, 0
+    mine_first = compact and me is not None and view.to_move == me and not view.game_over
+    own: list[Line] = []  # mine_first: your kettle's line and your recipes
+    inside: list[Line] = []  # mine_first: what is in your kettle, under them
     colours = view.colours
     rule: Line = [("fg:#808080", "-" * max(1, width - 1))]
     head: Line = []
@@ -151,12 +175,13 @@ def render_side(
             if not compact or len(text_of(line)) <= width:
                 break
         if compact:
-            lines.append(line)
+            (own if mine_first and seat == me else lines).append(line)
         else:
             lines += [who, kettle]
         if k.cards is not None and seat == me and not view.game_over:  # memory: casual
             # what scores: each ingredient with its values (the top is shown above)
-            lines.append([("fg:#a0a0a0", f"  in it: {cards.grouped(k.cards)}")])
+            in_it: Line = [("fg:#a0a0a0", f"  in it: {cards.grouped(k.cards)}")]
+            (inside if mine_first else lines).append(in_it)
     if me is not None and me < len(view.recipes):
         hand = view.recipes[me]
         if hand:
@@ -165,9 +190,12 @@ def render_side(
                 lines.extend([("", "  " + recipe_text(r, catalogue))] for r in hand)
             else:
                 texts = "; ".join(recipe_text(r, catalogue) for r in hand)
-                lines.append([("bold", "Your recipes: "), ("", texts)])
+                (own if mine_first else lines).append([("bold", "Your recipes: "), ("", texts)])
     if legend:
         lines.append(rule)
         lines += wrap(legend_line(catalogue.colours), width, 0)
         lines.append([("fg:#808080", "* boom   ~ wand   ?: colours")])
-    return [piece for line in lines for piece in wrap(line, width)]
+    lines[1:1] = own + inside  # under whose turn, before the other kettles
+    wrapped = [wrap(line, width) for line in lines]
+    keep = sum(len(w) for w in wrapped[: 1 + len(own)]) if own else 1
+    return [p for w in wrapped for p in w], keep
