@@ -240,6 +240,7 @@ export class App {
       case "joined":
         tokens.put(msg.table, msg.seat, msg.token);
         this.enterTable({ table: msg.table, seat: msg.seat, invite: this.invite });
+        if (this.screen === "waiting") renderWaiting(this); // its presence came first: now with the seat's Ready
         if (this.wantReady) this.client?.command("ready", { ready: true }).catch((e) => this.refused(e));
         break;
       case "resumed":
@@ -341,6 +342,8 @@ export class App {
   private onPresence(msg: PresenceMsg): void {
     const before = this.presence?.table === msg.table ? this.presence : null;
     this.presence = msg;
+    // a table's presence comes before `joined`: its name and terms from the listing already
+    if (this.summary?.id !== msg.table) this.summary = this.tables.find((t) => t.id === msg.table) ?? null;
     // from "playing" too: a two-player resignation finishes the table in this message
     if (before && (msg.state === "playing" || before.state === "playing")) this.logPresence(before, msg);
     if (msg.state === "lobby") this.show("waiting");
