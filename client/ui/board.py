@@ -17,7 +17,7 @@ from typing import Protocol
 
 from protocol import messages as m
 
-from .log import LogPager
+from .log import LogPager, wrapped_log
 from .pane import SidePager
 from .recent import Recent
 from .render import Cards, Line, Size, colour_table, side_by_side, wrap
@@ -80,14 +80,19 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
             left += [[], *[p for ln in table for p in wrap(ln, text, 4)]]
         lines = side_by_side(left, right, size.grid_width)
     else:
-        # the panel under the grid first (each kettle's top), then one line a seat
-        # for what they did, the log's newest line, and in what is left more words
-        free, log = room - len(grid), 1 if b.log else 0
+        # the panel under the grid first (whose turn; on your turn your kettle and
+        # recipes), the log's newest entry whole, then what the others did (one line a
+        # seat, or all in one), and in what is left the other kettles and more log
+        free = room - len(grid)
+        newest = len(wrapped_log(b.log[-1:], width))
+        log = min(newest, max(0, free - keep))  # what happened last, at every size
         short = b.recent.lines(v.players, v.colours, b.cards, width, one_line=True)
-        want = max(free - len(side) - log, min(len(short), free - 2))
+        panel = max(2, keep)
+        want = max(free - len(side) - log, min(len(short), free - panel - log))
         since = since_lines(b.recent, v, b.cards, width, want)
-        rows = free - len(since)
-        lines = grid + _pane(b, side, width, rows, keep, with_log=True) + since
+        pane = b.side_pager.pane(side, free - len(since) - log, None, keep)
+        rest = free - len(pane) - len(since)
+        lines = grid + pane + b.log_pager.lines(b.log, width, rest) + since
     return lines[:room] + bottom
 
 
@@ -102,6 +107,9 @@ def since_lines(recent: Recent, v: m.GameView, cards: Cards, width: int, rows: i
     since = recent.lines(v.players, v.colours, cards, width, one_line=True)
     if len(since) <= rows:
         return since
+    merged = recent.merged(v.players, v.colours, cards, width) if rows == 1 else []
+    if merged:  # one row: every seat's newest take in it, rather than a pointer to L
+        return [merged]
     more: Line = [("fg:#808080 italic", "since your take, more: L")]
     return [more, *since[len(since) - rows + 1 :]] if rows > 1 else [more]
 

@@ -454,6 +454,7 @@ class GameScreen:
         d = t.decision
         cursor = t.cursor_cell() if d is None else (d.choice.row, d.choice.col)
         self.recent.me = t.me
+        self.recent.away = frozenset(s.seat for s in self.seats if s.absent and not s.resigned)
         last = self.recent.last()
         cell = last.takes[-1][2] if last is not None and last.takes else None
         path = last.path if last is not None else ()

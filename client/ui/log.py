@@ -19,7 +19,7 @@ from shared.geometry import SPACE_LINE
 
 from ..lib import Client
 from ..tokens import LogStore
-from .recent import Recent
+from .recent import AWAY_NOTE, Recent
 from .render import Cards, Line, describe_event, seat_label, wrap, wrap_items
 from .table import LogEntry
 
@@ -58,7 +58,7 @@ def presence_entries(
             continue
         elif now.absent and not was.absent:
             text = f"{who} is away: a computer plays for them"
-            short = "away, a computer plays"
+            short = AWAY_NOTE
         elif was.absent and not now.absent:
             text, short = f"{who} is back", "back"
         if text is not None and short is not None:
@@ -223,10 +223,11 @@ class LogPager:
         if len(wrapped) <= rows:
             self.scroll = 0
             return wrapped + [[] for _ in range(rows - len(wrapped))]
-        if rows == 1:  # no room for a page: the newest entry, if it is one line
+        newest = wrapped_log(entries[-1:], width)
+        if rows <= len(newest):  # no room for a page: the newest entry, if it fits
             self.scroll = 0
-            if len(wrapped_log(entries[-1:], width)) == 1:
-                return wrapped[-1:]
+            if len(newest) == rows:
+                return newest
             n = len(wrapped)  # else say where the log is
             return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
         shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")

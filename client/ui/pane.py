@@ -42,7 +42,7 @@ class SidePager:
         (under the grid on a small terminal, in the right column on a big one); when
         the panel alone does not fit, its rules go, and then it pages instead of being
         cut. Its first ``keep`` lines (whose turn; under the grid on your turn your
-        kettle and recipes too) stay in place on every page; when a page has no room
+        kettle and recipes instead) stay in place on every page; when a page has no room
         beside them they show with the one line after them that fits (``L`` and the
         key line's ``L: log`` have the rest)."""
         if len(side) > rows:  # the rules between its parts give way first

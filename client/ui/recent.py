@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from protocol import messages as m
 
-from .render import Cards, Line, colour_word, wrap
+from .render import Cards, Line, colour_word, text_of, wrap
 
-__all__ = ["HEARD", "KEEP", "Recent", "Turn"]
+__all__ = ["AWAY_NOTE", "HEARD", "KEEP", "Recent", "Turn"]
 
 KEEP = 3
 """A seat's turns shown at most (a wand's two count as two); older ones: the log."""
@@ -23,6 +23,11 @@ KEEP = 3
 HEARD = 300
 """The events since our last decision kept to feed a restarted screen (``heard``): a
 round is a few dozen; a seat a computer plays for a long time keeps the latest."""
+
+
+AWAY_NOTE = "away, a computer plays"
+"""A seat's note when a computer took it over; not said while the seat is still away,
+since the away line under the prompt says it (``Recent.away``)."""
 
 
 @dataclass
@@ -48,6 +53,7 @@ class Recent:
         self.me: int | None = None
         self.turns: list[Turn] = []
         self.notes: list[tuple[int, str]] = []  # (seat, words): resigned, away, back
+        self.away: frozenset[int] = frozenset()  # seats the away line names now
         self._current: Turn | None = None
         self._timed_out: set[int] = set()
         # we took a card in this game: "since your take" (before: "so far"); a screen
@@ -147,18 +153,9 @@ class Recent:
         the lines at the top give way first). Wrapped; ``one_line``: each seat in one
         line, its newest turns first to stay, in fewer words when it must."""
         out: list[Line] = []
-        since = "last turn" if self.me is None else "since your take" if self.decided else "so far"
-        latest = {t.seat: i for i, t in enumerate(self.turns)}
-        latest.update({s: len(self.turns) + i for i, (s, _) in enumerate(self.notes)})
-        for seat in sorted(range(players), key=lambda s: latest.get(s, -1)):
-            mine = seat == self.me
-            turns = [t for t in self.turns if t.seat == seat and (not mine or t.computer)]
-            if mine and not turns:
-                continue
-            notes = [words for s, words in self.notes if s == seat and not mine]
-            if not turns and not notes:
-                continue
-            who = "You (a computer)" if mine else colour_word(colours[seat])
+        since = self._since()
+        for seat, turns, notes in self._seats(players):
+            who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
             if one_line:
                 out.append(_one_line(who, since, turns, notes, colours, cards, width, style))
@@ -170,6 +167,45 @@ class Recent:
             words = "; ".join(said + notes)
             out += wrap([("bold", f"{who}, {since}: "), (style, words)], width)
         return out
+
+    def merged(self, players: int, colours: Sequence[str], cards: Cards, width: int) -> Line:
+        """Each seat's newest turn (or note) in its fewest words, all in one line of
+        ``width`` (a small screen with one row for them); empty if they do not fit."""
+        parts: list[Line] = []
+        for seat, turns, notes in self._seats(players):
+            who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
+            style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
+            said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1]
+            parts.append([("bold", f"{who}: "), (style, said)])
+        for head in (f"{self._since().capitalize()}: ", ""):
+            line: Line = [("bold", head)] if head else []
+            for i, part in enumerate(parts):
+                line += [("", "; "), *part] if i else part
+            if len(text_of(line)) <= width:
+                return line
+        return []
+
+    def _since(self) -> str:
+        return "last turn" if self.me is None else "since your take" if self.decided else "so far"
+
+    def _seats(self, players: int) -> list[tuple[int, list[Turn], list[str]]]:
+        """Each seat (but ours, unless a computer played it) that did something since
+        our last decision, with its turns and notes; the seat that moved last last."""
+        latest = {t.seat: i for i, t in enumerate(self.turns)}
+        latest.update({s: len(self.turns) + i for i, (s, _) in enumerate(self.notes)})
+        out = []
+        for seat in sorted(range(players), key=lambda s: latest.get(s, -1)):
+            mine = seat == self.me
+            turns = [t for t in self.turns if t.seat == seat and (not mine or t.computer)]
+            notes = self._notes(seat) if not mine else []
+            if turns or notes:
+                out.append((seat, turns, notes))
+        return out
+
+    def _notes(self, seat: int) -> list[str]:
+        """``seat``'s notes, but "away" while the away line says it (once, not twice)."""
+        away = seat in self.away
+        return [w for s, w in self.notes if s == seat and not (away and w == AWAY_NOTE)]
 
 
 def _one_line(

@@ -354,10 +354,10 @@ async def test_a_played_out_game_says_why_a_resigned_seat_places_last(
 async def test_the_whole_log_reads_at_every_size(
     seated: tuple[KupferApp, Client], width: int, height: int
 ) -> None:
-    """At 60x20 with three players the panel leaves the log a line or none: the screen
-    says where the log is (a pointer where it is cut, the key line where the panel's
-    kettles take every row: they are not paged away for a pointer), and L shows every
-    entry whole, paged, then goes back."""
+    """At 60x20 with three players the panel leaves the log its newest entry: the screen
+    says where the rest is (a pointer where it is cut, the key line where the panel's
+    kettles or the newest entry take every row), and L shows every entry whole, paged,
+    then goes back."""
     kapp, _ = seated
     entries = [
         f"entry {n}: White (Annabelle-Marie) takes Dragon blood 4 from column 3" for n in range(30)
@@ -369,7 +369,8 @@ async def test_the_whole_log_reads_at_every_size(
     assert view is not None
     kettles = all(f"{k.count} card" in flat(screen) for k in view.kettles)
     kettles = kettles and "PgDn" not in screen
-    assert "L: log" in screen and (any(p in screen for p in pointer) or kettles), screen
+    newest = flat(entries[-1]) in flat(screen)  # at 60x20 the newest entry, whole
+    assert "L: log" in screen and (any(p in screen for p in pointer) or kettles or newest), screen
     kapp.key("L")
     seen = draw(kapp, width, height)
     assert "kettles and log" in seen and "any other key: back" in seen
@@ -383,7 +384,8 @@ async def test_the_whole_log_reads_at_every_size(
     whole("White Ann (you)", seen)  # the kettles come with the log
     assert "more above" not in seen.split("\n")[-height:][1]  # at the top: nothing above
     kapp.key("x")
-    assert not kapp.game.show_log and "Deck" in draw(kapp, width, height)
+    back = draw(kapp, width, height)  # the table again (at 60x20 the deck pages away)
+    assert not kapp.game.show_log and "Your turn: " in back and "Ann (you)" in back
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -557,7 +559,8 @@ async def test_the_side_panel_shows_how_many_recipes_the_others_hold(
 
 async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, Client]) -> None:
     """Three players with recipes: at 80x24 your recipe shows without paging, and at
-    60x20, where the panel pages, "To move:" stays on every page (issue 23, item 10)."""
+    60x20, where the panel pages, whose turn stays on every page (issue 23, item 10): on
+    your turn in the prompt, with your own kettle kept in the panel."""
     kapp, client = seated
     v = kapp.game.table.view
     assert v is not None and v.recipes[0]
@@ -578,8 +581,8 @@ async def test_paging_the_side_panel_keeps_whose_turn(seated: tuple[KupferApp, C
         pages.append(draw(kapp, 60, 20))
         kapp.key("pagedown")
     assert any("(PgDn)" in p for p in pages), pages[0]  # it does page at 60x20
-    for page in pages:
-        assert "To move: You" in page, page
+    for page in pages:  # on your turn the prompt says whose turn, your kettle stays
+        assert "Your turn: " in page and "Wh White Ann (you)" in page, page
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)

@@ -85,9 +85,9 @@ async def test_at_60x20_your_own_kettle_and_recipes_show_on_your_turn(
     seated: tuple[KupferApp, Client],  # noqa: F811
 ) -> None:
     """Three players with recipes, a clock line and both other seats' takes: under the
-    grid the panel has three rows. On your turn your kettle's line and your recipes
-    come right under whose turn, not paged away behind PgDn by the others' kettles;
-    with a row more they stay on every page while the rest pages."""
+    grid the panel has two rows. On your turn your kettle's line and your recipes come
+    first (the prompt says whose turn), not paged away behind PgDn by the others'
+    kettles; with rows more they stay on every page while the rest pages."""
     kapp, client = seated
     game = kapp.game
     game.recent = Recent()
@@ -104,7 +104,7 @@ async def test_at_60x20_your_own_kettle_and_recipes_show_on_your_turn(
     screen = draw(kapp, 60, 20)
     whole(own, screen)
     whole(recipes, screen)
-    assert "To move: You" in screen and "(PgDn)" not in screen, screen
+    assert "Your turn: " in screen and "(PgDn)" not in screen, screen
     assert "Moss 3 (col 2)" in screen and "Root 2 wand (col 3)" in screen, screen
     game.recent = Recent()  # one since line, no clock: a page of the others' kettles
     game.recent.decided = True
@@ -116,7 +116,7 @@ async def test_at_60x20_your_own_kettle_and_recipes_show_on_your_turn(
         kapp.key("pagedown")
     assert any("(PgDn)" in p for p in pages), pages[0]
     for page in pages:
-        assert "To move: You" in page, page
+        assert "Your turn: " in page, page  # whose turn: the prompt says it
         whole(own, page)
         whole(recipes, page)
 
@@ -162,7 +162,7 @@ def test_a_seat_line_under_the_grid_says_it_in_fewer_words_not_two_lines() -> No
     lilac = next(ln for ln in lines if ln.startswith("Li "))
     assert len(whole) > 60 and black == whole.replace(" online", ""), lines
     assert "Cy away (computer)" in lilac, lines
-    assert "Ann (you) online" in lines[1], lines  # it fits: all of it
+    assert "Ann (you) online" in lines[0], lines  # it fits: all of it (yours first)
     wide = " ".join(text_of(ln) for ln in render_side(v, CARDS, catalogue(), names, seats, 0, 40))
     assert "Barty online" in wide and "away, a computer plays" in wide
 

@@ -113,9 +113,10 @@ def side_parts(
     legend: bool = False,
 ) -> tuple[list[Line], int]:
     """``render_side``'s lines, and how many of the first stay in place when the panel
-    pages: whose turn; ``compact`` on your turn also your kettle's line and your recipes,
-    which then come right under it (before the other kettles and your kettle's cards),
-    since on a small terminal the others' kettles would page them away."""
+    pages: whose turn; ``compact`` on your turn your kettle's line and your recipes
+    instead, which then come first (before your kettle's cards and the other kettles,
+    the deck last: the prompt says whose turn), since on a small terminal the others'
+    kettles would page them away and every row is needed."""
     lines: list[Line] = []
     if view is None:
         return lines, 0
@@ -195,7 +196,8 @@ def side_parts(
         lines.append(rule)
         lines += wrap(legend_line(catalogue.colours), width, 0)
         lines.append([("fg:#808080", "* boom   ~ wand   ?: colours")])
-    lines[1:1] = own + inside  # under whose turn, before the other kettles
+    if own:  # your kettle and recipes first; the deck last (the prompt says whose turn)
+        lines = [*own, *inside, *lines[1:], [("", deck)]]
     wrapped = [wrap(line, width) for line in lines]
-    keep = sum(len(w) for w in wrapped[: 1 + len(own)]) if own else 1
+    keep = sum(len(w) for w in wrapped[: len(own)]) if own else 1
     return [p for w in wrapped for p in w], keep

@@ -1,0 +1,129 @@
+"""Three players at 60x20 and one seat away (a computer plays it): the rows under the
+grid hold, at every point of a turn, your own kettle and recipes, the newest line of the
+log (what happened last) and the prompt; "away" is said once, by the away line, not
+again in the "since your take" lines."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from client.lib import Client
+from client.ui.app import KupferApp
+from client.ui.prompt import away_words
+from client.ui.recent import Recent
+from client.ui.render import recipe_text, text_of
+from client.ui.table import Decision
+from protocol import messages as m
+from protocol.convert import view_model
+from shared.options import Options
+from shared.record import Record
+from shared.view import view
+
+from .test_screens import app_at, draw, whole
+from .test_since_room import took
+
+AWAY = "Black (Bob) is away: a computer plays for them"
+AWAY_NOTE = "away, a computer plays"  # the since lines' words for it
+
+
+def with_away(client: Client, absent: bool = True) -> m.PresenceMsg:
+    assert client.presence is not None
+    bob = {"name": "Bob", "bot": None, "absent": absent, "computer": absent}
+    bob["connected"] = not absent
+    seats = tuple(s.model_copy(update=bob) if s.seat == 1 else s for s in client.presence.seats)
+    return m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0)
+
+
+@pytest.fixture
+async def away3(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
+    """Ann's turn at a three-player recipe table; Black (Bob) is away."""
+    async with app_at(url, m.TableOptions(players=3, recipes=True, seed=5)) as (kapp, client):
+        kapp.game.on_update(with_away(client))
+        yield kapp, client
+
+
+def check(kapp: KupferApp, client: Client, *, mine: bool = True) -> str:
+    """The screen at 60x20 with the newest log line whole, the prompt and (on our turn)
+    our kettle and recipes."""
+    game = kapp.game
+    screen = draw(kapp, 60, 20)
+    lines = [ln.rstrip() for ln in screen.split("\n")[:20]]
+    newest = game.table.visible_log()[-1].text
+    assert newest.strip() in [ln.strip() for ln in lines], screen
+    whole(game.table.prompt(game.names(), game.cards().short), screen)
+    assert lines[1].lstrip().startswith("col0") and lines[8].lstrip().startswith("0"), screen
+    v = game.table.view
+    assert v is not None
+    if mine:
+        whole("Wh White Ann (you)", screen)
+        for r in v.recipes[0]:
+            whole(recipe_text(r, client.catalogue), screen)
+    return screen
+
+
+async def test_the_newest_log_line_shows_at_60x20_with_an_away_seat(
+    away3: tuple[KupferApp, Client],
+) -> None:
+    kapp, client = away3
+    game = kapp.game
+    assert game.table.visible_log()[-1].text == AWAY
+    check(kapp, client)  # our turn, nothing since our take yet
+    game.recent = Recent()
+    game.recent.decided = True  # mid-game: both others took since our take
+    moved = m.MovedEvent(seat=0, from_space=4, to_space=6, skipped=())
+    game.on_update(
+        m.EventsMsg(state_version=1, events=(*took(1, "moss-3", 2), *took(2, "root-2", 3), moved))
+    )
+    screen = check(kapp, client)
+    assert "Moss 3 (col 2)" in screen and "Root 2 wand (col 3)" in screen, screen
+    v = game.table.view
+    assert v is not None
+    clock = m.ClockInfo(move_ms=30_000, running=0, left_ms=(29_000,) * 3, reserve_ms=(0,) * 3)
+    game.table.set_view(v.model_copy(update={"clock": clock}), game.table.state_version + 1)
+    check(kapp, client)  # a clock line more
+    choice = v.choices[0]
+    game.table.decision = Decision("special", choice)  # a question about the card
+    check(kapp, client)
+    game.table.decision = None
+    waiting = v.model_copy(update={"to_move": 1, "clock": None})  # the computer's turn
+    game.table.set_view(waiting, game.table.state_version + 1)
+    check(kapp, client, mine=False)
+
+
+async def test_away_is_said_once_not_again_in_the_since_lines(
+    away3: tuple[KupferApp, Client],
+) -> None:
+    kapp, client = away3
+    game = kapp.game
+    assert (1, AWAY_NOTE) in game.recent.notes  # kept, for when Bob is back
+    screen = draw(kapp, 80, 24)
+    whole(AWAY, screen)  # the away line
+    assert AWAY_NOTE not in screen, screen  # not "Black, so far: away, a computer plays"
+    game.on_update(with_away(client, absent=False))
+    screen = draw(kapp, 80, 24)
+    assert "Black, so far: away, a computer plays; back" in screen, screen
+    v = game.table.view
+    assert v is not None
+    since = game.recent.lines(3, v.colours, game.cards(), 80)
+    assert [text_of(ln) for ln in since] == ["Black, so far: away, a computer plays; back"]
+
+
+def test_two_seats_away_are_both_named() -> None:
+    """The away line named only the first seat away; a second one is news too, in one
+    line at 60 columns (colours alone where the names do not fit)."""
+    game = Record.new(Options(seed=3, players=3)).start([])
+    v = view_model(view(game, 0))
+    seats = [
+        m.SeatInfo(seat=0, name="Ann", connected=True),
+        m.SeatInfo(seat=1, name="Barty", absent=True, computer=True),
+        m.SeatInfo(seat=2, name="Cy", absent=True, computer=True),
+    ]
+    wide = away_words(v, seats, 0, replaced_me=False, width=100)
+    assert wide == (
+        "Black (Barty) and Lilac (Cy) are away: a computer plays for them until they come back."
+    )
+    assert away_words(v, seats, 0, replaced_me=False, width=60) == (
+        "Black and Lilac are away: a computer plays for them."
+    )
