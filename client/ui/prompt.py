@@ -91,10 +91,13 @@ def away_words(
     if info.connected or info.bot or info.resigned or v.to_move == me:
         return None
     who = seat_label(v.colours, v.to_move, names)
-    return (
+    said = (  # in one line where the whole would wrap: "Waiting for ..." is above it
         f"{who} is away (the connection is gone): the game waits for them; a "
-        "computer takes over if they stay away."
+        "computer takes over if they stay away.",
+        f"{who} is away: the game waits, then a computer plays.",
+        f"{colour_word(v.colours[v.to_move])} is away: the game waits, then a computer plays.",
     )
+    return next((text for text in said if len(text) <= width), said[-1])
 
 
 def landing_words(land: Landing, width: int = 80) -> tuple[str, str]:

@@ -13,10 +13,10 @@ from client.lib import Client
 from client.ui.app import KupferApp
 from client.ui.prompt import away_words
 from client.ui.recent import Recent
-from client.ui.render import recipe_text, text_of
+from client.ui.render import Cards, recipe_text, render_side, text_of
 from client.ui.table import Decision
 from protocol import messages as m
-from protocol.convert import view_model
+from protocol.convert import catalogue, view_model
 from shared.options import Options
 from shared.record import Record
 from shared.view import view
@@ -127,3 +127,22 @@ def test_two_seats_away_are_both_named() -> None:
     assert away_words(v, seats, 0, replaced_me=False, width=60) == (
         "Black and Lilac are away: a computer plays for them."
     )
+
+
+def test_an_away_seats_kettle_line_stays_one_line_at_60_columns() -> None:
+    """The line read "Li Lilac Cyd away (computer), 2 cards, 1 recipe, top Frog 1" and
+    "(blue)" on the panel's next page: where even the short words wrap, the seat is
+    "away" alone (the away line says a computer plays for it)."""
+    game = Record.new(Options(seed=2, players=3, recipes=True)).start([])
+    v = view_model(view(game, 0))
+    seats = [
+        m.SeatInfo(seat=0, name="Ann", connected=True),
+        m.SeatInfo(seat=1, name="Bob", connected=True),
+        m.SeatInfo(seat=2, name="Cyd", absent=True, computer=True),
+    ]
+    names = [s.name for s in seats]
+    cards = Cards.of(catalogue())
+    side = render_side(v, cards, catalogue(), names, seats, 1, 60, True)
+    lilac = [text_of(ln) for ln in side if text_of(ln).startswith("Li ")]
+    top = cards.marked(v.kettles[2].top or "")
+    assert lilac == [f"Li Lilac Cyd away, 1\u00a0card, 1\u00a0recipe, top {top}"], lilac

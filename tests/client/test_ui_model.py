@@ -233,10 +233,14 @@ def test_the_player_to_move_being_away_gets_a_clear_line() -> None:
         m.SeatInfo(seat=0, name="Ann", connected=True),
         m.SeatInfo(seat=1, name="Bob", connected=False),
     )
-    assert kapp.game.away_line() == (
+    assert kapp.game.away_line(200) == (
         "Black (Bob) is away (the connection is gone): the game waits for them; a "
         "computer takes over if they stay away."
     )
+    # where that would wrap (the prompt above says "Waiting for Black (Bob)..."): one line
+    for width in (60, 80):
+        line = "Black (Bob) is away: the game waits, then a computer plays."
+        assert kapp.game.away_line(width) == line
     kapp.game.seats = (
         kapp.game.seats[0],
         m.SeatInfo(seat=1, name="Bob", absent=True, computer=True),

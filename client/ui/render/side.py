@@ -168,8 +168,10 @@ def side_parts(
             else [("", "  top -")]
         )
         bot_named = info is not None and info.bot and names_a_bot(name or "")
-        for short in (False, True):  # compact: in fewer words, one line rather than two
-            status = ("", "") if bot_named else seat_status(info, short=short)
+        for short in (False, True, None):  # compact: in fewer words, one line, not two
+            status = ("", "") if bot_named else seat_status(info, short=short is not False)
+            if short is None:  # "away" alone: the away line says a computer plays
+                status = (status[0], status[1].replace(" (computer)", ""))
             # a bot_named: "White easy bot", not "White easy bot bot"
             who = [*tag, *([("", " "), status] if status[1] else []), *tail]
             line = [*who, ("", ", top "), *kettle[1:]]
