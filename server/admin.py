@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from .main import add_store_argument, admin_socket, serve_settings
+from .flags import add_served_arguments, admin_socket, served
 
 __all__ = ["add_arguments", "parse_duration", "request", "run"]
 
@@ -37,8 +37,7 @@ def parse_duration(text: str) -> float:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--socket", metavar="PATH", help="the server's admin socket (default: as serve)")
-    p.add_argument("--config", metavar="FILE", help="the config file the server runs with")
-    add_store_argument(p)
+    add_served_arguments(p)
     p.add_argument("--json", action="store_true", help="print the server's answer as JSON")
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     sub.add_parser("tables", help="the tables served, their seats and spectators")
@@ -66,7 +65,7 @@ def socket_path(args: argparse.Namespace) -> str | None:
     """The admin socket: ``--socket``, else the one ``serve`` opens with these settings."""
     if args.socket:
         return str(args.socket)
-    return admin_socket(serve_settings(args.config, args.store, args.db))
+    return admin_socket(served(args))
 
 
 def request(path: str, body: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from shared.record import Record, action_to_dict
 from shared.view import view
 
 from .config import ConfigError
-from .main import add_store_argument, serve_settings, store_url
+from .flags import add_served_arguments, served_store
 from .store import SqlStore, StoredGame, open_store
 
 __all__ = ["PUBLIC_FORMAT", "add_arguments", "export_game", "public_record", "run"]
@@ -70,10 +70,7 @@ def export_game(store: SqlStore, game_id: str, *, full: bool = False) -> dict[st
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", metavar="GAME_ID", help="the table id of the game")
-    p.add_argument(
-        "--config", metavar="FILE", help="the config file the server runs with (its store)"
-    )
-    add_store_argument(p)
+    add_served_arguments(p)
     p.add_argument(
         "--full",
         action="store_true",
@@ -102,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         print("export: give a GAME_ID, or --list", file=sys.stderr)
         return 2
     try:  # the store as serve finds it: --store, --db, else the config file's, else the default
-        url = store_url(serve_settings(args.config, args.store, args.db))
+        url = served_store(args)
     except ConfigError as e:
         print(f"export: {e}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ import sys
 import psycopg
 
 from .config import ConfigError
-from .main import add_store_argument, serve_settings, store_url
+from .flags import add_served_arguments, served_store
 from .players.service import Players
 from .store import StoreInUse, open_store
 
@@ -25,10 +25,7 @@ __all__ = ["add_arguments", "recompute", "run"]
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("recompute", "show"), help="recompute, or show the board")
-    p.add_argument(
-        "--config", metavar="FILE", help="the config file the server runs with (its store)"
-    )
-    add_store_argument(p)
+    add_served_arguments(p)
     p.add_argument("--top", type=int, default=20, metavar="N", help="show: the best N (20)")
 
 
@@ -56,7 +53,7 @@ def _lines(players: Players, top: int | None = None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     try:  # the store as serve finds it: --store, --db, else the config file's, else the default
-        url = store_url(serve_settings(args.config, args.store, args.db))
+        url = served_store(args)
     except ConfigError as e:
         print(f"ratings: {e}", file=sys.stderr)
         return 2

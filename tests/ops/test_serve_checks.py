@@ -136,6 +136,13 @@ def test_export_and_ratings_find_the_store_by_the_config_file(
     file.write_text('store = "data/server.db"\n')
     assert _command(module, *argv, "--config", str(file)) == 0
     assert capsys.readouterr().out.startswith(out)
+    monkeypatch.setenv("KK_CONFIG", str(file))  # as serve is told it
+    assert _command(module, *argv) == 0
+    assert capsys.readouterr().out.startswith(out)
+    monkeypatch.setenv("KK_CONFIG", str(tmp_path / "elsewhere.toml"))
+    assert _command(module, *argv) == 2  # the file it names, not the default store
+    assert "elsewhere.toml" in capsys.readouterr().err
+    monkeypatch.delenv("KK_CONFIG")
     file.write_text("stor = 1\n")
     assert _command(module, *argv, "--config", str(file)) == 2
     assert "unknown setting 'stor'" in capsys.readouterr().err
