@@ -72,6 +72,12 @@ class LobbyScreen:
         old = self._tables
         chosen = old[self.table_index].id if self.table_index < len(old) else None
         self._tables = listing = tuple(listing)
+        client = self.host.client
+        if chosen is None and client is not None:  # the first listing: on our own seat's
+            chosen = next(  # game, where "* your seat: Enter takes it back" is true
+                (tb.id for tb in listing if tb.state == "playing" and self._mine(client, tb.id)),
+                None,
+            )
         at = next((i for i, tb in enumerate(listing) if tb.id == chosen), None)
         self.table_index = at if at is not None else max(0, min(self.table_index, len(listing) - 1))
 
@@ -322,7 +328,9 @@ class LobbyScreen:
         keys.append("q: quit")
         lines += wrap_items(keys, width)
         if ours:
-            lines += wrap_items(["* your seat: Enter takes it back"], width)
+            on = self.tables[self.table_index].id if self.table_index < len(self.tables) else ""
+            to = "" if on in ours and self.focus == "tables" else "choose it, then "
+            lines += wrap_items([f"* your seat: {to}Enter takes it back"], width)
         return lines
 
 

@@ -160,3 +160,25 @@ def test_the_cursor_stays_on_its_table_when_the_list_changes(kapp: KupferApp) ->
     assert cursor_line(kapp, 80, 24).startswith("> table tb")
     lobby.key("p")  # the join form is filled in with the table the cursor is on
     assert lobby.form is not None and lobby.form.values["table_id"] == "tb"
+
+
+def test_the_cursor_starts_on_the_game_whose_seat_is_yours(
+    kapp: KupferApp, store: TokenStore
+) -> None:
+    """Coming back to the lobby after leaving a game, the cursor was on the first table
+    listed (a finished one) while the line under the list said "* your seat: Enter
+    takes it back": Enter joined the wrong table. The first listing puts the cursor on
+    the running game with our seat; moved elsewhere, the line says to choose it."""
+    client = kapp.client
+    assert client is not None
+    store.save(client.url, "t2", 1, "token-1", "Bob")
+    kapp.lobby.tables = (
+        table("t1", "old game", ["Ann", "Bob"], "finished"),
+        table("t2", "our game", ["Ann", "Bob"], "playing"),
+    )
+    assert kapp.lobby.table_index == 1
+    assert cursor_line(kapp, 120, 40).startswith("> our game"), draw(kapp, 120, 40)
+    assert "* your seat: Enter takes it back" in draw(kapp, 120, 40)
+    kapp.lobby.key("up")
+    assert cursor_line(kapp, 120, 40).startswith("> old game")
+    assert "* your seat: choose it, then Enter takes it back" in draw(kapp, 120, 40)
