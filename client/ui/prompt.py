@@ -77,17 +77,19 @@ def away_words(
     names = [s.name for s in seats]
     info = seats[v.to_move]
     if replaced_me:
-        return "A computer plays your seat (your time ran out): b takes it back."
+        whole = "A computer plays your seat (your time ran out): b takes it back."
+        return whole if len(whole) <= width else "A computer plays your seat: b takes it back."
     away = [s.seat for s in seats if s.absent and s.seat != me and not s.resigned]
     if away:  # every one of them: a second seat away is news too
         who = " and ".join(seat_label(v.colours, s, names) for s in away)
         # ``w: claim the win`` is on the key line (``key_words``), once
-        text = f"{who} {'is' if len(away) == 1 else 'are'} away: a computer plays for them"
+        are = "is" if len(away) == 1 else "are"
+        text = f"{who} {are} away: a computer plays for them"
         whole = f"{text} until they come back."
         if len(whole) <= width or len(text) < width:
             return whole if len(whole) <= width else f"{text}."
         colours = " and ".join(colour_word(v.colours[s]) for s in away)  # no names
-        return f"{colours} are away: a computer plays for them."
+        return f"{colours} {are} away: a computer plays for them."
     if info.connected or info.bot or info.resigned or v.to_move == me:
         return None
     who = seat_label(v.colours, v.to_move, names)

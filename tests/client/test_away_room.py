@@ -146,3 +146,24 @@ def test_an_away_seats_kettle_line_stays_one_line_at_60_columns() -> None:
     lilac = [text_of(ln) for ln in side if text_of(ln).startswith("Li ")]
     top = cards.marked(v.kettles[2].top or "")
     assert lilac == [f"Li Lilac Cyd away, 1\u00a0card, 1\u00a0recipe, top {top}"], lilac
+
+
+async def test_a_computer_playing_your_seat_is_said_in_one_line_at_60_columns(
+    away3: tuple[KupferApp, Client],
+) -> None:
+    """The line "A computer plays your seat (your time ran out): b takes it back." took
+    two rows at 60 columns: there it is one, "b: back to your seat" on the key line."""
+    kapp, client = away3
+    assert client.presence is not None
+    me = {"computer": True, "connected": True}
+    seats = tuple(s.model_copy(update=me) if s.seat == 0 else s for s in kapp.game.seats)
+    kapp.game.on_update(
+        m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0)
+    )
+    assert kapp.game.replaced_me()
+    lines = [ln.rstrip() for ln in draw(kapp, 60, 20).split("\n")]
+    assert "A computer plays your seat: b takes it back." in lines, lines
+    assert any("b: back to your seat" in ln for ln in lines), lines
+    wide = draw(kapp, 80, 24)
+    whole("A computer plays your seat (your time ran out): b takes it back.", wide)
+    check(kapp, client)
