@@ -86,28 +86,33 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
         free = room - len(grid)
         newest = len(wrapped_log(b.log[-1:], width))
         log = min(newest, max(0, free - keep))  # what happened last, at every size
-        short = b.recent.lines(v.players, v.colours, b.cards, width, one_line=True)
+        # "Black (Bob) moves 3 spaces" there: not again as "moved 3 spaces, choosing"
+        moving = log > 0 and b.recent.choosing() is not None and " moves " in b.log[-1].text
+        short = b.recent.lines(v.players, v.colours, b.cards, width, one_line=True, moving=moving)
         panel = max(2, keep)
         want = max(free - len(side) - log, min(len(short), free - panel - log))
-        since = since_lines(b.recent, v, b.cards, width, want)
+        since = since_lines(b.recent, v, b.cards, width, want, moving=moving)
         pane = b.side_pager.pane(side, free - len(since) - log, None, keep)
         rest = free - len(pane) - len(since)
         lines = grid + pane + b.log_pager.lines(b.log, width, rest) + since
     return lines[:room] + bottom
 
 
-def since_lines(recent: Recent, v: m.GameView, cards: Cards, width: int, rows: int) -> list[Line]:
+def since_lines(
+    recent: Recent, v: m.GameView, cards: Cards, width: int, rows: int, *, moving: bool = False
+) -> list[Line]:
     """The "since your take" lines in at most ``rows`` lines: the newest stay, the log
-    (``L``) holds everything."""
-    since = recent.lines(v.players, v.colours, cards, width)
+    (``L``) holds everything; ``moving``: the log's newest line shows the move of the
+    seat choosing now, which they then do not say again."""
+    since = recent.lines(v.players, v.colours, cards, width, moving=moving)
     if len(since) <= rows:
         return since
     if rows <= 0:
         return []
-    since = recent.lines(v.players, v.colours, cards, width, one_line=True)
+    since = recent.lines(v.players, v.colours, cards, width, one_line=True, moving=moving)
     if len(since) <= rows:
         return since
-    merged = recent.merged(v.players, v.colours, cards, width) if rows == 1 else []
+    merged = recent.merged(v.players, v.colours, cards, width, moving) if rows == 1 else []
     if merged:  # one row: every seat's newest take in it, rather than a pointer to L
         return [merged]
     more: Line = [("fg:#808080 italic", "since your take, more: L")]

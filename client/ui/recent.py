@@ -147,14 +147,17 @@ class Recent:
         width: int,
         *,
         one_line: bool = False,
+        moving: bool = False,
     ) -> list[Line]:
         """One line per seat (but ours) that did something since our last decision,
         the seat that moved last at the bottom (next to the prompt; on a small screen
         the lines at the top give way first). Wrapped; ``one_line``: each seat in one
-        line, its newest turns first to stay, in fewer words when it must."""
+        line, its newest turns first to stay, in fewer words when it must; ``moving``:
+        without the turn of the seat that is choosing now (``choosing``), which the
+        log's newest line says."""
         out: list[Line] = []
         since = self._since()
-        for seat, turns, notes in self._seats(players):
+        for seat, turns, notes in self._seats(players, moving):
             who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
             if one_line:
@@ -168,11 +171,13 @@ class Recent:
             out += wrap([("bold", f"{who}, {since}: "), (style, words)], width)
         return out
 
-    def merged(self, players: int, colours: Sequence[str], cards: Cards, width: int) -> Line:
+    def merged(
+        self, players: int, colours: Sequence[str], cards: Cards, width: int, moving: bool = False
+    ) -> Line:
         """Each seat's newest turn (or note) in its fewest words, all in one line of
         ``width`` (a small screen with one row for them); empty if they do not fit."""
         parts: list[Line] = []
-        for seat, turns, notes in self._seats(players):
+        for seat, turns, notes in self._seats(players, moving):
             who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
             said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1]
@@ -188,15 +193,24 @@ class Recent:
     def _since(self) -> str:
         return "last turn" if self.me is None else "since your take" if self.decided else "so far"
 
-    def _seats(self, players: int) -> list[tuple[int, list[Turn], list[str]]]:
+    def choosing(self) -> int | None:
+        """The seat whose pawn moved last and that chooses its card now."""
+        t = self._current
+        moved = bool(self.heard) and isinstance(self.heard[-1], m.MovedEvent)
+        return t.seat if moved and t is not None and not t.takes and not t.corner else None
+
+    def _seats(self, players: int, moving: bool = False) -> list[tuple[int, list[Turn], list[str]]]:
         """Each seat (but ours, unless a computer played it) that did something since
-        our last decision, with its turns and notes; the seat that moved last last."""
+        our last decision, with its turns and notes; the seat that moved last last;
+        ``moving``: without the turn of the seat ``choosing`` now."""
+        now = self._current if moving and self.choosing() is not None else None
         latest = {t.seat: i for i, t in enumerate(self.turns)}
         latest.update({s: len(self.turns) + i for i, (s, _) in enumerate(self.notes)})
         out = []
         for seat in sorted(range(players), key=lambda s: latest.get(s, -1)):
             mine = seat == self.me
             turns = [t for t in self.turns if t.seat == seat and (not mine or t.computer)]
+            turns = [t for t in turns if t is not now]
             notes = self._notes(seat) if not mine else []
             if turns or notes:
                 out.append((seat, turns, notes))

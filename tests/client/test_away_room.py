@@ -167,3 +167,25 @@ async def test_a_computer_playing_your_seat_is_said_in_one_line_at_60_columns(
     wide = draw(kapp, 80, 24)
     whole("A computer plays your seat (your time ran out): b takes it back.", wide)
     check(kapp, client)
+
+
+async def test_the_move_of_the_seat_choosing_now_is_said_once_at_60x20(
+    away3: tuple[KupferApp, Client],
+) -> None:
+    """Under the grid "Black (Bob) moves 3 spaces" (the log's newest line) stood right
+    above "Black, since your take: moved 3 spaces, choosing": the since lines leave that
+    turn out there, and say it where the log line is not beside them (80x24)."""
+    kapp, client = away3
+    game = kapp.game
+    game.recent = Recent()
+    game.recent.decided = True
+    moved = m.MovedEvent(seat=1, from_space=4, to_space=7, skipped=())
+    game.on_update(m.EventsMsg(state_version=1, events=(*took(2, "root-2", 3), moved)))
+    v = game.table.view
+    assert v is not None
+    game.table.set_view(v.model_copy(update={"to_move": 1}), game.table.state_version + 1)
+    assert game.table.visible_log()[-1].text == "Black (Bob) moves 3 spaces"
+    screen = check(kapp, client, mine=False)
+    assert "moved 3 spaces, choosing" not in screen, screen
+    assert "Root 2 wand (col 3)" in screen, screen  # Lilac's take still shows
+    assert "moved 3 spaces, choosing" in draw(kapp, 80, 24)
