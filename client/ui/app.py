@@ -491,7 +491,7 @@ class KupferApp:
             else:
                 text = "Leave? Your seat stays yours: come back with join to resume. y/n"
             return [("bold reverse", text)]
-        question = self.game.question()
+        question = self.game.question(width)  # the away line above says who is away
         if question is not None:
             return [("bold reverse", question)]
         if self.saying is not None:

@@ -261,12 +261,13 @@ class GameScreen:
         elif claim and self.claimable():
             self.host.act(client.claim)
 
-    def question(self) -> str | None:
-        """The open question in words, for the status line."""
+    def question(self, width: int = 80) -> str | None:
+        """The open question in words, for the status line (``width`` wide)."""
         v = self.table.view
         if self.confirm_claim and v is not None and self.table.me is not None:
             who = seat_label(v.colours, 1 - self.table.me, self.names())
-            return f"Claim the win? {who} is away: the game ends now and you win. y/n"
+            text = f"Claim the win? {who} is away: the game ends now and you win. y/n"
+            return text if len(text) <= width else "Claim the win? The game ends now: you win. y/n"
         if not self.confirm_resign:
             return None
         if v is None or v.players == 2:

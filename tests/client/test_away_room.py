@@ -23,6 +23,7 @@ from shared.view import view
 
 from .test_screens import app_at, draw, whole
 from .test_since_room import took
+from .test_small_screen import away  # noqa: F401  (the fixture)
 
 AWAY = "Black (Bob) is away: a computer plays for them"
 AWAY_NOTE = "away, a computer plays"  # the since lines' words for it
@@ -189,3 +190,19 @@ async def test_the_move_of_the_seat_choosing_now_is_said_once_at_60x20(
     assert "moved 3 spaces, choosing" not in screen, screen
     assert "Root 2 wand (col 3)" in screen, screen  # Lilac's take still shows
     assert "moved 3 spaces, choosing" in draw(kapp, 80, 24)
+
+
+async def test_the_claim_question_is_one_line_at_60_columns(
+    away: tuple[KupferApp, Client],  # noqa: F811
+) -> None:
+    """The question "Claim the win? Black (Bob) is away: the game ends now and you win.
+    y/n" took two rows at 60 columns, under the away line that says who is away: there
+    it is one."""
+    kapp, _ = away
+    kapp.key("w")
+    assert kapp.game.confirm_claim
+    lines = [ln.rstrip() for ln in draw(kapp, 60, 20).split("\n")]
+    assert "Claim the win? The game ends now: you win. y/n" in lines, lines
+    whole("Black (Bob) is away: a computer plays for them", "\n".join(lines))
+    wide = draw(kapp, 80, 24)
+    whole("Claim the win? Black (Bob) is away: the game ends now and you win. y/n", wide)
