@@ -48,6 +48,13 @@ export class App {
   /** `table:seat` of the table state `t` holds (null: none yet). */
   private tHolds: string | null = null;
   private pumping = false;
+  /** A press (finger, pen, mouse button) on the page that has not yet ended in a click
+   * (`watchPresses`); news that would draw the table anew waits for it to end. */
+  private pressing = false;
+  private pressTimer = 0;
+  /** What waits for the press to end: the queue of updates, a redraw. */
+  private afterPress: (() => void)[] = [];
+  private redrawAfterPress = false;
   private readonly pacer = new Pacer();
   private retries = 0;
   /** The status bar says why the server closed the connection (`bye`). */
@@ -85,7 +92,10 @@ export class App {
       this.chatInput,
       h("button", { type: "submit" }, "Send"),
     );
-    this.chatBox = h("section", { class: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
+    // one and the same box in every drawing of the table, keyed: a redraw moves it into
+    // the new tree before comparing, and unkeyed the boxes after it (the seat's buttons)
+    // were matched one place off, so rebuilt every time, under a finger too
+    this.chatBox = h("section", { class: "chat", "data-key": "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
     window.addEventListener("hashchange", () => {
       // an invite or watch link opened in a tab that shows the page already: only the
       // part after # changed, so the page is not loaded again and must follow it itself
@@ -98,6 +108,7 @@ export class App {
     for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href="#/"]')) a.addEventListener("click", () => this.toLobby());
     paceSetting(this.pacer);
     closeSettingsOutside();
+    this.watchPresses();
     setInterval(() => this.tick(), 500);
   }
 
@@ -350,7 +361,7 @@ export class App {
     else if (this.screen !== "table") {
       this.show("table");
       if (this.isMyTurn()) this.focusStart();
-    } else this.renderTableNow();
+    } else this.redraw();
   }
 
   /** Resignations, seats a computer took over and people who came back go into the
@@ -396,6 +407,13 @@ export class App {
     this.pumping = true;
     try {
       while (this.queue.length) {
+        if (this.pressing) {
+          // a finger or button is down: a move drawn now could move the button under it
+          // (lines added above, the focus and the page going to the grid), and the
+          // press would end over something else, no click at all
+          await new Promise<void>((go) => this.afterPress.push(go));
+          continue;
+        }
         const u = this.queue[0];
         const others = u.re == null && u.events?.some((e) => "seat" in e && e.seat !== this.t.seat && e.kind !== "turn_passed");
         const wait = others ? this.pacer.due(this.queue.length) : 0;
@@ -452,7 +470,8 @@ export class App {
     if (!before) this.renderChat(); // lines kept from before a reload: now with their colours
     if (nowMine && (!wasMine || u.re != null)) said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
     if (said.length) this.announce(said.join(". ") + ".");
-    if (nowMine) {
+    if (nowMine && !t.confirm) {
+      // (a question being answered, "Resign?", keeps the focus: the turn is announced)
       const a = document.activeElement;
       if (!wasMine || !a || a === document.body || a === this.main || a.id === "turn") this.focusStart();
     }
@@ -719,7 +738,50 @@ export class App {
 
   renderTableNow(): void {
     if (this.screen !== "table") return;
+    // a question being answered ("Resign?") stays where it is on the screen: lines the
+    // log gains above it would otherwise push it down, off a phone's screen
+    const a = document.activeElement;
+    const keep = this.t.confirm && a instanceof HTMLElement && this.main.contains(a) ? a : null;
+    const top = keep?.getBoundingClientRect().top ?? 0;
     renderTable(this);
+    if (keep?.isConnected) {
+      const dy = keep.getBoundingClientRect().top - top;
+      if (Math.abs(dy) >= 1) window.scrollBy(0, dy);
+    }
+  }
+
+  /** The table drawn anew for news (presence), not for the person's own doing: after
+   * the press in progress, if there is one. */
+  private redraw(): void {
+    if (this.pressing) this.redrawAfterPress = true;
+    else this.renderTableNow();
+  }
+
+  /** Keep `pressing`: from a press until its click (a tap's comes a moment after the
+   * finger is lifted, a mouse button's at once), or until it is cancelled; a press that
+   * ends without a click (let go elsewhere) or lasts long lets news through after a
+   * moment all the same. What waited runs after the click has done its own. */
+  private watchPresses(): void {
+    const pressed = (ms: number) => {
+      clearTimeout(this.pressTimer);
+      this.pressing = true;
+      this.pressTimer = window.setTimeout(() => released(), ms);
+    };
+    const released = () => {
+      clearTimeout(this.pressTimer);
+      this.pressing = false;
+      setTimeout(() => {
+        if (this.pressing) return;
+        for (const go of this.afterPress.splice(0)) go();
+        if (this.redrawAfterPress) {
+          this.redrawAfterPress = false;
+          this.renderTableNow();
+        }
+      }, 0);
+    };
+    document.addEventListener("pointerdown", (e) => e.isPrimary && pressed(1500), true);
+    document.addEventListener("pointerup", (e) => e.isPrimary && this.pressing && pressed(400), true);
+    for (const type of ["click", "pointercancel"]) document.addEventListener(type, released, true);
   }
 
   renderChat(): void {

@@ -455,7 +455,7 @@ function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
   const share = invite(app);
   if (share) out.push(share);
   out.push(h("a", { href: "#/help", class: "help-link" }, "How to play"));
-  return h("section", { class: "actions", "aria-label": "Table actions" }, out);
+  return h("section", { class: "actions", "data-key": "actions", "aria-label": "Table actions" }, out);
 }
 
 /** The waiting screen's links, folded into a small *Invite* control so that a game
