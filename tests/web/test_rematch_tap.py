@@ -39,12 +39,23 @@ def rematch_view(page: Any, live: LiveServer) -> None:
 
 
 def hold(page: Any, selector: str, ms: int) -> None:
-    """Press the middle of ``selector`` for ``ms`` milliseconds, then let go."""
-    box = page.locator(selector).bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.wait_for_timeout(ms)
-    page.mouse.up()
+    """Press the middle of ``selector`` for ``ms`` milliseconds, then let go. The press
+    must begin on it: if the page moved it between finding it and pressing (the other
+    seat's move drawn in the meantime, on a loaded machine), the press is let go away
+    from any button and made again, as a person would aim again."""
+    for _ in range(5):
+        page.locator(selector).scroll_into_view_if_needed()
+        box = page.locator(selector).bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        if page.evaluate("s => document.activeElement === document.querySelector(s)", selector):
+            page.wait_for_timeout(ms)
+            page.mouse.up()
+            return
+        page.mouse.move(1, 1)  # the page's header: letting go there presses nothing
+        page.mouse.up()
+    raise AssertionError(f"{selector} moved under every press")
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
