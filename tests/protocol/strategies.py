@@ -3,6 +3,7 @@ type (and every field a model gains later) is generated without a hand-written l
 
 from __future__ import annotations
 
+import functools
 import random
 import types
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -86,8 +87,10 @@ def for_type(tp: Any, meta: list[Any] | None = None) -> st.SearchStrategy[Any]:
     raise TypeError(f"no strategy for {tp!r}")
 
 
+@functools.cache
 def for_model(model: type[BaseModel]) -> st.SearchStrategy[Any]:
-    """Valid instances of ``model``: every field drawn from its own annotation."""
+    """Valid instances of ``model``: every field drawn from its own annotation (made once
+    per model: the tests draw it in every example)."""
     fields = {
         name: for_type(info.annotation, list(info.metadata))
         for name, info in model.model_fields.items()
