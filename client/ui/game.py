@@ -30,11 +30,20 @@ from .log import (
 )
 from .pacing import HELD_KEYS
 from .pane import SidePager
-from .prompt import away_words, clock_words, connection_words, key_words, landing_words
+from .prompt import (
+    away_words,
+    clock_lines,
+    clock_words,
+    connection_words,
+    key_words,
+    landing_words,
+)
 from .recent import Recent
 from .render import (
+    MIN_HEIGHT,
     Cards,
     Line,
+    Size,
     header,
     render_grid,
     seat_label,
@@ -533,12 +542,10 @@ class GameScreen:
         away = self.away_line(width)
         if away is not None:
             lines += wrap([("fg:#ff8700 bold", away)], width)
-        clock = self.clock_line()
-        if clock is not None:
-            lines += wrap([("fg:#87afd7 bold", clock)], width)
-        warning = prompt.timeout_words(t.view, t.me, width)
-        if warning is not None:
-            lines += wrap([("fg:#ff8700 bold", warning)], width)
+        elapsed = time.monotonic() - self.clock_at
+        merge = not Size(width, MIN_HEIGHT).side_right  # the rows under the grid are few
+        for said in clock_lines(t.view, t.me, self.names(), elapsed, width, merge=merge):
+            lines += wrap([said], width)
         land = t.landing(self.cards().value) if t.decision is None and not t.busy else None
         if land is not None:
             lines += wrap([landing_words(land, width)], width)

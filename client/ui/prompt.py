@@ -17,6 +17,7 @@ from .table import Landing, line_words
 __all__ = [
     "NEED_SERVER",
     "away_words",
+    "clock_lines",
     "clock_words",
     "connection_words",
     "key_words",
@@ -31,17 +32,55 @@ offer them."""
 
 
 def clock_words(
-    view: m.GameView | None, me: int | None, names: Sequence[str | None], elapsed: float
+    view: m.GameView | None,
+    me: int | None,
+    names: Sequence[str | None],
+    elapsed: float,
+    *,
+    short: bool = False,
 ) -> str | None:
-    """The running seat's time, ``elapsed`` seconds after the view said it."""
+    """The running seat's time, ``elapsed`` seconds after the view said it; ``short``:
+    the time alone (``Your clock: 0:23.``)."""
     c = view.clock if view is not None and not view.game_over else None
     if view is None or c is None or c.running is None or c.running >= len(c.left_ms):
         return None
     left = max(0.0, c.left_ms[c.running] / 1000 - elapsed)
     clock = f"{int(left) // 60}:{int(left) % 60:02d}"
+    if short:
+        who = "Your clock" if c.running == me else f"Clock: {colour_word(view.colours[c.running])}"
+        return f"{who}: {clock}." if c.running == me else f"{who} {clock}."
     if c.running == me:
         return f"Your clock: {clock} left, then a computer moves for you."
     return f"Clock: {seat_label(view.colours, c.running, names)} has {clock} left."
+
+
+def clock_lines(
+    view: m.GameView | None,
+    me: int | None,
+    names: Sequence[str | None],
+    elapsed: float,
+    width: int = 80,
+    *,
+    merge: bool = False,
+) -> list[tuple[str, str]]:
+    """The clock line and the time-out warning (``timeout_words``), each with its
+    style; ``merge`` (the side panel under the grid: rows are few) both in one line of
+    ``width``, in fewer words where the whole does not fit (``Your clock: 0:23. Timed
+    out 1 of 3 in a row, then away.``): a second line would push the "since your take"
+    lines off the screen."""
+    clock = clock_words(view, me, names, elapsed)
+    warning = timeout_words(view, me, width)
+    c = view.clock if view is not None else None
+    apart = [("fg:#87afd7 bold", clock)] if clock else []
+    apart += [("fg:#ff8700 bold", warning)] if warning else []
+    if not merge or clock is None or warning is None or c is None or me is None:
+        return apart
+    time = clock_words(view, me, names, elapsed, short=True)
+    merged = f"{time} Timed out {c.timeouts[me]} of {c.absent_after} in a row, then away."
+    for text in (f"{clock} {warning}", merged):
+        if len(text) <= width:
+            return [("fg:#ff8700 bold", text)]
+    return apart
 
 
 def timeout_words(view: m.GameView | None, me: int | None, width: int = 80) -> str | None:

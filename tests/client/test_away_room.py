@@ -206,3 +206,42 @@ async def test_the_claim_question_is_one_line_at_60_columns(
     whole("Black (Bob) is away: a computer plays for them", "\n".join(lines))
     wide = draw(kapp, 80, 24)
     whole("Claim the win? Black (Bob) is away: the game ends now and you win. y/n", wide)
+
+
+async def test_two_seats_away_a_clock_and_a_warning_leave_the_takes_at_60x20(
+    away3: tuple[KupferApp, Client],
+) -> None:
+    """With two seats away, our clock and a time-out warning, the since lines gave way
+    entirely at 60x20: the clock and the warning say it in one line there, leaving a
+    row for both other seats' takes, under the newest log line and over the prompt."""
+    kapp, client = away3
+    game = kapp.game
+    gone = {"absent": True, "computer": True, "connected": False, "bot": None}
+    seats = tuple(s.model_copy(update=gone) if s.seat else s for s in game.seats)
+    game.on_update(m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0))
+    game.recent = Recent()
+    game.recent.decided = True  # mid-game: both others took since our take
+    moved = m.MovedEvent(seat=0, from_space=4, to_space=6, skipped=())
+    game.on_update(
+        m.EventsMsg(state_version=1, events=(*took(1, "moss-3", 2), *took(2, "root-2", 3), moved))
+    )
+    v = game.table.view
+    assert v is not None
+    clock = m.ClockInfo(
+        move_ms=30_000,
+        running=0,
+        left_ms=(29_000,) * 3,
+        reserve_ms=(0,) * 3,
+        timeouts=(1, 0, 0),
+        absent_after=3,
+    )
+    game.table.set_view(v.model_copy(update={"clock": clock}), game.table.state_version + 1)
+    screen = check(kapp, client)
+    whole("Black and Lilac are away", screen)
+    assert "Moss 3 (col 2)" in screen and "Root 2 wand (col 3)" in screen, screen
+    assert "Timed out 1 of 3 in a row, then away." in screen, screen
+    assert "Your clock: 0:" in screen, screen
+    wide = draw(kapp, 120, 40)  # room enough: each in its full words, as before
+    whole("Your clock: 0:", wide)
+    whole("then a computer moves for you.", wide)
+    whole("Timed out once: at 3 in a row, a computer takes your seat.", wide)
