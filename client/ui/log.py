@@ -9,6 +9,7 @@ only words the entries, pages them and keeps them.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ __all__ = [
     "forget_log",
     "keep_log",
     "keep_seen",
+    "newest_alone",
     "presence_entries",
     "restore_log",
     "restore_seen",
@@ -207,6 +209,27 @@ def wrapped_log(entries: Sequence[LogEntry], width: int) -> list[Line]:
     return [piece for e in entries for piece in wrap([("fg:#c0c0c0", e.text)], width)]
 
 
+def newest_alone(entries: Sequence[LogEntry], width: int, rows: int) -> list[Line]:
+    """The newest entry in ``rows`` lines of ``width``, said so that it reads alone: a
+    follow-on entry (indented, ``  Toad 1 fills the gap``) with the entry it follows,
+    in fewer words (no names, no asides in brackets) where the whole does not fit, else
+    that entry alone; empty if none of it fits."""
+    if not entries:
+        return []
+    last = entries[-1].text
+    heads = [e.text for e in entries[:-1] if not e.text.startswith("  ")]
+    tried = [[last]]
+    if last.startswith("  ") and heads:
+        head, tail = heads[-1], last.strip()
+        short = re.sub(r" \([^)]*\)", "", head)
+        tried = [[head, last], [f"{head}; {tail}"], [f"{short}; {tail}"], [head], [short]]
+    for texts in tried:
+        lines = wrapped_log([LogEntry(t) for t in texts], width)
+        if len(lines) <= rows:
+            return lines
+    return []
+
+
 @dataclass
 class LogPager:
     """How far the log is paged back: ``scroll`` lines up from the newest."""
@@ -224,10 +247,12 @@ class LogPager:
             self.scroll = 0
             return wrapped + [[] for _ in range(rows - len(wrapped))]
         newest = wrapped_log(entries[-1:], width)
-        if rows <= len(newest):  # no room for a page: the newest entry, if it fits
+        follow = entries[-1].text.startswith("  ")  # "Toad 1 fills the gap": of what?
+        if rows <= len(newest) + follow:  # no room for a page: the newest entry, if it fits
             self.scroll = 0
-            if len(newest) == rows:
-                return newest
+            alone = newest_alone(entries, width, rows)
+            if alone:
+                return [*([] for _ in range(rows - len(alone))), *alone]
             n = len(wrapped)  # else say where the log is
             return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
         shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")
