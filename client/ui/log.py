@@ -108,7 +108,7 @@ def keep_log(client: Client | None, entries: Sequence[LogEntry], recent: Recent)
     store, at = LogStore(client.tokens.directory), (client.url, client.table, client.seat)
     # the events as JSON text: read back by the models' strict JSON validation
     heard: dict[str, object] = {"events": _EVENTS.dump_json(recent.heard).decode()}
-    heard["notes"] = recent.notes
+    heard["notes"], heard["notes_at"] = recent.kept_notes()  # "at": in order with the turns
     heard["decided"] = recent.decided  # we took a card: "since your take", not "so far"
     with contextlib.suppress(OSError):
         store.save(*at, kept)
@@ -123,14 +123,18 @@ def restore_log(client: Client, recent: Recent) -> list[LogEntry]:
         return []
     store, at = LogStore(client.tokens.directory), (client.url, client.table, client.seat)
     heard = store.load_recent(*at) or {}
-    notes, decided = heard.get("notes"), heard.get("decided")
+    notes, decided, order = heard.get("notes"), heard.get("decided"), heard.get("notes_at")
     if isinstance(decided, bool):  # an older client's file does not say: the guess stays
         recent.decided = decided
     with contextlib.suppress(ValidationError, ValueError, TypeError):
         events = _EVENTS.validate_json(str(heard.get("events", "[]")))
         kept = [(int(s), str(w)) for s, w in notes] if isinstance(notes, list) else []
+        # an older client's file says not when: after the turns
+        fits = isinstance(order, list) and len(order) == len(kept)
+        when = [int(n) for n in order] if isinstance(order, list) and fits else []
         recent.feed(events)
-        recent.notes.extend(kept)
+        for i, (seat, words) in enumerate(kept):
+            recent.note(seat, words, when[i] if when else None)
     return [LogEntry(text, turn, decided) for text, turn, decided in store.load(*at)]
 
 

@@ -43,6 +43,7 @@ class Turn:
     booms: list[tuple[int, str]] = field(default_factory=list)  # (target, card)
     discarded: str | None = None
     computer: bool = False  # its time ran out: a computer played it
+    at: int = 0  # when: the events fed before its latest take (or its start), for order
 
 
 class Recent:
@@ -52,7 +53,8 @@ class Recent:
     def __init__(self) -> None:
         self.me: int | None = None
         self.turns: list[Turn] = []
-        self.notes: list[tuple[int, str]] = []  # (seat, words): resigned, away, back
+        # (seat, words, when: the events fed before it): resigned, away, back
+        self.notes: list[tuple[int, str, int]] = []
         self.away: frozenset[int] = frozenset()  # seats the away line names now
         self._current: Turn | None = None
         self._timed_out: set[int] = set()
@@ -62,10 +64,12 @@ class Recent:
         # what was fed since our last decision: fed again, it makes these turns again
         # (a client started again shows them, ``client.ui.log.keep_log``)
         self.heard: list[m.GameEvent] = []
+        self._fed = 0  # events fed since our last decision: when a turn or a note was
 
     def feed(self, events: Sequence[m.GameEvent]) -> None:
         for e in events:
             self.heard.append(e)
+            self._fed += 1
             self._feed(e)
         del self.heard[:-HEARD]
 
@@ -92,11 +96,12 @@ class Recent:
                 turn.computer = computer
             if e.seat == self.me and not computer:
                 self.turns, self.notes, self._current = [], [], None  # our decision
-                self.heard = []
+                self.heard, self._fed = [], 0
                 self.decided = True
                 return
             turn = turn or self._start(e.seat)
             turn.takes.append((e.card, e.line, (e.row, e.col)))
+            turn.at = self._fed  # a note before this take is told before the turn
         elif isinstance(e, m.RefilledEvent) and self._current is not None:
             self._current.refills.append(e.card)
         elif isinstance(e, m.ExplodedEvent) and self._current is not None:
@@ -119,13 +124,21 @@ class Recent:
         turn (the notes say it), so they go."""
         self.turns, self._current, self.heard = [], None, []
 
-    def note(self, seat: int, words: str) -> None:
+    def note(self, seat: int, words: str, at: int | None = None) -> None:
         """Something no game event says about ``seat`` (it resigned, went away, came
-        back), kept with its turns until our next decision."""
-        self.notes.append((seat, words))
+        back), kept with its turns until our next decision, in the order it happened
+        (``at``: after that many of the events ``heard``; by default now)."""
+        fed = self._fed if at is None else min(self._fed, self._fed - len(self.heard) + at)
+        self.notes.append((seat, words, fed))
+
+    def kept_notes(self) -> tuple[list[tuple[int, str]], list[int]]:
+        """The notes, and after how many of the events ``heard`` each came: to be kept
+        on disk and given back to ``note`` by a client started again."""
+        dropped = self._fed - len(self.heard)
+        return [(s, w) for s, w, _ in self.notes], [max(0, at - dropped) for *_, at in self.notes]
 
     def _start(self, seat: int) -> Turn:
-        turn = Turn(seat, computer=seat in self._timed_out)
+        turn = Turn(seat, computer=seat in self._timed_out, at=self._fed)
         self._timed_out.discard(seat)
         wand = bool(self.turns) and self.turns[-1].seat == seat  # its wand's second turn
         if self.me is None and not wand:  # a spectator: each seat's last turn (or two)
@@ -163,11 +176,12 @@ class Recent:
             if one_line:
                 out.append(_one_line(who, since, turns, notes, colours, cards, width, style))
                 continue
-            said = [_turn_words(t, colours, cards) for t in turns[-KEEP:]]
+            kept = turns[-KEEP:]
+            said = _in_order(kept, [_turn_words(t, colours, cards) for t in kept], notes)
             if len(turns) > KEEP:  # several rounds of corner stops: the log has the rest
                 n = len(turns) - KEEP
                 said.insert(0, f"{n} turn{'s' if n != 1 else ''} before (L)")
-            words = "; ".join(said + notes)
+            words = "; ".join(said)
             out += wrap([("bold", f"{who}, {since}: "), (style, words)], width)
         return out
 
@@ -180,7 +194,7 @@ class Recent:
         for seat, turns, notes in self._seats(players, moving):
             who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
-            said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1]
+            said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1][1]
             parts.append([("bold", f"{who}: "), (style, said)])
         for head in (f"{self._since().capitalize()}: ", ""):
             line: Line = [("bold", head)] if head else []
@@ -199,15 +213,18 @@ class Recent:
         moved = bool(self.heard) and isinstance(self.heard[-1], m.MovedEvent)
         return t.seat if moved and t is not None and not t.takes and not t.corner else None
 
-    def _seats(self, players: int, moving: bool = False) -> list[tuple[int, list[Turn], list[str]]]:
+    def _seats(
+        self, players: int, moving: bool = False
+    ) -> list[tuple[int, list[Turn], list[tuple[int, str]]]]:
         """Each seat (but ours, unless a computer played it) that did something since
-        our last decision, with its turns and notes; the seat that moved last last;
-        ``moving``: without the turn of the seat ``choosing`` now."""
+        our last decision, with its turns and notes (when, words); the seat that did
+        something last last; ``moving``: without the turn of the seat ``choosing`` now."""
         now = self._current if moving and self.choosing() is not None else None
-        latest = {t.seat: i for i, t in enumerate(self.turns)}
-        latest.update({s: len(self.turns) + i for i, (s, _) in enumerate(self.notes)})
+        latest = {t.seat: (t.at, 0) for t in self.turns}
+        for s, _, at in self.notes:
+            latest[s] = max(latest.get(s, (at, 1)), (at, 1))
         out = []
-        for seat in sorted(range(players), key=lambda s: latest.get(s, -1)):
+        for seat in sorted(range(players), key=lambda s: latest.get(s, (-1, 0))):
             mine = seat == self.me
             turns = [t for t in self.turns if t.seat == seat and (not mine or t.computer)]
             turns = [t for t in turns if t is not now]
@@ -216,17 +233,28 @@ class Recent:
                 out.append((seat, turns, notes))
         return out
 
-    def _notes(self, seat: int) -> list[str]:
-        """``seat``'s notes, but "away" while the away line says it (once, not twice)."""
+    def _notes(self, seat: int) -> list[tuple[int, str]]:
+        """``seat``'s notes (when, words), but "away" while the away line says it (once,
+        not twice)."""
         away = seat in self.away
-        return [w for s, w in self.notes if s == seat and not (away and w == AWAY_NOTE)]
+        return [(at, w) for s, w, at in self.notes if s == seat and not (away and w == AWAY_NOTE)]
+
+
+def _in_order(
+    turns: Sequence[Turn], words: Sequence[str], notes: Sequence[tuple[int, str]]
+) -> list[str]:
+    """The ``words`` of ``turns`` and the notes, in the order they happened (a note
+    made after a turn's take follows the turn; one before it, precedes it)."""
+    said = [((t.at, 0), w) for t, w in zip(turns, words, strict=True)]
+    said += [((at, 1), w) for at, w in notes]
+    return [w for _, w in sorted(said, key=lambda item: item[0])]
 
 
 def _one_line(
     who: str,
     since: str,
     turns: Sequence[Turn],
-    notes: Sequence[str],
+    notes: Sequence[tuple[int, str]],
     colours: Sequence[str],
     cards: Cards,
     width: int,
@@ -239,9 +267,13 @@ def _one_line(
     even the newest turn alone is too long."""
     full = [_turn_words(t, colours, cards) for t in turns]
     short = [_turn_words(t, colours, cards, short=True) for t in turns]
-    tried = [(full[-n:] + list(notes), short[-n:] + list(notes)) for n in range(len(turns), 0, -1)]
+    tried = [
+        (_in_order(turns[-n:], full[-n:], notes), _in_order(turns[-n:], short[-n:], notes))
+        for n in range(len(turns), 0, -1)
+    ]
     tried += [(full[-1:], short[-1:])] if turns else []
-    tried += [(list(notes[-n:]), list(notes[-n:])) for n in range(len(notes), 0, -1)]
+    words = [w for _, w in notes]
+    tried += [(words[-n:], words[-n:]) for n in range(len(notes), 0, -1)]
     for words, fewer in tried:
         for head in (f"{who}, {since}: ", f"{who}: "):
             for said in (words, fewer):
@@ -249,7 +281,7 @@ def _one_line(
                 if len(head) + len(text) <= width:
                     return [("bold", head), (style, text)]
     head = f"{who}: "
-    text = short[-1] if short else notes[-1] if notes else ""
+    text = short[-1] if short else notes[-1][1] if notes else ""
     return [("bold", head), (style, text[: max(0, width - len(head) - 1)] + "\u2026")]
 
 

@@ -364,7 +364,7 @@ def test_a_note_does_not_push_a_take_out_of_its_one_line() -> None:
     lines = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 60, one_line=True)]
     assert lines == ["Black, since your take: Frog 2 boom (row 3), boom hit White"], lines
     wide = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100, one_line=True)]
-    assert wide[0].endswith("boom: White lost Moss 3; away, a computer plays"), wide
+    assert wide[0].endswith("away, a computer plays; Frog 2 boom (row 3), boom: White lost Moss 3")
     r = Recent()
     r.me = 0
     r.note(1, "resigned, a computer plays on")  # notes alone still say it
