@@ -4,7 +4,9 @@
 It uses nothing of this project, only two packages from PyPI (``pip install websockets
 msgpack``), so it is where to start a client of your own, in any language. It
 
-1. connects with the subprotocol ``kupferkessel.v1`` and says ``hello`` in protocol 1.2;
+1. connects with the subprotocol ``kupferkessel.v1`` (msgpack frames; with ``--json``,
+   ``kupferkessel.v1+json``: the same messages as JSON text) and says ``hello`` in
+   protocol 1.2;
 2. creates a table with a computer opponent and sits down (or, with ``--table``, joins
    a table someone else made), and says ``ready``;
 3. on every ``view`` that lists ``takes`` (it is this seat's turn), sends one of them at
@@ -17,12 +19,14 @@ and lets go: a client that only reads ``view`` is a correct client.
     python docs/examples/random_bot.py ws://127.0.0.1:8765
     python docs/examples/random_bot.py ws://127.0.0.1:8765 --level hard --players 3
     python docs/examples/random_bot.py ws://127.0.0.1:8765 --table t7Kq2 [--invite CODE]
+    python docs/examples/random_bot.py ws://127.0.0.1:8765 --json
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sys
 from typing import Any
@@ -31,7 +35,8 @@ import msgpack  # type: ignore[import-untyped]
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-SUBPROTOCOL = Subprotocol("kupferkessel.v1")
+SUBPROTOCOL = Subprotocol("kupferkessel.v1")  # one msgpack map per binary frame
+JSON_SUBPROTOCOL = Subprotocol("kupferkessel.v1+json")  # one JSON object per text frame
 PROTOCOL = [1, 2]
 
 
@@ -49,20 +54,23 @@ def refusal(error: dict[str, Any]) -> str:
 class Bot:
     """One connection: numbered requests, and the messages that answer them."""
 
-    def __init__(self, ws: ClientConnection, rng: random.Random) -> None:
+    def __init__(self, ws: ClientConnection, rng: random.Random, as_json: bool) -> None:
         self.ws = ws
         self.rng = rng
+        self.as_json = as_json
         self.last_id = 0
 
     async def send(self, kind: str, **fields: Any) -> int:
         """Send one message of type ``kind``; returns its ``id``."""
         self.last_id += 1
-        await self.ws.send(msgpack.packb({"type": kind, "id": self.last_id, **fields}))
+        msg = {"type": kind, "id": self.last_id, **fields}
+        await self.ws.send(json.dumps(msg) if self.as_json else msgpack.packb(msg))
         return self.last_id
 
     async def receive(self) -> dict[str, Any]:
-        """The next message: one binary frame, one msgpack map."""
-        msg: dict[str, Any] = msgpack.unpackb(await self.ws.recv())
+        """The next message: one frame, one map."""
+        frame = await self.ws.recv()
+        msg: dict[str, Any] = json.loads(frame) if self.as_json else msgpack.unpackb(frame)
         if msg["type"] == "bye":
             raise Refused(f"the server closed: {msg['reason']} {msg.get('message', '')}")
         return msg
@@ -107,10 +115,14 @@ async def run(
     players: int = 2,
     level: str = "easy",
     seed: int | None = None,
+    as_json: bool = False,
 ) -> dict[str, Any]:
     """Play one game at ``url``; returns the final view (``scores``, ``winners``)."""
-    async with connect(url, subprotocols=[SUBPROTOCOL]) as ws:
-        bot = Bot(ws, random.Random(seed))
+    subprotocol = JSON_SUBPROTOCOL if as_json else SUBPROTOCOL
+    async with connect(url, subprotocols=[subprotocol]) as ws:
+        if ws.subprotocol != subprotocol:
+            raise Refused(f"the server does not speak {subprotocol}")
+        bot = Bot(ws, random.Random(seed), as_json)
         hello = await bot.send("hello", protocol=PROTOCOL, client="random-bot")
         welcome = await bot.answer(hello, "welcome")
         if level not in welcome["bot_levels"]:
@@ -143,11 +155,12 @@ def main() -> None:
     p.add_argument("--players", type=int, choices=(2, 3), default=2)
     p.add_argument("--level", default="easy", help="the computer opponents' level")
     p.add_argument("--seed", type=int, help="the bot's own random choices")
+    p.add_argument("--json", action="store_true", help="speak JSON text frames, not msgpack")
     args = p.parse_args()
     try:
         final = asyncio.run(
             run(args.url, args.name, args.table, args.invite, args.players, args.level,
-                args.seed)
+                args.seed, args.json)
         )  # fmt: skip
     except (Refused, OSError) as e:
         sys.exit(f"random_bot: {e}")

@@ -43,14 +43,15 @@ def test_the_example_uses_nothing_of_this_project() -> None:
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize(("players", "as_json"), [(2, False), (3, False), (2, True)])
 async def test_it_plays_a_whole_game_against_the_computer(
-    server: Server, players: int
+    server: Server, players: int, as_json: bool
 ) -> None:
     bot = load_example()
     final = await bot.run(
-        f"ws://127.0.0.1:{server.port}/", players=players, level="easy", seed=players
-    )
+        f"ws://127.0.0.1:{server.port}/", players=players, level="easy", seed=players,
+        as_json=as_json,
+    )  # fmt: skip
     assert final["game_over"] and final["seat"] == 0 and final["ply"] > 20
     assert [s["seat"] for s in final["scores"]] == list(range(players))
     assert final["result"]["ending"] == "played_out"
