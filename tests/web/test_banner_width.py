@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import LiveServer, shot
-from .test_playtest_fixes import start_game
+from .test_playtest_fixes import my_turn_at
 
 pytestmark = pytest.mark.e2e
 
@@ -32,10 +32,7 @@ EDGES = """() => Object.fromEntries(['#turn', '#board', '#lastmove'].map(s => {
 def test_the_turn_banner_is_as_wide_as_the_grid(
     live_server: LiveServer, open_page: Any, size: str, width: int, height: int
 ) -> None:
-    page = open_page(size)
-    page.set_viewport_size({"width": width, "height": height})
-    start_game(page, live_server, **{"opt-seed": "1"})
-    page.wait_for_selector(".cell.take")
+    page = my_turn_at(open_page, live_server, size, width, height)
     edges = page.evaluate(EDGES)
     shot(page, f"banner-{width}x{height}")
     turn, board = edges["#turn"], edges["#board"]

@@ -40,6 +40,16 @@ def start_game(page: Any, live: LiveServer, **fields: str) -> None:
     page.click("#create-go")
 
 
+def my_turn_at(open_page: Any, live: LiveServer, size: str, width: int, height: int) -> Any:
+    """A page of ``size`` ("phone", "desktop") set to ``width`` x ``height``, at a new
+    table against the computer (seed 1), its cards to take on the screen."""
+    page = open_page(size)
+    page.set_viewport_size({"width": width, "height": height})
+    start_game(page, live, **{"opt-seed": "1"})
+    page.wait_for_selector(".cell.take")
+    return page
+
+
 @pytest.mark.parametrize("width,height", [(390, 844), (320, 568)])
 def test_a_narrow_phone_shows_the_settings_every_card_word_and_the_clock(
     live_server: LiveServer, open_page: Any, width: int, height: int

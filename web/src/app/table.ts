@@ -60,12 +60,15 @@ export function renderTable(app: App): void {
       h(
         "div",
         { class: "side" },
+        // the question and the seat's own buttons (claim the win, take the seat back,
+        // resign) first, in the tab order as on the screen: beside the grid when a
+        // phone is held sideways, under the question everywhere else
         v.game_over ? ending(app, v, cards) : question(app, v, cards),
+        actions(app, v, seats),
         seatPanel(app, v, cards, seats),
         since(app),
         logPanel(app, v),
         app.chatBox,
-        actions(app, v, seats),
       ),
     ),
   );
