@@ -66,13 +66,14 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
         right = _pane(b, side, size.side_width, room, keep, with_log=size.log_right)
         if not size.log_right and len(right) <= len(grid):  # free rows under both
             lines = side_by_side(grid, right, size.grid_width)
-            lines += since_lines(b.recent, v, b.cards, width, room - len(lines))  # before the log
+            lines += _since(b, width, room - len(lines))  # before the log
             lines += b.log_pager.lines(b.log, width, room - len(lines))
             return lines[:room] + bottom
         # text under the grid stops a column short of it: two blanks before the
         # panel beside it, so a full line never reads on into the panel's words
         text = size.grid_width - 1
-        left = [*grid, *since_lines(b.recent, v, b.cards, text, room - len(grid))]
+        beside = (size.side_width, room - len(side)) if size.log_right else None  # the log
+        left = [*grid, *_since(b, text, room - len(grid), beside)]
         if not size.log_right:
             left += b.log_pager.lines(b.log, text, room - len(left))
         elif room - len(left) > 9:  # room under the grid: which colour is which
@@ -87,7 +88,7 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
         newest = len(wrapped_log(b.log[-1:], width))
         log = min(newest, max(0, free - keep))  # what happened last, at every size
         # "Black (Bob) moves 3 spaces" there: not again as "moved 3 spaces, choosing"
-        moving = log > 0 and b.recent.choosing() is not None and " moves " in b.log[-1].text
+        moving = _move_in_log(b, width, log)
         short = b.recent.lines(v.players, v.colours, b.cards, width, one_line=True, moving=moving)
         panel = max(2, keep)
         want = max(free - len(side) - log, min(len(short), free - panel - log))
@@ -96,6 +97,27 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
         rest = free - len(pane) - len(since)
         lines = grid + pane + b.log_pager.lines(b.log, width, rest) + since
     return lines[:room] + bottom
+
+
+def _move_in_log(b: Board, width: int, rows: int) -> bool:
+    """Whether the log in ``rows`` lines of ``width`` shows as its newest line the move
+    of the seat choosing now ("Black (Bob) moves 3 spaces"): the since lines then need
+    not say it again ("moved 3 spaces, choosing")."""
+    if not b.log or b.log_pager.scroll or b.recent.choosing() is None:
+        return False
+    return " moves " in b.log[-1].text and rows >= len(wrapped_log(b.log[-1:], width))
+
+
+def _since(b: Board, width: int, rows: int, beside: tuple[int, int] | None = None) -> list[Line]:
+    """The since lines in at most ``rows`` lines, with the log under them in the rows
+    they leave (or ``beside`` them: its width and rows): without the move of the seat
+    choosing now where the log's newest line says it."""
+    v = b.view
+    fewer = since_lines(b.recent, v, b.cards, width, rows, moving=True)
+    log_width, log_rows = beside or (width, rows - len(fewer))
+    if _move_in_log(b, log_width, log_rows):
+        return fewer
+    return since_lines(b.recent, v, b.cards, width, rows)
 
 
 def since_lines(

@@ -175,7 +175,8 @@ async def test_the_move_of_the_seat_choosing_now_is_said_once_at_60x20(
 ) -> None:
     """Under the grid "Black (Bob) moves 3 spaces" (the log's newest line) stood right
     above "Black, since your take: moved 3 spaces, choosing": the since lines leave that
-    turn out there, and say it where the log line is not beside them (80x24)."""
+    turn out where the log's newest line shows (60x20, 80x24, 120x40), and say it where
+    it does not (the log paged back)."""
     kapp, client = away3
     game = kapp.game
     game.recent = Recent()
@@ -189,6 +190,13 @@ async def test_the_move_of_the_seat_choosing_now_is_said_once_at_60x20(
     screen = check(kapp, client, mine=False)
     assert "moved 3 spaces, choosing" not in screen, screen
     assert "Root 2 wand (col 3)" in screen, screen  # Lilac's take still shows
+    for width, height in ((80, 24), (120, 40)):
+        screen = draw(kapp, width, height)
+        whole("Black (Bob) moves 3 spaces", screen)
+        assert "moved 3 spaces, choosing" not in screen, screen
+        assert "Root 2 wand (col 3)" in screen, screen
+    kapp.key("pageup")  # the log paged back: its newest line is not on the screen
+    assert game.log_pager.scroll
     assert "moved 3 spaces, choosing" in draw(kapp, 80, 24)
 
 
