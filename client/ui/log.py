@@ -260,7 +260,15 @@ class LogPager:
             n = len(wrapped)  # else say where the log is
             return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
         shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")
-        return [[("fg:#808080 italic", f"log: {more}, L: all"[:width])], *shown]
+        # the page begins with an entry, not the end of one cut above ("  the wand)")
+        starts, at = set(), 0
+        for e in entries:
+            starts.add(at)
+            at += len(wrapped_log([e], width))
+        first = len(wrapped) - self.scroll - len(shown)
+        cut = next((n for n in range(len(shown)) if first + n in starts), len(shown))
+        head: Line = [("fg:#808080 italic", f"log: {more}, L: all"[:width])]
+        return [*([] for _ in range(cut)), head, *shown[cut:]]
 
     def window(self, wrapped: list[Line], page: int, up: str, down: str) -> tuple[list[Line], str]:
         """``page`` lines of the wrapped log, ``scroll`` lines up from the newest, and

@@ -72,3 +72,23 @@ async def test_at_60x20_the_log_row_under_the_panel_reads_alone(
     lines = [ln.rstrip() for ln in draw(kapp, 60, 20).split("\n")]
     assert "Black (Bob) takes Moss 3 from column 2; Toad 1 fills the gap" in lines, lines
     assert "Toad 1 fills the gap" not in [ln.strip() for ln in lines], lines
+
+
+def test_a_page_of_the_log_begins_with_an_entry_not_the_end_of_one() -> None:
+    """At 80x24 the log under the grid read "log: 3 more above (PgUp), L: all" over
+    "  the wand)", the end of an entry cut above: a page begins where an entry does."""
+    entries = [
+        LogEntry("Black (Bob) is away: a computer plays for them"),
+        LogEntry("Lilac (easy bot) moves 3 spaces"),
+        LogEntry("Lilac (easy bot) takes Root 2 from column 3 (declines the wand)"),
+        LogEntry("  Toad 1 fills the gap"),
+        LogEntry("Black (Bob) moves 3 spaces"),
+    ]
+    page = shown(entries, 57, 4)
+    assert len(page) == 4, page
+    assert page[-2:] == ["  Toad 1 fills the gap", "Black (Bob) moves 3 spaces"], page
+    assert "more above (PgUp)" in page[1] and page[0] == "", page
+    assert shown(entries, 57, 5)[1:3] == [
+        "Lilac (easy bot) takes Root 2 from column 3 (declines the",
+        "  wand)",
+    ]
