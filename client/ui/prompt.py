@@ -65,9 +65,9 @@ def clock_lines(
 ) -> list[tuple[str, str]]:
     """The clock line and the time-out warning (``timeout_words``), each with its
     style; ``merge`` (the side panel under the grid: rows are few) both in one line of
-    ``width``, in fewer words where the whole does not fit (``Your clock: 0:23. Timed
-    out 1 of 3 in a row, then away.``): a second line would push the "since your take"
-    lines off the screen."""
+    ``width``, in fewer words where the whole does not fit (``Your clock: 0:23. You
+    timed out 1 of 3 in a row, then away.``; "you": the clock may be another seat's):
+    a second line would push the "since your take" lines off the screen."""
     clock = clock_words(view, me, names, elapsed)
     warning = timeout_words(view, me, width)
     c = view.clock if view is not None else None
@@ -76,7 +76,7 @@ def clock_lines(
     if not merge or clock is None or warning is None or c is None or me is None:
         return apart
     time = clock_words(view, me, names, elapsed, short=True)
-    merged = f"{time} Timed out {c.timeouts[me]} of {c.absent_after} in a row, then away."
+    merged = f"{time} You timed out {c.timeouts[me]} of {c.absent_after} in a row, then away."
     for text in (f"{clock} {warning}", merged):
         if len(text) <= width:
             return [("fg:#ff8700 bold", text)]

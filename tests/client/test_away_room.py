@@ -5,6 +5,8 @@ again in the "since your take" lines."""
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -244,11 +246,20 @@ async def test_two_seats_away_a_clock_and_a_warning_leave_the_takes_at_60x20(
         absent_after=3,
     )
     game.table.set_view(v.model_copy(update={"clock": clock}), game.table.state_version + 1)
+    game.clock_at = time.monotonic()
     screen = check(kapp, client)
     whole("Black and Lilac are away", screen)
     assert "Moss 3 (col 2)" in screen and "Root 2 wand (col 3)" in screen, screen
-    assert "Timed out 1 of 3 in a row, then away." in screen, screen
-    assert "Your clock: 0:" in screen, screen
+    assert re.search(r"\nYour clock: 0:2\d\. You timed out 1 of 3 in a row, then away\.", screen)
+    waiting = game.table.view
+    assert waiting is not None  # Black's clock: the warning still says it is ours
+    game.table.set_view(
+        waiting.model_copy(update={"to_move": 1, "clock": clock.model_copy(update={"running": 1})}),
+        game.table.state_version + 1,
+    )
+    screen = check(kapp, client, mine=False)
+    assert re.search(r"\nClock: Black 0:2\d\. You timed out 1 of 3 in a row, then away\.", screen)
+    game.table.set_view(waiting, game.table.state_version + 1)
     wide = draw(kapp, 120, 40)  # room enough: each in its full words, as before
     whole("Your clock: 0:", wide)
     whole("then a computer moves for you.", wide)
