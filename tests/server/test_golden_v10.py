@@ -13,15 +13,14 @@ take says why in other words, and a spectator's chat name is marked "(spectator)
 sent to a 1.0 client.
 
 Run ``KK_GOLDEN_WRITE=1 pytest tests/server/test_golden_v10.py`` to record the file
-again, which is only ever right on a server whose 1.0 behaviour is known to be good.
+again, which is only ever right on a server whose 1.0 behaviour is known to be good
+(``tests/server/golden_frames.py``; the later versions' goldens are in
+``test_golden_later.py``).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
-from pathlib import Path
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -30,36 +29,8 @@ import pytest
 from protocol import messages as m
 
 from .conftest import MakeServer
+from .golden_frames import Masker, frame_lines, hold_to, settle
 from .wsclient import WsClient
-
-GOLDEN = Path(__file__).parent / "golden" / "v1_0.jsonl"
-_TABLE_ID = re.compile(r"[0-9a-f]{8}")
-
-
-class _Masker:
-    """Replaces random ids and tokens with stable placeholders (first seen, first named)."""
-
-    def __init__(self) -> None:
-        self.tables: dict[str, str] = {}
-
-    def __call__(self, value: Any, key: str | None = None) -> Any:
-        if isinstance(value, dict):
-            return {k: self(v, k) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self(v, key) for v in value]
-        if key == "token":
-            return "<token>"
-        if key == "bot_levels":  # the server's own list of computer players
-            return "<bot_levels>"
-        if key in ("table", "id") and isinstance(value, str) and _TABLE_ID.fullmatch(value):
-            return self.tables.setdefault(value, f"<table{len(self.tables)}>")
-        return value
-
-
-async def _settle(*clients: WsClient) -> None:
-    """Every frame caused so far has reached every client (a ping round trip each)."""
-    for c in clients:
-        await c.ping()
 
 
 async def _script(port: int, as_json: bool = False) -> dict[str, list[Any]]:
@@ -79,18 +50,18 @@ async def _script(port: int, as_json: bool = False) -> dict[str, list[Any]]:
     )
     table = created.table.id
     await a.wait_type("joined")
-    await _settle(a)
+    await settle(a)
     await b.request("list_tables")
     await b.request("join", table=table, player="Bob", seeded=True)  # 1.0 ignored it
     await c.request("watch", table=table)
-    await _settle(a, b, c)
+    await settle(a, b, c)
     await a.send("chat", text="hello")
     await a.send("ready")
-    await _settle(a, b, c)
+    await settle(a, b, c)
     await b.send("ready")
-    await _settle(a, b, c)
+    await settle(a, b, c)
     await c.send("chat", text="good luck")
-    await _settle(a, b, c)
+    await settle(a, b, c)
     seats = {0: a, 1: b}
     errors_shown = False
     while True:
@@ -110,12 +81,12 @@ async def _script(port: int, as_json: bool = False) -> dict[str, list[Any]]:
         if choice.ends_game:
             fields["keep"] = False
         await mover.request("take", **fields)
-        await _settle(a, b, c)
+        await settle(a, b, c)
     await mover.request("resign")
     await a.request("leave")
     await b.request("leave")
     await c.request("leave")
-    await _settle(a, b, c)
+    await settle(a, b, c)
     # a second game, ended by a resignation
     created = await b.request(
         "create_table", name="golden two", options={"players": 2, "seed": 7}, player="Bob"
@@ -126,16 +97,16 @@ async def _script(port: int, as_json: bool = False) -> dict[str, list[Any]]:
     await c.request("watch", table=second)
     await a.send("ready")
     await b.send("ready")
-    await _settle(a, b, c)
+    await settle(a, b, c)
     await a.request("resign")
-    await _settle(a, b, c)
+    await settle(a, b, c)
     await b.request("list_tables")
     warp = {"type": "warp", "id": 99}
     await a.send_raw(json.dumps(warp) if as_json else msgpack.packb(warp))
-    await _settle(a, b, c)
+    await settle(a, b, c)
     for who in (a, b, c):
         await who.close()
-    mask = _Masker()
+    mask = Masker()
     if as_json:
         assert all(isinstance(f, str) for who in (a, b, c) for f in who.raw)
     return {
@@ -152,16 +123,7 @@ async def test_a_1_0_client_gets_exactly_the_1_0_frames(
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 1000, "rate_burst": 1000})
     server = await make_server(limits=limits)
     frames = await _script(server.port, as_json)
-    lines = [json.dumps({"client": k, "frame": f}) for k, fs in frames.items() for f in fs]
-    if os.environ.get("KK_GOLDEN_WRITE") and not as_json:
-        GOLDEN.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    golden = GOLDEN.read_text(encoding="utf-8").splitlines()
-    for i, (got, want) in enumerate(zip(lines, golden, strict=False)):
-        assert got == want, f"frame {i} differs:\n got  {got}\nwant {want}"
-    assert len(lines) == len(golden)
-
-
-REFUSALS = Path(__file__).parent / "golden" / "v1_0_refusals.jsonl"
+    hold_to("v1_0.jsonl", frame_lines(frames), write=not as_json)
 
 
 async def _refusals_script(port: int) -> list[Any]:
@@ -184,22 +146,22 @@ async def _refusals_script(port: int) -> list[Any]:
     await b.request("join", table=created.table.id, player="Bob", seeded=True)
     await a.send("ready")
     await b.send("ready")
-    await _settle(a, b)
+    await settle(a, b)
     await a.request("claim")
     await a.request("back")
     await a.request("rematch")
     await a.request("rematch", rematch="yes")
     await a.send_raw(msgpack.packb({"type": "back"}))  # no id: nothing to answer
     await b.request("resign")
-    await _settle(a, b)
+    await settle(a, b)
     await a.request("rematch")
     await a.request("rematch", rematch=False)
     refused = await b.request("rematch")  # the 1.0 player cannot vote: no rematch here
     assert (refused.code, refused.detail) == ("not_allowed", "protocol_1_0"), refused
-    await _settle(a, b)
+    await settle(a, b)
     await a.close()
     await b.close()
-    mask = _Masker()
+    mask = Masker()
     return [mask(msgpack.unpackb(f)) for f in a.raw if isinstance(f, bytes)]
 
 
@@ -208,10 +170,4 @@ async def test_a_1_0_client_hears_1_1_refused_as_1_0_would(make_server: MakeServ
     (docs/PROTOCOL.md, "Changes a 1.0 client can see"), recorded when they were made."""
     limits = m.DEFAULT_LIMITS.model_copy(update={"rate_messages": 1000, "rate_burst": 1000})
     server = await make_server(limits=limits)
-    lines = [json.dumps(f) for f in await _refusals_script(server.port)]
-    if os.environ.get("KK_GOLDEN_WRITE"):
-        REFUSALS.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    golden = REFUSALS.read_text(encoding="utf-8").splitlines()
-    for i, (got, want) in enumerate(zip(lines, golden, strict=False)):
-        assert got == want, f"frame {i} differs:\n got  {got}\nwant {want}"
-    assert len(lines) == len(golden)
+    hold_to("v1_0_refusals.jsonl", [json.dumps(f) for f in await _refusals_script(server.port)])
