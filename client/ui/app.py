@@ -483,14 +483,23 @@ class KupferApp:
 
     def status_line(self, width: int) -> Line:
         """The question being asked, the chat line being typed, or the last notice."""
-        if self.confirm_quit:
+        if self.confirm_quit:  # in one line at 60 columns: a second pushes the board up
             if self.hosting:
-                text = "Quit? This stops the server: the game ends for everyone connected. y/n"
+                said = (
+                    "Quit? This stops the server: the game ends for everyone connected. y/n",
+                    "Quit? This stops the server and everyone's game. y/n",
+                )
             elif self.local:  # nothing to come back to: the token ends with the program
-                text = "Quit? The game ends with this program: it cannot be resumed. y/n"
+                said = (
+                    "Quit? The game ends with this program: it cannot be resumed. y/n",
+                    "Quit? The game ends with this program for good. y/n",
+                )
             else:
-                text = "Leave? Your seat stays yours: come back with join to resume. y/n"
-            return [("bold reverse", text)]
+                said = (
+                    "Leave? Your seat stays yours: come back with join to resume. y/n",
+                    "Leave? Your seat stays yours: join again to resume. y/n",
+                )
+            return [("bold reverse", said[0] if len(said[0]) <= width else said[1])]
         question = self.game.question(width)  # the away line above says who is away
         if question is not None:
             return [("bold reverse", question)]

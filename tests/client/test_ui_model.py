@@ -215,6 +215,23 @@ def test_quit_prompts_tell_the_truth() -> None:
     assert "cannot be resumed" in text and "join" not in text
 
 
+def test_quit_prompts_are_one_line_at_60_columns() -> None:
+    """At 60x20 "Leave? Your seat stays yours: come back with join to resume. y/n"
+    wrapped its "y/n" to a second line, and the "since your take" line gave way to it."""
+    kapp = KupferApp(name="Ann")
+    kapp.confirm_quit = True
+    for hosting, local, words in (
+        (True, False, "everyone's game"),
+        (False, True, "for good"),
+        (False, False, "join again to resume"),
+    ):
+        kapp.hosting, kapp.local = hosting, local
+        lines = kapp.status_lines(60)
+        assert len(lines) == 1, lines
+        text = fragment_list_to_text(lines[0])
+        assert words in text and text.endswith(" y/n"), text
+
+
 def test_a_reconnection_clears_the_connection_error() -> None:
     kapp = KupferApp(name="Ann")
     kapp.on_update(Status("reconnecting", "connection lost", 3))
