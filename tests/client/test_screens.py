@@ -395,10 +395,9 @@ async def test_status_and_header_wrap_instead_of_being_cut(
     kapp, _ = seated
     kapp.hosting = True
     kapp.key("q")
-    whole(
-        "Quit? This stops the server: the game ends for everyone connected. y/n",
-        draw(kapp, width, height),
-    )
+    said = "Quit? This stops the server: the game ends for everyone connected. y/n"
+    short = "Quit? This stops the server and everyone's game. y/n"  # one line at 60
+    whole(said if len(said) <= width else short, draw(kapp, width, height))
     kapp.key("n")
     kapp.hosting = False
     kapp.key("R")  # three players, the others bots: nobody would play on (issue 23, 6)
