@@ -134,11 +134,12 @@ def since_lines(
     since = recent.lines(v.players, v.colours, cards, width, one_line=True, moving=moving)
     if len(since) <= rows:
         return since
-    merged = recent.merged(v.players, v.colours, cards, width, moving) if rows == 1 else []
-    if merged:  # one row: every seat's newest take in it, rather than a pointer to L
-        return [merged]
+    # the seats that did something longest ago, their newest takes in one row, rather
+    # than a pointer to L (one row: every seat's)
+    older = len(since) - rows + 1
+    merged = recent.merged(v.players, v.colours, cards, width, moving, older)
     more: Line = [("fg:#808080 italic", "since your take, more: L")]
-    return [more, *since[len(since) - rows + 1 :]] if rows > 1 else [more]
+    return [merged or more, *since[older:]]
 
 
 def _pane(

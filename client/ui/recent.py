@@ -186,12 +186,20 @@ class Recent:
         return out
 
     def merged(
-        self, players: int, colours: Sequence[str], cards: Cards, width: int, moving: bool = False
+        self,
+        players: int,
+        colours: Sequence[str],
+        cards: Cards,
+        width: int,
+        moving: bool = False,
+        seats: int | None = None,
     ) -> Line:
         """Each seat's newest turn (or note) in its fewest words, all in one line of
-        ``width`` (a small screen with one row for them); empty if they do not fit."""
+        ``width`` (a small screen with one row for them; ``seats``: only the first so
+        many of the lines, the ones that did something longest ago); empty if they do
+        not fit."""
         parts: list[Line] = []
-        for seat, turns, notes in self._seats(players, moving):
+        for seat, turns, notes in self._seats(players, moving)[:seats]:
             who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
             said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1][1]
@@ -220,7 +228,8 @@ class Recent:
         our last decision, with its turns and notes (when, words); the seat that did
         something last last; ``moving``: without the turn of the seat ``choosing`` now."""
         now = self._current if moving and self.choosing() is not None else None
-        latest = {t.seat: (t.at, 0) for t in self.turns}
+        # a seat's latest line: our own turns only where a computer played them
+        latest = {t.seat: (t.at, 0) for t in self.turns if t.seat != self.me or t.computer}
         for s, _, at in self.notes:
             latest[s] = max(latest.get(s, (at, 1)), (at, 1))
         out = []

@@ -9,11 +9,16 @@ from pathlib import Path
 
 from client.lib import Client
 from client.tokens import TokenStore
+from client.ui.app import KupferApp
+from client.ui.board import since_lines
 from client.ui.log import keep_log, restore_log
 from client.ui.recent import Recent
 from client.ui.render import text_of
+from protocol import messages as m
 
+from .test_away_room import away3  # noqa: F401  (the fixture)
 from .test_pacing import CARDS, COLOURS, moved, refilled, took
+from .test_since_room import took as took_at
 
 AWAY, BACK = "away, a computer plays", "back"
 
@@ -62,3 +67,39 @@ def test_a_client_started_again_keeps_the_order(tmp_path: Path) -> None:
     again.me, again.decided = 0, True
     restore_log(client, again)
     assert lines(again, 100) == lines(r, 100)
+
+
+def test_our_own_turn_now_does_not_put_our_computers_line_last() -> None:
+    """Our time ran out and a computer took for us; the others took after it and our
+    turn began: "You (a computer)" was ordered by our turn now (after the others'), so
+    at 60x20 it stayed while the others' takes gave way to "since your take, more: L"."""
+    r = Recent()
+    r.me, r.decided = 0, True
+    r.feed([moved(0, 1, 3), m.TimedOutEvent(seat=0), took(0, "frog-1", 1, 1)])
+    r.feed([moved(1, 4, 7), took(1, "moss-3"), moved(2, 5, 6), took(2, "root-2", 2, 3)])
+    r.feed([moved(0, 3, 4)])  # our turn now
+    said = lines(r, 60, one_line=True)
+    assert [ln.split(",")[0].split(":")[0] for ln in said] == ["You (a computer)", "Black", "Lilac"]
+
+
+async def test_at_60x20_two_rows_for_three_seats_say_all_three(
+    away3: tuple[KupferApp, Client],  # noqa: F811
+) -> None:
+    """Two rows for the since lines of three seats read "since your take, more: L" and
+    the newest seat's line: the two older seats now share the first row."""
+    kapp, _ = away3
+    game = kapp.game
+    game.recent = Recent()
+    game.recent.decided = True
+    game.on_update(m.EventsMsg(state_version=1, events=(m.TimedOutEvent(seat=0),)))
+    events = (*took_at(0, "toad-3", 1), *took_at(1, "moss-3", 2), *took_at(2, "root-2", 3))
+    game.on_update(m.EventsMsg(state_version=2, events=events))
+    game.on_update(m.EventsMsg(state_version=3, events=(moved(0, 6, 8),)))
+    v = game.table.view
+    assert v is not None
+    game.table.set_view(v.model_copy(update={"to_move": 0}), game.table.state_version + 1)
+    rows = since_lines(game.recent, v, game.cards(), 60, 2)
+    said = [text_of(ln) for ln in rows]
+    assert "more: L" not in " ".join(said), said
+    assert said[0].startswith("You (a computer): ") and "; Black: Moss 3 (col 2)" in said[0]
+    assert said[1].startswith("Lilac") and "Root 2 wand (col 3)" in said[1], said
