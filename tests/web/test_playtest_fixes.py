@@ -40,6 +40,17 @@ def start_game(page: Any, live: LiveServer, **fields: str) -> None:
     page.click("#create-go")
 
 
+def three_with_recipes(page: Any, live: LiveServer) -> None:
+    """A new table of three with the recipe variant, Ann against two computers."""
+    open_lobby(page, live)
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.select_option("#opt-players", "3")
+    page.check("#opt-recipes")
+    page.click("#create-go")
+    page.wait_for_selector("#board")
+
+
 def my_turn_at(open_page: Any, live: LiveServer, size: str, width: int, height: int) -> Any:
     """A page of ``size`` ("phone", "desktop") set to ``width`` x ``height``, at a new
     table against the computer (seed 1), its cards to take on the screen."""
@@ -184,13 +195,7 @@ def test_claiming_the_win_asks_first(live_server: LiveServer, open_page: Any) ->
 
 def test_one_recipe_card_is_one_card(live_server: LiveServer, open_page: Any) -> None:
     page = open_page("desktop")
-    open_lobby(page, live_server)
-    page.fill("#player-name", "Ann")
-    page.click("#new-table")
-    page.select_option("#opt-players", "3")
-    page.check("#opt-recipes")
-    page.click("#create-go")
-    page.wait_for_selector("#board")
+    three_with_recipes(page, live_server)
     # three players hold one recipe card each; the others' are hidden
     until(page, "document.querySelectorAll('.seat .recipes').length === 3")
     hidden = [t for t in page.locator(".seat .recipes").all_inner_texts() if "hidden" in t]
