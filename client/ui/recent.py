@@ -281,6 +281,9 @@ def _one_line(
         for n in range(len(turns), 0, -1)
     ]
     tried += [(full[-1:], short[-1:])] if turns else []
+    # the card says "boom" already: "Rat 2 boom (row 3), hit Black, Lilac"
+    tersest = [w.replace(", boom hit ", ", hit ") for w in short[-1:]]
+    tried += [(tersest, tersest)] if tersest != short[-1:] else []
     words = [w for _, w in notes]
     tried += [(words[-n:], words[-n:]) for n in range(len(notes), 0, -1)]
     for words, fewer in tried:

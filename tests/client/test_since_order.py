@@ -103,3 +103,19 @@ async def test_at_60x20_two_rows_for_three_seats_say_all_three(
     assert "more: L" not in " ".join(said), said
     assert said[0].startswith("You (a computer): ") and "; Black: Moss 3 (col 2)" in said[0]
     assert said[1].startswith("Lilac") and "Root 2 wand (col 3)" in said[1], said
+
+
+def test_a_boom_that_hit_two_seats_is_not_cut_at_60_columns() -> None:
+    """The line "You (a computer): RatTl 2 boom (row 3), boom hit Black, Lil…" was cut by
+    one character: the card says "boom" already, so there it is "hit Black, Lilac"."""
+    r = Recent()
+    r.me, r.decided = 0, True
+    boom = m.TookEvent(
+        seat=0, card="rat_tail-2", line="row3", row=3, col=3, special=True, ends_game=False
+    )
+    hits = [m.ExplodedEvent(seat=0, target=t, card="moss-3", to="deck") for t in (1, 2)]
+    r.feed([moved(0, 1, 3), m.TimedOutEvent(seat=0), boom, *hits, moved(1, 3, 5)])
+    said = lines(r, 60, one_line=True)
+    assert said[0] == "You (a computer): RatTl 2 boom (row 3), hit Black, Lilac", said
+    wide = lines(r, 80, one_line=True)
+    assert wide[0].endswith("RatTl 2 boom (row 3), boom hit Black, Lilac"), wide
