@@ -374,7 +374,7 @@ function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTML
         k.top ? h("span", { class: `chip c-${cards.colour(k.top)}` }, cards.words(k.top)) : "empty",
         ` on top, ${k.count} card${k.count === 1 ? "" : "s"}`,
       ),
-      own ? h("p", { class: "own" }, `In it: ${own}`) : null,
+      own ? h("p", { class: "own" }, `In your kettle: ${own}`) : null,
       v.clock ? h("p", { class: "clock", "data-clock": k.seat }, app.clockText(k.seat)) : null,
       recipes ? h("p", { class: "recipes" }, "Recipes: ", recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none") : v.recipe_counts[k.seat] ? h("p", { class: "recipes" }, `${v.recipe_counts[k.seat]} recipe card${v.recipe_counts[k.seat] === 1 ? "" : "s"}, hidden`) : null,
     );
@@ -389,14 +389,17 @@ function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTML
   );
 }
 
+/** One's own kettle by ingredient, as the scores count it: "Rat tail (gray) 3; Toad
+ * (brown) 2+4" (its colour, which may count double, and the value of each card). */
 function byIngredient(ids: string[], cards: Cards): string {
-  const groups = new Map<string, number[]>();
+  const groups = new Map<string, { colour: string; values: number[] }>();
   for (const id of ids) {
-    const info = cards.info(id);
-    const key = info?.ingredient ?? id;
-    groups.set(key, [...(groups.get(key) ?? []), cards.value(id)]);
+    const key = cards.info(id)?.ingredient ?? id;
+    const group = groups.get(key) ?? { colour: cards.colour(id), values: [] };
+    group.values.push(cards.value(id));
+    groups.set(key, group);
   }
-  return [...groups].map(([ing, vals]) => `${cards.ingredientName(ing)} ${vals.sort().join(" ")}`).join(", ");
+  return [...groups].map(([ing, g]) => `${cards.ingredientName(ing)} (${g.colour}) ${g.values.sort().join("+")}`).join("; ");
 }
 
 function since(app: App): HTMLElement | null {
