@@ -1,0 +1,40 @@
+"""A pawn beside the grid says its whole tag and arrow on a phone held sideways: there
+the spaces left and right of the grid are narrow and high, and "◀Wh" in one line was cut
+to "◀W"; beside the grid the arrow stands over the tag, above and below it beside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import LiveServer, shot, until
+from .test_browser import take_one
+from .test_playtest_fixes import my_turn_at
+
+pytestmark = pytest.mark.e2e
+
+# the pawns whose words run past their space, with where they stand
+CUT_PAWNS = """() => [...document.querySelectorAll('#board .pawn')]
+  .filter(p => p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1)
+  .map(p => p.getAttribute('aria-label'))"""
+BESIDE = """() => [...document.querySelectorAll('#board > .pawn')].some(p => {
+  const i = [...p.parentElement.children].indexOf(p) % 8; return i === 0 || i === 7; })"""
+
+
+@pytest.mark.parametrize("width,height", [(568, 320), (640, 360), (740, 360), (844, 390)])
+def test_a_pawn_beside_the_grid_shows_its_whole_tag(
+    live_server: LiveServer, open_page: Any, width: int, height: int
+) -> None:
+    page = my_turn_at(open_page, live_server, "phone", width, height)
+    # seed 1: take the first card until a pawn stands beside the grid (left or right)
+    for _ in range(12):
+        if page.evaluate(BESIDE):
+            break
+        until(page, "document.querySelector('.cell.take:not([disabled])')")
+        take_one(page, "phone")
+        until(page, f"({BESIDE})() || document.querySelector('.cell.take:not([disabled])')")
+    assert page.evaluate(BESIDE)
+    shot(page, f"pawn-beside-{width}x{height}", "#board")
+    assert page.evaluate(CUT_PAWNS) == []
+    assert page.errors == []
