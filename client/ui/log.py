@@ -234,6 +234,13 @@ def newest_alone(entries: Sequence[LogEntry], width: int, rows: int) -> list[Lin
     return []
 
 
+def _where(above: int, below: int, up: str, down: str) -> str:
+    """Words for the lines of the log above and below a page, and the keys to them."""
+    parts = [f"{above} more above ({up})"] if above else []
+    parts += [f"{below} below ({down})"] if below else []
+    return ", ".join(parts) or "the whole log"
+
+
 @dataclass
 class LogPager:
     """How far the log is paged back: ``scroll`` lines up from the newest."""
@@ -260,13 +267,17 @@ class LogPager:
             n = len(wrapped)  # else say where the log is
             return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
         shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")
-        # the page begins with an entry, not the end of one cut above ("  the wand)")
+        # the page begins with an entry, not the end of one cut above ("  the wand)"),
+        # nor a follow-on of one above ("  Toad 1 fills the gap": of what?)
         starts, at = set(), 0
         for e in entries:
-            starts.add(at)
+            if not e.text.startswith("  "):
+                starts.add(at)
             at += len(wrapped_log([e], width))
         first = len(wrapped) - self.scroll - len(shown)
         cut = next((n for n in range(len(shown)) if first + n in starts), len(shown))
+        if cut:
+            more = _where(first + cut, self.scroll, "PgUp", "PgDn")
         head: Line = [("fg:#808080 italic", f"log: {more}, L: all"[:width])]
         return [*([] for _ in range(cut)), head, *shown[cut:]]
 
@@ -276,10 +287,7 @@ class LogPager:
         self.scroll = max(0, min(self.scroll, len(wrapped) - page))
         end = len(wrapped) - self.scroll
         shown = wrapped[max(0, end - page) : end]
-        above, below = end - len(shown), self.scroll
-        parts = [f"{above} more above ({up})"] if above else []
-        parts += [f"{below} below ({down})"] if below else []
-        return shown, ", ".join(parts) or "the whole log"
+        return shown, _where(end - len(shown), self.scroll, up, down)
 
     def page(
         self,

@@ -85,10 +85,22 @@ def test_a_page_of_the_log_begins_with_an_entry_not_the_end_of_one() -> None:
         LogEntry("Black (Bob) moves 3 spaces"),
     ]
     page = shown(entries, 57, 4)
-    assert len(page) == 4, page
-    assert page[-2:] == ["  Toad 1 fills the gap", "Black (Bob) moves 3 spaces"], page
-    assert "more above (PgUp)" in page[1] and page[0] == "", page
+    assert page == ["", "", "log: 5 more above (PgUp), L: all", "Black (Bob) moves 3 spaces"]
     assert shown(entries, 57, 5)[1:3] == [
         "Lilac (easy bot) takes Root 2 from column 3 (declines the",
         "  wand)",
     ]
+
+
+def test_a_page_of_the_log_does_not_begin_with_a_follow_on() -> None:
+    """A spectator at 80x24 read "log: 16 more above (PgUp), L: all" over "  Dragon
+    blood 3 fills the gap", the refill of a take paged away above."""
+    entries = [
+        *(LogEntry(f"entry {n}") for n in range(5)),
+        LogEntry("White (Ann) takes Moss 4 from row 4"),
+        LogEntry("  Dragon blood 3 fills the gap"),
+        LogEntry("Black (Bob) moves 1 space"),
+    ]
+    page = shown(entries, 57, 3)
+    assert page[1:] == ["log: 7 more above (PgUp), L: all", "Black (Bob) moves 1 space"], page
+    assert shown(entries, 57, 4)[1:] == [e.text for e in entries[-3:]]
