@@ -23,7 +23,10 @@ def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[s
     and so places last whatever it scored."""
 
     def who(seats: Sequence[int]) -> str:
-        return " and ".join(seat_label(colours, s, names) for s in seats) or "a player"
+        said = [seat_label(colours, s, names) for s in seats]  # "A, B and C"
+        if len(said) > 2:
+            said = [", ".join(said[:-1]), said[-1]]
+        return " and ".join(said) or "a player"
 
     places = ", ".join(
         f"{seat_label(colours, s, names)} {p}{_ORDINAL.get(p, 'th')}"
@@ -41,7 +44,8 @@ def ending_words(result: m.ResultInfo, colours: Sequence[str], names: Sequence[s
         + (": every seat still playing wins, placed by its score." if winners > 1 else "."),
         "claimed": f"{who([result.claimed_by] if result.claimed_by is not None else [])} "
         "claimed the win while the opponent was away.",
-        "timed_out": f"Time ran out for {who(result.timed_out)} move after move.",
+        "timed_out": f"Time ran out for {who(result.timed_out)} move after move"
+        + (": nobody wins, the places rank the totals." if not winners else "."),
         "abandoned": "Nobody was left at the table: the game was abandoned, nobody wins.",
     }.get(result.ending, "")
     return f"{said} Places: {places}. The cards are scored as they lay."
