@@ -298,7 +298,8 @@ function question(app: App, v: GameView, cards: Cards): HTMLElement {
         : v.to_move != null
           ? `Waiting for ${app.who(v.to_move)}.`
           : "Waiting.";
-    const title = t.seat === null ? "Watching" : "Your move";
+    // not "Your move" over "Waiting for Bea": the heading says whose turn it is not
+    const title = t.seat === null ? "Watching" : "Not your turn";
     return h("section", { id: "question", class: "question", "aria-labelledby": "q-h" }, h("h2", { id: "q-h" }, title), h("p", {}, text));
   }
   const options = (v.takes ?? []).filter((o) => o.card === t.selected);
