@@ -20,7 +20,7 @@ from shared.geometry import SPACE_LINE
 
 from ..lib import Client
 from ..tokens import LogStore
-from .recent import AWAY_NOTE, Recent
+from .recent import AWAY_NOTE, AWAY_WHILE, Recent
 from .render import Cards, Line, describe_event, seat_label, wrap, wrap_items
 from .table import LogEntry
 
@@ -191,7 +191,7 @@ def away_entries(
             continue
         more = f"{grew:+d} card{'s' if abs(grew) != 1 else ''}" if changed else ""
         top = f"{more}, top now {cards.marked(k.top) if k.top else '-'}" if changed else ""
-        note = (k.seat, "while you were away: " + "; ".join(w for w in (more, moved) if w))
+        note = (k.seat, f"{AWAY_WHILE}: " + "; ".join(w for w in (more, moved) if w))
         said = "; ".join(w for w in (top, moved) if w)
         out.append((LogEntry(f"  {seat_label(view.colours, k.seat, names)}: {said}"), note))
     return out

@@ -15,7 +15,7 @@ from protocol import messages as m
 
 from .render import Cards, Line, colour_word, text_of, wrap
 
-__all__ = ["AWAY_NOTE", "HEARD", "KEEP", "Recent", "Turn"]
+__all__ = ["AWAY_NOTE", "AWAY_WHILE", "HEARD", "KEEP", "Recent", "Turn"]
 
 KEEP = 3
 """A seat's turns shown at most (a wand's two count as two); older ones: the log."""
@@ -24,6 +24,10 @@ HEARD = 300
 """The events since our last decision kept to feed a restarted screen (``heard``): a
 round is a few dozen; a seat a computer plays for a long time keeps the latest."""
 
+
+AWAY_WHILE = "while you were away"
+"""The start of a seat's note of what changed while we were away (a client started
+again): for our own seat, what a computer did for us."""
 
 AWAY_NOTE = "away, a computer plays"
 """A seat's note when a computer took it over; not said while the seat is still away,
@@ -237,7 +241,9 @@ class Recent:
             mine = seat == self.me
             turns = [t for t in self.turns if t.seat == seat and (not mine or t.computer)]
             turns = [t for t in turns if t is not now]
-            notes = self._notes(seat) if not mine else []
+            notes = self._notes(seat)
+            if mine:  # ours: only what a computer did for us while we were away
+                notes = [(at, w) for at, w in notes if w.startswith(AWAY_WHILE)]
             if turns or notes:
                 out.append((seat, turns, notes))
         return out

@@ -119,3 +119,19 @@ def test_a_boom_that_hit_two_seats_is_not_cut_at_60_columns() -> None:
     assert said[0] == "You (a computer): RatTl 2 boom (row 3), hit Black, Lilac", said
     wide = lines(r, 80, one_line=True)
     assert wide[0].endswith("RatTl 2 boom (row 3), boom hit Black, Lilac"), wide
+
+
+def test_what_a_computer_took_for_us_while_we_were_away_is_said() -> None:
+    """Back after the connection was gone, a computer had taken a card for us and the
+    log said "  Black (Ann): +1 card, top now Root 1"; the since lines told only the
+    other seat's "+1 card", as if ours had not changed."""
+    r = Recent()
+    r.me, r.decided = 1, True
+    r.missed()
+    r.note(0, "while you were away: +1 card")
+    r.note(1, "while you were away: +1 card")
+    r.note(1, AWAY)  # our own other notes are not news to us
+    assert lines(r, 80) == [
+        "White, since your take: while you were away: +1 card",
+        "You (a computer), since your take: while you were away: +1 card",
+    ]
