@@ -137,7 +137,9 @@ class LobbyScreen:
             self.form = create_form(self.name, levels, rated=client.player is not None)
         elif key == "p":  # the table chosen in the list, if any: its id filled in
             chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
-            self.form = join_form(self.name, chosen.id if chosen else "", self.tables)
+            unlisted = self._unlisted(client)  # else a seat of ours the list does not show
+            table = chosen.id if chosen else unlisted[0] if unlisted else ""
+            self.form = join_form(self.name, table, self.tables)
         elif key == "r":
             self.host.act(self.reload)
         elif key in ("enter", "w") and self.focus == "tables" and self.tables:
@@ -265,6 +267,15 @@ class LobbyScreen:
             return client.seat
         return client.held_seat(table)
 
+    def _unlisted(self, client: Client) -> list[str]:
+        """The tables on this server where a seat token of ours (for our name) is kept
+        but that the list does not show (a private table): ``p`` takes the seat back."""
+        if client.tokens is None:
+            return []
+        listed = {tb.id for tb in self.tables}
+        kept = client.tokens.seats(client.url)
+        return sorted({s.table for s in kept if s.table not in listed and s.name == self.name})
+
     def _mine(self, client: Client, table: str) -> bool:
         """Whether a seat at ``table`` is ours: its token is kept (for our name, or for
         another with nobody at the seat: ``seat_to_resume``), or our player holds it."""
@@ -331,6 +342,11 @@ class LobbyScreen:
             on = self.tables[self.table_index].id if self.table_index < len(self.tables) else ""
             to = "" if on in ours and self.focus == "tables" else "choose it, then "
             lines += wrap_items([f"* your seat: {to}Enter takes it back"], width)
+        unlisted = self._unlisted(client) if client is not None else []
+        if unlisted:  # with no table listed to choose, p fills in its id
+            how = "p with its id" if self.tables else "p, then Join,"
+            said = f"Your seat at table {unlisted[0]} (private): {how} takes it back"
+            lines += wrap([("bold", said)], width)
         return lines
 
 

@@ -182,3 +182,24 @@ def test_the_cursor_starts_on_the_game_whose_seat_is_yours(
     kapp.lobby.key("up")
     assert cursor_line(kapp, 120, 40).startswith("> old game")
     assert "* your seat: choose it, then Enter takes it back" in draw(kapp, 120, 40)
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_seat_at_a_private_table_is_found_from_the_lobby(
+    kapp: KupferApp, store: TokenStore, width: int
+) -> None:
+    """Back after the connection was gone, a private table's seat was nowhere in the
+    lobby ("no tables yet: press n"): the lobby names it, and p fills in its id."""
+    client = kapp.client
+    assert client is not None
+    store.save(client.url, "d65ecf47", 1, "token-1", "Bob")
+    store.save(client.url, "other", 0, "token-0", "Ann")  # another name's: not ours
+    screen = draw(kapp, width, 20)
+    assert "Your seat at table d65ecf47 (private): p, then Join, takes it back" in flat(screen)
+    assert "other" not in screen
+    kapp.key("p")
+    assert kapp.lobby.form is not None and kapp.lobby.form.values["table_id"] == "d65ecf47"
+    kapp.key("escape")
+    kapp.lobby.tables = (table("t1", "Open table", ["Cy", None], "lobby"),)
+    screen = draw(kapp, width, 20)
+    assert "Your seat at table d65ecf47 (private): p with its id takes it back" in flat(screen)
