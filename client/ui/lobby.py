@@ -138,8 +138,8 @@ class LobbyScreen:
         elif key == "p":  # the table chosen in the list, if any: its id filled in
             chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
             unlisted = self._unlisted(client)  # else a seat of ours the list does not show
-            table = chosen.id if chosen else unlisted[0] if unlisted else ""
-            self.form = join_form(self.name, table, self.tables)
+            fill = chosen.id if chosen else unlisted[0] if unlisted else ""
+            self.form = join_form(self.name, fill, self.tables)
         elif key == "r":
             self.host.act(self.reload)
         elif key in ("enter", "w") and self.focus == "tables" and self.tables:
