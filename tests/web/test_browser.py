@@ -33,6 +33,19 @@ def create_table(
     page.click("#create-go")
 
 
+def join_by_invite(host: Any, open_page: Any, name: str = "Bea") -> Any:
+    """A phone page that opens the waiting ``host``'s invite link and sits down as
+    ``name``; returns it once both pages show the table."""
+    host.wait_for_selector("#invite-link")
+    guest = open_page("phone")
+    guest.goto(host.locator("#invite-link").get_attribute("href"))
+    guest.fill("#player-name", name)
+    guest.click("#join-go")
+    host.wait_for_selector("#board")
+    guest.wait_for_selector("#board")
+    return guest
+
+
 def tap(page: Any, locator: Any, size: str, timeout: float | None = None) -> None:
     if size == "phone":
         locator.tap(timeout=timeout)
@@ -433,13 +446,7 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     host.fill("#opt-grace", "0")
     host.fill("#opt-absent", "1")
     host.click("#create-go")
-    host.wait_for_selector("#invite-link")
-    guest = open_page("phone")
-    guest.goto(host.locator("#invite-link").get_attribute("href"))
-    guest.fill("#player-name", "Bea")
-    guest.click("#join-go")
-    host.wait_for_selector("#board")
-    guest.wait_for_selector("#board")
+    guest = join_by_invite(host, open_page)
     # White lets the time run out: a computer plays the seat, Bea may claim the win
     play_until(guest, "phone", "!!document.querySelector('[data-key=\"back\"]')", host)
     assert "a computer plays" in host.locator(".seat", has_text="(you)").inner_text()

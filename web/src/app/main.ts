@@ -447,6 +447,8 @@ export class App {
       // a spectator who comes in during the game has seen none of it
       const back = last || t.seat !== null ? "Back at the table: moves made meanwhile are not in the log" : "You came in during the game: the moves before are not in the log";
       if (moved && last?.kind !== "back") t.log.note("back", back);
+      // the last take this page saw is not the last one made: no "Last move" or mark of it
+      if (moved) t.last = null;
       this.resumedFrom = null;
     }
     const computer = new Set((this.presence?.seats ?? []).filter((s) => s.computer).map((s) => s.seat));

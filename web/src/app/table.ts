@@ -54,7 +54,7 @@ export function renderTable(app: App): void {
         turnClock(app, v),
         timeoutWarning(app, v),
         board(app, v, cards),
-        h("p", { id: "lastmove", class: "lastmove" }, t.last ? `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.` : v.ply ? "Cards were taken before this page came to the table." : "No card taken yet."),
+        h("p", { id: "lastmove", class: "lastmove" }, lastMoveWords(app, v)),
         h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
       ),
       h(
@@ -72,6 +72,16 @@ export function renderTable(app: App): void {
       ),
     ),
   );
+}
+
+/** The line under the grid: the last take this page saw, or why it knows none. */
+function lastMoveWords(app: App, v: GameView): string {
+  const t = app.t;
+  if (t.last) return `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.`;
+  if (!v.ply) return "No card taken yet.";
+  // a seat's page back after moves made without it, or one that came in during the game
+  const away = t.seat !== null && t.log.entries.some((e) => e.kind === "back");
+  return away ? "Cards were taken while this page was away." : "Cards were taken before this page came to the table.";
 }
 
 function turnWords(app: App, v: GameView): string {

@@ -1,0 +1,38 @@
+"""A seat's page that comes back after moves were made without it (closed, then opened
+again) does not say its own take is the last move, nor mark that slot "last": it kept
+its log in the browser, but the moves made meanwhile are not in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import LiveServer, open_lobby, shot, until
+from .test_browser import create_table, join_by_invite, take_one
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_last_move_is_not_one_s_own_after_moves_made_meanwhile(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("desktop")
+    open_lobby(host, live_server)
+    create_table(host, fill={"opt-seed": "1"}, **{"seat-1": ""})  # Black: a person
+    guest = join_by_invite(host, open_page)
+    host.wait_for_selector(".cell.take:not([disabled])")
+    take_one(host, "desktop", pick=1)  # seed 1: Eye of newt, no symbol: Bea's turn
+    until(host, "document.querySelector('#lastmove').innerText.includes('Ann, you')")
+    host.goto("about:blank")  # Ann's page is gone while Bea moves
+    until(guest, "document.querySelector('.cell.take:not([disabled])')")
+    take_one(guest, "phone")
+    until(guest, "!document.querySelector('.cell.take:not([disabled])')")
+    host.goto(live_server.url)
+    host.wait_for_selector("#board")
+    until(host, "document.querySelector('.log').innerText.includes('meanwhile')")
+    shot(host, "desktop-44-back-after-moves")
+    last = host.locator("#lastmove").inner_text()
+    assert "Ann" not in last and last == "Cards were taken while this page was away.", last
+    assert host.locator("#board .card.last, #board .card.new").count() == 0
+    assert host.errors == []
