@@ -36,3 +36,23 @@ def test_the_last_move_is_not_one_s_own_after_moves_made_meanwhile(
     assert "Ann" not in last and last == "Cards were taken while this page was away.", last
     assert host.locator("#board .card.last, #board .card.new").count() == 0
     assert host.errors == []
+
+
+def test_a_reload_with_no_move_made_meanwhile_keeps_the_last_move(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    host = open_page("desktop")
+    open_lobby(host, live_server)
+    create_table(host, fill={"opt-seed": "1"}, **{"seat-1": ""})
+    join_by_invite(host, open_page)
+    host.wait_for_selector(".cell.take:not([disabled])")
+    take_one(host, "desktop", pick=1)
+    until(host, "document.querySelector('#lastmove').innerText.includes('Ann, you')")
+    before = host.locator("#lastmove").inner_text()
+    host.reload()  # Bea has not moved: the page's own log is the whole story
+    host.wait_for_selector("#board")
+    until(host, "document.getElementById('conn').textContent.startsWith('connected')")
+    until(host, "document.querySelector('.seats')")
+    assert host.locator("#lastmove").inner_text() == before
+    assert "meanwhile" not in host.locator(".log").inner_text()
+    assert host.errors == []
