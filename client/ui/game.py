@@ -436,7 +436,9 @@ class GameScreen:
             return self.review.lines(width, height - 1, cards, cat, screen=screen)
         if v.game_over and not self.show_board:
             rematch = (
-                rematch_line(v, self.seats, self.rematch_asked) if self.can_rematch() else None
+                rematch_line(v, self.seats, self.rematch_asked, width)
+                if self.can_rematch()
+                else None
             )
             body, self.scroll = score_lines(
                 v,

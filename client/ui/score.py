@@ -11,7 +11,16 @@ from collections.abc import Sequence
 
 from protocol import messages as m
 
-from .render import Cards, Line, render_scores, seat_label, seat_status, wrap, wrap_items
+from .render import (
+    Cards,
+    Line,
+    colour_word,
+    render_scores,
+    seat_label,
+    seat_status,
+    wrap,
+    wrap_items,
+)
 
 __all__ = ["ended_lines", "rematch_line", "score_lines"]
 
@@ -98,10 +107,21 @@ def ended_lines(
     return body[: rows - len(foot)] + [[] for _ in range(rows - len(foot) - len(body))] + foot
 
 
-def rematch_line(view: m.GameView, seats: Sequence[m.SeatInfo], asked_by_me: bool) -> str:
-    """Who has asked for a rematch, and the key to ask or withdraw."""
+def rematch_line(
+    view: m.GameView, seats: Sequence[m.SeatInfo], asked_by_me: bool, width: int = 80
+) -> str:
+    """Who has asked for a rematch, and the key to ask or withdraw; in one line of
+    ``width`` in fewer words where the whole would wrap (a row more of the scores)."""
     names = [s.name for s in seats]
     asked = [seat_label(view.colours, s.seat, names) for s in seats if s.rematch]
+    key = "r: withdraw" if asked_by_me else "r: ask for it"
     line = "Rematch (same people, colours move on): "
     line += f"asked by {', '.join(asked)}. " if asked else "nobody has asked yet. "
-    return line + ("r: withdraw" if asked_by_me else "r: ask for it")
+    if len(line + key) <= width:
+        return line + key
+    short = f"asked by {', '.join(asked)}. " if asked else "nobody asked yet. "
+    if len(f"Rematch (colours move on): {short}{key}") > width and asked:  # no names
+        short = (
+            f"asked by {', '.join(colour_word(view.colours[s.seat]) for s in seats if s.rematch)}. "
+        )
+    return f"Rematch (colours move on): {short}{key}"
