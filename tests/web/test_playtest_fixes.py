@@ -236,3 +236,21 @@ def test_ready_is_said_only_before_the_game_and_the_toggle_keeps_its_name(
     listing = watcher.locator("#tables").inner_text()
     assert "Ann (online)" in listing and "(ready)" not in listing, listing
     assert page.errors == [] and other.errors == [] and watcher.errors == []
+
+
+def test_a_table_where_you_hold_a_seat_offers_your_seat_not_watching(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """The lobby row of a running game you left offered "Watch" beside "Back to my
+    seat": watching your own game as a spectator is never what a seated player means."""
+    page = open_page("desktop")
+    start_game(page, live_server)
+    page.wait_for_selector("#board")
+    table = next(iter(live_server.server.lobby.tables))
+    page.click('[data-key="leave"]')  # the seat stays ours while the game runs
+    page.wait_for_selector(f'[data-key="resume-{table}"]')
+    assert page.locator(f'[data-key="watch-{table}"]').count() == 0
+    assert "your seat" in page.locator(f'[data-key="table-{table}"]').inner_text()
+    page.click(f'[data-key="resume-{table}"]')
+    page.wait_for_selector("#board")
+    assert page.errors == []

@@ -119,7 +119,8 @@ export function renderTables(app: App): void {
     } else if (t.state === "lobby" && free) {
       buttons.push(h("button", { class: "primary", "data-key": `join-${t.id}`, onclick: () => app.join(t.id, null, null, t.seeded) }, "Join"));
     }
-    buttons.push(h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"));
+    // a seated player means their seat, never watching their own game as a spectator
+    if (!mine.length) buttons.push(h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"));
     return h(
       "li",
       { class: "table-row", "data-key": `table-${t.id}` },
