@@ -1,4 +1,4 @@
-"""Keyboard forms without a terminal: fields with a few choices (Left/Right/Space),
+"""Keyboard forms without a terminal: fields with a few choices (Left/Right),
 text fields (type, Backspace) and buttons (Enter). Used for "new table" and "join by
 id"; the fields may depend on the values (seats follow the number of players)."""
 
@@ -69,7 +69,7 @@ class Form:
             if f.button:
                 return f.key
             self.focus = (self.focus + 1) % len(fields)
-        elif f.options is not None and key in ("left", "right", " "):
+        elif f.options is not None and key in ("left", "right"):  # not Space: typed
             values = [v for v, _ in f.options]
             i = values.index(self.values[f.key]) if self.values.get(f.key) in values else 0
             self.values[f.key] = values[(i + (-1 if key == "left" else 1)) % len(values)]

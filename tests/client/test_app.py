@@ -132,10 +132,20 @@ def test_create_form_gives_every_option() -> None:
     form.focus = [f.key for f in form.fields()].index("bot2")
     form.key("right")
     form.focus = [f.key for f in form.fields()].index("private")
-    form.key(" ")
+    form.key("right")
     _, options, private, bots, player, _ = table_request(form.values)
     assert options.players == 3 and private and bots == [(2, "easy")] and player == "Ann"
     assert options.third_colour == "brown"
+
+
+def test_typing_on_through_the_form_changes_no_choice() -> None:
+    """Enter in a text field moves on to the next field: a name typed on past it
+    ("Ann Lee") landed its space on *Players*, which made the table one for three."""
+    form = create_form("")
+    form.focus = [f.key for f in form.fields()].index("player")
+    for key in ("enter", *"Ann Lee"):
+        form.key(key)
+    assert form.current().key == "players" and form.values["players"] == "2"
 
 
 async def until(
