@@ -180,8 +180,25 @@ def until(page: Any, js: str, arg: Any = None, timeout: float = 20_000) -> None:
     expr = js if js.lstrip().startswith(("(", "arg =>", "card =>")) else f"() => ({js})"
     while not page.evaluate(expr, arg):
         if time.monotonic() > deadline:
-            raise AssertionError(f"never true: {js}")
+            raise AssertionError(f"never true: {js}\n{page_state(page)}")
         time.sleep(0.05)
+
+
+PAGE_STATE = """() => ({
+  heading: document.querySelector('main h1, main h2')?.textContent ?? null,
+  status: document.getElementById('status')?.textContent ?? null,
+  conn: document.getElementById('conn')?.textContent ?? null,
+  title: document.title,
+})"""
+
+
+def page_state(page: Any) -> str:
+    """What the page showed when a wait gave up: its screen's heading, its status line
+    and connection line, so that a failure on a loaded machine says where it was."""
+    try:
+        return f"the page then: {page.evaluate(PAGE_STATE)}"
+    except Exception as e:  # a page closed or crashed says so instead
+        return f"the page could not be read: {e}"
 
 
 def open_lobby(page: Any, live: LiveServer) -> None:
