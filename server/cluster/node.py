@@ -57,9 +57,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
-from redis.retry import Retry
 
 from ..bots.seats import BotPlayer
 from ..core.handle import TableFacts, TableHandle
