@@ -19,6 +19,38 @@ from tests.server.wsclient import WsClient
 
 _tables = itertools.count(1)
 
+INVISIBLE = {
+    "zero width space": "\u200b",
+    "zero width non-joiner": "\u200c",
+    "zero width joiner": "\u200d",
+    "word joiner": "\u2060",
+    "byte order mark": "\ufeff",
+    "soft hyphen": "\u00ad",
+    "combining grapheme joiner": "\u034f",
+    "Mongolian vowel separator": "\u180e",
+    "Hangul filler": "\u3164",
+    "Hangul choseong filler": "\u115f",
+    "halfwidth Hangul filler": "\uffa0",
+    "braille blank": "\u2800",
+    "variation selector 16": "\ufe0f",
+    "variation selector 17": "\U000e0100",
+    "tag letter A": "\U000e0041",
+    "left-to-right mark": "\u200e",
+    "right-to-left mark": "\u200f",
+    "Arabic letter mark": "\u061c",
+    "left-to-right isolate": "\u2066",
+    "right-to-left isolate": "\u2067",
+    "first strong isolate": "\u2068",
+    "pop directional isolate": "\u2069",
+    "right-to-left override": "\u202e",
+    "left-to-right override": "\u202d",
+    "invisible times": "\u2062",
+    "line separator": "\u2028",
+    "private use": "\ue000",
+}
+"""Characters that show nothing (or reorder what follows), each a way to make a second
+name read as a registered one."""
+
 
 @asynccontextmanager
 async def stored_server(url: str, **config: Any) -> AsyncIterator[Server]:
