@@ -160,6 +160,7 @@ class Server:
     async def start(self) -> None:
         self.bots.warm()
         await self.store.start()
+        await self.players.start()  # names keyed by the rules of this version
         await asyncio.to_thread(self.moderation.load)
         if self.cluster is not None:
             # a node restores no table at start: it adopts those nobody serves

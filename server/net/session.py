@@ -481,7 +481,7 @@ class Session(Framing):
         if msg.player is not None and len(seats) >= o.players:
             raise TableError("bad_options", "no seat left for you: every seat is a bot's")
         if msg.player is not None:
-            self.conduct.may_sit(msg.player, self.host)  # before a table is made for them
+            self.conduct.may_sit(self.account.seat_name(msg.player), self.host)  # before a table
         try:
             timing = timing_to_shared(msg.timing)
         except RuleError as e:
@@ -519,6 +519,7 @@ class Session(Framing):
         self.invite = msg.invite
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
+        self.conduct.may_sit(self.account.watch_name(self.name), self.host)  # who chats here
         table = await self.lobby.locate(msg.table, msg.invite)
         self.invite = msg.invite
         self._enter(Phase.WATCHING, table)

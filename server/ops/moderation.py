@@ -1,4 +1,4 @@
-"""The operator's mutes and bans: of a player name (case-folded) or a client address,
+"""The operator's mutes and bans: of a player name (by its key) or a client address,
 for a time or until lifted, stored durably and checked at every handshake, seat and
 chat line.
 
@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from ..core.errors import TableError
+from ..players.names import name_key
 from ..store import Sanction, Store
 
 __all__ = ["KINDS", "TARGETS", "Moderation", "Sanctioned", "fold", "until_text"]
@@ -34,8 +35,9 @@ TARGETS = ("name", "address")
 
 
 def fold(name: str) -> str:
-    """A player name as sanctions compare it: Unicode-normalized (NFKC), case-folded,
-    stripped, so ``Anna``, ``ANNA`` and ``Ａｎｎａ`` are one name."""
+    """A player name as a sanction keeps it: Unicode-normalized (NFKC), case-folded,
+    stripped (``Ａｎｎａ`` is kept as ``anna``). Names are compared by their key
+    (``name_key``: look-alikes, case, invisible characters set aside)."""
     return unicodedata.normalize("NFKC", name).casefold().strip()
 
 
@@ -79,7 +81,7 @@ class Moderation:
         self._in_force = {s.id: s for s in sanctions}
         self._by = {}
         for s in sorted(self._in_force.values(), key=lambda s: s.since):
-            self._by[(s.kind, s.target, s.value)] = s
+            self._by[(s.kind, s.target, _compared(s.target, s.value))] = s
 
     def in_force(self) -> list[Sanction]:
         now = self.now()
@@ -98,10 +100,10 @@ class Moderation:
         return self._find("ban", "address", address)
 
     def banned(self, name: str, address: str) -> Sanction | None:
-        return self._find("ban", "name", fold(name)) or self.banned_address(address)
+        return self._find("ban", "name", name_key(name)) or self.banned_address(address)
 
     def muted(self, name: str, address: str) -> Sanction | None:
-        return self._find("mute", "name", fold(name)) or self._find("mute", "address", address)
+        return self._find("mute", "name", name_key(name)) or self._find("mute", "address", address)
 
     def may_sit(self, name: str, address: str) -> None:
         s = self.banned(name, address)
@@ -109,6 +111,7 @@ class Moderation:
             raise TableError("banned", f"the operator banned {_what(s)} {until_text(s)}")
 
     def may_chat(self, name: str, address: str) -> None:
+        self.may_sit(name, address)  # a banned name does not chat either
         s = self.muted(name, address)
         if s is not None:
             raise TableError("muted", f"the operator muted {_what(s)} {until_text(s)}")
@@ -124,7 +127,7 @@ class Moderation:
         if seconds is not None and not seconds > 0:
             raise ValueError("a sanction lasts more than 0 seconds (or until lifted)")
         value = fold(value) if target == "name" else value.strip()
-        if not value:
+        if not value or not _compared(target, value):
             raise ValueError(f"an empty {target} cannot be sanctioned")
         now = self.now()
         s = Sanction(
@@ -152,7 +155,7 @@ class Moderation:
         """Whether sanction ``s`` is about the connection ``who``."""
         if s.target == "address":
             return who.host == s.value
-        return fold(who.name) == s.value
+        return name_key(who.name) == name_key(s.value)
 
     def enforce(self, s: Sanction, connections: Iterable[Sanctioned]) -> int:
         """A new ban closes every connection it concerns (``bye`` ``banned``, 1008); a
@@ -165,6 +168,10 @@ class Moderation:
                 c.close(CLOSE_POLICY, f"banned: the operator banned {_what(s)} {until_text(s)}")
                 closed += 1
         return closed
+
+
+def _compared(target: str, value: str) -> str:
+    return name_key(value) if target == "name" else value
 
 
 def _what(s: Sanction) -> str:

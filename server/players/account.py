@@ -19,6 +19,7 @@ from ..core.errors import TableError
 from ..core.handle import TableHandle
 from ..lobby.registry import Lobby
 from ..store.players import StoredPlayer
+from .names import check_name
 from .service import Players
 
 __all__ = ["ATTEMPTS", "PLAYER_ACCEPTS", "PLAYER_HANDLERS", "Account", "Seating"]
@@ -82,8 +83,19 @@ class Account:
 
     # ------------------------------------------------------------ seats
     def seat_name(self, name: str) -> str:
-        """The name a seat taken now gets: the registered one once signed in."""
-        return self.player.name if self.player is not None else name
+        """The name a seat taken now gets: the registered one once signed in, else
+        ``name`` if it may be a name (``invalid_field`` if not: ``names.check_name``)."""
+        if self.player is not None:
+            return self.player.name
+        check_name(name)
+        return name
+
+    def watch_name(self, name: str) -> str:
+        """``name``, the name a watcher chats under (its ``hello``'s ``client``), if it
+        may be a name or says nothing (``invalid_field`` if not)."""
+        if name.strip():
+            check_name(name)
+        return name
 
     def check_create(self, msg: m.CreateTableMsg, minor: int) -> bool:
         """Whether the table ``msg`` makes is rated (1.2), after checking that it may

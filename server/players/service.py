@@ -23,9 +23,9 @@ from ..store import Store
 from ..store.players import PlayerGame, StoredPlayer
 from . import ratings
 from .credentials import DeviceCodes, hash_secret, new_secret, verify_secret
-from .names import name_key
+from .names import check_name, key_table, name_key
 
-__all__ = ["DEFAULT_PAGE", "RATED_EXTRAS", "Players"]
+__all__ = ["DEFAULT_PAGE", "PARKED", "RATED_EXTRAS", "Players", "rekey"]
 
 log = logging.getLogger("kupferkessel.players")
 
@@ -34,6 +34,33 @@ DEFAULT_PAGE = 20
 RATED_EXTRAS = frozenset({"bots", "seeds", "casual"})
 """What an operator may allow at rated tables (``--rated-allow``): bots, chosen seeds,
 ``casual`` memory; none by default."""
+
+
+PARKED = " parked "
+"""The start of the key of a player parked by ``rekey`` (``PARKED`` + its id): no name
+has it (a key never starts with a space), so nobody signs in as that player."""
+
+
+def rekey(players: list[tuple[str, str, str]]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """For ``players`` (``(id, key, name)``, the earliest registered first, as
+    ``PlayerStore.player_names``): each player whose key the name rules now make
+    differently -> its new key; and each player whose name now has the key of an
+    earlier player's (both were told apart by the rules before) with that earlier
+    player, the first keeping the name: the later is parked (key ``PARKED`` + its id),
+    its games and rating kept, but no name signs in as it."""
+    owner: dict[str, str] = {}
+    changes: dict[str, str] = {}
+    parked: list[tuple[str, str]] = []
+    for pid, old, name in players:
+        key = name_key(name)
+        if key in owner:
+            parked.append((pid, owner[key]))
+            key = PARKED + pid
+        else:
+            owner[key] = pid
+        if key != old:
+            changes[pid] = key
+    return changes, parked
 
 
 def _offset(cursor: str | None, letter: str) -> int:
@@ -68,15 +95,32 @@ class Players:
         store.when_finished(self.game_finished)
 
     # ------------------------------------------------------------ identity
+    async def start(self) -> None:
+        """Ready the name rules (their table is built off the event loop), and give
+        every stored player the key those rules make of its name (``rekey``)."""
+        await asyncio.to_thread(key_table)
+        changes, parked = rekey(await self.store.apart(self.store.player_names))
+        if changes:
+            await self.store.set_player_keys(changes)
+            log.info("player name keys renewed", extra={"count": len(changes)})
+        for pid, kept in parked:
+            log.warning(
+                "player name looks like an earlier player's: parked",
+                extra={"player": pid, "kept": kept},
+            )
+
     async def _hash(self, secret: str) -> str:
         async with self._hashing:
             return await asyncio.to_thread(hash_secret, secret)
 
     async def register(self, name: str, secret: str) -> StoredPlayer:
-        """A new player ``name`` kept by ``secret``; ``name_taken`` if its key is."""
+        """A new player ``name`` kept by ``secret``; ``invalid_field`` for a name that
+        may not be one (``names.check_name``), ``name_taken`` if its key is."""
+        check_name(name, scripts=False)
         key = name_key(name)
-        if not key.strip() or self.store.player_by_key(key) is not None:
+        if self.store.player_by_key(key) is not None:
             raise TableError("name_taken", "that name (or one that looks the same) is taken")
+        check_name(name)
         player = StoredPlayer(secrets.token_urlsafe(12), key, name, self._now())
         if not await self.store.add_player(player, await self._hash(secret)):
             raise TableError("name_taken", "that name (or one that looks the same) is taken")
@@ -85,7 +129,9 @@ class Players:
 
     async def sign_in(self, name: str, secret: str) -> StoredPlayer:
         """The player ``name`` if ``secret`` is one of its devices'; else ``bad_secret``
-        (for an unknown name too, after as much work)."""
+        (for an unknown name too, after as much work); ``invalid_field`` for a name
+        nobody may have."""
+        check_name(name, scripts=False)
         player = self.store.player_by_key(name_key(name))
         hashes = self.store.secret_hashes(player.id) if player is not None else []
         if not hashes:  # the same work either way: nothing tells a name is unregistered
@@ -115,6 +161,7 @@ class Players:
 
     def find(self, name: str) -> StoredPlayer:
         """The player registered as ``name`` (compared as ``register`` does)."""
+        check_name(name, scripts=False)
         player = self.store.player_by_key(name_key(name))
         if player is None:
             raise TableError("no_such_player", "nobody registered that name here")

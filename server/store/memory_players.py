@@ -7,6 +7,7 @@ no game lists or records to show.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .players import GameInfo, PlayerGame, PlayerStore, RatingChange, StoredPlayer
@@ -53,6 +54,17 @@ class MemoryPlayers(PlayerStore):
     def player_by_key(self, key: str) -> StoredPlayer | None:
         pid = self._keys.get(key)
         return None if pid is None else self._players[pid]
+
+    def player_names(self) -> list[tuple[str, str, str]]:
+        players = sorted(self._players.values(), key=lambda p: (p.created, p.id))
+        return [(p.id, p.key, p.name) for p in players]
+
+    async def set_player_keys(self, keys: dict[str, str]) -> None:
+        for pid in keys:
+            self._keys.pop(self._players[pid].key, None)
+        for pid, key in keys.items():
+            self._players[pid] = dataclasses.replace(self._players[pid], key=key)
+            self._keys[key] = pid
 
     def player_by_id(self, player_id: str) -> StoredPlayer | None:
         return self._players.get(player_id)

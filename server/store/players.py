@@ -106,6 +106,15 @@ class PlayerStore(ABC):
         """The player registered under ``key``."""
 
     @abstractmethod
+    def player_names(self) -> list[tuple[str, str, str]]:
+        """``(id, key, name)`` of every player, the earliest registered first."""
+
+    @abstractmethod
+    async def set_player_keys(self, keys: dict[str, str]) -> None:
+        """Give each player (by id) a new name key, all in one transaction (two players
+        may trade keys)."""
+
+    @abstractmethod
     def player_by_id(self, player_id: str) -> StoredPlayer | None:
         """The player of id ``player_id``."""
 

@@ -109,6 +109,22 @@ class SqlPlayers(PlayerStore):
             )
         )
 
+    def player_names(self) -> list[tuple[str, str, str]]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT id, name_key, name FROM players ORDER BY created, id"
+            ).fetchall()
+        )
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+    async def set_player_keys(self, keys: dict[str, str]) -> None:
+        set_key = "UPDATE players SET name_key = ? WHERE id = ?"
+        await self._write(  # first out of one another's way (keys are unique), then home
+            "",
+            *[(set_key, (f" moving {pid}", pid)) for pid in keys],
+            *[(set_key, (key, pid)) for pid, key in keys.items()],
+        )
+
     def player_by_id(self, player_id: str) -> StoredPlayer | None:
         return _player(
             self._read(
