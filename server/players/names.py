@@ -34,14 +34,19 @@ Latin with one other of UTS #39's Recommended scripts but Cyrillic and Greek.
 
 from __future__ import annotations
 
+import json
+import logging
 import unicodedata
 from functools import cache
 
 from ..core.errors import TableError
-from .unidata import confusables, is_default_ignorable, script_of
+from .unidata import confusables, data_text, is_default_ignorable, script_of
 
 __all__ = [
     "EXTRA_CONFUSABLES",
+    "TABLE_FILE",
+    "build_key_table",
+    "table_json",
     "MAX_MARKS",
     "KeyTable",
     "check_name",
@@ -49,6 +54,8 @@ __all__ = [
     "name_key",
     "name_refusal",
 ]
+
+log = logging.getLogger("kupferkessel.players")
 
 EXTRA_CONFUSABLES = {"d": "cl", "w": "vv", "W": "VV"}
 """Look-alikes of several letters that ``confusables.txt`` (15.0) lacks."""
@@ -133,10 +140,43 @@ def _fixed_point(c: str, proto: dict[str, str]) -> str:
     raise AssertionError(f"the key of U+{ord(c):04X} does not settle")
 
 
+TABLE_FILE = "keytable.json"
+"""``build_key_table()`` as written by ``python -m server.players.names`` into
+``data/``, with the ``unicodedata`` version it was built with."""
+
+
 @cache
 def key_table() -> KeyTable:
+    """The table of ``name_key``: the one shipped in ``data/`` (read in a few
+    milliseconds) when it was built with this Python's ``unicodedata`` (a test holds it
+    to ``build_key_table()``), else built now (about a second)."""
+    shipped = json.loads(data_text(TABLE_FILE))
+    if shipped["unicodedata"] != unicodedata.unidata_version:
+        log.warning(
+            "name key table built for another Unicode version: building it",
+            extra={"shipped": shipped["unicodedata"], "here": unicodedata.unidata_version},
+        )
+        return build_key_table()
+    return KeyTable(shipped["parts"], frozenset(shipped["unsure"]), frozenset(shipped["loose"]))
+
+
+def table_json(table: KeyTable) -> str:
+    """``table`` as ``TABLE_FILE`` holds it."""
+    return json.dumps(
+        {
+            "unicodedata": unicodedata.unidata_version,
+            "parts": dict(sorted(table.parts.items())),
+            "unsure": "".join(sorted(table.unsure)),
+            "loose": "".join(sorted(table.loose)),
+        },
+        ensure_ascii=False,
+        indent=0,
+    )
+
+
+def build_key_table() -> KeyTable:
     """The table of ``name_key`` (see the module's docstring), built from Unicode's
-    data and Python's ``unicodedata`` in about a second."""
+    data and Python's ``unicodedata``."""
     proto = _prototypes()
     parts: dict[str, str] = {}
     related = []  # the characters with a case, a compatibility form or a prototype
@@ -273,3 +313,11 @@ def check_name(name: str, *, scripts: bool = True) -> None:
     if refused is not None:
         detail, message = refused
         raise TableError("invalid_field", message, detail)
+
+
+if __name__ == "__main__":  # python -m server.players.names: write TABLE_FILE anew
+    from pathlib import Path
+
+    Path(__file__).with_name("data").joinpath(TABLE_FILE).write_text(
+        table_json(build_key_table()) + "\n", "utf-8"
+    )

@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from server.players.names import _SCANNED, key_table
+from server.players.names import _SCANNED, TABLE_FILE, build_key_table, key_table, table_json
 from server.players.unidata import (
     DEFAULT_IGNORABLE,
     UNICODE_VERSION,
@@ -95,3 +95,10 @@ def test_nothing_outside_the_scanned_planes_folds() -> None:
         c = chr(cp)
         assert c.casefold() == c == c.upper() and c not in confusables(), hex(cp)
         assert unicodedata.normalize("NFKD", c) == c and table.key(c) in (c, ""), hex(cp)
+
+
+def test_the_shipped_table_is_the_one_built() -> None:
+    """``data/keytable.json`` is what ``build_key_table`` makes of Unicode's data with
+    this Python's ``unicodedata`` (``python -m server.players.names`` writes it)."""
+    assert data_text(TABLE_FILE) == table_json(build_key_table()) + "\n"
+    assert key_table().parts == build_key_table().parts
