@@ -44,15 +44,15 @@ from .unidata import confusables, data_text, is_default_ignorable, script_of
 
 __all__ = [
     "EXTRA_CONFUSABLES",
-    "TABLE_FILE",
-    "build_key_table",
-    "table_json",
     "MAX_MARKS",
+    "TABLE_FILE",
     "KeyTable",
+    "build_key_table",
     "check_name",
     "key_table",
     "name_key",
     "name_refusal",
+    "table_json",
 ]
 
 log = logging.getLogger("kupferkessel.players")
