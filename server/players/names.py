@@ -14,13 +14,16 @@ Unicode's data lacks are added (``EXTRA_CONFUSABLES``: ``d`` is ``cl``, ``w`` is
 ``vv``). Look-alikes and case can disagree: ``I`` looks like ``l`` but is ``i`` in
 another case; such a letter keys as its capital does (``i``, ``I``, ``l`` and ``1`` are
 one letter of the key), and a caseless look-alike of it follows it (``ᴛ`` is ``т``
-is ``T``). The table made so (``key_table``, built once: character -> its part of the
-key) keys each character's other case, NFKD form and prototype as the character, but
-for a few: ``unsure`` ones, whose case forms or NFKD form key apart (math letters and
-other symbols, a few modifier letters), refused in names; and ``loose`` ones, Latin,
-Cyrillic and Greek letters whose small form looks like another letter than their
-capital (Cyrillic ``г``, like ``r``, whose capital ``Г`` is not ``R``), allowed and
-keyed as their capital (so ``г`` is not taken for ``r``). Spaces are collapsed.
+is ``T``); but a small letter that looks like an ASCII letter or digit whose capital
+does not (Cyrillic ``г`` like ``r``, ``Г`` like no Latin letter) keys with its
+capital as the ASCII one (``г`` and ``Г`` are ``r``). The table made so (``key_table``,
+built once: character -> its part of the key) keys each character's other case, NFKD
+form and prototype as the character, but for a few: ``unsure`` ones, whose case forms
+or NFKD form key apart (math letters and other symbols, modifier letters, long s),
+refused in names; and ``loose`` ones, Latin, Cyrillic and Greek letters whose small
+form and capital look like two different letters (Greek ``ν`` like ``v``, ``Ν`` like
+``N``), allowed and keyed as their capital (so ``ν`` is not taken for ``v``). Spaces
+are collapsed.
 
 Refused (``name_refusal``; the ``detail`` of ``invalid_field``): control, format,
 bidi, private-use, unassigned and default-ignorable characters and the braille blank
@@ -209,6 +212,19 @@ def build_key_table() -> KeyTable:
                 parts[target], moved = k, True
         if not moved:
             break
+    folds: dict[str, list[str]] = {}  # the letters of one case folding (σ, ς, Σ)
+    for c in related:
+        folds.setdefault(c.casefold(), []).append(c)
+    for c in related:  # a small letter that looks like an ASCII one, its capital like
+        target = proto.get(c, "")  # none: the capital keys as the small letter looks
+        capital = proto.get(c.upper(), "")
+        if not (_ascii(target) and script_of(c) in _LOOSE_SCRIPTS) or _ascii(capital):
+            continue
+        for x in {c, c.upper(), c.lower(), c.title(), *folds.get(c.casefold(), ())}:
+            if len(x) == 1 and x >= "\x80":
+                parts[x] = table.mapped(target)
+    table = _settled(parts)
+    parts = table.parts
     unsure: set[str] = set()
     loose: set[str] = set()
     for c in related:
@@ -218,6 +234,11 @@ def build_key_table() -> KeyTable:
         elif c in proto and not _sure(c, table, [proto[c]]):
             (loose if script_of(c) in _LOOSE_SCRIPTS else unsure).add(c)
     return KeyTable(parts, frozenset(unsure), frozenset(loose))
+
+
+def _ascii(text: str) -> bool:
+    """Whether ``text`` is one ASCII letter or digit."""
+    return len(text) == 1 and text < "\x80" and text.isalnum()
 
 
 def _cased(c: str) -> bool:

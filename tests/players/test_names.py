@@ -35,6 +35,8 @@ from .helpers import INVISIBLE
         ("Ada Lovelace", "ada  lovelace\u00a0"),
         ("Strauß", "STRAUSS"),
         ("Zoë", "Zoe\u0308"),
+        ("roe", "гое"),  # Cyrillic г looks like r (and Г keys with it)
+        ("ГОЕ", "гое"),
     ],
 )
 def test_look_alikes_share_a_key(one: str, other: str) -> None:
@@ -68,6 +70,7 @@ def test_invisible_characters_are_refused(what: str) -> None:
         ("Trοll", "mixed_script"),  # Latin with Greek
         ("a\u0301\u0301\u0301\u0301", "marks"),
         ("   ", "blank"),
+        ("\u017fred", "ambiguous"),  # long s: looks like f, its capital is S
         ("\u0301Ada", "marks"),
     ],
 )
@@ -150,8 +153,8 @@ def _to_prototype(name: str, data: st.DataObject) -> str:
 BY_LOOK: list[Change] = [_substitute(LOOKS_LIKE), _to_prototype]
 CHANGES: list[Change] = [_insert_invisible, _case, _substitute(NFKC_OF), *BY_LOOK]
 LOOSE = key_table().loose
-"""The letters whose small form looks like another letter than their capital does
-(Cyrillic б, г, Greek β, ν, ...): keyed as their capital, so their look-alike by the
+"""The letters whose small form and capital look like two different letters (Greek
+ν like v, Ν like N; β, υ, ...): keyed as their capital, so their look-alike by the
 small form is not caught (docs/PROTOCOL.md, "Names")."""
 
 
