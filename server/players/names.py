@@ -113,7 +113,16 @@ class KeyTable:
         return unicodedata.normalize("NFD", self.apply(unicodedata.normalize("NFC", text)))
 
     def key(self, text: str) -> str:
-        return " ".join(self.mapped(text).split())
+        """``text``'s key: ``mapped`` until it stays (a key's NFC may compose a
+        character that keys further: ``a`` and a dot above are ``ȧ``, which is ``å``),
+        spaces collapsed."""
+        keyed = self.mapped(text)
+        for _ in range(4):
+            again = self.mapped(keyed)
+            if again == keyed:
+                break
+            keyed = again
+        return " ".join(keyed.split())
 
 
 def _prototypes() -> dict[str, str]:

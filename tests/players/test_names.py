@@ -183,3 +183,11 @@ def test_no_look_alike_of_a_name_is_another_name(name: str, data: st.DataObject)
             return  # refused: no name, and no look-alike of a name (look-alikes of
             # look-alikes need not look alike: ¹⓪ is 10, 🄍 is ⓪, but ¹🄍 is not 10)
         assert name_key(changed) == name_key(name), (name, changed)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.text(max_size=16) | st.text(LETTERS + CYRILLIC + GREEK + "\u0301\u0307\u030a", max_size=16)
+)
+def test_the_key_of_a_key_is_itself(text: str) -> None:
+    assert name_key(name_key(text)) == name_key(text)
