@@ -37,14 +37,15 @@ from shared.record import Record
 from shared.result import GameResult, announced
 from shared.view import View, views
 
-from ..store import StaleOwner, Store
+from ..store import PlayerSeated, StaleOwner, Store
 from . import intents
 from .aio import outlast, to_the_end
 from .clocks import EXPIRY_BOT, Timekeeping
 from .endings import Endings
-from .errors import TableError
+from .errors import TableError, same_player
 from .handle import PublicSeat, TableHandle, next_serial
 from .intents import Intent
+from .rematch import Rematches
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
@@ -101,7 +102,7 @@ class Seat:
         return self.name is not None and self.bot is None
 
 
-class Table(Endings, Timekeeping):
+class Table(Endings, Timekeeping, Rematches):
     def __init__(
         self,
         table_id: str,
@@ -337,14 +338,18 @@ class Table(Endings, Timekeeping):
                 if not free:
                     raise TableError("table_full", "every seat at this table is taken")
                 chosen = free[0]
+            if player_id is not None and any(s.player == player_id for s in self.seats):
+                raise same_player()  # checked under the lock, and by the store (races)
             token = new_token()
             th = hash_token(token)
             epoch = self.epoch_held()
-            await self.durable(
-                self.store.set_seat(
-                    self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
-                )
+            write = self.store.set_seat(
+                self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
             )
+            try:
+                await self.durable(write)
+            except PlayerSeated as e:  # nothing stored: the table is as it was
+                raise same_player() from e
             chosen.name, chosen.token_hash, chosen.player = name, th, player_id
             chosen.occupant, chosen.ready = occupant, False
             self.spectators.discard(occupant)
@@ -570,30 +575,6 @@ class Table(Endings, Timekeeping):
             self._announce_end(None)
         if cancelled:
             raise asyncio.CancelledError
-
-    # ------------------------------------------------------------- rematch
-    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
-        """Ask for (or withdraw) a rematch; when every person seated asks, it starts."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can ask for a rematch")
-        if self.state != FINISHED or self.result is None:
-            raise TableError("not_finished", "a rematch follows a game that has ended")
-        if yes and any(getattr(s.occupant, "minor", 1) < 1 for s in self.seats if s.person):
-            raise TableError(  # it needs every person's vote, and 1.0 has no rematch
-                "not_allowed",
-                "a player here speaks protocol 1.0, which has no rematch",
-                "protocol_1_0",
-            )
-        if yes:
-            self.rematch_votes.add(seat)
-        else:
-            self.rematch_votes.discard(seat)
-        self.broadcast_presence()
-        people = {s.index for s in self.seats if s.person}
-        if people <= self.rematch_votes:
-            self.rematch_votes.clear()
-            await self.host.rematch(self)
 
 
 if TYPE_CHECKING:  # mypy proves that a table is a handle (``server.core.handle``)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from protocol import messages as m
 
-from ..core.errors import TableError
+from ..core.errors import TableError, same_player
 from ..core.handle import TableHandle
 from ..lobby.registry import Lobby
 from ..store.players import StoredPlayer
@@ -117,7 +117,7 @@ class Account:
                 )
             return
         if self.player.id in store.seat_players(table.id).values():
-            raise TableError("not_allowed", "your player sits at this table already", "same_player")
+            raise same_player()
 
     def player_id(self) -> str | None:
         """The id of the player a seat taken now is linked to (None: anonymous)."""

@@ -14,7 +14,7 @@ from shared.game import Take
 from shared.options import Options
 from shared.record import Record
 
-from .base import Sanction, Store, StoredGame, StoredTable
+from .base import PlayerSeated, Sanction, Store, StoredGame, StoredTable
 from .memory_players import MemoryPlayers
 
 __all__ = ["MemoryStore"]
@@ -61,7 +61,10 @@ class MemoryStore(MemoryPlayers, Store):
         player: str | None = None,
     ) -> None:
         if player is not None:  # the players' part keeps who sat where
-            self._seats.setdefault(table_id, {})[seat] = player
+            seats = self._seats.setdefault(table_id, {})
+            if any(p == player and s != seat for s, p in seats.items()):
+                raise PlayerSeated(table_id, player)
+            seats[seat] = player
         else:
             self._seats.get(table_id, {}).pop(seat, None)
 
