@@ -142,6 +142,7 @@ class Table(Endings, Timekeeping, Rematches):
         self.replaced: set[int] = set()  # seats a computer player played at some point
         self.timed_out: set[int] = set()  # seats taken over after time-outs in a row
         self.expiries = [0] * options.players  # time-outs in a row, per seat
+        self.own = [0] * options.players  # takes each seat's person made itself, per seat
         self.absent_since: dict[int, float] = {}  # a person's seat, disconnected
         self.stand_ins: dict[int, StandIn] = {}  # seat -> the computer player playing it
         self.clock: Clock | None = None
@@ -505,11 +506,13 @@ class Table(Endings, Timekeeping, Rematches):
                     raise TableError("not_allowed", "you resigned: a computer plays your seat")
                 if seat in self.stand_ins:  # the person is back and acts
                     self._back(seat)
-            held, self.expiries[seat] = self.expiries[seat], 0 if person else self.expiries[seat]
+            held = self.expiries[seat], self.own[seat]
+            if person:  # stored with the take (``life``): what makes a rated game count
+                self.expiries[seat], self.own[seat] = 0, self.own[seat] + 1
             try:
                 await self._apply_locked(seat, take, [])
             except Exception:  # a refused take is no take: the time-outs in a row stand
-                self.expiries[seat] = held
+                self.expiries[seat], self.own[seat] = held
                 raise
             return self.version
 

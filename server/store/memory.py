@@ -79,7 +79,7 @@ class MemoryStore(MemoryPlayers, Store):
         *,
         epoch: int | None = None,
     ) -> None:
-        pass
+        self.keep_life(table_id, life)
 
     def append_action(
         self,
@@ -90,6 +90,7 @@ class MemoryStore(MemoryPlayers, Store):
         *,
         epoch: int | None = None,
     ) -> asyncio.Future[None]:
+        self.keep_life(table_id, life)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         done.set_result(None)  # nothing to write: durable at once
         return done
@@ -97,12 +98,13 @@ class MemoryStore(MemoryPlayers, Store):
     async def save_life(
         self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
     ) -> None:
-        pass
+        self.keep_life(table_id, life)
 
     async def finish(
         self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
     ) -> None:
         await self._finished(table_id, result)
+        self._lives.pop(table_id, None)  # rated (``_finished``): kept no longer
 
     async def add_sanction(self, sanction: Sanction) -> None:
         self._sanctions[sanction.id] = sanction
