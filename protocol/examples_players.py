@@ -113,27 +113,27 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
             seq=23,
             re=24,
             entries=(
-                LeaderEntry(
-                    rank=21,
-                    name="Grace",
-                    rating=GRACE[0] - 3 * GRACE[1],
-                    mu=GRACE[0],
-                    sigma=GRACE[1],
-                    rated_games=31,
-                    provisional=False,
-                ),
-                LeaderEntry(
-                    rank=22,
-                    name="Ada",
-                    rating=ADA[0] - 3 * ADA[1],
-                    mu=ADA[0],
-                    sigma=ADA[1],
-                    rated_games=4,
-                    provisional=True,
-                ),
+                _entry(21, "Grace", GRACE, 31, provisional=False),
+                _entry(22, "Ada", ADA, 4, provisional=True),
             ),
             next="r22",
             total=57,
         ),
     ]
     return client, server
+
+
+def _entry(
+    rank: int, name: str, rating: tuple[float, float], games: int, *, provisional: bool
+) -> LeaderEntry:
+    """A leaderboard line of a player rated (mu, sigma) ``rating``."""
+    mu, sigma = rating
+    return LeaderEntry(
+        rank=rank,
+        name=name,
+        rating=mu - 3 * sigma,
+        mu=mu,
+        sigma=sigma,
+        rated_games=games,
+        provisional=provisional,
+    )

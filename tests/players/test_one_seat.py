@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.app import Server
 from server.core.errors import TableError
 from server.core.table import Table
 from server.store import MemoryStore, PlayerSeated, Store, open_store
@@ -54,27 +55,26 @@ async def _rounds(bob: WsClient, ada: list[WsClient], store: Store, tables: Any)
         assert (await bob.request("leave")).type == "left"
 
 
-async def test_two_joins_of_one_player_at_once_seat_it_once(store_url: str) -> None:
+async def _races(owner: Server, other: Server) -> None:
+    """Bob's tables at ``owner``; Ada signed in there and at ``other`` joins them."""
     secret = new_secret()
+    bob = await signed_in(owner.port, "Bob", new_secret(), register=True)
+    ada = [await signed_in(owner.port, "Ada", secret, register=True)]
+    ada.append(await signed_in(other.port, "Ada", secret))
+    await _rounds(bob, ada, owner.store, lambda t: owner.lobby.tables[t])
+    for c in (bob, *ada):
+        await c.close()
+
+
+async def test_two_joins_of_one_player_at_once_seat_it_once(store_url: str) -> None:
     async with stored_server(store_url) as server:
-        bob = await signed_in(server.port, "Bob", new_secret(), register=True)
-        ada = [await signed_in(server.port, "Ada", secret, register=True)]
-        ada.append(await signed_in(server.port, "Ada", secret))
-        await _rounds(bob, ada, server.store, lambda t: server.lobby.tables[t])
-        for c in (bob, *ada):
-            await c.close()
+        await _races(server, server)
 
 
 async def test_two_joins_at_two_nodes_seat_one_player_once(pg_url: str, redis_url: str) -> None:
     """The owner's table decides, whichever node each join comes through."""
-    secret = new_secret()
     async with cluster(pg_url, redis_url, n=2) as (a, b):
-        bob = await signed_in(a.port, "Bob", new_secret(), register=True)
-        ada = [await signed_in(a.port, "Ada", secret, register=True)]
-        ada.append(await signed_in(b.port, "Ada", secret))
-        await _rounds(bob, ada, a.store, lambda t: a.lobby.tables[t])
-        for c in (bob, *ada):
-            await c.close()
+        await _races(a, b)
 
 
 async def _table_with_a_player(store: Store) -> tuple[str, str]:
