@@ -34,21 +34,27 @@ from .messages import (
     SignInMsg,
 )
 
-__all__ = ["SECRET", "player_examples"]
+__all__ = ["ADA", "ADA_BEFORE", "GRACE", "SECRET", "player_examples"]
 
 SECRET = "q3Lx0cT9vWm2Zr7Yb5Nk8Hd4Jf6Gs1Pa"  # an example player secret (a real one is secret)
 DEVICE_SECRET = "Vb8Qe2Rt6Ym1Ui9Op3As7Df5Gh4Jk0Lz"
+ADA_BEFORE = (27.27370546628738, 7.601734392798586)  # (mu, sigma) before her 4th game
+ADA = (30.46184492126507, 7.279181940179405)  # and after it
+GRACE = (30.183452575915403, 4.920016821178455)  # after her 31st, lost to Ada
 
 
 def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
     """The client and the server examples of 1.2 (ids from 16, seqs from 18); ``game``
     is the reference's short game, whose record ``record`` shows."""
+    # Ada's and Grace's numbers are openskill's: Ada beat, lost to and beat three
+    # newcomers, then beat Grace, who had won 20 of 30 games against newcomers
+    # (tests/players/test_rating_rules.py computes them again)
     ada = PlayerInfo(
         name="Ada",
         since=1764583200,
-        rating=12.41,
-        mu=27.9,
-        sigma=5.16,
+        rating=ADA[0] - 3 * ADA[1],
+        mu=ADA[0],
+        sigma=ADA[1],
         provisional=True,
         rated_games=4,
         games=6,
@@ -88,8 +94,8 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
                     ending="resigned",
                     places=(1, 2),
                     rated=True,
-                    rating_before=10.02,
-                    rating_after=12.41,
+                    rating_before=ADA_BEFORE[0] - 3 * ADA_BEFORE[1],
+                    rating_after=ADA[0] - 3 * ADA[1],
                 ),
             ),
             total=1,
@@ -107,21 +113,27 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
             seq=23,
             re=24,
             entries=(
-                LeaderEntry(
-                    rank=21, name="Grace", rating=14.2, mu=26.1, sigma=3.97, rated_games=31
-                ),
-                LeaderEntry(
-                    rank=22,
-                    name="Ada",
-                    rating=12.41,
-                    mu=27.9,
-                    sigma=5.16,
-                    rated_games=4,
-                    provisional=True,
-                ),
+                _entry(21, "Grace", GRACE, 31, provisional=False),
+                _entry(22, "Ada", ADA, 4, provisional=True),
             ),
             next="r22",
             total=57,
         ),
     ]
     return client, server
+
+
+def _entry(
+    rank: int, name: str, rating: tuple[float, float], games: int, *, provisional: bool
+) -> LeaderEntry:
+    """A leaderboard line of a player rated (mu, sigma) ``rating``."""
+    mu, sigma = rating
+    return LeaderEntry(
+        rank=rank,
+        name=name,
+        rating=mu - 3 * sigma,
+        mu=mu,
+        sigma=sigma,
+        rated_games=games,
+        provisional=provisional,
+    )

@@ -92,7 +92,9 @@ class Server:
             players=ComputerPlayers(self.bots, config.bot_think),
         )
         self.sessions: set[Session] = set()
-        self.players = Players(self.store, rated_allow=config.rated_allow)  # 1.2
+        self.players = Players(  # 1.2
+            self.store, rated_allow=config.rated_allow, rated_move=config.rated_move
+        )
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
             server=config.name,

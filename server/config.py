@@ -52,6 +52,7 @@ class ServerConfig:
     ping_interval: float | None = 20.0
     allow_seeds: bool = True
     rated_allow: frozenset[str] = frozenset()  # 1.2: at rated tables also bots, seeds, casual
+    rated_move: float = 60.0  # seconds per move of a rated table created without a clock
     finished_ttl: float = 600.0  # seconds a finished table stays in memory
     lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
     abandon_ttl: float = 600.0  # seconds a running game with no person lives (<= 0: forever)

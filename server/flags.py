@@ -215,6 +215,16 @@ FLAGS: tuple[Flag, ...] = (
         " (memory); repeatable; none by default (docs/SERVER.md)",
         metavar="WHAT",
     ),
+    Flag(
+        "rated-move",
+        "float",
+        60,
+        "seconds per move of a rated table created without a move time: rated games"
+        " always run on a clock, so a player cannot stall one (default 60)",
+        metavar="SECONDS",
+        at_least=1,
+        at_most=86400,
+    ),
     Flag("no-web", "bool", False, "serve no browser client on GET / (protocol only)"),
     Flag(
         "allow-origin",
@@ -379,7 +389,6 @@ def served(args: argparse.Namespace) -> argparse.Namespace:
 def served_store(args: argparse.Namespace) -> str:
     """The store ``serve`` keeps its games in, as ``served`` finds it."""
     return store_url(served(args))
-
 
 
 UNIX_PATH_MAX = 104

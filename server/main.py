@@ -64,6 +64,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         finished_ttl=args.finished_ttl,
         allow_seeds=not args.no_seeds,
         rated_allow=rated_extras(args.rated_allow),
+        rated_move=args.rated_move,
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),
         cluster=args.cluster,
@@ -73,7 +74,6 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         metrics_token=read_token(args.metrics_token_file),
         admin_socket=admin_socket(args),
     )
-
 
 
 def rated_extras(values: list[str]) -> frozenset[str]:

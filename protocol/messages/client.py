@@ -111,10 +111,12 @@ class CreateTableMsg(_ClientMsg):
     seat: SeatNo | None = None
     """The seat you want (with ``player``)."""
     timing: Timing | None = None
-    """1.1: a clock and the grace period; absent: no clock, the default grace."""
+    """1.1: a clock and the grace period; absent: no clock (1.2: but at a rated table),
+    the default grace."""
     rated: bool = False
     """1.2: a rated table: every seat a signed-in player, no bots, no chosen seed and no
-    ``casual`` memory (unless the server allows them); its result updates ratings."""
+    ``casual`` memory (unless the server allows them), and always a clock (the server's
+    time per move if ``timing`` gives none); its result updates ratings."""
 
 
 class JoinMsg(_ClientMsg):

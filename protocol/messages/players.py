@@ -162,8 +162,11 @@ class PlayerInfo(Model):
     mu: float
     sigma: float
     provisional: bool = True
-    """Fewer rated games than the server's threshold: the rating is still settling."""
+    """Fewer rated games than the server's threshold (10): the rating is still
+    settling. Absent means ``true``, as everywhere ``provisional`` is."""
     rated_games: int = 0
+    """Games that changed this player's rating (never an abandoned one, nor one that
+    ended before each seat made its first takes and this player did not forfeit)."""
     games: int = 0
     """Finished games played as this player, rated or not (abandoned ones included)."""
     wins: int = 0
@@ -196,7 +199,7 @@ class GameSummary(Model):
     """Each seat's place (``result.places``)."""
     rated: bool = False
     rating_before: float | None = None
-    """Rated games: the player's rating before the game ..."""
+    """Rated games that changed the player's rating: the rating before the game ..."""
     rating_after: float | None = None
     """... and after it."""
 
@@ -211,7 +214,9 @@ class LeaderEntry(Model):
     mu: float
     sigma: float
     rated_games: int
-    provisional: bool = False
+    provisional: bool
+    """As in ``PlayerInfo``: always sent here (servers before 1.2's rating rules left
+    it out when false)."""
 
 
 class RecordSetupInfo(Model):

@@ -58,6 +58,8 @@ class Clocked(Protocol):
     replaced: set[int]
     timed_out: set[int]
     expiries: list[int]
+    own: list[int]
+    rated: bool
     absent_since: dict[int, float]
     stand_ins: dict[int, StandIn[Any]]
     now: Callable[[], float]
@@ -107,9 +109,9 @@ class Timekeeping:
     def life(self: Clocked, clock: Clock | None = None) -> dict[str, Any] | None:
         """What the store keeps of the game beyond its record (``TableLife``, in its
         stored form; None while there is nothing): resignations, stand-ins, time-outs,
-        the clock and the server that runs it."""
+        the clock, the server that runs it and, at a rated table, each person's takes."""
         clock = clock or self.clock
-        if clock is None and not (self.resigned or self.replaced or self.timed_out):
+        if clock is None and not (self.resigned or self.replaced or self.timed_out or self.rated):
             return None
         return TableLife(
             tuple(self.resigned),
@@ -117,6 +119,7 @@ class Timekeeping:
             tuple(self.timed_out),
             None if clock is None else clock.to_dict(),
             self.store.server_id,
+            tuple(self.own),
         ).to_dict()
 
     async def save_life(self: Clocked) -> None:

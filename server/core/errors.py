@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["TableError"]
+__all__ = ["TableError", "same_player"]
 
 
 class TableError(Exception):
@@ -14,3 +14,8 @@ class TableError(Exception):
         self.code = code
         self.message = message
         self.detail = detail
+
+
+def same_player() -> TableError:
+    """The refusal of a registered player's second seat at one table."""
+    return TableError("not_allowed", "your player sits at this table already", "same_player")

@@ -1,6 +1,7 @@
 """What the store keeps of a running game beyond its record: who resigned, who was
-played by a computer at some point, who timed out, the clock, and the server running
-it.
+played by a computer at some point, who timed out, the clock, the server running it,
+and how many takes each seat's person made itself (``own``: what makes a rated game
+count, ``server.players.ratings``).
 
 ``TableLife`` is that, as one validated record: the table writes it (``to_dict``, the
 stored JSON) and a restart or a node taking the table over reads it back
@@ -10,12 +11,14 @@ left out).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from shared.frozen import quick
+from shared.record import Record
 
-__all__ = ["TableLife"]
+__all__ = ["TableLife", "own_takes", "takes_per_seat"]
 
 
 @quick
@@ -34,6 +37,10 @@ class TableLife:
     server: str = ""
     """The server running the game (``Store.server_id``): its last alive note
     (``Store.note_alive``) says until when the move ran, should it crash."""
+    own: tuple[int, ...] = ()
+    """Per seat, the takes its person made itself (not a computer player standing in
+    or moving for it when its time ran out); empty in a life stored before they were
+    counted."""
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form (JSON)."""
@@ -43,6 +50,7 @@ class TableLife:
             "timed_out": sorted(self.timed_out),
             "clock": self.clock,
             "server": self.server,
+            "own": list(self.own),
         }
 
     @classmethod
@@ -59,10 +67,35 @@ class TableLife:
 
         clock = raw.get("clock")
         server = raw.get("server")
+        got = raw.get("own")
+        own: list[int] = got if isinstance(got, list) else []
+        counted = len(own) == players and all(type(n) is int and n >= 0 for n in own)
         return cls(
             seats("resigned"),
             seats("replaced"),
             seats("timed_out"),
             clock if isinstance(clock, dict) else None,
             server if isinstance(server, str) else "",
+            tuple(own) if counted else (),
         )
+
+
+def takes_per_seat(record: Record) -> list[int]:
+    """How many of ``record``'s takes fell to each seat's turn, whoever made them."""
+    game = record.start()
+    counts = [0] * record.options.players
+    for take in record.actions:
+        counts[game.to_move] += 1
+        game.apply(take)
+    return counts
+
+
+def own_takes(life: object, record: Callable[[], Record | None], players: int) -> list[int]:
+    """Per seat, the takes its person made itself, as the stored ``life`` says; for a
+    game whose life does not say (stored before they were counted), the takes of the
+    seat's turns in its ``record()`` (who made them was not kept), none without one."""
+    own = TableLife.from_stored(life, players).own
+    if own:
+        return list(own)
+    replayed = record()
+    return takes_per_seat(replayed) if replayed is not None else [0] * players

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from shared.clock import Clock, TimeRules
 
 from ..store import Store, StoredSeat, StoredTable
-from .life import TableLife
+from .life import TableLife, own_takes
 from .roles import DETACHED
 from .table import FINISHED, PLAYING, Seat, Table, TableHost
 
@@ -117,6 +117,8 @@ def restore_life(table: Table, life: TableLife, alive: float | None) -> None:
     table.resigned = list(life.resigned)
     table.replaced = set(life.replaced)
     table.timed_out = set(life.timed_out)
+    if table.rated:  # what makes its game count (``server.players.ratings``)
+        table.own = own_takes(life.to_dict(), lambda: table.record, n)
     if table.timing.clocked and table.game is not None:
         clock = Clock.from_dict(table.timing, n, life.clock)
         used = 0.0

@@ -37,14 +37,15 @@ from shared.record import Record
 from shared.result import GameResult, announced
 from shared.view import View, views
 
-from ..store import StaleOwner, Store
+from ..store import PlayerSeated, StaleOwner, Store
 from . import intents
 from .aio import outlast, to_the_end
 from .clocks import EXPIRY_BOT, Timekeeping
 from .endings import Endings
-from .errors import TableError
+from .errors import TableError, same_player
 from .handle import PublicSeat, TableHandle, next_serial
 from .intents import Intent
+from .rematch import Rematches
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
@@ -101,7 +102,7 @@ class Seat:
         return self.name is not None and self.bot is None
 
 
-class Table(Endings, Timekeeping):
+class Table(Endings, Timekeeping, Rematches):
     def __init__(
         self,
         table_id: str,
@@ -141,6 +142,7 @@ class Table(Endings, Timekeeping):
         self.replaced: set[int] = set()  # seats a computer player played at some point
         self.timed_out: set[int] = set()  # seats taken over after time-outs in a row
         self.expiries = [0] * options.players  # time-outs in a row, per seat
+        self.own = [0] * options.players  # takes each seat's person made itself, per seat
         self.absent_since: dict[int, float] = {}  # a person's seat, disconnected
         self.stand_ins: dict[int, StandIn] = {}  # seat -> the computer player playing it
         self.clock: Clock | None = None
@@ -337,14 +339,18 @@ class Table(Endings, Timekeeping):
                 if not free:
                     raise TableError("table_full", "every seat at this table is taken")
                 chosen = free[0]
+            if player_id is not None and any(s.player == player_id for s in self.seats):
+                raise same_player()  # checked under the lock, and by the store (races)
             token = new_token()
             th = hash_token(token)
             epoch = self.epoch_held()
-            await self.durable(
-                self.store.set_seat(
-                    self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
-                )
+            write = self.store.set_seat(
+                self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
             )
+            try:
+                await self.durable(write)
+            except PlayerSeated as e:  # nothing stored: the table is as it was
+                raise same_player() from e
             chosen.name, chosen.token_hash, chosen.player = name, th, player_id
             chosen.occupant, chosen.ready = occupant, False
             self.spectators.discard(occupant)
@@ -500,11 +506,13 @@ class Table(Endings, Timekeeping):
                     raise TableError("not_allowed", "you resigned: a computer plays your seat")
                 if seat in self.stand_ins:  # the person is back and acts
                     self._back(seat)
-            held, self.expiries[seat] = self.expiries[seat], 0 if person else self.expiries[seat]
+            held = self.expiries[seat], self.own[seat]
+            if person:  # stored with the take (``life``): what makes a rated game count
+                self.expiries[seat], self.own[seat] = 0, self.own[seat] + 1
             try:
                 await self._apply_locked(seat, take, [])
             except Exception:  # a refused take is no take: the time-outs in a row stand
-                self.expiries[seat] = held
+                self.expiries[seat], self.own[seat] = held
                 raise
             return self.version
 
@@ -570,30 +578,6 @@ class Table(Endings, Timekeeping):
             self._announce_end(None)
         if cancelled:
             raise asyncio.CancelledError
-
-    # ------------------------------------------------------------- rematch
-    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
-        """Ask for (or withdraw) a rematch; when every person seated asks, it starts."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can ask for a rematch")
-        if self.state != FINISHED or self.result is None:
-            raise TableError("not_finished", "a rematch follows a game that has ended")
-        if yes and any(getattr(s.occupant, "minor", 1) < 1 for s in self.seats if s.person):
-            raise TableError(  # it needs every person's vote, and 1.0 has no rematch
-                "not_allowed",
-                "a player here speaks protocol 1.0, which has no rematch",
-                "protocol_1_0",
-            )
-        if yes:
-            self.rematch_votes.add(seat)
-        else:
-            self.rematch_votes.discard(seat)
-        self.broadcast_presence()
-        people = {s.index for s in self.seats if s.person}
-        if people <= self.rematch_votes:
-            self.rematch_votes.clear()
-            await self.host.rematch(self)
 
 
 if TYPE_CHECKING:  # mypy proves that a table is a handle (``server.core.handle``)

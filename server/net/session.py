@@ -33,7 +33,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client, spoken_version
-from protocol.convert import options_to_shared, timing_to_shared
+from protocol.convert import options_to_shared
 from protocol.jsonframes import from_json, to_json
 from protocol.wire import encode_ack, encode_as
 from shared.errors import RuleError
@@ -482,10 +482,7 @@ class Session(Framing):
             raise TableError("bad_options", "no seat left for you: every seat is a bot's")
         if msg.player is not None:
             self.conduct.may_sit(self.account.seat_name(msg.player), self.host)  # before a table
-        try:
-            timing = timing_to_shared(msg.timing)
-        except RuleError as e:
-            raise TableError("bad_options", e.message) from e
+        rated, timing = self.account.table_rules(msg, self.minor)  # 1.2: rated, then clocked
         table, invite = await self.lobby.create(
             msg.name,
             options,
@@ -493,7 +490,7 @@ class Session(Framing):
             bots=[(b.seat, b.level) for b in msg.bots],
             timing=timing,
             peer=self.host,
-            rated=self.account.check_create(msg, self.minor),  # 1.2
+            rated=rated,
         )
         summary = table_summary(table, self.minor)
         self.send(m.TableCreatedMsg(table=summary, invite=invite), msg.id)

@@ -8,14 +8,18 @@ lines, and hands over only what they need (``Seating``).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from protocol import messages as m
+from protocol.convert import timing_to_shared
+from shared.clock import TimeRules
+from shared.errors import RuleError
 
-from ..core.errors import TableError
+from ..core.errors import TableError, same_player
 from ..core.handle import TableHandle
 from ..lobby.registry import Lobby
 from ..store.players import StoredPlayer
@@ -115,6 +119,21 @@ class Account:
             raise TableError("bad_options", "no casual memory at a rated table on this server")
         return True
 
+    def table_rules(self, msg: m.CreateTableMsg, minor: int) -> tuple[bool, TimeRules]:
+        """Whether the table ``msg`` makes is rated (``check_create``), and its time
+        rules (``bad_options`` if they cannot be played): a rated table created without
+        a time per move gets the server's (``--rated-move``), the rest as given, so that
+        nobody can stall a rated game (a seat whose time runs out times out, and loses
+        once absent)."""
+        try:
+            timing = timing_to_shared(msg.timing)
+        except RuleError as e:
+            raise TableError("bad_options", e.message) from e
+        rated = self.check_create(msg, minor)
+        if rated and not timing.clocked:
+            timing = dataclasses.replace(timing, move=self.service().rated_move)
+        return rated, timing
+
     def check_join(self, table: TableHandle) -> None:
         """A rated table seats only signed-in players, a player at most once."""
         if self.players is None:
@@ -129,7 +148,7 @@ class Account:
                 )
             return
         if self.player.id in store.seat_players(table.id).values():
-            raise TableError("not_allowed", "your player sits at this table already", "same_player")
+            raise same_player()
 
     def player_id(self) -> str | None:
         """The id of the player a seat taken now is linked to (None: anonymous)."""

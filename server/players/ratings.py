@@ -18,12 +18,15 @@ from server.store.players import RatingChange
 
 __all__ = [
     "MODEL",
+    "OWN_TAKES",
     "PROVISIONAL_GAMES",
     "counts",
     "display",
+    "forfeited",
     "initial",
     "rate",
     "rate_game",
+    "rated_seats",
 ]
 
 MODEL = PlackettLuce()
@@ -52,8 +55,15 @@ def rate(before: Sequence[tuple[float, float]], places: Sequence[int]) -> list[t
     return [(team[0].mu, team[0].sigma) for team in after]
 
 
+OWN_TAKES = 3
+"""A rated game counts in full only once every seat's person has made this many takes
+itself (takes a computer made for the seat, standing in or when its time ran out, are
+not its own): a game resigned, claimed or left at once rates nobody who did not lose it
+by their own doing (``rated_seats``)."""
+
+
 def counts(result: dict[str, Any] | None, players: dict[int, str]) -> bool:
-    """Whether a stored result changes ratings: an ending other than ``abandoned``,
+    """Whether a stored result may change ratings: an ending other than ``abandoned``,
     with a registered player in every seat, each a different one."""
     if not isinstance(result, dict) or result.get("ending") in (None, "abandoned"):
         return False
@@ -62,13 +72,48 @@ def counts(result: dict[str, Any] | None, players: dict[int, str]) -> bool:
     return len(places) >= 2 and set(players) == seats and len(set(players.values())) == len(seats)
 
 
-def rate_game(
-    result: dict[str, Any], players: dict[int, str], current: dict[str, tuple[float, float] | None]
-) -> list[RatingChange]:
-    """The changes a counted game makes: ``current`` is each player's (mu, sigma) before
-    it (None: unrated yet)."""
+def forfeited(result: dict[str, Any]) -> set[int]:
+    """The seats that lost the game by their own doing: they resigned, timed out in a
+    row until the computer took over, or were absent when the opponent claimed."""
+    seats = set(result.get("resigned") or ()) | set(result.get("timed_out") or ())
+    claimant = result.get("claimed_by")
+    if result.get("ending") == "claimed" and claimant is not None:
+        seats |= set(range(len(result["places"]))) - {claimant}
+    return seats
+
+
+def rated_seats(result: dict[str, Any], own: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Whose ratings a counting game changes, and the places they are rated by: every
+    seat, by the result's places, once each seat made ``OWN_TAKES`` takes itself. Before
+    that, only the seats that forfeited (``forfeited``) lose, as to the other seats,
+    and nobody else's rating moves: a second account resigning at once feeds nobody a
+    win, and a player who sees a poor deal cannot leave it for free either (resigning,
+    stalling on the clock and leaving are all losses). Nobody's when nobody, or
+    everybody, forfeited."""
     places = list(result["places"])
+    if all(n >= OWN_TAKES for n in own):
+        return list(range(len(places))), places
+    lost = forfeited(result)
+    if not lost or len(lost) == len(places):
+        return [], places
+    return sorted(lost), [2 if s in lost else 1 for s in range(len(places))]
+
+
+def rate_game(
+    result: dict[str, Any],
+    players: dict[int, str],
+    current: dict[str, tuple[float, float] | None],
+    own: Sequence[int],
+) -> list[RatingChange]:
+    """The changes a counted game makes (``counts``): ``current`` is each player's (mu,
+    sigma) before it (None: unrated yet), ``own`` each seat's own takes; only the seats
+    ``rated_seats`` names change."""
+    changed, places = rated_seats(result, own)
     seats = sorted(players)
     before = [current[players[s]] for s in seats]
     after = rate([b if b is not None else initial() for b in before], [places[s] for s in seats])
-    return [RatingChange(s, players[s], b, a) for s, b, a in zip(seats, before, after, strict=True)]
+    return [
+        RatingChange(s, players[s], b, a)
+        for s, b, a in zip(seats, before, after, strict=True)
+        if s in changed
+    ]

@@ -19,6 +19,7 @@ from protocol import messages as m
 from shared.record import Record
 
 from ..core.errors import TableError
+from ..core.life import own_takes
 from ..store import Store
 from ..store.players import PlayerGame, StoredPlayer
 from . import ratings
@@ -82,11 +83,13 @@ class Players:
         store: Store,
         *,
         rated_allow: frozenset[str] = frozenset(),
+        rated_move: float = 60.0,
         hashing: int = 2,
         now: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.rated_allow = rated_allow
+        self.rated_move = rated_move  # a rated table's move time if its creator gave none
         self._now = now
         self._hashing = asyncio.Semaphore(hashing)  # scrypt runs at most this often at once
         self.codes = DeviceCodes(store, now=now, hashing=self._hashing)
@@ -188,8 +191,16 @@ class Players:
         for pid in seated.values():
             p = self.store.player_by_id(pid)
             current[pid] = None if p is None or p.mu is None or p.sigma is None else (p.mu, p.sigma)
-        await self.store.save_ratings(table_id, seq, ratings.rate_game(result, seated, current))
+        own = own_takes(self.store.game_life(table_id), lambda: self._record(table_id), len(seated))
+        changes = ratings.rate_game(result, seated, current, own)
+        if not changes:
+            return False
+        await self.store.save_ratings(table_id, seq, changes)
         return True
+
+    def _record(self, table_id: str) -> Record | None:
+        stored = self.store.load_record(table_id)
+        return stored[0] if stored is not None else None
 
     async def recompute(self) -> int:
         """Every rating again from the stored rated games, in the order they were

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from .base import (
     BadDatabase,
+    PlayerSeated,
     Sanction,
     StaleOwner,
     Store,
@@ -68,6 +69,7 @@ __all__ = [
     "SQLITE_MIGRATIONS",
     "BadDatabase",
     "MemoryStore",
+    "PlayerSeated",
     "Sanction",
     "SqlStore",
     "SqliteStore",

@@ -26,6 +26,7 @@ FinishListener = Callable[[str, "dict[str, Any] | None"], Awaitable[None]]
 
 __all__ = [
     "BadDatabase",
+    "PlayerSeated",
     "Sanction",
     "StaleOwner",
     "Store",
@@ -166,7 +167,8 @@ class Store(PlayerStore, ABC):
         player: str | None = None,
     ) -> None:
         """Store (or replace) a seat's occupant, with the registered player's id
-        (``player``, 1.2: its link to the seat, in the same transaction; None: nobody's)."""
+        (``player``, 1.2: its link to the seat, in the same transaction; None: nobody's).
+        ``PlayerSeated`` (nothing stored) if that player holds another seat here."""
 
     @abstractmethod
     async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
@@ -319,3 +321,14 @@ class StaleOwner(Exception):
         super().__init__(f"table {table_id}: epoch {epoch} is stale, another node owns it")
         self.table_id = table_id
         self.epoch = epoch
+
+
+class PlayerSeated(Exception):
+    """A seat write refused because its registered player holds another seat of the
+    same table (a player sits at most once at a table: the store's constraint, so two
+    joins racing cannot both sit down). Nothing of the write was stored."""
+
+    def __init__(self, table_id: str, player_id: str) -> None:
+        super().__init__(f"table {table_id}: the player sits here already")
+        self.table_id = table_id
+        self.player_id = player_id

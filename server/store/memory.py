@@ -14,7 +14,7 @@ from shared.game import Take
 from shared.options import Options
 from shared.record import Record
 
-from .base import Sanction, Store, StoredGame, StoredTable
+from .base import PlayerSeated, Sanction, Store, StoredGame, StoredTable
 from .memory_players import MemoryPlayers
 
 __all__ = ["MemoryStore"]
@@ -61,7 +61,10 @@ class MemoryStore(MemoryPlayers, Store):
         player: str | None = None,
     ) -> None:
         if player is not None:  # the players' part keeps who sat where
-            self._seats.setdefault(table_id, {})[seat] = player
+            seats = self._seats.setdefault(table_id, {})
+            if any(p == player and s != seat for s, p in seats.items()):
+                raise PlayerSeated(table_id, player)
+            seats[seat] = player
         else:
             self._seats.get(table_id, {}).pop(seat, None)
 
@@ -76,7 +79,7 @@ class MemoryStore(MemoryPlayers, Store):
         *,
         epoch: int | None = None,
     ) -> None:
-        pass
+        self.keep_life(table_id, life)
 
     def append_action(
         self,
@@ -87,6 +90,7 @@ class MemoryStore(MemoryPlayers, Store):
         *,
         epoch: int | None = None,
     ) -> asyncio.Future[None]:
+        self.keep_life(table_id, life)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         done.set_result(None)  # nothing to write: durable at once
         return done
@@ -94,12 +98,13 @@ class MemoryStore(MemoryPlayers, Store):
     async def save_life(
         self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
     ) -> None:
-        pass
+        self.keep_life(table_id, life)
 
     async def finish(
         self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
     ) -> None:
         await self._finished(table_id, result)
+        self._lives.pop(table_id, None)  # rated (``_finished``): kept no longer
 
     async def add_sanction(self, sanction: Sanction) -> None:
         self._sanctions[sanction.id] = sanction

@@ -24,6 +24,7 @@ class MemoryPlayers(PlayerStore):
         self._secrets: dict[str, list[str]] = {}
         self._seats: dict[str, dict[int, str]] = {}  # table id -> seat -> player id
         self._rated: dict[str, int | None] = {}  # table id -> seq
+        self._lives: dict[str, dict[str, Any]] = {}  # rated table id -> its game's life
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> (player id, expiry)
 
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
@@ -82,6 +83,14 @@ class MemoryPlayers(PlayerStore):
 
     def is_rated(self, table_id: str) -> bool:
         return table_id in self._rated
+
+    def keep_life(self, table_id: str, life: dict[str, Any] | None) -> None:
+        """A rated game's life, kept while the process runs (``game_life``)."""
+        if life is not None and table_id in self._rated:
+            self._lives[table_id] = life
+
+    def game_life(self, table_id: str) -> dict[str, Any] | None:
+        return self._lives.get(table_id)
 
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
         self._rated[table_id] = seq

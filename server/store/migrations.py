@@ -143,6 +143,18 @@ CREATE INDEX IF NOT EXISTS device_codes_expires ON device_codes(expires)
 CREATE INDEX IF NOT EXISTS players_board
     ON players ((mu - 3 * sigma) DESC, name_key COLLATE BINARY) WHERE rated_games > 0
 """,
+    # 10: a player holds at most one seat of a table, whatever races (two joins at once
+    # both passed the server's check before either was stored). A table that has two
+    # seats of one player already keeps the link of its lowest seat (such a game never
+    # counted for ratings: a rated game counts only with a different player per seat)
+    """
+DELETE FROM player_seats WHERE EXISTS (
+    SELECT 1 FROM player_seats o
+    WHERE o.table_id = player_seats.table_id AND o.player_id = player_seats.player_id
+    AND o.seat < player_seats.seat
+);
+CREATE UNIQUE INDEX IF NOT EXISTS player_seats_once ON player_seats(table_id, player_id)
+""",
 )
 
 

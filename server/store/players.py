@@ -135,6 +135,11 @@ class PlayerStore(ABC):
         """Whether the table is rated (``Store.create_table`` made it so)."""
 
     @abstractmethod
+    def game_life(self, table_id: str) -> dict[str, Any] | None:
+        """A rated table's game's life beyond its record as last stored (``Table.life``:
+        who resigned or timed out, each person's own takes); None if none was stored."""
+
+    @abstractmethod
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
         """Store one rated game's changes, the ``seq``-th applied: every player's new
         rating and one more rated game, in one transaction."""

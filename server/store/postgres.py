@@ -34,6 +34,7 @@ class PostgresStore(SqlStore):
     server on the same database refuses to start; nodes of a cluster pass False."""
 
     MIGRATIONS = PG_MIGRATIONS
+    INTEGRITY = (psycopg.IntegrityError,)
     WON = (
         "(g.result::jsonb ->> 'ending') IS DISTINCT FROM 'abandoned'"
         " AND (g.result::jsonb -> 'places' -> ps.seat) = '1'::jsonb"

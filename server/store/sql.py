@@ -24,7 +24,16 @@ from shared.record import Record, action_to_dict
 
 from ..figures import Timings
 from . import sanctions
-from .base import BadDatabase, Sanction, StaleOwner, Store, StoredGame, StoredSeat, StoredTable
+from .base import (
+    BadDatabase,
+    PlayerSeated,
+    Sanction,
+    StaleOwner,
+    Store,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+)
 from .readers import Dialect, Readers
 from .sql_players import SqlPlayers
 from .writer import Op, Writer
@@ -52,6 +61,8 @@ class SqlStore(SqlPlayers, Store):
     BEGIN = "BEGIN"
     MIGRATIONS: tuple[str, ...] = ()
     """The schema, one script per version (``schema_version`` holds how many ran)."""
+    INTEGRITY: tuple[type[Exception], ...] = ()
+    """The backend's DB-API ``IntegrityError``: a write a constraint refused."""
 
     def __init__(self, *, max_batch: int = 1000, readonly: bool = False) -> None:
         self.readonly = readonly
@@ -59,6 +70,7 @@ class SqlStore(SqlPlayers, Store):
             self._connect,
             begin=self.BEGIN,
             dialect=self._sql,
+            refusals=self.INTEGRITY,
             epochs_sql=self._epochs_sql,
             max_batch=max_batch,
         )
@@ -319,17 +331,18 @@ class SqlStore(SqlPlayers, Store):
             if player is not None
             else ("DELETE FROM player_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
         )
-        await self._write(
-            table_id,
-            (
-                "INSERT INTO seats (table_id, seat, name, token_hash, bot)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
-                " name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
-                (table_id, seat, name, token_hash, bot),
-            ),
-            link,
-            epoch=epoch,
+        seat_op: Op = (
+            "INSERT INTO seats (table_id, seat, name, token_hash, bot)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+            " name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
+            (table_id, seat, name, token_hash, bot),
         )
+        try:
+            await self._write(table_id, seat_op, link, epoch=epoch)
+        except self.INTEGRITY as e:  # the player's other seat here (migration 10)
+            if player is None or player not in self.seat_players(table_id).values():
+                raise
+            raise PlayerSeated(table_id, player) from e
 
     async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
         await self._write(

@@ -170,6 +170,15 @@ class SqlPlayers(PlayerStore):
         )
         return row is not None
 
+    def game_life(self, table_id: str) -> dict[str, Any] | None:
+        row = self._read(
+            lambda con: con.execute(
+                "SELECT life FROM games WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        )
+        life = json.loads(row[0]) if row is not None and row[0] else None
+        return life if isinstance(life, dict) else None
+
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
         ops: list[Op] = [("UPDATE rated_tables SET seq = ? WHERE table_id = ?", (seq, table_id))]
         for c in changes:

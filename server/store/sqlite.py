@@ -56,6 +56,7 @@ class SqliteStore(SqlStore):
 
     BEGIN = "BEGIN IMMEDIATE"
     MIGRATIONS = SQLITE_MIGRATIONS
+    INTEGRITY = (sqlite3.IntegrityError,)
     WON = (
         "json_extract(g.result, '$.ending') IS NOT 'abandoned'"
         " AND json_extract(g.result, '$.places[' || ps.seat || ']') = 1"

@@ -40,8 +40,10 @@ class Writer:
 
     It is handed what it needs of its backend: ``connect`` (a new DB-API connection in
     autocommit mode), ``begin`` (the statement opening a write transaction), ``dialect``
-    (a statement written with ``?`` in the backend's dialect) and ``epochs_sql`` (select
-    (id, epoch) of ``n`` tables, locking them against a claim until the commit)."""
+    (a statement written with ``?`` in the backend's dialect), ``epochs_sql`` (select
+    (id, epoch) of ``n`` tables, locking them against a claim until the commit) and
+    ``refusals`` (the backend's constraint errors: their callers answer them, so they
+    are logged as warnings)."""
 
     def __init__(
         self,
@@ -51,12 +53,14 @@ class Writer:
         dialect: Callable[[str], str],
         epochs_sql: Callable[[int], str],
         max_batch: int = 1000,
+        refusals: tuple[type[Exception], ...] = (),
     ) -> None:
         self.connect = connect
         self.begin = begin
         self.dialect = dialect
         self.epochs_sql = epochs_sql
         self.max_batch = max_batch
+        self.refusals = refusals  # what a constraint refuses: the caller's to answer
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()  # C, lock-free put
         self._thread: threading.Thread | None = None
         self.commits = 0  # transactions committed (for the group-commit figures)
@@ -199,7 +203,10 @@ class Writer:
 
     def _fail(self, item: _Item, e: Exception) -> None:
         self.failed += 1
-        log.error("store write failed", extra={"error": repr(e)})
+        if isinstance(e, self.refusals):
+            log.warning("store write refused by a constraint", extra={"error": repr(e)})
+        else:
+            log.error("store write failed", extra={"error": repr(e)})
         _settle([item], e)
 
     def _refuse(self, item: _Item, e: StaleOwner) -> None:

@@ -3,19 +3,23 @@ rated games stored through the store's own path."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import random
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 from server.app import Server, ServerConfig
+from server.core.life import TableLife
 from server.lobby import NO_QUOTAS
+from server.players.ratings import OWN_TAKES
 from server.store import Store, open_store
 from server.store.players import StoredPlayer
 from shared.options import Options
 from shared.record import Record
-from tests.server.wsclient import WsClient
+from tests.server.wsclient import WsClient, random_take
 
 _tables = itertools.count(1)
 
@@ -109,10 +113,14 @@ async def stored_game(
     ending: str = "played_out",
     rated: bool = True,
     names: Sequence[str] | None = None,
+    own: Sequence[int] | None = None,
+    result_of: dict[str, Any] | None = None,
 ) -> str:
     """A game of ``player_ids`` (seat order) stored as a server stores one, linked to
-    its players and finished with ``places``: its rating follows by the store's own
-    path (``finish``, then the players' listener). Returns the table id."""
+    its players and finished with ``places`` (or ``result_of``), each seat's person
+    having made ``own`` takes itself (by default enough for the game to count): its
+    rating follows by the store's own path (``finish``, then the players' listener).
+    Returns the table id."""
     table_id = f"g{next(_tables)}x{secrets.token_hex(3)}"
     n = len(player_ids)
     options = Options(players=n, seed=len(table_id))
@@ -120,6 +128,33 @@ async def stored_game(
     for seat, pid in enumerate(player_ids):
         name = names[seat] if names else f"p{seat}"
         await store.set_seat(table_id, seat, name, secrets.token_hex(8), None, player=pid)
-    await store.start_game(table_id, Record.new(options))
-    await store.finish(table_id, result(places, ending))
+    own = [OWN_TAKES] * n if own is None else list(own)
+    await store.start_game(table_id, Record.new(options), TableLife(own=tuple(own)).to_dict())
+    await store.finish(table_id, result_of or result(places, ending))
     return table_id
+
+
+async def take_if_mine(client: WsClient, seat: int) -> bool:
+    """One take for ``seat`` if it is to move on the client's newest view; whether it
+    was made (a time-out may have moved first: then the server says ``stale_state``)."""
+    msg = client.latest_view()
+    if msg is None or msg.view.game_over or msg.view.to_move != seat or not msg.view.takes:
+        return False
+    fields = random_take(msg.view, random.Random(msg.state_version))
+    ack = await client.request("take", **{**fields, "state_version": msg.state_version})
+    return bool(ack.type == "ack")
+
+
+async def own_takes(seats: list[WsClient], n: int) -> None:
+    """Each seat's person (``seats[i]``, a client of seat ``i``) makes ``n`` takes
+    itself, whoever is to move moving (a take may earn its seat another): what makes a
+    rated game count (``server.players.ratings.OWN_TAKES``)."""
+    made = [0] * len(seats)
+    async with asyncio.timeout(60):
+        while min(made) < n:
+            version = max(c.latest_view().state_version for c in seats)
+            for c in seats:
+                await c.wait_until(lambda c=c, v=version: c.latest_view().state_version >= v)
+            mover = seats[0].latest_view().view.to_move
+            if await take_if_mine(seats[mover], mover):
+                made[mover] += 1

@@ -9,10 +9,11 @@ from collections.abc import Callable
 
 import msgpack  # type: ignore[import-untyped]
 
+from server.players.ratings import OWN_TAKES
 from tests.helpers.cluster import cluster
 from tests.server.wsclient import WsClient, create
 
-from .helpers import new_secret, signed_in, stored_server
+from .helpers import new_secret, own_takes, signed_in, stored_server
 
 
 async def _listed(c: WsClient) -> dict[str, bool]:
@@ -62,6 +63,9 @@ async def test_a_rematch_of_a_rated_table_is_rated(store_url: str) -> None:
             for c in (ada, grace):
                 await c.send("ready")
             await ada.wait_for(lambda x: x.type == "view" and not x.view.game_over)
+            await grace.wait_for(lambda x: x.type == "view" and not x.view.game_over)
+            seats = [ada, grace] if game == 1 else [grace, ada]  # the rematch moves seats on
+            await own_takes(seats, OWN_TAKES)  # so that it counts
             start = len(ada.msgs)
             assert (await grace.request("resign")).type == "ack"
             await ada.wait_for(lambda x: x.type == "view" and x.view.game_over, start=start)

@@ -8,13 +8,13 @@ import secrets
 
 from openskill.models import PlackettLuce
 
-from server.players.ratings import PROVISIONAL_GAMES, display, initial
+from server.players.ratings import OWN_TAKES, PROVISIONAL_GAMES, display, initial
 from server.players.service import Players
 from server.store import open_store
 from server.store.players import StoredPlayer
 from tests.server.wsclient import WsClient, create
 
-from .helpers import new_secret, signed_in, stored_game, stored_server
+from .helpers import new_secret, own_takes, signed_in, stored_game, stored_server
 
 HISTORY = [  # (seats as player numbers, places, ending)
     ((0, 1), (1, 2), "played_out"),
@@ -104,6 +104,8 @@ async def test_a_rated_game_over_the_protocol(store_url: str) -> None:
         for c in (ada, grace):
             await c.send("ready")
         await ada.wait_type("view")
+        await grace.wait_type("view")
+        await own_takes([ada, grace], OWN_TAKES)  # it counts
         await grace.request("resign")  # Grace resigns: Ada wins
         await ada.wait_for(lambda x: x.type == "presence" and x.state == "finished")
         await ada.ping()

@@ -20,8 +20,8 @@ _TABLE_ID = re.compile(r"[0-9a-f]{8}")
 
 class Masker:
     """Replaces random ids and tokens (and, with ``clock``, the wall-clock times of
-    protocol 1.2's players, profiles and game lists) with stable placeholders: first
-    seen, first named."""
+    protocol 1.2's players, profiles and game lists, and the time left on a rated
+    table's clock) with stable placeholders: first seen, first named."""
 
     def __init__(self, clock: bool = False) -> None:
         self.tables: dict[str, str] = {}
@@ -38,6 +38,8 @@ class Masker:
             return "<bot_levels>"
         if key in self.times and isinstance(value, int):
             return "<time>"
+        if key == "left_ms" and self.times:  # a running clock's time left (1.2: rated)
+            return "<left_ms>"
         if key in ("table", "id") and isinstance(value, str) and _TABLE_ID.fullmatch(value):
             return self.tables.setdefault(value, f"<table{len(self.tables)}>")
         return value
