@@ -120,6 +120,8 @@ class Server:
                 self.moderation,
                 None if self.cluster is None else self.cluster.operator,
             )
+        if self.cluster is not None:  # a sanction made at another node takes effect at once
+            self.cluster.operator.enforcing = self.enforce_here
         self.metrics: Metrics | None = None
         if config.metrics:
             parts = Parts(
@@ -283,6 +285,13 @@ class Server:
             except Exception:  # a failed round must not end the sweeping
                 log.exception("sweep failed")
 
+    async def enforce_here(self, sanction_id: str) -> int:
+        """Another node made (or lifted) sanction ``sanction_id``: read the sanctions
+        again, and a ban closes the connections here it concerns; how many."""
+        await asyncio.to_thread(self.moderation.load)
+        s = self.moderation.by_id(sanction_id)
+        return 0 if s is None else self.moderation.enforce(s, self.sessions)
+
     async def _idle_watch(self) -> None:
         """Close connections silent for ``limits.idle_timeout`` seconds (ping counts).
         One task for all connections, checking a few times per timeout: cheaper than a
@@ -350,7 +359,7 @@ class Server:
         address = client_address(connection, peer_of(connection), self.config.trust_forwarded)
         ban = self.moderation.banned_address(address)
         if ban is not None:
-            log.info("handshake refused: banned", extra={"sanction": ban.id})
+            log.info("handshake refused: banned", extra={"sanction": ban.id, "address": address})
             return connection.respond(
                 HTTPStatus.FORBIDDEN,
                 f"banned: the operator banned this address {until_text(ban)}\n",

@@ -143,6 +143,10 @@ CREATE INDEX IF NOT EXISTS device_codes_expires ON device_codes(expires)
 CREATE INDEX IF NOT EXISTS players_board
     ON players ((mu - 3 * sigma) DESC, name_key COLLATE BINARY) WHERE rated_games > 0
 """,
+    # 10: who made each sanction (the admin socket's peer), for the audit
+    """
+ALTER TABLE sanctions ADD COLUMN actor TEXT
+""",
 )
 
 
