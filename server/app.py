@@ -39,6 +39,7 @@ from .lobby.registry import Lobby
 from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of
+from .net.requests import duplicate_refusal, host_refusal
 from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .ops.admin import Admin, listing
 from .ops.metrics import Metrics, Parts
@@ -328,7 +329,9 @@ class Server:
         return counts
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """The request is in: ``/healthz`` is answered (whatever followed its headers:
+        """The request is in: one that gives a header read as one value twice is
+        refused (``400``), one naming a host this server does not answer to too (``421``,
+        ``net.requests``); ``/healthz`` is answered (whatever followed its headers:
         the connection closes after the answer, so pipelined requests are not); a
         WebSocket handshake whose client sent anything after the headers (data or the
         end of its stream) before the answer is refused with ``400``."""
@@ -341,6 +344,17 @@ class Server:
             early = connection.early > 0 or connection.early_eof
             if connection.early_eof:  # the answer is written before the loop's next turn
                 asyncio.get_running_loop().call_soon(connection.end_held)
+        duplicate = duplicate_refusal(request.headers)
+        if duplicate is not None:
+            log.info("request refused: a header twice", extra={"peer": peer_of(connection)})
+            return connection.respond(HTTPStatus.BAD_REQUEST, duplicate + "\n")
+        wrong_host = host_refusal(request.headers, self.config.allowed_hosts, self.config.host)
+        if wrong_host is not None:
+            log.warning(
+                "request refused: another host's name",
+                extra={"peer": peer_of(connection), "host": request.headers["Host"][:100]},
+            )
+            return connection.respond(HTTPStatus.MISDIRECTED_REQUEST, wrong_host + "\n")
         path = request.path.split("?")[0]
         if path == "/metrics":
             if self.metrics is None:

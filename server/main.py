@@ -66,6 +66,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rated_allow=rated_extras(args.rated_allow),
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
         cluster=args.cluster,
         lease=args.lease,
         metrics=not args.no_metrics,
@@ -73,7 +74,6 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         metrics_token=read_token(args.metrics_token_file),
         admin_socket=admin_socket(args),
     )
-
 
 
 def rated_extras(values: list[str]) -> frozenset[str]:
