@@ -7,12 +7,11 @@ page, by its address or ``localhost``, works as before."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from .conftest import LiveServer, chromium
 
 pytestmark = pytest.mark.e2e
 
@@ -26,16 +25,7 @@ OPEN_SOCKET = """(url) => new Promise((resolve) => {
 @pytest.fixture(scope="module")
 def rebinding_browser() -> Iterator[Any]:
     """Chromium that resolves ``rebind.example`` to 127.0.0.1."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP rebind.example 127.0.0.1"]
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=args)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from chromium("--host-resolver-rules=MAP rebind.example 127.0.0.1")
 
 
 def test_a_rebound_name_gets_no_page_and_no_seat(
