@@ -382,7 +382,10 @@ class Server:
             return webui.respond(request)  # the page and its files, never a handshake
         refusal = origin_refusal(request.headers, self.config.allowed_origins)
         if refusal is not None:
-            log.warning("handshake refused: another site's page", extra={"reason": refusal})
+            log.warning(
+                "handshake refused: another site's page",
+                extra={"reason": refusal, "address": address},
+            )
             return connection.respond(HTTPStatus.FORBIDDEN, refusal + "\n")
         if early:
             return connection.respond(

@@ -148,6 +148,20 @@ async def test_a_header_given_twice_is_a_bad_request(
     assert (await raw(server.port, ["GET /healthz HTTP/1.1"]))[0] == 200  # it serves on
 
 
+async def test_a_proxys_forwarded_for_given_twice_is_read_whole(
+    make_server: MakeServer,
+) -> None:
+    """``X-Forwarded-For`` is a list: given twice it is one list (RFC 9110), and the
+    address a trusted proxy saw is its last."""
+    server = await make_server(trust_forwarded=True)
+    twice = ["X-Forwarded-For: 198.51.100.1", "X-Forwarded-For: 203.0.113.9"]
+    assert (await raw(server.port, HANDSHAKE + twice))[0] == 101
+    async with asyncio.timeout(10):
+        while not server.sessions:
+            await asyncio.sleep(0.01)
+    assert [s.host for s in server.sessions] == ["203.0.113.9"]
+
+
 # ------------------------------------------------------------------ no credential in the log
 async def test_no_credential_in_the_log_at_debug(make_server: MakeServer) -> None:
     """At ``--log-level debug`` websockets logs every request header: the metrics'
