@@ -3,7 +3,8 @@ for a time or until lifted, stored durably and checked at every handshake, seat 
 chat line.
 
 Theory of operation. ``Moderation`` keeps the sanctions in force in memory (read from
-the store at start, ``load``), so a check costs a dictionary look-up. An operator's
+the store at start, ``load``), so a check of a name costs a dictionary look-up, one of
+an address a look at each address sanction (few: an operator makes them). An operator's
 sanction (``add``, through ``kupferkessel admin``) is stored first, then takes effect:
 the sessions it concerns are closed (a ban) at once. A sanction ends at its ``until``
 by itself (each check compares with the clock), or early when lifted. Nodes of a
