@@ -126,11 +126,13 @@ class Moderation:
     def may_sit(self, name: str, address: str) -> None:
         s = self.banned(name, address)
         if s is not None:
+            log.info("refused: banned", extra={"sanction": s.id, "address": address})
             raise TableError("banned", f"the operator banned {_what(s)} {until_text(s)}")
 
     def may_chat(self, name: str, address: str) -> None:
         s = self.muted(name, address)
         if s is not None:
+            log.info("refused: muted", extra={"sanction": s.id, "address": address})
             raise TableError("muted", f"the operator muted {_what(s)} {until_text(s)}")
 
     # ------------------------------------------------------------------ actions

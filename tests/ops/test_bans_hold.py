@@ -135,3 +135,10 @@ async def test_every_admin_action_names_who_did_it(
     assert await refused_at_handshake(proxied, "203.0.113.9")
     (refusal,) = [r for r in caplog.records if r.msg == "handshake refused: banned"]
     assert (refusal.address, refusal.sanction) == ("203.0.113.9", banned["sanction"]["id"])
+    troll = await WsClient.open(proxied.port, "t", **coming_from("198.51.100.7"))
+    name_ban = await ask(proxied, "ban", name="Troll")
+    refused = await troll.request("create_table", name="t", player="Troll")
+    assert refused.code == "banned"
+    (seat,) = [r for r in caplog.records if r.msg == "refused: banned"]
+    assert (seat.address, seat.sanction) == ("198.51.100.7", name_ban["sanction"]["id"])
+    await troll.close()
