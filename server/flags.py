@@ -231,8 +231,9 @@ FLAGS: tuple[Flag, ...] = (
         [],
         "answer requests naming NAME as their Host too (kk.example.org; * for any):"
         " by default only the server's IP addresses, localhost and the --host it listens"
-        " on, so no other site's page reaches it by DNS rebinding; repeatable (env"
-        " KK_ALLOW_HOST, names separated by commas)",
+        " on, so no other site's page reaches it by DNS rebinding (programs' WebSocket"
+        " handshakes, without Origin, are not checked); repeatable (env KK_ALLOW_HOST,"
+        " names separated by commas)",
         "KK_ALLOW_HOST",
         metavar="NAME",
     ),

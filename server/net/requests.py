@@ -8,8 +8,10 @@ attacker's that resolves to the server's address (DNS rebinding): the page is th
 a WebSocket handshake) must name a host the server answers to: an IP address (a
 browser that names an address reached that address, no rebinding there), a loopback
 name (``localhost``, ``*.localhost``), the name it listens on, or a name the operator
-allows (``--allow-host``; ``*`` allows every name). A request without ``Host`` comes
-from a program, never from a browser, and is served.
+allows (``--allow-host``; ``*`` allows every name). Two requests come from programs,
+never from a browser, and are served whatever name they give: one without ``Host``, and
+a WebSocket handshake without ``Origin`` (a browser always sends one), so a terminal
+client or a bot may reach the server by any name.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def host_refusal(headers: Headers, allowed: tuple[str, ...], listening: str) -> 
     given = headers.get("Host")
     if given is None:
         return None
+    if headers.get("Upgrade", "").lower() == "websocket" and "Origin" not in headers:
+        return None  # a program's handshake
     host = host_of(given)
     names = {host_of(a) for a in allowed} | {host_of(listening)}
     if (

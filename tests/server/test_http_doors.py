@@ -25,8 +25,8 @@ from .wsclient import WsClient, create
 async def raw(port: int, lines: list[str], host: str | None = "127.0.0.1") -> tuple[int, bytes]:
     """A request of ``lines`` (after the request line), with ``Host: host`` first unless
     None; the answer's status and body."""
-    head = [f"Host: {host}:{port}"] if host is not None else []
-    data = "\r\n".join([lines[0], *head, *lines[1:], "Connection: close", "", ""]).encode()
+    named = [f"Host: {host}:{port}"] if host is not None else []
+    data = "\r\n".join([lines[0], *named, *lines[1:], "Connection: close", "", ""]).encode()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(data)
     await writer.drain()
@@ -65,15 +65,25 @@ async def test_a_rebound_pages_handshake_is_refused(make_server: MakeServer) -> 
     origin = [f"Origin: http://rebind.example:{server.port}"]
     status, body = await raw(server.port, HANDSHAKE + origin, host="rebind.example")
     assert status == 421 and b"rebind.example" in body
-    with pytest.raises(InvalidStatus) as e:  # the library's client, the name resolved here
+    url = f"ws://rebind.example:{server.port}/"
+    with pytest.raises(InvalidStatus) as e:  # the library's client as a page would send
         async with connect(
-            f"ws://rebind.example:{server.port}/",
+            url,
             host="127.0.0.1",
             port=server.port,
+            origin=f"http://rebind.example:{server.port}",  # type: ignore[arg-type]
             subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
         ):
             pass
     assert e.value.response.status_code == 421
+    # a program (no Origin: never a browser) reaches the server by any name
+    async with connect(
+        url,
+        host="127.0.0.1",
+        port=server.port,
+        subprotocols=[m.SUBPROTOCOL],  # type: ignore[list-item]
+    ) as program:
+        assert program.subprotocol == m.SUBPROTOCOL
     # its addresses and loopback names are answered, and a program's request without Host
     for host in ("127.0.0.1", "localhost", "LOCALHOST.", "kk.localhost", "[::1]", "192.0.2.7"):
         origin = [f"Origin: http://{host}:{server.port}"]
@@ -181,9 +191,8 @@ async def test_no_credential_in_the_log_at_debug(make_server: MakeServer) -> Non
     assert registered.type != "error", registered
     _, _, seat_token = await create(a, "Ada", options={"players": 2})
     assert seat_token is not None
-    async with connect(
-        f"ws://127.0.0.1:{server.port}/?secret=qu3ry-s3cret2", subprotocols=[m.SUBPROTOCOL]
-    ):  # type: ignore[list-item]
+    query = f"ws://127.0.0.1:{server.port}/?secret=qu3ry-s3cret2"
+    async with connect(query, subprotocols=[m.SUBPROTOCOL]):  # type: ignore[list-item]
         pass
     await a.close()
     log = stream.getvalue()
