@@ -31,7 +31,10 @@ def address_target(text: str) -> str:
             if network.num_addresses > 1:
                 return network.compressed
             return str(network.network_address)
-        return ipaddress.ip_address(text).compressed
+        address = ipaddress.ip_address(text)
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)  # the client it names is compared as IPv4
+        return address.compressed
     except ValueError as e:
         reason = str(e)
         if "has host bits set" in reason:

@@ -61,6 +61,9 @@ async def test_a_ban_of_a_range_covers_every_address_in_it(proxied: Server) -> N
     one = await ask(proxied, "ban", address="2001:db9:0::7/128")  # a range of one: an address
     assert one["sanction"]["value"] == "2001:db9::7"
     assert await refused_at_handshake(proxied, "2001:db9::7")
+    mapped = await ask(proxied, "ban", address="::ffff:198.51.100.3")  # IPv4 in IPv6 form
+    assert mapped["sanction"]["value"] == "198.51.100.3"
+    assert await refused_at_handshake(proxied, "198.51.100.3")
     await outside.close()
 
 
