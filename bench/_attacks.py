@@ -126,7 +126,7 @@ ping_flood = _in_thread(_ping_flood)
 
 
 def _log_flood(done: threading.Event, counts: dict[str, int], port: int) -> None:
-    bad = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\x00\xffjunk after the headers"
+    bad = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n\x00\xffjunk after the headers"
     while not done.is_set():
         try:
             with socket.create_connection(
@@ -260,7 +260,7 @@ async def http_health(port: int, timeout: float = 2.0) -> float | None:
     try:
         async with asyncio.timeout(timeout):
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             data = await reader.read(-1)
             writer.close()
     except (OSError, TimeoutError):

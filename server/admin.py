@@ -50,7 +50,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     for kind, what in (("mute", "refuse their chat"), ("ban", "refuse their seats, connections")):
         s = sub.add_parser(kind, help=f"{what}, for a time or until lifted")
         s.add_argument("name", nargs="?", help="a player name (case does not matter)")
-        s.add_argument("--address", help="a client address instead of a name")
+        s.add_argument(
+            "--address",
+            help="a client address (203.0.113.7, 2001:db8::1) or a range of them in CIDR"
+            " notation (203.0.113.0/24, 2001:db8::/48) instead of a name",
+        )
         s.add_argument(
             "--for", dest="duration", type=parse_duration, metavar="DURATION",
             help="how long: 90s, 30m, 2h, 7d, 1w (default: until lifted)",
@@ -144,15 +148,19 @@ def show(action: str, answer: dict[str, Any]) -> list[str]:
     sanctions = answer.get("sanctions") or [answer.get("sanction") or answer.get("lifted")]
     lines = [
         f"{s['id']}  {s['kind']} {s['target']} {s['value']!r}  since {_when(s['since'])}"
-        f"  {s['ends']}" + (f"  ({s['reason']})" if s["reason"] else "")
+        f"  {s['ends']}"
+        + (f"  ({s['reason']})" if s["reason"] else "")
+        + (f"  by {s['by']}" if s.get("by") else "")
         for s in sanctions
         if s
     ]
     if action == "lift":
         lines = ["lifted " + line for line in lines]
     if "closed" in answer:
-        lines.append(f"connections closed: {answer['closed']}")
-    return lines or ["none"]
+        nodes = answer.get("nodes") or {}
+        each = ", ".join(f"{n} {c}" for n, c in sorted(nodes.items()))
+        lines.append(f"connections closed: {answer['closed']}" + (f" ({each})" if each else ""))
+    return lines + _unanswered(answer) or ["none"]
 
 
 def run(args: argparse.Namespace) -> int:

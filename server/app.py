@@ -39,6 +39,7 @@ from .lobby.registry import Lobby
 from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of
+from .net.requests import duplicate_refusal, host_refusal
 from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .ops.admin import Admin, listing
 from .ops.metrics import Metrics, Parts
@@ -122,6 +123,8 @@ class Server:
                 self.moderation,
                 None if self.cluster is None else self.cluster.operator,
             )
+        if self.cluster is not None:  # a sanction made at another node takes effect at once
+            self.cluster.operator.enforcing = self.enforce_here
         self.metrics: Metrics | None = None
         if config.metrics:
             parts = Parts(
@@ -286,6 +289,13 @@ class Server:
             except Exception:  # a failed round must not end the sweeping
                 log.exception("sweep failed")
 
+    async def enforce_here(self, sanction_id: str) -> int:
+        """Another node made (or lifted) sanction ``sanction_id``: read the sanctions
+        again, and a ban closes the connections here it concerns; how many."""
+        await asyncio.to_thread(self.moderation.load)
+        s = self.moderation.by_id(sanction_id)
+        return 0 if s is None else self.moderation.enforce(s, self.sessions)
+
     async def _idle_watch(self) -> None:
         """Close connections silent for ``limits.idle_timeout`` seconds (ping counts).
         One task for all connections, checking a few times per timeout: cheaper than a
@@ -322,7 +332,9 @@ class Server:
         return counts
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """The request is in: ``/healthz`` is answered (whatever followed its headers:
+        """The request is in: one that gives a header read as one value twice is
+        refused (``400``), one naming a host this server does not answer to too (``421``,
+        ``net.requests``); ``/healthz`` is answered (whatever followed its headers:
         the connection closes after the answer, so pipelined requests are not); a
         WebSocket handshake whose client sent anything after the headers (data or the
         end of its stream) before the answer is refused with ``400``."""
@@ -335,6 +347,17 @@ class Server:
             early = connection.early > 0 or connection.early_eof
             if connection.early_eof:  # the answer is written before the loop's next turn
                 asyncio.get_running_loop().call_soon(connection.end_held)
+        duplicate = duplicate_refusal(request.headers)
+        if duplicate is not None:
+            log.info("request refused: a header twice", extra={"peer": peer_of(connection)})
+            return connection.respond(HTTPStatus.BAD_REQUEST, duplicate + "\n")
+        wrong_host = host_refusal(request.headers, self.config.allowed_hosts, self.config.host)
+        if wrong_host is not None:
+            log.warning(
+                "request refused: another host's name",
+                extra={"peer": peer_of(connection), "host": request.headers["Host"][:100]},
+            )
+            return connection.respond(HTTPStatus.MISDIRECTED_REQUEST, wrong_host + "\n")
         path = request.path.split("?")[0]
         if path == "/metrics":
             if self.metrics is None:
@@ -353,7 +376,7 @@ class Server:
         address = client_address(connection, peer_of(connection), self.config.trust_forwarded)
         ban = self.moderation.banned_address(address)
         if ban is not None:
-            log.info("handshake refused: banned", extra={"sanction": ban.id})
+            log.info("handshake refused: banned", extra={"sanction": ban.id, "address": address})
             return connection.respond(
                 HTTPStatus.FORBIDDEN,
                 f"banned: the operator banned this address {until_text(ban)}\n",
@@ -362,7 +385,10 @@ class Server:
             return webui.respond(request)  # the page and its files, never a handshake
         refusal = origin_refusal(request.headers, self.config.allowed_origins)
         if refusal is not None:
-            log.warning("handshake refused: another site's page", extra={"reason": refusal})
+            log.warning(
+                "handshake refused: another site's page",
+                extra={"reason": refusal, "address": address},
+            )
             return connection.respond(HTTPStatus.FORBIDDEN, refusal + "\n")
         if early:
             return connection.respond(

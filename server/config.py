@@ -65,6 +65,9 @@ class ServerConfig:
     lease: float = 3.0  # seconds a node's lease on a table lasts unless renewed
     # pages of other sites whose WebSocket handshakes are accepted (``net.origins``)
     allowed_origins: tuple[str, ...] = ()
+    # names a request's Host may give beside the addresses, localhost and ``host``
+    # (``net.requests``; "*": any name)
+    allowed_hosts: tuple[str, ...] = ()
     web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)
     metrics: bool = False  # answer GET /metrics (server.ops.metrics); ``serve`` turns it on
     metrics_loopback: bool = False  # ... to this machine only

@@ -236,6 +236,18 @@ FLAGS: tuple[Flag, ...] = (
         metavar="ORIGIN",
     ),
     Flag(
+        "allow-host",
+        "list",
+        [],
+        "answer requests naming NAME as their Host too (kk.example.org; * for any):"
+        " by default only the server's IP addresses, localhost and the --host it listens"
+        " on, so no other site's page reaches it by DNS rebinding (programs' WebSocket"
+        " handshakes, without Origin, are not checked); repeatable (env KK_ALLOW_HOST,"
+        " names separated by commas)",
+        "KK_ALLOW_HOST",
+        metavar="NAME",
+    ),
+    Flag(
         "cluster",
         "str",
         None,
@@ -297,10 +309,11 @@ def _add(p: argparse.ArgumentParser, flag: Flag) -> None:
     if flag.kind == "bool":
         p.add_argument("--" + flag.name, action="store_true", default=None, help=flag.help)
         return
+    env = flag.env if flag.kind != "list" else None  # a list's: ``settle`` reads it
     p.add_argument(
         "--" + flag.name,
         type=_TYPES[flag.kind],
-        default=os.environ.get(flag.env) if flag.env else None,
+        default=os.environ.get(env) if env else None,
         action="append" if flag.kind == "list" else "store",
         metavar=flag.metavar,
         choices=flag.choices,
@@ -347,6 +360,10 @@ def settle(args: argparse.Namespace) -> argparse.Namespace:
     for flag in FLAGS:
         if not hasattr(args, flag.dest):
             continue  # not a flag of this command
+        listed = os.environ.get(flag.env) if flag.kind == "list" and flag.env else None
+        if getattr(args, flag.dest) is None and listed:  # a list's variable: commas between
+            setattr(out, flag.dest, [v.strip() for v in listed.split(",") if v.strip()])
+            continue
         if getattr(args, flag.dest) is not None:  # given (or its environment variable)
             env = f" (or {flag.env})" if flag.env else ""
             _check_range(flag, getattr(args, flag.dest), f"--{flag.name}{env}")

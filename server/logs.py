@@ -15,7 +15,9 @@ trusted reverse proxy the forwarded client's, not the proxy's, which every clien
 Lines without a peer are limited by (logger, message) alike.
 
 Seat tokens and invite codes are never passed to the logger; as a second line of defence
-any field whose name mentions a token or invite is masked.
+any field whose name mentions a token or invite is masked. At debug, websockets logs
+each request's and answer's headers: those that carry credentials (``Authorization``,
+``Cookie``, ...) are masked (``NoCredentials``), and so is a request line's query.
 """
 
 from __future__ import annotations
@@ -28,7 +30,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["JsonFormatter", "LogLimit", "peer_fields", "peer_of", "setup_logging", "source_of"]
+__all__ = [
+    "JsonFormatter",
+    "LogLimit",
+    "NoCredentials",
+    "peer_fields",
+    "peer_of",
+    "setup_logging",
+    "source_of",
+]
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 _SECRET_WORDS = ("token", "invite", "secret")
@@ -160,6 +170,33 @@ class NoFrames(logging.Filter):
         return not (record.name.startswith("websockets") and record.msg in self.FRAME_RECORDS)
 
 
+class NoCredentials(logging.Filter):
+    """Masks the credentials in websockets' records of HTTP headers.
+
+    At debug, websockets logs every header of a request and of its answer (``< %s:
+    %s``): ``Authorization: Bearer TOKEN`` of a ``/metrics`` scrape, a cookie a browser
+    sends. The value of a header whose name says it carries a credential is replaced
+    by ``[masked]``, and the query of a request line (``< %s %s %s``) is cut."""
+
+    HEADER_RECORDS = ("< %s: %s", "> %s: %s")
+    REQUEST_LINES = ("< %s %s %s", "< GET %s HTTP/1.1", "> GET %s HTTP/1.1")
+    CREDENTIALS = ("authorization", "cookie", "token", "secret", "api-key", "password", "auth")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith("websockets") or not isinstance(record.args, tuple):
+            return True
+        args = record.args
+        if record.msg in self.HEADER_RECORDS and len(args) == 2:
+            name = str(args[0]).lower()
+            if any(word in name for word in self.CREDENTIALS):
+                record.args = (args[0], "[masked]")
+        elif record.msg in self.REQUEST_LINES:
+            record.args = tuple(
+                a.split("?", 1)[0] if isinstance(a, str) and a.startswith("/") else a for a in args
+            )
+        return True
+
+
 def setup_logging(level: str = "info", stream: Any = None) -> None:
     """JSON lines on ``stream`` (stderr) for every logger of the process: ours at
     ``level``, the libraries' (websockets, asyncio) at warning and above (at debug,
@@ -168,6 +205,7 @@ def setup_logging(level: str = "info", stream: Any = None) -> None:
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(NoFrames())
+    handler.addFilter(NoCredentials())
     handler.addFilter(LogLimit())
     root = logging.getLogger()
     root.handlers[:] = [handler]

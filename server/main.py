@@ -67,6 +67,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rated_move=args.rated_move,
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
         cluster=args.cluster,
         lease=args.lease,
         metrics=not args.no_metrics,

@@ -48,8 +48,10 @@ Fields = dict[str, Any]
 _ENCODE: dict[type[Any], tuple[str, Callable[[Any], Fields]]] = {
     i.Join: (  # a registered player's id only when there is one: older nodes' bytes
         "join",
-        lambda x: {"player": x.player, "seat": x.seat, "seeded": x.seeded}
-        | ({"pid": x.player_id} if x.player_id is not None else {}),
+        lambda x: (
+            {"player": x.player, "seat": x.seat, "seeded": x.seeded}
+            | ({"pid": x.player_id} if x.player_id is not None else {})
+        ),
     ),
     i.Watch: ("watch", lambda x: {}),
     i.Resume: ("resume", lambda x: {"th": x.token_hash}),
@@ -207,10 +209,14 @@ class CloseTable:
 @dataclass(frozen=True, slots=True)
 class AdminAsk:
     """The operator at the sender lists the cluster's ``action`` (``tables`` or
-    ``players``): answered with ``Reply`` ``rid``, ``result`` this node's list."""
+    ``players``): answered with ``Reply`` ``rid``, ``result`` this node's list; or
+    (``enforce``) made or lifted ``sanction``: the receiver reads the sanctions again
+    and a ban closes whom it concerns there, ``result`` the connections closed (a
+    node of an older version refuses an action it does not know)."""
 
     rid: int
     action: str
+    sanction: str | None = None
 
 
 NodeMessage = (
@@ -261,8 +267,9 @@ def encode(msg: NodeMessage) -> Fields:
             return {"k": "back"}
         case Released(tables):
             return {"k": "released", "tables": tables}
-        case AdminAsk(rid, action):
-            return {"k": "admin_ask", "rid": rid, "a": action}
+        case AdminAsk(rid, action, sanction):
+            asked: Fields = {"k": "admin_ask", "rid": rid, "a": action}
+            return asked if sanction is None else asked | {"s": sanction}
         case CloseTable(rid, table, resign):
             return {"k": "close", "rid": rid, "t": table, "seat": resign}
     raise TypeError(msg)
@@ -292,7 +299,7 @@ _READ: dict[str, Callable[[Fields], NodeMessage]] = {
     "back": lambda m: Back(),
     "released": lambda m: Released(list(m["tables"])),
     "close": lambda m: CloseTable(m["rid"], m["t"], m.get("seat")),
-    "admin_ask": lambda m: AdminAsk(m["rid"], m["a"]),
+    "admin_ask": lambda m: AdminAsk(m["rid"], m["a"], m.get("s")),
 }
 
 

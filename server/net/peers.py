@@ -26,7 +26,7 @@ def client_address(ws: ServerConnection, peer: str, trust_forwarded: bool) -> st
     of the request's ``X-Forwarded-For`` (the one the proxy saw)."""
     host = peer.rsplit(":", 1)[0]
     if trust_forwarded and is_loopback(host) and ws.request is not None:
-        forwarded = ws.request.headers.get("X-Forwarded-For")
+        forwarded = ",".join(ws.request.headers.get_all("X-Forwarded-For"))
         if forwarded:
             last = forwarded.split(",")[-1].strip()
             if last:

@@ -27,10 +27,12 @@ import contextlib
 import json
 import logging
 import os
+import pwd
 import socket
 import stat
 import struct
 from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -80,6 +82,7 @@ def sanction_dict(s: Sanction) -> dict[str, Any]:
         "until": s.until,
         "reason": s.reason,
         "ends": until_text(s),
+        "by": s.actor,
     }
 
 
@@ -99,6 +102,12 @@ class ClusterAdmin(Protocol):
     ) -> tuple[str, str, list[int]] | None:
         """Close a table another node serves (``resign``: a seat that resigns), through
         that node: its id, the ending and the winners; None if no node serves it now."""
+        ...
+
+    async def enforce_elsewhere(self, sanction_id: str) -> tuple[dict[str, int], list[str]]:
+        """Every other node reads the sanctions again at once and a ban ``sanction_id``
+        closes the connections there it concerns: the connections each node closed,
+        and the nodes that did not answer."""
         ...
 
 
@@ -202,7 +211,9 @@ class Admin:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> dict[str, Any]:
         try:
-            if not _peer_allowed(writer):
+            peer = _peer(writer)
+            if peer is not None and peer.uid not in (0, os.geteuid()):
+                log.warning("admin refused", extra={"by": peer.text})
                 raise AdminError("not_allowed", "only the server's own user (or root) may")
             try:
                 line = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
@@ -216,7 +227,8 @@ class Admin:
                 raise AdminError("malformed", "a request is one JSON object on one line") from e
             if not isinstance(request, dict) or not isinstance(request.get("action"), str):
                 raise AdminError("malformed", 'a request is {"action": NAME, ...}')
-            return {"ok": True, **await self.handle(request)}
+            by = "?" if peer is None else peer.text
+            return {"ok": True, **await self.handle(request, by)}
         except AdminError as e:
             return {"ok": False, "error": e.code, "message": e.message}
         except TableError as e:
@@ -225,12 +237,13 @@ class Admin:
             log.exception("admin request failed")
             return {"ok": False, "error": "internal", "message": "the server failed: see its log"}
 
-    async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Run one request (``{"action": NAME, ...}``) and return its answer's fields."""
+    async def handle(self, request: dict[str, Any], by: str = "?") -> dict[str, Any]:
+        """Run one request (``{"action": NAME, ...}``) asked by ``by`` (the socket's
+        peer, ``Peer.text``) and return its answer's fields."""
         action = ACTIONS.get(request["action"])
         if action is None:
             raise AdminError("unknown_action", f"actions: {', '.join(sorted(ACTIONS))}")
-        return await action(self, request)
+        return await action(self, request | {"by": by})
 
     # ------------------------------------------------------------------ actions
     async def tables(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -273,6 +286,7 @@ class Admin:
                 "ending": ending,
                 "resigned": seat,
                 "node": node,
+                "by": request["by"],
             },
         )
         answer: dict[str, Any] = {"table": table_id, "ending": ending, "winners": winners}
@@ -293,8 +307,13 @@ class Admin:
         reason = request.get("reason") or ""
         if not isinstance(reason, str) or len(reason) > 500:
             raise AdminError("invalid_field", "reason: a string of 500 characters at most")
-        s = await self.moderation.add(kind, target, value, seconds, reason)
+        try:
+            s = await self.moderation.add(kind, target, value, seconds, reason, request["by"])
+        except ValueError as e:
+            raise AdminError("invalid_field", f"{target}: {e}") from None
         closed = self.moderation.enforce(s, self.sessions)
+        nodes, unanswered = await self._elsewhere(s.id, closed)
+        closed = sum(nodes.values())
         log.info(
             "admin",
             extra={
@@ -305,9 +324,23 @@ class Admin:
                 "until": s.until,
                 "reason": reason,
                 "closed": closed,
-            },
+                "by": s.actor,
+            }
+            | ({"nodes": nodes, "unanswered": unanswered} if self.cluster is not None else {}),
         )
-        return {"sanction": sanction_dict(s), "closed": closed}
+        answer = {"sanction": sanction_dict(s), "closed": closed}
+        if self.cluster is None:
+            return answer
+        return answer | {"nodes": nodes, "unanswered": unanswered}
+
+    async def _elsewhere(self, sanction_id: str, closed: int) -> tuple[dict[str, int], list[str]]:
+        """On a cluster, every other node takes the new (or lifted) sanction at once:
+        the connections each node closed (this one's ``closed`` among them), and the
+        nodes that did not answer."""
+        if self.cluster is None:
+            return {"": closed}, []
+        nodes, unanswered = await self.cluster.enforce_elsewhere(sanction_id)
+        return nodes | {self.cluster.node: closed}, unanswered
 
     async def mute(self, request: dict[str, Any]) -> dict[str, Any]:
         return await self.sanction("mute", request)
@@ -320,8 +353,13 @@ class Admin:
         s = await self.moderation.lift(sanction_id)
         if s is None:
             raise AdminError("no_such_sanction", f"no sanction {sanction_id} is in force")
-        log.info("admin", extra={"action": "lift", "sanction": s.id, "kind": s.kind})
-        return {"lifted": sanction_dict(s)}
+        _, unanswered = await self._elsewhere(s.id, 0)
+        log.info(
+            "admin",
+            extra={"action": "lift", "sanction": s.id, "kind": s.kind, "by": request["by"]},
+        )
+        answer = {"lifted": sanction_dict(s)}
+        return answer if self.cluster is None else answer | {"unanswered": unanswered}
 
     async def sanctions(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"sanctions": [sanction_dict(s) for s in self.moderation.in_force()]}
@@ -347,16 +385,34 @@ def _text(request: dict[str, Any], key: str) -> str:
     return value
 
 
-def _peer_allowed(writer: asyncio.StreamWriter) -> bool:
-    """On Linux, whether the connecting process runs as this server's user or as root
-    (``SO_PEERCRED``); elsewhere the socket file's mode alone decides."""
+@dataclass(frozen=True)
+class Peer:
+    """The process at the other end of an admin connection (``SO_PEERCRED``)."""
+
+    pid: int
+    uid: int
+    gid: int
+
+    @property
+    def text(self) -> str:
+        """Who acted, as the audit lines and the stored sanctions name it:
+        ``alice (uid 1000, pid 4242)``."""
+        try:
+            user = pwd.getpwuid(self.uid).pw_name
+        except KeyError:  # a uid without a name
+            user = "?"
+        return f"{user} (uid {self.uid}, pid {self.pid})"
+
+
+def _peer(writer: asyncio.StreamWriter) -> Peer | None:
+    """On Linux, the connecting process (``SO_PEERCRED``: its pid, uid and gid); None
+    elsewhere (the socket file's mode alone decides who may connect)."""
     sock = writer.get_extra_info("socket")
     peercred = getattr(socket, "SO_PEERCRED", None)
     if sock is None or peercred is None:
-        return True
+        return None
     creds = sock.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
-    _, uid, _ = struct.unpack("3i", creds)
-    return uid in (0, os.geteuid())
+    return Peer(*struct.unpack("3i", creds))
 
 
 async def _answers(path: Path) -> bool:

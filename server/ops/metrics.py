@@ -47,7 +47,7 @@ from ..store import Store
 if TYPE_CHECKING:  # a node's code (and redis) is imported only on a node
     from ..cluster.node import Cluster
 
-__all__ = ["PREFIX", "Figures", "Metrics", "Parts"]
+__all__ = ["FORWARDING_HEADERS", "PREFIX", "Figures", "Metrics", "Parts", "forwarded"]
 
 PREFIX = "kupferkessel_"
 
@@ -227,6 +227,40 @@ class Figures(Collector):
         )
 
 
+FORWARDING_HEADERS = frozenset(
+    {
+        "forwarded",
+        "via",
+        "x-real-ip",
+        "x-client-ip",
+        "x-cluster-client-ip",
+        "client-ip",
+        "true-client-ip",
+        "cf-connecting-ip",
+        "cf-connecting-ipv6",
+        "fastly-client-ip",
+        "akamai-client-ip",
+        "x-proxyuser-ip",
+        "x-appengine-user-ip",
+        "x-azure-clientip",
+        "x-envoy-external-address",
+    }
+)
+"""Headers a proxy adds for the client it forwards (beside every ``X-Forwarded-*`` and
+``X-Original-*`` header): under ``metrics_loopback`` a request carrying any of them came
+through a proxy on this machine, so from elsewhere, and is refused."""
+
+
+def forwarded(headers: Headers) -> bool:
+    """Whether a request with these ``headers`` came through a proxy (one of
+    ``FORWARDING_HEADERS``, or any ``X-Forwarded-*`` or ``X-Original-*``)."""
+    for name in headers:
+        low = name.lower()
+        if low in FORWARDING_HEADERS or low.startswith(("x-forwarded-", "x-original-")):
+            return True
+    return False
+
+
 class Metrics:
     """The endpoint: a registry of this server's figures, and who may read them."""
 
@@ -239,7 +273,7 @@ class Metrics:
 
     def refusal(self, request: Request, host: str) -> tuple[HTTPStatus, str] | None:
         """Why this request may not read the metrics (status, text), or None."""
-        if self.loopback and (not is_loopback(host) or "X-Forwarded-For" in request.headers):
+        if self.loopback and (not is_loopback(host) or forwarded(request.headers)):
             return HTTPStatus.FORBIDDEN, "the metrics answer this machine only"
         if self.token is not None:
             given = request.headers.get("Authorization", "")

@@ -3,13 +3,15 @@ for a time or until lifted, stored durably and checked at every handshake, seat 
 chat line.
 
 Theory of operation. ``Moderation`` keeps the sanctions in force in memory (read from
-the store at start, ``load``), so a check costs a dictionary look-up. An operator's
+the store at start, ``load``), so a check of a name costs a dictionary look-up, one of
+an address a look at each address sanction (few: an operator makes them). An operator's
 sanction (``add``, through ``kupferkessel admin``) is stored first, then takes effect:
 the sessions it concerns are closed (a ban) at once. A sanction ends at its ``until``
 by itself (each check compares with the clock), or early when lifted. Nodes of a
-cluster share the store: each reloads it every sweep (``refresh``), so a sanction made
-at one node reaches the others within a minute (and a ban closes their connections
-it concerns then). ``Moderation`` is the sessions'
+cluster share the store: the node where a sanction is made tells the others at once
+(``Server.enforce_here`` at each, through the bus), and each also reloads it every
+sweep (``load``), for a node that missed the word. An address sanction names an
+address or a CIDR range (``server.ops.addresses``). ``Moderation`` is the sessions'
 ``Conduct``: ``banned`` and ``muted`` are typed errors, the state untouched.
 """
 
@@ -25,6 +27,7 @@ from typing import Protocol
 from ..core.errors import TableError
 from ..players.names import name_key
 from ..store import Sanction, Store
+from .addresses import address_target, covers
 
 __all__ = ["KINDS", "TARGETS", "Moderation", "Sanctioned", "fold", "until_text"]
 
@@ -67,6 +70,7 @@ class Moderation:
         self.now = now
         self._in_force: dict[str, Sanction] = {}  # id -> sanction
         self._by: dict[tuple[str, str, str], Sanction] = {}  # (kind, target, value) -> the latest
+        self._addresses: list[Sanction] = []  # of addresses and ranges, the latest first
 
     # ------------------------------------------------------------------ state
     def load(self) -> list[Sanction]:
@@ -80,8 +84,11 @@ class Moderation:
     def _set(self, sanctions: Iterable[Sanction]) -> None:
         self._in_force = {s.id: s for s in sanctions}
         self._by = {}
+        self._addresses = []
         for s in sorted(self._in_force.values(), key=lambda s: s.since):
             self._by[(s.kind, s.target, _compared(s.target, s.value))] = s
+            if s.target == "address":
+                self._addresses.insert(0, s)  # the latest first
 
     def in_force(self) -> list[Sanction]:
         now = self.now()
@@ -96,37 +103,59 @@ class Moderation:
         return s
 
     # ------------------------------------------------------------------ checks
+    def _find_address(self, kind: str, address: str) -> Sanction | None:
+        """The latest ``kind`` in force of an address or range covering ``address``."""
+        now = self.now()
+        for s in self._addresses:
+            if s.kind == kind and s.in_force(now) and covers(s.value, address):
+                return s
+        return None
+
+    def by_id(self, sanction_id: str) -> Sanction | None:
+        """The sanction ``sanction_id`` if it is in force here."""
+        s = self._in_force.get(sanction_id)
+        return s if s is not None and s.in_force(self.now()) else None
+
     def banned_address(self, address: str) -> Sanction | None:
-        return self._find("ban", "address", address)
+        return self._find_address("ban", address)
 
     def banned(self, name: str, address: str) -> Sanction | None:
         return self._find("ban", "name", name_key(name)) or self.banned_address(address)
 
     def muted(self, name: str, address: str) -> Sanction | None:
-        return self._find("mute", "name", name_key(name)) or self._find("mute", "address", address)
+        return self._find("mute", "name", name_key(name)) or self._find_address("mute", address)
 
     def may_sit(self, name: str, address: str) -> None:
         s = self.banned(name, address)
         if s is not None:
+            log.info("refused: banned", extra={"sanction": s.id, "address": address})
             raise TableError("banned", f"the operator banned {_what(s)} {until_text(s)}")
 
     def may_chat(self, name: str, address: str) -> None:
         self.may_sit(name, address)  # a banned name does not chat either
         s = self.muted(name, address)
         if s is not None:
+            log.info("refused: muted", extra={"sanction": s.id, "address": address})
             raise TableError("muted", f"the operator muted {_what(s)} {until_text(s)}")
 
     # ------------------------------------------------------------------ actions
     async def add(
-        self, kind: str, target: str, value: str, seconds: float | None, reason: str
+        self,
+        kind: str,
+        target: str,
+        value: str,
+        seconds: float | None,
+        reason: str,
+        actor: str | None = None,
     ) -> Sanction:
-        """Store a new sanction, then let it take effect (the caller closes whom a ban
-        concerns, ``concerns``). ``ValueError`` for a kind, target or time that is not one."""
+        """Store a new sanction made by ``actor``, then let it take effect (the caller
+        closes whom a ban concerns, ``concerns``). ``ValueError`` for a kind, target,
+        address (``address_target``) or time that is not one."""
         if kind not in KINDS or target not in TARGETS:
             raise ValueError(f"a sanction is one of {KINDS} of one of {TARGETS}")
         if seconds is not None and not seconds > 0:
             raise ValueError("a sanction lasts more than 0 seconds (or until lifted)")
-        value = fold(value) if target == "name" else value.strip()
+        value = fold(value) if target == "name" else address_target(value)
         if not value or not _compared(target, value):
             raise ValueError(f"an empty {target} cannot be sanctioned")
         now = self.now()
@@ -138,6 +167,7 @@ class Moderation:
             since=now,
             until=None if seconds is None else now + seconds,
             reason=reason,
+            actor=actor,
         )
         await self.store.add_sanction(s)
         self._set([*self._in_force.values(), s])
@@ -154,7 +184,7 @@ class Moderation:
     def concerns(self, s: Sanction, who: Sanctioned) -> bool:
         """Whether sanction ``s`` is about the connection ``who``."""
         if s.target == "address":
-            return who.host == s.value
+            return covers(s.value, who.host)
         return name_key(who.name) == name_key(s.value)
 
     def enforce(self, s: Sanction, connections: Iterable[Sanctioned]) -> int:
@@ -165,6 +195,9 @@ class Moderation:
         closed = 0
         for c in list(connections):
             if self.concerns(s, c):
+                log.info(
+                    "closed: banned", extra={"sanction": s.id, "player": c.name, "address": c.host}
+                )
                 c.close(CLOSE_POLICY, f"banned: the operator banned {_what(s)} {until_text(s)}")
                 closed += 1
         return closed

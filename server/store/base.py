@@ -41,7 +41,9 @@ __all__ = [
 class Sanction:
     """An operator's mute or ban of a player name or a client address, for a time.
     ``value`` is the name case-folded (``server.ops.moderation.fold``) or the address;
-    ``until`` None lasts until lifted; ``lifted`` says when it was lifted early."""
+    ``until`` None lasts until lifted; ``lifted`` says when it was lifted early;
+    ``actor`` who made it (the admin socket's peer: ``user (uid U, pid P)``; None for
+    a sanction stored before actors were)."""
 
     id: str
     kind: str  # "mute" (no chat) or "ban" (no connection, no seat)
@@ -51,6 +53,7 @@ class Sanction:
     until: float | None
     reason: str
     lifted: float | None = None
+    actor: str | None = None
 
     def in_force(self, now: float) -> bool:
         return self.lifted is None and (self.until is None or now < self.until)

@@ -155,6 +155,10 @@ DELETE FROM player_seats WHERE EXISTS (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS player_seats_once ON player_seats(table_id, player_id)
 """,
+    # 11: who made each sanction (the admin socket's peer), for the audit
+    """
+ALTER TABLE sanctions ADD COLUMN actor TEXT
+""",
 )
 
 

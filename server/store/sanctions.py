@@ -1,8 +1,8 @@
 """The SQL of the operator's sanctions (mutes and bans): the statements that write
 them and the read of those in force, for both SQL backends.
 
-Why a module of its own: ``SqlStore`` calls these; the table ``sanctions`` (migration 6)
-is read and written here only.
+Why a module of its own: ``SqlStore`` calls these; the table ``sanctions`` (migration 6,
+its ``actor`` migration 11) is read and written here only.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from .writer import Op
 
 __all__ = ["add_op", "in_force", "lift_op"]
 
-_COLUMNS = "id, kind, target, value, since, until, reason, lifted"
+_COLUMNS = "id, kind, target, value, since, until, reason, lifted, actor"
 
 
 def add_op(s: Sanction) -> Op:
     return (
-        f"INSERT INTO sanctions ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (s.id, s.kind, s.target, s.value, s.since, s.until, s.reason, s.lifted),
+        f"INSERT INTO sanctions ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (s.id, s.kind, s.target, s.value, s.since, s.until, s.reason, s.lifted, s.actor),
     )
 
 
@@ -35,9 +35,7 @@ def lift_op(sanction_id: str, at: float) -> Op:
 def in_force(con: Any, now: float, sanction_id: str | None = None) -> list[Sanction]:
     """The sanctions in force at ``now`` (only ``sanction_id``'s, if given), oldest first;
     ``con`` is the store's reading connection (``?`` placeholders)."""
-    sql = (
-        f"SELECT {_COLUMNS} FROM sanctions WHERE lifted IS NULL AND (until IS NULL OR until > ?)"
-    )
+    sql = f"SELECT {_COLUMNS} FROM sanctions WHERE lifted IS NULL AND (until IS NULL OR until > ?)"
     params: tuple[Any, ...] = (now,)
     if sanction_id is not None:
         sql += " AND id = ?"

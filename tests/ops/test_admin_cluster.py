@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from server.admin import request, show
 from server.app import Server
@@ -110,3 +111,42 @@ def test_the_command_shows_each_entrys_node_and_the_nodes_missing() -> None:
     person = {"name": "ann", "address": "127.0.0.1", "protocol": "1.1", "state": "seated",
               "table": "t1", "seat": 0, "node": "n2"}  # fmt: skip
     assert show("players", {"players": [person], "unanswered": []})[1].endswith("node n2")
+
+
+async def test_a_ban_at_one_node_closes_its_connections_at_every_node_at_once(
+    pg_url: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """The node where the operator bans tells the others over the bus: a player of the
+    name connected at another node is closed within seconds (not at that node's next
+    sweep, a minute later), and the answer says how many each node closed."""
+    async with cluster(pg_url, redis_server.url, n=2, admin_dir=tmp_path) as (a, b):
+        assert a.cluster is not None and b.cluster is not None
+        troll = await WsClient.open(a.port, "troll", (1, 1))
+        table, _, _ = await create(troll, player="Troll")
+        friend = await WsClient.open(b.port, "friend", (1, 1))
+        await join(friend, table, "friend")
+        await each_knows_the_other(a, b)
+
+        banned = await ask(b, "ban", name="Troll", reason="abuse")
+        assert banned["ok"] and banned["closed"] == 1
+        assert banned["nodes"] == {a.cluster.node: 1, b.cluster.node: 0}
+        assert banned["unanswered"] == []
+        # closed before the answer came (the count above): the bye is on its way
+        assert (await troll.wait_type("bye", timeout=10)).reason == "banned"
+        await friend.ping()
+        lines = show("ban", {k: v for k, v in banned.items() if k != "ok"})
+        each = sorted([f"{a.cluster.node} 1", f"{b.cluster.node} 0"])
+        assert f"connections closed: 1 ({', '.join(each)})" in lines
+
+        address = await ask(b, "ban", address="127.0.0.0/8", seconds=60)
+        assert address["nodes"] == {a.cluster.node: 0, b.cluster.node: 1}  # the friend
+        assert (await friend.wait_type("bye", timeout=10)).reason == "banned"
+        for node in (a, b):  # refused at the handshake at every node now
+            with pytest.raises(InvalidStatus) as e:
+                await WsClient.open(node.port, "x", (1, 1))
+            assert e.value.response.status_code == 403
+        lifted = await ask(a, "lift", id=address["sanction"]["id"])
+        assert lifted["ok"] and lifted["unanswered"] == []
+        for node in (a, b):  # lifted at every node at once too
+            again = await WsClient.open(node.port, "x", (1, 1))
+            await again.close()

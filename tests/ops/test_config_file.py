@@ -162,3 +162,18 @@ def test_the_example_is_valid_and_names_every_flag() -> None:
     documented = (ROOT / "docs" / "SERVER.md").read_text()
     for flag in FLAGS:
         assert f"`--{flag.name}" in documented, flag.name
+
+
+def test_allowed_hosts_from_the_flag_the_environment_and_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = tmp_path / "kk.toml"
+    file.write_text('allow-host = ["kk.example.org"]\n')
+    assert config_from_args(parse("--config", str(file))).allowed_hosts == ("kk.example.org",)
+    monkeypatch.setenv("KK_ALLOW_HOST", "a.example, b.example")  # names separated by commas
+    assert config_from_args(parse("--config", str(file))).allowed_hosts == (
+        "a.example",
+        "b.example",
+    )
+    flagged = parse("--config", str(file), "--allow-host", "c.example")  # the flag wins
+    assert config_from_args(flagged).allowed_hosts == ("c.example",)

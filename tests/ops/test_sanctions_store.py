@@ -11,7 +11,8 @@ from server.store import SQLITE_MIGRATIONS, MemoryStore, Sanction, Store, open_s
 
 
 def _s(sid: str, since: float, until: float | None, kind: str = "ban") -> Sanction:
-    return Sanction(sid, kind, "name", f"name-{sid}", since, until, f"why {sid}")
+    actor = f"alice (uid 1000, pid {since:.0f})"  # who made it (the admin socket's peer)
+    return Sanction(sid, kind, "name", f"name-{sid}", since, until, f"why {sid}", actor=actor)
 
 
 async def _exercise(store: Store) -> None:

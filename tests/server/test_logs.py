@@ -71,7 +71,8 @@ async def test_healthz_with_bytes_after_its_headers_logs_no_error(
     server = await make_server()
     for _ in range(20):
         answer = await raw_request(
-            server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\x00\xffjunk after the headers"
+            server.port,
+            b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n\x00\xffjunk after the headers",
         )
         assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
     lines = json_lines(log_stream)

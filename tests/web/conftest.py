@@ -85,19 +85,25 @@ def live_server() -> Iterator[LiveServer]:
         live.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium for one test module: Playwright's sync API holds an event loop in this
-    thread while it runs, so it must be gone before any asyncio test of another module."""
+def chromium(*extra_args: str) -> Iterator[Any]:
+    """Debian's Chromium launched by Playwright with ``CHROMIUM_ARGS`` and
+    ``extra_args`` (a fixture's body: the test is skipped without Chromium)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *extra_args])
         try:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API holds an event loop in this
+    thread while it runs, so it must be gone before any asyncio test of another module."""
+    yield from chromium()
 
 
 def shot(page: Any, name: str, selector: str | None = None) -> Path:
