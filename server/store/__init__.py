@@ -55,6 +55,7 @@ from .base import (
     StoredSeat,
     StoredTable,
     StoreInUse,
+    StoreUnavailable,
 )
 from .memory import MemoryStore
 from .migrations import PG_MIGRATIONS, SQLITE_MIGRATIONS
@@ -74,6 +75,7 @@ __all__ = [
     "StaleOwner",
     "Store",
     "StoreInUse",
+    "StoreUnavailable",
     "StoredGame",
     "StoredSeat",
     "StoredTable",

@@ -56,13 +56,14 @@ class SqlStore(SqlPlayers, Store):
     def __init__(self, *, max_batch: int = 1000, readonly: bool = False) -> None:
         self.readonly = readonly
         self._writer = Writer(
-            self._connect,
+            self._connect_writer,
             begin=self.BEGIN,
             dialect=self._sql,
             epochs_sql=self._epochs_sql,
+            broken=self._broken,
             max_batch=max_batch,
         )
-        self._readers = Readers(self._connect, self._sql)
+        self._readers = Readers(self._connect, self._sql, self._broken)
         self.refused = 0  # writes refused before the database (``fence_writes``)
         self.fences: dict[str, int] = {}  # table id -> the epoch this store claimed
         self.fencing = False  # ``fence_writes``: a node of a cluster
@@ -76,6 +77,25 @@ class SqlStore(SqlPlayers, Store):
     @abstractmethod
     def _connect(self) -> Any:
         """A new DB-API connection in autocommit mode (transactions are explicit)."""
+
+    def _connect_writer(self) -> Any:
+        """The writer thread's connection (a backend that locks the database for one
+        server makes sure it still holds the lock first)."""
+        return self._connect()
+
+    def _broken(self, con: Any) -> bool:
+        """Whether ``con`` was lost (the database went away under it): then it is
+        closed and a new one made. A file's connection is never lost."""
+        return False
+
+    def _probe(self) -> bool:
+        """Whether the database answers now (in a worker thread; see ``reachable``)."""
+        return True
+
+    async def reachable(self) -> bool:
+        if not self._writer.running:
+            return False  # not started, or closed
+        return await asyncio.to_thread(self._probe)
 
     @abstractmethod
     def _lock_database(self) -> None:
