@@ -280,6 +280,8 @@ class Server:
             return
         try:
             await self.store.note_alive(self.config.now())
+        except StoreUnavailable as e:  # an outage (the writer said so): the next note
+            log.warning("alive note failed", extra={"error": str(e)})
         except Exception:  # a failed note must not end the notes (nor a shutdown)
             log.exception("alive note failed")
 
@@ -295,6 +297,8 @@ class Server:
                 # the sanctions other nodes stored (a ban closes whom it concerns here)
                 for fresh in await asyncio.to_thread(self.moderation.load):
                     self.moderation.enforce(fresh, self.sessions)
+            except StoreUnavailable as e:  # an outage: the next round
+                log.warning("sweep failed", extra={"error": str(e)})
             except Exception:  # a failed round must not end the sweeping
                 log.exception("sweep failed")
 

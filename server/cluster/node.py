@@ -67,7 +67,7 @@ from ..core.restore import stored_form
 from ..core.table import FINISHED, Table, hash_token
 from ..lobby.quotas import Served
 from ..net.session import Session
-from ..store import Store, StoredTable
+from ..store import Store, StoredTable, StoreUnavailable
 from ..tasks import patiently, stop_tasks
 from .bus import Bus
 from .counts import ClusterCounts
@@ -496,7 +496,7 @@ class Cluster:
                 await self._watch_owners()
                 if not self.stopping:
                     await self._scan()
-            except (RedisError, OSError) as e:
+            except (RedisError, OSError, StoreUnavailable) as e:  # an outage: no bug
                 log.warning("cluster upkeep failed", extra={"error": repr(e)})
             except Exception:
                 log.exception("cluster upkeep failed")
