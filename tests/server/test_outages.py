@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import psycopg
@@ -93,6 +93,23 @@ async def retry_until_acked(clients: list[WsClient], version: int) -> int:
         assert answer.detail in ("store_unavailable", "cluster_unavailable"), answer
         assert time.monotonic() < deadline, "play did not resume"
         await asyncio.sleep(0.2)
+
+
+async def waits_then_serves(
+    server: Server, line: str, back: Callable[[], object], said: list[logging.LogRecord]
+) -> None:
+    """``server``, started while a service is away, waits for it (logging ``line``),
+    then starts once ``back()`` brought the service back, and is ready."""
+    starting = asyncio.create_task(server.start())
+    await until(lambda: any(r.getMessage() == line for r in said))
+    assert not starting.done()
+    await asyncio.to_thread(back)
+    async with asyncio.timeout(20):
+        await starting
+    try:
+        await until(lambda: ready(server.port), timeout=10, what="ready")
+    finally:
+        await server.stop()
 
 
 @pytest.fixture
@@ -176,16 +193,7 @@ async def test_a_server_started_during_an_outage_waits_for_postgresql(
     url = own_postgres.database()
     await asyncio.to_thread(own_postgres.halt)
     server = Server(ServerConfig(port=0, ping_interval=None, quotas=NO_QUOTAS), open_store(url))
-    starting = asyncio.create_task(server.start())
-    await until(lambda: any(r.getMessage() == "waiting for the store" for r in said))
-    assert not starting.done()
-    await asyncio.to_thread(own_postgres.resume)
-    async with asyncio.timeout(20):
-        await starting
-    try:
-        assert await ready(server.port)
-    finally:
-        await server.stop()
+    await waits_then_serves(server, "waiting for the store", own_postgres.resume, said)
 
 
 async def test_a_postgresql_restart_under_two_nodes_mid_game(
@@ -245,15 +253,8 @@ async def test_a_node_started_during_a_redis_outage_waits(
     pg_url: str, own_redis: Redis, said: list[logging.LogRecord]
 ) -> None:
     await asyncio.to_thread(own_redis.stop)
-    config = ServerConfig(port=0, ping_interval=None, cluster=own_redis.url, lease=1.0)
+    config = ServerConfig(port=0, ping_interval=None, cluster=own_redis.url, lease=LEASE)
     server = Server(config, open_store(pg_url, exclusive=False))
-    starting = asyncio.create_task(server.start())
-    await until(lambda: any(r.getMessage() == "waiting for Redis" for r in said))
-    assert not starting.done()
-    await asyncio.to_thread(own_redis.start, same_port=True)
-    async with asyncio.timeout(20):
-        await starting
-    try:
-        await until(lambda: ready(server.port), timeout=10)
-    finally:
-        await server.stop()
+    await waits_then_serves(
+        server, "waiting for Redis", lambda: own_redis.start(same_port=True), said
+    )
