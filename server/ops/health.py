@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from http import HTTPStatus
+from typing import Any
 
 from websockets.datastructures import Headers
 from websockets.http11 import Response
@@ -29,7 +30,7 @@ log = logging.getLogger("kupferkessel.server")
 PATHS = ("/livez", "/readyz", "/healthz")
 """The health endpoints (any method without a body; see SERVER.md, "Health checks")."""
 
-Check = Callable[[], Awaitable[bool]]
+Check = Callable[[], Coroutine[Any, Any, bool]]
 
 
 class Readiness:
@@ -53,6 +54,7 @@ class Readiness:
         self.timeout = timeout
         self.up = dict.fromkeys(checks, True)  # the start reached them all
         self.draining = False
+        self._checking: dict[str, asyncio.Task[bool]] = {}  # a check past its time
 
     @property
     def ready(self) -> bool:
@@ -75,7 +77,7 @@ class Readiness:
         """One round: each part's check, with its time bounded; a change is logged."""
         for name, check in self.checks.items():
             try:
-                up = await asyncio.wait_for(check(), self.timeout)
+                up = await self._check(name, check)
             except StoreInUse as e:
                 log.critical("store lost to another server: stopping", extra={"error": str(e)})
                 self.up[name] = False
@@ -90,6 +92,20 @@ class Readiness:
                 else:
                     log.warning(f"{name} unreachable: not ready")
             self.up[name] = up
+
+    async def _check(self, name: str, check: Check) -> bool:
+        """``check()``, False if it takes over ``timeout`` seconds; one past its time
+        goes on alone (a thread waiting on a network that dropped our packets cannot be
+        stopped) and no other of that part starts until it ended: a long outage never
+        holds more than one thread per part."""
+        task = self._checking.get(name)
+        if task is None or task.done():
+            task = self._checking[name] = asyncio.create_task(check())
+        done, _ = await asyncio.wait({task}, timeout=self.timeout)
+        if not done:
+            return False
+        del self._checking[name]
+        return task.result()
 
 
 def respond(

@@ -9,8 +9,8 @@ it is a node of a cluster; migrations one at a time) and ``FOR SHARE`` on the fe
 tables' rows, which holds a competing ``claim`` off until the write commits.
 
 Outages. A connection that cannot be made raises ``StoreUnavailable`` (after
-``connect_timeout``, 5 s unless the URL says otherwise); a connection found broken is
-made again by its user (``Writer``, ``Readers``). The stand-alone server's lock lives in
+``connect_timeout``: ``CONNECTION_DEFAULTS``); a connection found broken is made again
+by its user (``Writer``, ``Readers``). The stand-alone server's lock lives in
 a session of its own, which a restart of PostgreSQL ends: the writer takes it again
 before it writes on a new connection, and so does each health probe; if another server
 took it meanwhile, ``StoreInUse`` says so (the server stops) and nothing is written.
@@ -37,8 +37,15 @@ log = logging.getLogger("kupferkessel.store")
 
 _LOCK_SERVER = 0x4B4B5345  # advisory lock keys ("KKSE", "KKMI")
 _LOCK_MIGRATE = 0x4B4B4D49
-CONNECT_TIMEOUT = 5
-"""Seconds a connection may take to be made, unless the URL's ``connect_timeout`` says."""
+CONNECTION_DEFAULTS = {
+    "connect_timeout": 5,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
+"""libpq's parameters unless the URL gives them: a connection is given up after 5 s,
+and one whose server went silent (a network cut, a host gone) is found dead after
+about 25 s by TCP keep-alives, instead of the system's two hours."""
 
 
 class PostgresStore(SqlStore):
@@ -66,11 +73,8 @@ class PostgresStore(SqlStore):
         self._holder: psycopg.Connection[Any] | None = None
         self._prober: psycopg.Connection[Any] | None = None  # a node's health probe's
         self._holding = threading.Lock()  # the holder's and the prober's, between threads
-        self._timeout = (
-            {}
-            if "connect_timeout" in conninfo_to_dict(url)
-            else {"connect_timeout": CONNECT_TIMEOUT}
-        )
+        given = conninfo_to_dict(url)
+        self._defaults = {k: v for k, v in CONNECTION_DEFAULTS.items() if k not in given}
 
     @property
     def url(self) -> str:
@@ -81,7 +85,7 @@ class PostgresStore(SqlStore):
 
     def _connect(self) -> psycopg.Connection[Any]:
         options = "-c default_transaction_read_only=on" if self.readonly else None
-        kwargs: dict[str, Any] = {"autocommit": True, **self._timeout}
+        kwargs: dict[str, Any] = {"autocommit": True, **self._defaults}
         if options:
             kwargs["options"] = options
         try:
