@@ -167,6 +167,36 @@ async def test_a_postgresql_restart_under_a_server_mid_game(own_postgres: Postgr
             await second.start()
 
 
+async def test_a_bot_whose_move_the_store_refused_moves_once_it_is_back(
+    own_postgres: Postgres, said: list[logging.LogRecord]
+) -> None:
+    url = own_postgres.database()
+    async with serving(url, bot_think=2.0) as server:  # the bot moves 2 s after us
+        person = await WsClient.open(server.port, "p0")
+        table, _, _ = await create(person, bots=[{"seat": 1, "level": "hard"}])
+        await person.send("ready")
+
+        def our_turn() -> bool:
+            v = person.latest_view()
+            return v is not None and v.view.to_move == 0
+
+        await person.wait_until(our_turn, timeout=30)
+        view = person.latest_view()
+        fields = random_take(view.view, random.Random(8))
+        fields["special"] = False  # no second take of ours (a wand): the bot's turn
+        ack = await person.request("take", **{**fields, "state_version": view.state_version})
+        assert ack.type == "ack", ack
+        await asyncio.to_thread(own_postgres.halt)  # before the bot's move
+        retried = "bot take not stored: trying again"
+        await until(lambda: any(r.getMessage() == retried for r in said))
+        await asyncio.to_thread(own_postgres.resume)
+        await person.wait_until(  # the bot moved by itself
+            lambda: our_turn() and person.latest_view().state_version > ack.state_version,
+            timeout=20,
+        )
+        assert stored_takes(url, table) == person.latest_view().state_version
+
+
 async def test_a_server_whose_database_was_taken_stops(
     own_postgres: Postgres, said: list[logging.LogRecord]
 ) -> None:
