@@ -137,6 +137,10 @@ class Writer:
         restart of the database finds the old connection dead); while none can be
         made, or if it was lost during the ``COMMIT``, each of its callers gets
         ``StoreUnavailable`` (the table announces nothing it did not store)."""
+        if con is not None and self.broken(con):  # found lost since its last use
+            with contextlib.suppress(Exception):
+                con.close()
+            con = None
         for attempt in range(2):
             try:
                 if con is None:
