@@ -2,16 +2,15 @@
 
 ``Server`` ties the lobby, the store and the connections together. It speaks protocol
 v1 only (the ``kupferkessel.v1`` subprotocol is required at the handshake), answers
-``GET /healthz`` on the same port with JSON counts, refuses connections beyond
-``max_connections``, and on ``stop()`` stops accepting, closes every client with code
-1001 and flushes the store.
+``/livez``, ``/readyz`` and ``/healthz`` on the same port (``ops.health``), refuses
+connections beyond ``max_connections``, and on ``stop()`` stops accepting, closes every
+client with code 1001 and flushes the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import signal
 import time
@@ -21,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
-from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol import messages as m
@@ -42,11 +40,15 @@ from .net.peers import client_address, peer_of
 from .net.requests import duplicate_refusal, host_refusal
 from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
 from .ops.admin import Admin, listing
+from .ops.health import PATHS as HEALTH_PATHS
+from .ops.health import Check, Readiness
+from .ops.health import respond as health_response
 from .ops.metrics import Metrics, Parts
 from .ops.moderation import Moderation, until_text
 from .players.account import Account
 from .players.service import Players
-from .store import MemoryStore, Store
+from .store import MemoryStore, Store, StoreUnavailable
+from .tasks import patiently
 
 if TYPE_CHECKING:
     from .cluster.node import Cluster
@@ -125,6 +127,14 @@ class Server:
             )
         if self.cluster is not None:  # a sanction made at another node takes effect at once
             self.cluster.operator.enforcing = self.enforce_here
+        # ready (``/readyz``): the store answers, and on a node Redis; not draining
+        checks: dict[str, Check] = {"store": self.store.reachable}
+        if self.cluster is not None:
+            checks["redis"] = self.cluster.reachable
+        self.readiness = Readiness(checks, self._lost)
+        self._ready_watch: asyncio.Task[None] | None = None
+        self.fatal: BaseException | None = None  # why the server stopped by itself
+        self.must_stop = asyncio.Event()
         self.metrics: Metrics | None = None
         if config.metrics:
             parts = Parts(
@@ -136,6 +146,7 @@ class Server:
                 self.figures,
                 self.started,
                 self.cluster,
+                self.readiness,
             )
             self.metrics = Metrics(
                 parts, loopback=config.metrics_loopback, token=config.metrics_token
@@ -164,7 +175,7 @@ class Server:
 
     async def start(self) -> None:
         self.bots.warm()
-        await self.store.start()
+        await patiently("the store", self.store.start, (StoreUnavailable,))
         await self.players.start()  # names keyed by the rules of this version
         await asyncio.to_thread(self.moderation.load)
         if self.cluster is not None:
@@ -197,6 +208,7 @@ class Server:
         self._watcher = asyncio.create_task(self._idle_watch())
         self._ticker = asyncio.create_task(self._tick())
         self._alive_notes = asyncio.create_task(self._note_alive_often())
+        self._ready_watch = asyncio.create_task(self.readiness.watch())
         if self.admin is not None:
             try:
                 await self.admin.start()
@@ -210,6 +222,7 @@ class Server:
         if self._ws is None:
             return
         log.info("shutting down", extra={"connections": len(self.sessions)})
+        self.readiness.draining = True  # /readyz says 503 from now on
         self._ws.close(close_connections=False)
         if self.admin is not None:
             await self.admin.stop()
@@ -228,6 +241,8 @@ class Server:
             self._watcher.cancel()
         if self._ticker is not None:
             self._ticker.cancel()
+        if self._ready_watch is not None:
+            self._ready_watch.cancel()
         await asyncio.gather(
             *(
                 seat.occupant.stop()
@@ -271,6 +286,8 @@ class Server:
             return
         try:
             await self.store.note_alive(self.config.now())
+        except StoreUnavailable as e:  # an outage (the writer said so): the next note
+            log.warning("alive note failed", extra={"error": str(e)})
         except Exception:  # a failed note must not end the notes (nor a shutdown)
             log.exception("alive note failed")
 
@@ -286,6 +303,8 @@ class Server:
                 # the sanctions other nodes stored (a ban closes whom it concerns here)
                 for fresh in await asyncio.to_thread(self.moderation.load):
                     self.moderation.enforce(fresh, self.sessions)
+            except StoreUnavailable as e:  # an outage: the next round
+                log.warning("sweep failed", extra={"error": str(e)})
             except Exception:  # a failed round must not end the sweeping
                 log.exception("sweep failed")
 
@@ -308,6 +327,12 @@ class Server:
             for s in list(self.sessions):
                 if now - s.last_seen > idle:
                     s.close(1000, f"idle: no message for {idle} s (send ping to stay)")
+
+    def _lost(self, e: BaseException) -> None:
+        """The stand-alone server's database was taken by another server while it was
+        out of reach: this one stops (``run_server`` raises ``e``), writing nothing."""
+        self.fatal = e
+        self.must_stop.set()
 
     def local_health(self) -> dict[str, int | float | str]:
         """This process's counts for ``/healthz`` (on a node: this node's)."""
@@ -363,16 +388,8 @@ class Server:
             if self.metrics is None:
                 return connection.respond(HTTPStatus.NOT_FOUND, "The metrics are off here.\n")
             return self.metrics.respond(request, peer_of(connection).rsplit(":", 1)[0])
-        if path == "/healthz":
-            body = json.dumps(self.health()).encode()
-            headers = Headers(
-                [
-                    ("Content-Type", "application/json"),
-                    ("Content-Length", str(len(body))),
-                    ("Connection", "close"),
-                ]
-            )
-            return Response(HTTPStatus.OK, "OK", headers, body)
+        if path in HEALTH_PATHS:
+            return health_response(path, self.readiness, self.health)
         address = client_address(connection, peer_of(connection), self.config.trust_forwarded)
         ban = self.moderation.banned_address(address)
         if ban is not None:
@@ -429,12 +446,14 @@ class Server:
 
 
 async def run_server(config: ServerConfig, store: Store | None = None) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down cleanly."""
+    """Serve until SIGTERM or SIGINT, then shut down cleanly; a server that must stop by
+    itself (its database taken by another server) stops too and raises why."""
     server = Server(config, store)
     await server.start()
     loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+        loop.add_signal_handler(sig, server.must_stop.set)
+    await server.must_stop.wait()
     await server.stop()
+    if server.fatal is not None:
+        raise server.fatal

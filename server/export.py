@@ -26,7 +26,7 @@ from shared.view import view
 
 from .config import ConfigError
 from .flags import add_served_arguments, served_store
-from .store import SqlStore, StoredGame, open_store
+from .store import SqlStore, StoredGame, StoreUnavailable, open_store
 
 __all__ = ["PUBLIC_FORMAT", "add_arguments", "export_game", "public_record", "run"]
 
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             text = _listing(store.list_games())
         else:
             text = json.dumps(export_game(store, args.game, full=args.full), indent=1) + "\n"
-    except (FileNotFoundError, sqlite3.Error, psycopg.Error) as e:
+    except (FileNotFoundError, sqlite3.Error, psycopg.Error, StoreUnavailable) as e:
         print(f"export: {str(e).strip()}", file=sys.stderr)
         return 1
     except KeyError:

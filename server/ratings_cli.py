@@ -18,7 +18,7 @@ import psycopg
 from .config import ConfigError
 from .flags import add_served_arguments, served_store
 from .players.service import Players
-from .store import StoreInUse, open_store
+from .store import StoreInUse, StoreUnavailable, open_store
 
 __all__ = ["add_arguments", "recompute", "run"]
 
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreInUse as e:
         print(f"ratings: {e} (stop the server first)", file=sys.stderr)
         return 1
-    except (FileNotFoundError, sqlite3.Error, psycopg.Error, OSError) as e:
+    except (FileNotFoundError, sqlite3.Error, psycopg.Error, OSError, StoreUnavailable) as e:
         print(f"ratings: {str(e).strip()}", file=sys.stderr)
         return 1
     print("rank\trating\tmu\tsigma\tgames\tname")

@@ -1,4 +1,4 @@
-"""Stopping background tasks for sure.
+"""Stopping background tasks for sure; waiting for a service at start (``patiently``).
 
 On Python 3.11 a cancellation can be lost: ``asyncio.wait_for`` returns the awaited
 result when the work finished in the same loop turn as the cancellation arrived
@@ -17,10 +17,16 @@ stop a loop of local Redis commands, while one on each turn stops it within 3 tu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import logging
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-__all__ = ["stop_tasks"]
+__all__ = ["patiently", "stop_tasks"]
+
+log = logging.getLogger("kupferkessel.server")
+
+PATIENCE = (0.5, 5.0)
+"""The first wait before trying a service again at start, and the longest (doubling)."""
 
 _EAGER_TURNS = 20  # loop turns on each of which the tasks are cancelled again
 
@@ -44,3 +50,21 @@ async def stop_tasks(tasks: Iterable[asyncio.Task[Any]], within: float) -> set[a
         turns += 1
         _, pending = await asyncio.wait(pending, timeout=wait)
     return pending
+
+
+async def patiently(
+    what: str, attempt: Callable[[], Awaitable[None]], out_of_reach: tuple[type[BaseException], ...]
+) -> None:
+    """Run ``attempt`` until it no longer fails with one of ``out_of_reach`` (the
+    database or Redis not answering yet: a server started while they restart waits for
+    them, logging each try, instead of exiting to be restarted in a loop)."""
+    wait, longest = PATIENCE
+    while True:
+        try:
+            await attempt()
+            return
+        except out_of_reach as e:
+            error = " ".join(str(e).split())
+            log.warning(f"waiting for {what}", extra={"error": error, "retry_in": wait})
+        await asyncio.sleep(wait)
+        wait = min(longest, wait * 2)

@@ -20,7 +20,7 @@ import pytest
 from .helpers.services import Postgres, Redis
 
 # A test using one of these (directly or through another fixture) is end-to-end.
-E2E_FIXTURES = frozenset({"postgres", "redis_server", "pg_url"})
+E2E_FIXTURES = frozenset({"postgres", "redis_server", "pg_url", "own_postgres", "own_redis"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -67,6 +67,27 @@ def postgres() -> Iterator[Postgres]:
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[Redis]:
+    r = Redis().start()
+    try:
+        yield r
+    finally:
+        r.stop()
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server of this test's own, which it may stop and start again
+    (``halt``, ``resume``) under running servers."""
+    pg = Postgres().start()
+    try:
+        yield pg
+    finally:
+        pg.stop()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[Redis]:
+    """A Redis server of this test's own, which it may stop and start again."""
     r = Redis().start()
     try:
         yield r

@@ -22,6 +22,7 @@ from shared.events import Event
 from shared.view import View
 
 from ..core.table import Table, TableError
+from ..store import StoreUnavailable
 from .pool import BotPool, shared_pool
 
 __all__ = [
@@ -36,6 +37,8 @@ __all__ = [
 log = logging.getLogger("kupferkessel.bots")
 
 BOT_LEVELS: tuple[str, ...] = tuple(LEVELS)
+RETRY_STORE = 1.0
+"""Seconds a bot's move not stored (the store out of reach) waits to be tried again."""
 STAND_IN_LEVEL = "medium"
 """The computer player that plays a person's seat while the person is away."""
 
@@ -111,7 +114,13 @@ class BotPlayer:
             take, bot = await self.pool.decide(self.bot, view)
             if self._observed == observed:
                 self.bot = bot  # its random state and memory as deciding left them
-            await self.table.take_for_seat(self.seat, take, version, by=self)
+            while True:  # the store out of reach: the move waits until it is back
+                try:
+                    await self.table.take_for_seat(self.seat, take, version, by=self)
+                    break
+                except StoreUnavailable:
+                    log.warning("bot take not stored: trying again", extra={"table": self.table.id})
+                    await asyncio.sleep(RETRY_STORE)
         except TableError as e:  # the game moved on (e.g. a resignation): nothing to do
             log.info("bot take refused", extra={"table": self.table.id, "code": e.code})
         except asyncio.CancelledError:

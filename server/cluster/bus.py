@@ -4,8 +4,9 @@ Every message a node sends goes through one publisher task, in the order made, s
 frames and answers reach each node in order (the ack of a take after its events and
 view, as on one node); all that one turn of the event loop sends leaves in one
 pipeline. A node's channel has a connection of its own that never reconnects behind
-its back: pub/sub keeps nothing, so each loss is seen (``resubscribed`` is called once
-the channel is back) and what it may have cost is made good by the node.
+its back: pub/sub keeps nothing, so each loss is seen (``lost`` is called at once,
+``resubscribed`` once the channel is back; ``up`` says which) and what it may have cost
+is made good by the node.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Bus:
         lease: float,
         receive: Callable[[str, list[Message]], None],
         resubscribed: Callable[[], None],
+        lost: Callable[[], None] = lambda: None,
     ) -> None:
         self.node = node
         self.redis = redis
@@ -46,6 +48,8 @@ class Bus:
         self.lease = lease
         self._receive = receive
         self._resubscribed = resubscribed
+        self._lost = lost
+        self.up = True  # our channel is subscribed (False from its loss until it is back)
         self._outbox: dict[str, list[Message]] = {}
         self._flush_queued = False
         self._publish: asyncio.Queue[dict[str, list[Message]] | None] = asyncio.Queue()
@@ -138,6 +142,8 @@ class Bus:
                         self._receive(src, msgs)
             except (RedisError, OSError) as e:
                 log.warning("cluster channel lost", extra={"error": repr(e)})
+                self.up = False
+                self._lost()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 while True:
@@ -148,4 +154,6 @@ class Bus:
                         break
                     except (RedisError, OSError):
                         continue
+                log.info("cluster channel back")
+                self.up = True
                 self._resubscribed()

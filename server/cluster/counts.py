@@ -37,6 +37,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from ..core.errors import CLUSTER_UNAVAILABLE, unavailable
 from ..core.table import FINISHED, Table, TableError
 from ..figures import Tally
 from ..lobby.quotas import KINDS, NO_QUOTAS, REFUSALS, Held, Served, counts_as, limits_of, refuse
@@ -343,9 +344,7 @@ class ClusterCounts:
                 self._pushed[tid] = now | self._pushed.get(tid, frozenset())
             for _, _, done, *_ in reserves:
                 if not done.done():
-                    done.set_exception(
-                        TableError("internal", "the cluster's counts cannot be reached: try again")
-                    )
+                    done.set_exception(unavailable(CLUSTER_UNAVAILABLE))
             log.warning("cluster counts not written", extra={"error": repr(e)})
             self._admitted(admits, len(admits))  # fail open: the node's own cap holds
             self._conns_sent = self.held  # sent again at the next renewal (not at once)

@@ -67,8 +67,8 @@ from ..core.restore import stored_form
 from ..core.table import FINISHED, Table, hash_token
 from ..lobby.quotas import Served
 from ..net.session import Session
-from ..store import Store, StoredTable
-from ..tasks import stop_tasks
+from ..store import Store, StoredTable, StoreUnavailable
+from ..tasks import patiently, stop_tasks
 from .bus import Bus
 from .counts import ClusterCounts
 from .listing import Listings
@@ -168,7 +168,9 @@ class Cluster:
         self._adopting = asyncio.Semaphore(8)  # tables being adopted at once
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
-        self.bus = Bus(self.node, self.redis, self._channel, lease, self._receive, self._back)
+        self.bus = Bus(
+            self.node, self.redis, self._channel, lease, self._receive, self._back, self._cut_off
+        )
         self.forwarding = Forwarding(self.node, self.bus, self.redis, lease)
         self.serving = Serving(self.bus, lambda: self.lobby.tables, lambda: self.stopping)
         self.listings = Listings(self.node, self.redis, lease)
@@ -199,7 +201,11 @@ class Cluster:
         node's operator (``admin tables``, ``admin players``) for this node."""
         self._lobby = lobby
         self.operator.listing = listing
-        await self.redis.ping()
+
+        async def ping() -> None:
+            await self.redis.ping()
+
+        await patiently("Redis", ping, (RedisError, OSError))  # started during an outage
         self.store.fence_writes()  # a write of a table not held here is refused
         self._tasks = [
             *await self.bus.start(),
@@ -286,6 +292,21 @@ class Cluster:
             for tid in msg.tables:
                 self._adopt_soon(tid)
 
+    def _cut_off(self) -> None:
+        """Our channel is lost (Redis cannot be reached): no answer to our sessions'
+        intents in flight can come; they are answered at once (``cluster_unavailable``)."""
+        self.forwarding.cut_off()
+
+    async def reachable(self) -> bool:
+        """Whether Redis answers now and our channel is subscribed (readiness)."""
+        if not self.bus.up:
+            return False
+        try:
+            await asyncio.wait_for(self.redis.ping(), self.every)
+        except (RedisError, OSError, TimeoutError):
+            return False
+        return True
+
     def _back(self) -> None:
         """Our channel is back after a loss: attach every remote session of ours again
         (frames for it may have been lost meanwhile), tell the other nodes we are
@@ -300,9 +321,7 @@ class Cluster:
         if isinstance(table, RemoteTable):
             table.invite = invite
 
-    async def locate(
-        self, table_id: str, current: TableHandle | None = None
-    ) -> TableHandle | None:
+    async def locate(self, table_id: str, current: TableHandle | None = None) -> TableHandle | None:
         """The table a session asked for: ours, or a ``RemoteTable`` for its owner; a
         table nobody serves is adopted here (a finished one too, if it finished less
         than the lobby's ``finished_ttl`` ago, as a single server restores it)."""
@@ -477,7 +496,7 @@ class Cluster:
                 await self._watch_owners()
                 if not self.stopping:
                     await self._scan()
-            except (RedisError, OSError) as e:
+            except (RedisError, OSError, StoreUnavailable) as e:  # an outage: no bug
                 log.warning("cluster upkeep failed", extra={"error": repr(e)})
             except Exception:
                 log.exception("cluster upkeep failed")

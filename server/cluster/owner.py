@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from protocol.wire import encode_as
 
+from ..core.errors import failed
 from ..core.intents import Join, Play, Watch
 from ..core.table import Table, TableError
 from ..net.framing import Frame, Framing
@@ -173,9 +174,9 @@ class Serving:
                 if kind in ("watch", "resume"):  # its session waits for frames: tell it
                     refused = Refused(msg["t"], msg["sid"], e.code, e.message)
                     self.bus.send(session_node, encode(refused))
-        except Exception:
-            log.exception("internal error serving %s", kind, extra={"table": msg.get("t")})
-            error = ("internal", "the server failed to handle this message", None)
+        except Exception as e:  # a bug (logged), or the store out of reach: ``failed``
+            err = failed(e, log, f"internal error serving {kind}", {"table": msg.get("t")})
+            error = (err.code, err.message, err.detail)
         if rid is not None:
             self.bus.send(session_node, encode(Reply(rid, result, error, moved, answered)))
 

@@ -25,6 +25,7 @@ import redis.asyncio as aioredis
 from shared.game import Take
 
 from ..core import intents
+from ..core.errors import CLUSTER_UNAVAILABLE, unavailable
 from ..core.handle import PublicSeat, TableHandle, next_serial
 from ..core.intents import (
     Back,
@@ -59,7 +60,7 @@ from .messages import (
     encode,
     intent_message,
 )
-from .wire import lease_key, text, with_seq
+from .wire import lease_key, reachable, text, with_seq
 
 __all__ = ["Forwarding", "RemoteTable"]
 
@@ -334,6 +335,8 @@ class Forwarding:
         raised."""
         take = isinstance(intent, Play)
         for _ in range(2):  # once more after the table moved
+            if not self.bus.up:  # Redis cannot be reached: the intent cannot travel
+                raise unavailable(CLUSTER_UNAVAILABLE)
             if proxy.owner is None:
                 await self._await_owner(proxy)
             self._rid += 1
@@ -354,6 +357,8 @@ class Forwarding:
             self.forwarded += 1
             try:
                 answer = await asyncio.wait_for(fut, self.lease * 4)
+            except _CutOff:
+                raise unavailable(CLUSTER_UNAVAILABLE) from None
             except (TimeoutError, asyncio.CancelledError) as e:
                 self._pending.pop(rid, None)
                 raise self._lost(take) from e
@@ -388,10 +393,21 @@ class Forwarding:
             )
         return TableError("internal", "the table moved to another node: try again")
 
+    def cut_off(self) -> None:
+        """Our channel to the other nodes is lost: the intents in flight are answered
+        at once (not after four leases, nor later as moved), ``cluster_unavailable``:
+        whether one reached its table is not known, and the fresh view that follows
+        once Redis is back (``attach_again``) shows it."""
+        for rid, (fut, _) in list(self._pending.items()):
+            if not fut.done():
+                del self._pending[rid]
+                fut.set_exception(_CutOff())
+
     async def _await_owner(self, proxy: RemoteTable) -> None:
         deadline = time.monotonic() + self.lease * 3
         while proxy.owner is None and time.monotonic() < deadline:
-            owner = await self.redis.get(lease_key(proxy.id))
+            async with reachable("owner"):
+                owner = await self.redis.get(lease_key(proxy.id))
             if owner is not None:
                 self.owner_changed(proxy.id, text(owner))
                 break
@@ -455,3 +471,7 @@ class Forwarding:
     def back(self, src: str) -> None:
         """Node ``src`` is back on its channel: what we sent it meanwhile was lost."""
         self.attach_again([p for p in self.proxies.values() if p.owner == src])
+
+
+class _CutOff(Exception):
+    """The answer to a call cannot come: our channel was lost (``Forwarding.cut_off``)."""

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import msgpack  # type: ignore[import-untyped]
 from redis.exceptions import RedisError
 
-from ..core.errors import TableError
+from ..core.errors import CLUSTER_UNAVAILABLE, unavailable
 
 __all__ = ["lease_key", "reachable", "text", "with_seq"]
 
@@ -39,8 +39,6 @@ def text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-
-
 def lease_key(table_id: str) -> str:
     """The Redis key of a table's lease: its value is the id of the node serving it."""
     return f"kk:lease:{table_id}"
@@ -50,10 +48,10 @@ def lease_key(table_id: str) -> str:
 async def reachable(what: str) -> AsyncIterator[None]:
     """Redis's failure (a timeout, a lost connection) while a session (or the
     operator) waits on it: a typed ``internal`` error that tells the client to try
-    again, as the cluster's counts do, and a warning, never a traceback logged as a
+    again (``detail`` ``cluster_unavailable``), and a warning, never a traceback logged as a
     server bug."""
     try:
         yield
     except (RedisError, OSError) as e:
         log.warning("cluster unreachable", extra={"during": what, "error": repr(e)})
-        raise TableError("internal", "the cluster cannot be reached now: try again") from e
+        raise unavailable(CLUSTER_UNAVAILABLE) from e

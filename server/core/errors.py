@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-__all__ = ["TableError", "same_player"]
+import logging
+from typing import Any
+
+from ..store import StoreUnavailable
+
+__all__ = [
+    "CLUSTER_UNAVAILABLE",
+    "STORE_UNAVAILABLE",
+    "TableError",
+    "failed",
+    "same_player",
+    "unavailable",
+]
 
 
 class TableError(Exception):
@@ -19,3 +31,31 @@ class TableError(Exception):
 def same_player() -> TableError:
     """The refusal of a registered player's second seat at one table."""
     return TableError("not_allowed", "your player sits at this table already", "same_player")
+
+
+STORE_UNAVAILABLE = "store_unavailable"
+"""``detail`` of the ``internal`` error answering a request the store could not take
+(the database cannot be reached now): nothing was done; try again in a moment."""
+CLUSTER_UNAVAILABLE = "cluster_unavailable"
+"""``detail`` of an error answering a request while Redis cannot be reached (a node of
+a cluster): nothing was done, or (``stale_state`` for a take) it is not known; a fresh
+view follows once Redis is back."""
+
+
+def unavailable(detail: str = STORE_UNAVAILABLE) -> TableError:
+    """The refusal of a request a part the server needs could not take now: ``internal``
+    (the code every client knows for "not applied, try again") with a ``detail`` saying
+    which part, so a client can tell it from a bug and try again."""
+    what = "the game's store" if detail == STORE_UNAVAILABLE else "the cluster"
+    return TableError("internal", f"{what} cannot be reached now: try again", detail)
+
+
+def failed(e: Exception, log: logging.Logger, what: str, extra: dict[str, Any]) -> TableError:
+    """The refusal of a request that failed with ``e``: the store out of reach is no
+    bug (``unavailable``, a warning); anything else is one (``internal``, its traceback
+    logged as ``what``)."""
+    if isinstance(e, StoreUnavailable):
+        log.warning("store unreachable: request refused", extra={**extra, "error": str(e)})
+        return unavailable()
+    log.exception(what, extra=extra)
+    return TableError("internal", "the server failed to handle this message")

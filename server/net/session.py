@@ -40,6 +40,7 @@ from shared.errors import RuleError
 from shared.game import Take
 
 from ..config import ServerConfig
+from ..core.errors import failed
 from ..core.handle import TableHandle
 from ..core.intents import (
     Back,
@@ -372,9 +373,9 @@ class Session(Framing):
             await self.dispatch(msg)
         except TableError as e:
             self.error(e.code, e.message, msg.id, e.detail)
-        except Exception:
-            log.exception("internal error handling %s", msg.type, extra=self.log_extra)
-            self.error("internal", "the server failed to handle this message", msg.id)
+        except Exception as e:  # a bug (logged), or the store out of reach: ``failed``
+            err = failed(e, log, f"internal error handling {msg.type}", self.log_extra)
+            self.error(err.code, err.message, msg.id, err.detail)
 
     def _unknown_here(self, kind: str) -> bool:
         """Whether ``kind`` is a message of a later minor version than the one this

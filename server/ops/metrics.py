@@ -43,6 +43,7 @@ from ..net.guard import Guard
 from ..net.peers import is_loopback
 from ..net.session import Phase, Session
 from ..store import Store
+from .health import Readiness
 
 if TYPE_CHECKING:  # a node's code (and redis) is imported only on a node
     from ..cluster.node import Cluster
@@ -64,6 +65,7 @@ class Parts:
     sessions_counted: SessionFigures
     started: float  # the server's start, seconds since the epoch
     node: Cluster | None = None  # a node of a cluster: its leases and forwarding
+    readiness: Readiness | None = None  # whether the store (and Redis) answer
 
 
 def _histogram(name: str, doc: str, t: Timings) -> HistogramMetricFamily:
@@ -90,6 +92,8 @@ class Figures(Collector):
         yield from self._store()
         yield from self._bots()
         yield from self._limits()
+        if self.parts.readiness is not None:
+            yield from self._up(self.parts.readiness)
         if self.parts.node is not None:
             yield from self._node(self.parts.node)
 
@@ -209,6 +213,21 @@ class Figures(Collector):
         dropped.add_metric(["flood"], p.guard.flood_drops)
         dropped.add_metric(["unread"], p.guard.unread_drops)
         yield dropped
+
+    def _up(self, readiness: Readiness) -> Iterator[Metric]:
+        """Whether the store (``store_up``) and, on a node, Redis (``node_redis_up``)
+        answered the last health check (every second), and whether the server is ready."""
+        for part, up in readiness.up.items():
+            yield GaugeMetricFamily(
+                PREFIX + ("node_redis_up" if part == "redis" else f"{part}_up"),
+                f"1 while the {part} answered the last health check, else 0",
+                value=int(up),
+            )
+        yield GaugeMetricFamily(
+            PREFIX + "ready",
+            "1 while /readyz says ready (store and Redis reachable, not draining), else 0",
+            value=int(readiness.ready),
+        )
 
     def _node(self, node: Cluster) -> Iterator[Metric]:
         f = node.figures()

@@ -56,6 +56,7 @@ from .base import (
     StoredSeat,
     StoredTable,
     StoreInUse,
+    StoreUnavailable,
 )
 from .memory import MemoryStore
 from .migrations import PG_MIGRATIONS, SQLITE_MIGRATIONS
@@ -76,6 +77,7 @@ __all__ = [
     "StaleOwner",
     "Store",
     "StoreInUse",
+    "StoreUnavailable",
     "StoredGame",
     "StoredSeat",
     "StoredTable",

@@ -31,6 +31,7 @@ __all__ = [
     "StaleOwner",
     "Store",
     "StoreInUse",
+    "StoreUnavailable",
     "StoredGame",
     "StoredSeat",
     "StoredTable",
@@ -300,6 +301,13 @@ class Store(PlayerStore, ABC):
         """Counters for operators and benchmarks: ``writes`` and ``commits`` (their ratio
         is the group-commit factor), ``failed`` writes."""
 
+    async def reachable(self) -> bool:
+        """Whether the database answers now (readiness, ``store_up``); checked in a
+        worker thread, off the event loop. ``StoreInUse`` if this server lost the
+        database to another one (the lock it held was taken while it was away). A
+        store that keeps nothing, or keeps it in a file, is always reachable."""
+        return True
+
     def timings(self) -> dict[str, Timings]:
         """Spreads for the metrics endpoint: ``commit_seconds`` (each commit's
         transaction) and ``writes_per_commit``; none for a store that writes nothing."""
@@ -308,6 +316,12 @@ class Store(PlayerStore, ABC):
 
 class StoreInUse(OSError):
     """Another server holds this database."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (its server stopped, restarting, or cut
+    off): nothing of the write or read was done here; the store connects again by
+    itself, so the same request may succeed a moment later."""
 
 
 class BadDatabase(ValueError):

@@ -7,7 +7,16 @@ is never changed once released, a new version is a new script at the end.
 
 from __future__ import annotations
 
-__all__ = ["PG_MIGRATIONS", "SQLITE_MIGRATIONS"]
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from .base import BadDatabase
+
+__all__ = ["PG_MIGRATIONS", "SQLITE_MIGRATIONS", "migrate"]
+
+log = logging.getLogger("kupferkessel.store")
 
 SQLITE_MIGRATIONS = (
     # 1: tables, seats, games (set-up) and their append-only actions
@@ -169,3 +178,44 @@ def _pg(script: str) -> str:
 
 
 PG_MIGRATIONS = tuple(_pg(script) for script in SQLITE_MIGRATIONS)
+
+
+def migrate(
+    cur: Any,
+    scripts: tuple[str, ...],
+    sql: Callable[[str], str],
+    *,
+    first: Callable[[Any], None],
+) -> None:
+    """Bring the schema to the newest version of ``scripts`` in the transaction ``cur``
+    has begun, and end it: ``first(cur)`` (the backend holding other servers'
+    migrations off), each script not yet run, in order, then the version (``sql``: a
+    statement written with ``?`` in the backend's dialect). A database newer than
+    ``scripts`` is refused (``BadDatabase``), unchanged."""
+    try:
+        first(cur)
+        cur.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        cur.execute("SELECT version FROM schema_version")
+        row = cur.fetchone()
+        version = 0 if row is None else int(row[0])
+        if version > len(scripts):
+            raise BadDatabase(
+                f"the database has schema version {version}, newer than this server's"
+                f" {len(scripts)}: upgrade the server"
+            )
+        for script in scripts[version:]:
+            for statement in script.split(";"):
+                if statement.strip():
+                    cur.execute(statement)
+        newest = (len(scripts),)
+        if row is None:
+            cur.execute(sql("INSERT INTO schema_version VALUES (?)"), newest)
+        elif version != newest[0]:
+            cur.execute(sql("UPDATE schema_version SET version = ?"), newest)
+        cur.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            cur.execute("ROLLBACK")
+        raise
+    if version != len(scripts):
+        log.info("schema migrated", extra={"from": version, "to": len(scripts)})

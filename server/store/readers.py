@@ -8,14 +8,23 @@ loop nor its own reads wait for them. They take that connection one at a time, a
 wait for it on the event loop, not in a worker thread: however many clients ask, one
 of the default executor's threads is busy with them at most, and the rest stay free
 for the others' work.
+
+A connection found broken (the database restarted) is closed and the read runs once
+more on a new one; while none can be made the read fails with ``StoreUnavailable``,
+and for a second after such a failure the reads fail at once without trying (a connect
+that must time out would hold the event loop up).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from .base import StoreUnavailable
 
 T = TypeVar("T")
 
@@ -40,11 +49,21 @@ class Readers:
     worker thread on a connection of its own (the database module lets go of the GIL
     while the database works), one at a time; each connection is opened with
     ``connect`` on first use and read through the backend's dialect (``sql``), and
-    ``close`` closes both."""
+    ``close`` closes both. ``broken`` says whether a connection was lost."""
 
-    def __init__(self, connect: Callable[[], Any], sql: Callable[[str], str]) -> None:
+    RETRY_AFTER = 1.0
+    """Seconds after a failed connect during which reads fail without trying again."""
+
+    def __init__(
+        self,
+        connect: Callable[[], Any],
+        sql: Callable[[str], str],
+        broken: Callable[[Any], bool] = lambda con: False,
+    ) -> None:
         self.connect = connect
         self.sql = sql
+        self.broken = broken
+        self._down_until = 0.0  # monotonic: no connect tried before (see RETRY_AFTER)
         self._locks = (threading.Lock(), threading.Lock())
         self._cons: list[Any] = [None, None]  # the loop's, the worker threads'
         self._here = threading.local()  # ``apart`` set: this thread runs ``run_apart``
@@ -52,9 +71,31 @@ class Readers:
 
     def _on(self, which: int, fn: Callable[[Dialect], Any]) -> Any:
         with self._locks[which]:
-            if self._cons[which] is None:
-                self._cons[which] = self.connect()
-            return fn(Dialect(self._cons[which], self.sql))
+            for attempt in range(2):
+                con = self._connection(which)
+                try:
+                    return fn(Dialect(con, self.sql))
+                except Exception as e:
+                    if not self.broken(con):
+                        raise
+                    self._cons[which] = None
+                    with contextlib.suppress(Exception):
+                        con.close()
+                    if attempt:
+                        raise StoreUnavailable(str(e)) from e
+            raise AssertionError("unreachable")
+
+    def _connection(self, which: int) -> Any:
+        con = self._cons[which]
+        if con is None:
+            if time.monotonic() < self._down_until:
+                raise StoreUnavailable("the database cannot be reached now")
+            try:
+                con = self._cons[which] = self.connect()
+            except StoreUnavailable:
+                self._down_until = time.monotonic() + self.RETRY_AFTER
+                raise
+        return con
 
     def read(self, fn: Callable[[Dialect], Any]) -> Any:
         if getattr(self._here, "apart", False):  # within ``run_apart``: its connection

@@ -25,7 +25,6 @@ from shared.record import Record, action_to_dict
 from ..figures import Timings
 from . import sanctions
 from .base import (
-    BadDatabase,
     PlayerSeated,
     Sanction,
     StaleOwner,
@@ -34,6 +33,7 @@ from .base import (
     StoredSeat,
     StoredTable,
 )
+from .migrations import migrate
 from .readers import Dialect, Readers
 from .sql_players import SqlPlayers
 from .writer import Op, Writer
@@ -67,14 +67,15 @@ class SqlStore(SqlPlayers, Store):
     def __init__(self, *, max_batch: int = 1000, readonly: bool = False) -> None:
         self.readonly = readonly
         self._writer = Writer(
-            self._connect,
+            self._connect_writer,
             begin=self.BEGIN,
             dialect=self._sql,
             refusals=self.INTEGRITY,
             epochs_sql=self._epochs_sql,
+            broken=self._broken,
             max_batch=max_batch,
         )
-        self._readers = Readers(self._connect, self._sql)
+        self._readers = Readers(self._connect, self._sql, self._broken)
         self.refused = 0  # writes refused before the database (``fence_writes``)
         self.fences: dict[str, int] = {}  # table id -> the epoch this store claimed
         self.fencing = False  # ``fence_writes``: a node of a cluster
@@ -88,6 +89,25 @@ class SqlStore(SqlPlayers, Store):
     @abstractmethod
     def _connect(self) -> Any:
         """A new DB-API connection in autocommit mode (transactions are explicit)."""
+
+    def _connect_writer(self) -> Any:
+        """The writer thread's connection (a backend that locks the database for one
+        server makes sure it still holds the lock first)."""
+        return self._connect()
+
+    def _broken(self, con: Any) -> bool:
+        """Whether ``con`` was lost (the database went away under it): then it is
+        closed and a new one made. A file's connection is never lost."""
+        return False
+
+    def _probe(self) -> bool:
+        """Whether the database answers now (in a worker thread; see ``reachable``)."""
+        return True
+
+    async def reachable(self) -> bool:
+        if not self._writer.running:
+            return False  # not started, or closed
+        return await asyncio.to_thread(self._probe)
 
     @abstractmethod
     def _lock_database(self) -> None:
@@ -128,38 +148,11 @@ class SqlStore(SqlPlayers, Store):
         self._writer.start()
 
     def _migrate(self, con: Any) -> None:
-        """Bring the schema to the newest version, in one transaction: each migration
-        not yet run, in order, then the version. Several servers starting at once on
-        one database take turns (the backend's ``BEGIN`` serializes them)."""
+        """Bring the schema to the newest version (``migrate``), other servers' starts
+        held off by the backend's ``BEGIN`` and ``_serialize_migrations``."""
         cur = con.cursor()
         cur.execute(self.BEGIN)
-        try:
-            self._serialize_migrations(cur)
-            cur.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            cur.execute("SELECT version FROM schema_version")
-            row = cur.fetchone()
-            version = 0 if row is None else int(row[0])
-            if version > len(self.MIGRATIONS):
-                raise BadDatabase(
-                    f"the database has schema version {version}, newer than this server's"
-                    f" {len(self.MIGRATIONS)}: upgrade the server"
-                )
-            for script in self.MIGRATIONS[version:]:
-                for statement in script.split(";"):
-                    if statement.strip():
-                        cur.execute(statement)
-            newest = (len(self.MIGRATIONS),)
-            if row is None:
-                cur.execute(self._sql("INSERT INTO schema_version VALUES (?)"), newest)
-            elif version != newest[0]:
-                cur.execute(self._sql("UPDATE schema_version SET version = ?"), newest)
-            cur.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(Exception):
-                cur.execute("ROLLBACK")
-            raise
-        if version != len(self.MIGRATIONS):
-            log.info("schema migrated", extra={"from": version, "to": len(self.MIGRATIONS)})
+        migrate(cur, self.MIGRATIONS, self._sql, first=self._serialize_migrations)
 
     def schema_version(self) -> int:
         version: int = self._read(

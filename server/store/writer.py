@@ -3,6 +3,11 @@
 Why: the event loop must never block on disk, and under load many intents must share one
 commit; one thread owning one connection does both, and checks each write's epoch in the
 write's own transaction so a stale owner's write never lands.
+
+A lost connection (the database restarted, or is down) does not end the thread: a
+batch whose connection was found broken before its ``COMMIT`` was sent is run once more
+on a new connection (nothing of it was done), and while no connection can be made each
+write fails at once with ``StoreUnavailable``; the next write connects again.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..figures import Timings
-from .base import StaleOwner
+from .base import StaleOwner, StoreUnavailable
 
 __all__ = ["BATCH_BOUNDS", "Fence", "Op", "Writer"]
 
@@ -41,9 +46,11 @@ class Writer:
     It is handed what it needs of its backend: ``connect`` (a new DB-API connection in
     autocommit mode), ``begin`` (the statement opening a write transaction), ``dialect``
     (a statement written with ``?`` in the backend's dialect), ``epochs_sql`` (select
-    (id, epoch) of ``n`` tables, locking them against a claim until the commit) and
+    (id, epoch) of ``n`` tables, locking them against a claim until the commit),
     ``refusals`` (the backend's constraint errors: their callers answer them, so they
-    are logged as warnings)."""
+    are logged as warnings) and ``broken`` (whether a connection was lost: the database
+    went away under it; ``connect`` raises ``StoreUnavailable`` while it cannot
+    connect)."""
 
     def __init__(
         self,
@@ -52,10 +59,12 @@ class Writer:
         begin: str,
         dialect: Callable[[str], str],
         epochs_sql: Callable[[int], str],
+        broken: Callable[[Any], bool] = lambda con: False,
         max_batch: int = 1000,
         refusals: tuple[type[Exception], ...] = (),
     ) -> None:
         self.connect = connect
+        self.broken = broken
         self.begin = begin
         self.dialect = dialect
         self.epochs_sql = epochs_sql
@@ -97,7 +106,7 @@ class Writer:
         return fut
 
     def _run(self) -> None:
-        con = self.connect()
+        con: Any = None
         try:
             while True:
                 item = self._queue.get()
@@ -118,11 +127,47 @@ class Writer:
                 # caller knows it did not happen).
                 live = [it for it in batch if not it[1].cancelled()]
                 if live:
-                    self._commit_batch(con, live)
+                    con = self._commit_connected(con, live)
                 if stop:
                     return
         finally:
-            con.close()
+            if con is not None:
+                con.close()
+
+    def _commit_connected(self, con: Any, batch: list[_Item]) -> Any:
+        """Commit the batch on ``con`` (None: connect first); the connection to use
+        next (None once it was lost). A batch whose connection was lost before its
+        ``COMMIT`` was sent is tried once more on a new one (the first write after a
+        restart of the database finds the old connection dead); while none can be
+        made, or if it was lost during the ``COMMIT``, each of its callers gets
+        ``StoreUnavailable`` (the table announces nothing it did not store)."""
+        if con is not None and self.broken(con):  # found lost since its last use
+            with contextlib.suppress(Exception):
+                con.close()
+            con = None
+        for attempt in range(2):
+            try:
+                if con is None:
+                    con = self.connect()
+                self._commit_batch(con, batch)
+                return con
+            except _Lost as e:
+                with contextlib.suppress(Exception):
+                    con.close()
+                con = None
+                if attempt == 0 and not e.committing:
+                    continue
+                self._unavailable(batch, e.__cause__ or e)
+            except Exception as e:  # no connection: StoreUnavailable, or the lock lost
+                self._unavailable(batch, e)
+            return None
+        return None
+
+    def _unavailable(self, batch: list[_Item], e: BaseException) -> None:
+        self.failed += len(batch)
+        log.warning("store unreachable: writes refused", extra={"error": repr(e)})
+        err = e if isinstance(e, StoreUnavailable) else StoreUnavailable(str(e))
+        _settle(batch, err)
 
     def _commit_batch(self, con: Any, batch: list[_Item]) -> None:
         """Commit the batch in one transaction; if that fails, commit each write in its
@@ -131,6 +176,8 @@ class Writer:
             started = time.perf_counter()
             stale = self._transaction(con, batch)
             self.commit_seconds.observe(time.perf_counter() - started)
+        except _Lost:
+            raise
         except Exception as e:
             if len(batch) == 1:
                 self._fail(batch[0], e)
@@ -138,6 +185,8 @@ class Writer:
             for item in batch:
                 try:
                     stale = self._transaction(con, [item])
+                except _Lost:
+                    raise
                 except Exception as e1:
                     self._fail(item, e1)
                 else:
@@ -156,6 +205,7 @@ class Writer:
     def _transaction(self, con: Any, batch: list[_Item]) -> list[_Item]:
         """Run the batch in one transaction; returns the writes refused by their fence
         (a newer epoch holds their table: they are left out, the others commit)."""
+        committing = False
         cur = con.cursor()
         try:
             cur.execute(self.begin)
@@ -176,8 +226,11 @@ class Writer:
                     rows.append(params)
             if rows:
                 cur.executemany(self.dialect(sql), rows)  # type: ignore[arg-type]
+            committing = True
             cur.execute("COMMIT")
-        except Exception:
+        except Exception as e:
+            if self.broken(con):
+                raise _Lost(committing) from e
             with contextlib.suppress(Exception):
                 cur.execute("ROLLBACK")
             raise
@@ -214,6 +267,15 @@ class Writer:
         self.failed += 1
         log.warning("store write refused: stale owner", extra={"table": e.table_id})
         _settle([item], e)
+
+
+class _Lost(Exception):
+    """The connection broke during a transaction; ``committing``: while its ``COMMIT``
+    was on its way (whether it committed is not known)."""
+
+    def __init__(self, committing: bool) -> None:
+        super().__init__("the connection to the database was lost")
+        self.committing = committing
 
 
 def _fits(fence: tuple[str, int | None], epochs: dict[str, int]) -> bool:

@@ -67,18 +67,9 @@ class Postgres:
         data = self.dir / "data"
         self._run("initdb", "-D", str(data), "-U", "kk", "--auth=trust", "-E", "UTF8", "--no-sync")
         for _ in range(5):
-            opts = (
-                f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-                " -c max_connections=200 -c shared_buffers=32MB"
-            )
-            opts += (
-                " -c fsync=on -c full_page_writes=on"
-                if self.fsync
-                else " -c fsync=off -c full_page_writes=off"
-            )
             log = self.dir / "log"
             try:
-                self._run("pg_ctl", "-D", str(data), "-l", str(log), "-w", "-o", opts, "start")
+                self.resume()
                 return self
             except subprocess.CalledProcessError:
                 said = log.read_text(errors="replace") if log.exists() else ""
@@ -87,6 +78,25 @@ class Postgres:
                 log.unlink()
                 self.port = free_port()
         raise RuntimeError("PostgreSQL did not start")
+
+    def resume(self) -> None:
+        """Start the server (again, after ``halt``) on its port."""
+        opts = (
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+            " -c max_connections=200 -c shared_buffers=32MB"
+        )
+        opts += (
+            " -c fsync=on -c full_page_writes=on"
+            if self.fsync
+            else " -c fsync=off -c full_page_writes=off"
+        )
+        data, log = self.dir / "data", self.dir / "log"
+        self._run("pg_ctl", "-D", str(data), "-l", str(log), "-w", "-o", opts, "start")
+
+    def halt(self) -> None:
+        """Stop the server as an operator does (``pg_ctl stop -m fast``: every session
+        ended, the data kept); ``resume`` starts it again."""
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://kk@127.0.0.1:{self.port}/{database}"

@@ -12,11 +12,10 @@ import contextlib
 import functools
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from websockets.exceptions import ConnectionClosed
@@ -34,15 +33,6 @@ from .conftest import MakeServer
 from .wsclient import WsClient, create, http_get
 
 HARD = [{"seat": 0, "level": "hard"}, {"seat": 1, "level": "hard"}]
-
-
-@pytest.fixture
-def own_redis() -> Iterator[Redis]:
-    r = Redis().start()
-    try:
-        yield r
-    finally:
-        r.stop()
 
 
 # a check that fails while Redis restarts is checked again
