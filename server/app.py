@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 import time
+from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,6 +50,7 @@ from .players.account import Account
 from .players.service import Players
 from .store import MemoryStore, Store, StoreUnavailable
 from .tasks import patiently
+from .version import version
 
 if TYPE_CHECKING:
     from .cluster.node import Cluster
@@ -57,7 +59,7 @@ __all__ = ["Server", "ServerConfig", "run_server"]
 
 log = logging.getLogger("kupferkessel.server")
 
-SERVER_VERSION = "0.1.0"
+SERVER_VERSION = version()  # the build's (server.version): welcome, Server header, metrics
 
 
 class Server:
@@ -215,7 +217,10 @@ class Server:
             except OSError:
                 await self.stop()
                 raise
-        log.info("listening", extra={"host": self.config.host, "port": self.port})
+        # at any log level (server.startup.START): where it listens is what a start says
+        logging.getLogger("kupferkessel.start").info(
+            "listening", extra={"host": self.config.host, "port": self.port}
+        )
 
     async def stop(self) -> None:
         """Stop accepting, close every client with 1001, flush and close the store."""
@@ -445,14 +450,21 @@ class Server:
             )
 
 
-async def run_server(config: ServerConfig, store: Store | None = None) -> None:
+async def run_server(
+    config: ServerConfig,
+    store: Store | None = None,
+    reload: Callable[[Server], None] | None = None,
+) -> None:
     """Serve until SIGTERM or SIGINT, then shut down cleanly; a server that must stop by
-    itself (its database taken by another server) stops too and raises why."""
+    itself (its database taken by another server) stops too and raises why. ``SIGHUP``
+    calls ``reload`` (``server.startup.Reload``) if given."""
     server = Server(config, store)
     await server.start()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, server.must_stop.set)
+    if reload is not None and hasattr(signal, "SIGHUP"):
+        loop.add_signal_handler(signal.SIGHUP, reload, server)
     await server.must_stop.wait()
     await server.stop()
     if server.fatal is not None:

@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from shared.events import Event
 from shared.record import Record, action_to_dict
 from shared.view import view
 
-from .config import ConfigError
+from .extras import database_errors
 from .flags import add_served_arguments, served_store
 from .store import SqlStore, StoredGame, StoreUnavailable, open_store
 
@@ -99,17 +96,16 @@ def run(args: argparse.Namespace) -> int:
         print("export: give a GAME_ID, or --list", file=sys.stderr)
         return 2
     try:  # the store as serve finds it: --store, --db, else the config file's, else the default
-        url = served_store(args)
-    except ConfigError as e:
+        store = open_store(served_store(args), readonly=True)
+    except ValueError as e:  # a bad config file, a missing driver (server.extras)
         print(f"export: {e}", file=sys.stderr)
         return 2
-    store = open_store(url, readonly=True)
     try:
         if args.list:
             text = _listing(store.list_games())
         else:
             text = json.dumps(export_game(store, args.game, full=args.full), indent=1) + "\n"
-    except (FileNotFoundError, sqlite3.Error, psycopg.Error, StoreUnavailable) as e:
+    except database_errors(FileNotFoundError, StoreUnavailable) as e:
         print(f"export: {str(e).strip()}", file=sys.stderr)
         return 1
     except KeyError:

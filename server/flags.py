@@ -1,11 +1,14 @@
 """The flags of ``kupferkessel serve``, as data, and how they settle.
 
-Every flag is a row of ``FLAGS``. Flags win over environment variables (``KK_HOST``,
-``KK_PORT``, ``KK_STORE``, ``KK_DB``, ``KK_NAME``, ``KK_FINISHED_TTL``, ...), which win
-over the config file (``--config FILE``, TOML, keyed by the flags' names), which wins
-over the defaults (``settle``). The commands that act on a server's store or admin
-socket (``admin``, ``export``, ``ratings``) find them with the same config file and
-store flags (``add_served_arguments``, ``served``).
+Every flag is a row of ``FLAGS``, and every flag has an environment variable (``KK_``
+and its name: ``KK_PORT``, ``KK_NO_WEB``, ``KK_ALLOW_ORIGIN``). For every setting, the
+flag wins over the environment variable, which wins over the config file (``--config
+FILE``, TOML, keyed by the flags' names), which wins over the default (``settle``).
+Settings that name the same thing (``--store`` and ``--db``; ``--host`` and ``--public``;
+``--no-persist`` and a store) follow the same order; given from the same source with
+different meanings they are a ``ConfigError``, never a silent choice. The commands that
+act on a server's store or admin socket (``admin``, ``export``, ``ratings``) find them
+with the same config file and store flags (``add_served_arguments``, ``served``).
 """
 
 from __future__ import annotations
@@ -57,6 +60,10 @@ class Flag:
     path: bool = False  # a file's path: in a config file, relative to the file's folder
     at_least: float | None = None  # a number's smallest value (from any source)
     at_most: float | None = None  # a number's largest value
+
+    def __post_init__(self) -> None:
+        if self.env is None:  # every flag has its variable: KK_ and its name
+            object.__setattr__(self, "env", "KK_" + self.name.upper().replace("-", "_"))
 
     @property
     def dest(self) -> str:
@@ -302,22 +309,24 @@ FLAGS: tuple[Flag, ...] = (
 _TYPES: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "str": str, "list": str}
 
 
+def help_text(flag: Flag) -> str:
+    """``flag``'s help, naming its environment variable."""
+    return flag.help if f"env {flag.env}" in flag.help else f"{flag.help} (env {flag.env})"
+
+
 def _add(p: argparse.ArgumentParser, flag: Flag) -> None:
-    """Add ``flag`` to ``p``. Its default is left out (None, or its environment
-    variable's value, which argparse converts and reports): ``settle`` tells a flag
-    given from one left to the config file or the default."""
+    """Add ``flag`` to ``p``, with no default (None): ``settle`` tells a flag given from
+    one left to the environment, the config file or the default."""
     if flag.kind == "bool":
-        p.add_argument("--" + flag.name, action="store_true", default=None, help=flag.help)
+        p.add_argument("--" + flag.name, action="store_true", default=None, help=help_text(flag))
         return
-    env = flag.env if flag.kind != "list" else None  # a list's: ``settle`` reads it
     p.add_argument(
         "--" + flag.name,
         type=_TYPES[flag.kind],
-        default=os.environ.get(env) if env else None,
         action="append" if flag.kind == "list" else "store",
         metavar=flag.metavar,
         choices=flag.choices,
-        help=flag.help,
+        help=help_text(flag),
     )
 
 
@@ -347,35 +356,111 @@ def add_served_arguments(p: argparse.ArgumentParser) -> None:
         _add(p, flag)
 
 
+SOURCES = ("default", "file", "environment", "flag")
+"""Where a setting may come from, each winning over the ones before it."""
+_WHERE = {
+    "flag": "on the command line",
+    "environment": "in the environment",
+    "file": "in the config file",
+}
+
+
 def settle(args: argparse.Namespace) -> argparse.Namespace:
     """The settings the command line names: each flag from the command line, else its
-    environment variable, else the config file (``--config``), else its default.
-    ``ConfigError`` for a config file that cannot be read, an unknown key or a bad value."""
+    environment variable, else the config file (``--config``), else its default; then
+    the settings that name one thing agreed (``_agree``). ``sources`` says where each
+    came from (one of ``SOURCES``). ``ConfigError`` for a config file that cannot be
+    read, an unknown key, a bad value (from any source) or settings that contradict
+    each other."""
     if getattr(args, "settled", False):
         return args
     given = getattr(args, "config", None)
     known = {f.name: (f.kind, f.choices) for f in FLAGS}
     from_file = read_config_file(Path(given), known) if given else {}
     out = argparse.Namespace(**vars(args))
+    sources: dict[str, str] = {}
     for flag in FLAGS:
         if not hasattr(args, flag.dest):
             continue  # not a flag of this command
-        listed = os.environ.get(flag.env) if flag.kind == "list" and flag.env else None
-        if getattr(args, flag.dest) is None and listed:  # a list's variable: commas between
-            setattr(out, flag.dest, [v.strip() for v in listed.split(",") if v.strip()])
+        value = getattr(args, flag.dest)
+        if value is not None:  # given on the command line
+            sources[flag.dest] = "flag"
+            _check_range(flag, value, f"--{flag.name}")
             continue
-        if getattr(args, flag.dest) is not None:  # given (or its environment variable)
-            env = f" (or {flag.env})" if flag.env else ""
-            _check_range(flag, getattr(args, flag.dest), f"--{flag.name}{env}")
-            continue
-        value = from_file.get(flag.name, flag.default)
-        if flag.name in from_file:
+        if flag.env and os.environ.get(flag.env) is not None:
+            value, sources[flag.dest] = _from_env(flag, os.environ[flag.env]), "environment"
+        elif flag.name in from_file:
+            value, sources[flag.dest] = from_file[flag.name], "file"
             _check_range(flag, value, f"{given}: {flag.name!r}", ConfigError)
-        if flag.path and flag.name in from_file and given and "://" not in value:
-            value = str((Path(given).parent / value).resolve())
+            if flag.path and given and "://" not in value:
+                value = str((Path(given).parent / value).resolve())
+        else:
+            value, sources[flag.dest] = flag.default, "default"
         setattr(out, flag.dest, list(value) if flag.kind == "list" else value)
+    out.sources = sources
+    _agree(out, sources)
     out.settled = True
     return out
+
+
+def _from_env(flag: Flag, text: str) -> Any:
+    """The value of ``flag`` written in its environment variable: a switch's ``1``,
+    ``true``, ``yes``, ``on`` (or ``0``, ``false``, ``no``, ``off``, which turns off
+    what the config file turned on), a list's items separated by commas."""
+    where = flag.env
+    if flag.kind == "bool":
+        word = text.strip().lower()
+        if word not in ("1", "true", "yes", "on", "0", "false", "no", "off", ""):
+            raise ConfigError(f"{where} must be 1 or 0 (true or false), not {text!r}")
+        return word in ("1", "true", "yes", "on")
+    if flag.kind == "list":
+        return [item.strip() for item in text.split(",") if item.strip()]
+    try:
+        value = _TYPES[flag.kind](text)
+    except ValueError:
+        kind = {"int": "a whole number", "float": "a number"}[flag.kind]
+        raise ConfigError(f"{where} must be {kind}, not {text!r}") from None
+    if flag.choices is not None and value not in flag.choices:
+        raise ConfigError(f"{where} must be one of {', '.join(flag.choices)}, not {text!r}")
+    _check_range(flag, value, f"{where}", ConfigError)
+    return value
+
+
+def _agree(out: argparse.Namespace, sources: dict[str, str]) -> None:
+    """Settle the settings that name one thing by where they came from, as every
+    setting is: ``--host`` and ``--public``; ``--store`` and ``--db``; a store and
+    ``--no-persist``. The one from the stronger source wins (the other is set to agree,
+    so what is logged is what runs); from the same source they must not contradict
+    each other (``ConfigError``)."""
+
+    def rank(*dests: str) -> int:
+        return max(SOURCES.index(sources.get(d, "default")) for d in dests)
+
+    def clash(a: str, b: str, how: str) -> ConfigError:
+        where = _WHERE[SOURCES[rank(a.replace("-", "_"))]]
+        return ConfigError(f"{a} and {b} {how} (both {where}): give one of them")
+
+    if hasattr(out, "public") and hasattr(out, "host") and out.public:
+        if rank("public") > rank("host"):
+            out.host = "0.0.0.0"
+        elif rank("host") > rank("public"):
+            out.public = False
+        elif out.host != "0.0.0.0":
+            raise clash("public", "host", f"contradict each other (host {out.host})")
+    if not hasattr(out, "store"):
+        return
+    if out.store is not None and out.db is not None and out.store != out.db:
+        if rank("db") == rank("store"):
+            raise clash("store", "db", "name two databases")
+        if rank("db") > rank("store"):
+            out.store, sources["store"] = out.db, sources["db"]
+    elif out.store is None:
+        out.store = out.db
+    if getattr(out, "no_persist", False) and out.store is not None:
+        if rank("no_persist") == rank("store", "db"):
+            raise clash("no-persist", "store", "contradict each other")
+        if rank("no_persist") < rank("store", "db"):
+            out.no_persist = False
 
 
 def _check_range(flag: Flag, value: Any, where: str, error: type[ValueError] = ValueError) -> None:
@@ -390,8 +475,9 @@ def _check_range(flag: Flag, value: Any, where: str, error: type[ValueError] = V
 
 
 def store_url(args: argparse.Namespace) -> str:
-    """The store the flags name: --store, else --db, else the default SQLite file."""
-    return str(args.store or args.db or default_db_path())
+    """The store the settled flags name (``settle``: --store or --db, whichever wins),
+    else the default SQLite file."""
+    return str(args.store or default_db_path())
 
 
 def served(args: argparse.Namespace) -> argparse.Namespace:

@@ -36,6 +36,7 @@ __all__ = [
     "NoCredentials",
     "peer_fields",
     "peer_of",
+    "set_level",
     "setup_logging",
     "source_of",
 ]
@@ -100,7 +101,7 @@ class JsonFormatter(logging.Formatter):
                 key, value = "peer", peer_of(record)
             elif any(w in key.lower() for w in _SECRET_WORDS):
                 value = "***"
-            out[key] = value if isinstance(value, str | int | float | bool | None) else str(value)
+            out[key] = value if isinstance(value, _PLAIN) else _plain(value)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         elif record.exc_text:
@@ -108,6 +109,19 @@ class JsonFormatter(logging.Formatter):
         if record.stack_info:
             out["stack"] = self.formatStack(record.stack_info)
         return json.dumps(out, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
+_PLAIN = str | int | float | bool | None
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON can hold it: a dict of plain values as an object (the settings
+    line), anything else as its text."""
+    if isinstance(value, dict) and all(isinstance(v, _PLAIN | list) for v in value.values()):
+        return {
+            str(k): v if isinstance(v, _PLAIN) else [str(i) for i in v] for k, v in value.items()
+        }
+    return str(value)
 
 
 class LogLimit(logging.Filter):
@@ -209,8 +223,15 @@ def setup_logging(level: str = "info", stream: Any = None) -> None:
     handler.addFilter(LogLimit())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel("DEBUG" if level.lower() == "debug" else "WARNING")
     ours = logging.getLogger("kupferkessel")
     ours.handlers[:] = []
-    ours.setLevel(level.upper())
     ours.propagate = True
+    set_level(level)
+    # the start's lines (the settings in force, where it listens, a reload) whatever the level
+    logging.getLogger("kupferkessel.start").setLevel("INFO")
+
+
+def set_level(level: str) -> None:
+    """Log ours at ``level``, the libraries' at warning (everything at debug)."""
+    logging.getLogger().setLevel("DEBUG" if level.lower() == "debug" else "WARNING")
+    logging.getLogger("kupferkessel").setLevel(level.upper())

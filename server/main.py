@@ -12,18 +12,15 @@ import argparse
 import asyncio
 import gc
 import logging
-import signal
 import sqlite3
-from pathlib import Path
-
-import psycopg
-import redis.exceptions
 
 from .app import ServerConfig, run_server
+from .extras import require, unreachable
 from .flags import FLAGS, Flag, add_arguments, admin_socket, default_db_path, settle, store_url
 from .lobby.quotas import Quotas
 from .logs import setup_logging
 from .players.service import RATED_EXTRAS
+from .startup import Reload, ignore_hangups, log_settings, read_token
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
 __all__ = [
@@ -32,6 +29,7 @@ __all__ = [
     "add_arguments",
     "config_from_args",
     "default_db_path",
+    "read_token",
     "run",
     "settle",
     "store_from_args",
@@ -85,20 +83,6 @@ def rated_extras(values: list[str]) -> frozenset[str]:
     return frozenset(values)
 
 
-def read_token(path: str | None) -> str | None:
-    """The token written in the file ``path`` (its first line), or None for no file;
-    ``ValueError`` if it cannot be read or is empty."""
-    if path is None:
-        return None
-    try:
-        token = Path(path).read_text(encoding="utf-8").strip()
-    except OSError as e:
-        raise ValueError(f"the token file cannot be read: {e}") from e
-    if not token:
-        raise ValueError(f"the token file {path} is empty")
-    return token
-
-
 def store_from_args(args: argparse.Namespace) -> Store:
     args = settle(args)
     if args.no_persist:
@@ -107,6 +91,8 @@ def store_from_args(args: argparse.Namespace) -> Store:
         return MemoryStore()
     if args.cluster and not args.lease > 0:
         raise ValueError("--lease must be more than 0 seconds")
+    if args.cluster:
+        require("redis", "a node of a cluster (--cluster)")
     return open_store(store_url(args), exclusive=not args.cluster)
 
 
@@ -185,6 +171,12 @@ def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM or SIGINT. Exit 0 after a clean stop; 2 for a setting, a
+    config file or a database that cannot serve (no use retrying: fix it); 1 when what
+    is needed cannot be reached now (the port, the database, Redis: a restart may
+    help), as for a crash (docs/SERVER.md, "Exit codes")."""
+    ignore_hangups()
+    given = args
     try:
         args = settle(args)
     except ValueError as e:
@@ -192,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
         log.error("cannot serve", extra={"error": str(e)})
         return 2
     setup_logging(args.log_level)
+    log_settings(args)
     try:
         config = config_from_args(args)
     except ValueError as e:
@@ -219,26 +212,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     tune_gc()
     try:
-        asyncio.run(_serve(config, store))
+        asyncio.run(run_server(config, store, Reload(given, args)))
     except (BadDatabase, sqlite3.DatabaseError) as e:  # e.g. a damaged database file
         log.error("cannot serve", extra={"error": f"{store_url(args)}: {e}"})
         return 2
-    except (OSError, psycopg.OperationalError, redis.exceptions.ConnectionError) as e:
+    except Exception as e:
+        if not unreachable(e):
+            raise  # a crash: its traceback, exit 1
         # the port cannot be bound, the database or Redis cannot be reached: maybe later
         log.error("cannot serve", extra={"error": " ".join(str(e).split())})
         return 1
     return 0
-
-
-async def _serve(config: ServerConfig, store: Store) -> None:
-    """``run_server``, with ``SIGHUP`` (the terminal it was started from closed) a clean
-    stop as ``SIGTERM`` is, instead of the sudden death that is its default: there is
-    no configuration to reload (restart to change it) and no log file to reopen."""
-    loop = asyncio.get_running_loop()
-
-    def hangup() -> None:
-        log.info("hangup: stopping as for SIGTERM")
-        signal.raise_signal(signal.SIGTERM)
-
-    loop.add_signal_handler(signal.SIGHUP, hangup)
-    await run_server(config, store)

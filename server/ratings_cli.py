@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 import sys
 
-import psycopg
-
 from .config import ConfigError
+from .extras import MissingExtra, database_errors, require
 from .flags import add_served_arguments, served_store
 from .players.service import Players
 from .store import StoreInUse, StoreUnavailable, open_store
@@ -54,7 +52,9 @@ def _lines(players: Players, top: int | None = None) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     try:  # the store as serve finds it: --store, --db, else the config file's, else the default
         url = served_store(args)
-    except ConfigError as e:
+        if url.startswith(("postgresql://", "postgres://")):
+            require("psycopg", "a PostgreSQL store")
+    except (ConfigError, MissingExtra) as e:
         print(f"ratings: {e}", file=sys.stderr)
         return 2
     try:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreInUse as e:
         print(f"ratings: {e} (stop the server first)", file=sys.stderr)
         return 1
-    except (FileNotFoundError, sqlite3.Error, psycopg.Error, OSError, StoreUnavailable) as e:
+    except database_errors(FileNotFoundError, OSError, StoreUnavailable) as e:
         print(f"ratings: {str(e).strip()}", file=sys.stderr)
         return 1
     print("rank\trating\tmu\tsigma\tgames\tname")

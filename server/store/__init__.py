@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..extras import require
 from .base import (
     BadDatabase,
     PlayerSeated,
@@ -93,7 +94,8 @@ def open_store(url: str | Path, *, readonly: bool = False, exclusive: bool = Tru
     the nodes of a cluster share theirs (fencing keeps them apart)."""
     text = str(url)
     if text.startswith(("postgresql://", "postgres://")):
-        # imported here: psycopg (about 0.1 s) is loaded only by a server that uses it
+        # imported here: psycopg (about 0.1 s, and an extra) is loaded only when used
+        require("psycopg", "a PostgreSQL store")
         from .postgres import PostgresStore
 
         return PostgresStore(text, readonly=readonly, exclusive=exclusive)

@@ -39,6 +39,18 @@ def test_the_unit_has_its_hardening() -> None:
         assert option in text, option
 
 
+def test_the_unit_agrees_with_the_server() -> None:
+    """The unit restarts on exit 1 (unreachable, crash), never on 2 (a configuration
+    error, docs/SERVER.md); its reload is a SIGHUP, which the server survives; and it
+    hides nothing from /proc that the process metrics need (``ProcSubset=pid`` hides
+    /proc/stat, and prometheus_client then drops every ``process_*`` metric)."""
+    text = UNIT.read_text()
+    assert re.search(r"^Restart=on-failure$", text, re.M)
+    assert re.findall(r"^RestartPreventExitStatus=(.*)$", text, re.M) == ["2"]
+    assert re.search(r"^ExecReload=/bin/kill -HUP \$MAINPID$", text, re.M)
+    assert not re.search(r"^ProcSubset=", text, re.M)
+
+
 @needs_systemd
 def test_systemd_finds_nothing_wrong(tmp_path: Path) -> None:
     assert ANALYZE is not None

@@ -18,6 +18,7 @@ import pytest
 
 from client.cli import main as cli_main
 from server.app import Server
+from server.config import ConfigError
 from server.core.table import hash_token
 from server.export import PUBLIC_FORMAT, export_game, public_record
 from server.main import add_arguments, store_from_args
@@ -152,8 +153,10 @@ def test_serve_flags_choose_the_store(tmp_path: Path) -> None:
     default = store_from_args(p.parse_args([]))
     assert isinstance(default, SqliteStore) and default.path.endswith("server.db")
     url = "postgresql://kk@127.0.0.1:5999/games"
-    pg = store_from_args(p.parse_args(["--store", url, "--db", str(tmp_path / "x.db")]))
-    assert isinstance(pg, PostgresStore) and pg.dsn == url  # --store wins over --db
+    pg = store_from_args(p.parse_args(["--store", url]))
+    assert isinstance(pg, PostgresStore) and pg.dsn == url
+    with pytest.raises(ConfigError, match="name two databases"):  # never a silent choice
+        store_from_args(p.parse_args(["--store", url, "--db", str(tmp_path / "x.db")]))
     path = store_from_args(p.parse_args(["--store", str(tmp_path / "y.db")]))
     assert isinstance(path, SqliteStore) and path.path == str(tmp_path / "y.db")
 
