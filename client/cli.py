@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.metadata
 import sys
 from collections.abc import Sequence
 
@@ -46,11 +45,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    """The installed package's version (the source's, when run from a checkout)."""
-    try:
-        return importlib.metadata.version("kupferkessel")
-    except importlib.metadata.PackageNotFoundError:
-        return "0.1.0 (not installed)"
+    """The build's version (``server.version``: the installed metadata's, from git)."""
+    from server.version import version
+
+    return version()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

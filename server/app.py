@@ -380,6 +380,7 @@ class Server:
         duplicate = duplicate_refusal(request.headers)
         if duplicate is not None:
             log.info("request refused: a header twice", extra={"peer": peer_of(connection)})
+            self.figures.handshakes_refused.add("header_twice")
             return connection.respond(HTTPStatus.BAD_REQUEST, duplicate + "\n")
         wrong_host = host_refusal(request.headers, self.config.allowed_hosts, self.config.host)
         if wrong_host is not None:
@@ -387,6 +388,7 @@ class Server:
                 "request refused: another host's name",
                 extra={"peer": peer_of(connection), "host": request.headers["Host"][:100]},
             )
+            self.figures.handshakes_refused.add("host")
             return connection.respond(HTTPStatus.MISDIRECTED_REQUEST, wrong_host + "\n")
         path = request.path.split("?")[0]
         if path == "/metrics":
@@ -399,6 +401,7 @@ class Server:
         ban = self.moderation.banned_address(address)
         if ban is not None:
             log.info("handshake refused: banned", extra={"sanction": ban.id, "address": address})
+            self.figures.handshakes_refused.add("banned")
             return connection.respond(
                 HTTPStatus.FORBIDDEN,
                 f"banned: the operator banned this address {until_text(ban)}\n",
@@ -411,8 +414,10 @@ class Server:
                 "handshake refused: another site's page",
                 extra={"reason": refusal, "address": address},
             )
+            self.figures.handshakes_refused.add("origin")
             return connection.respond(HTTPStatus.FORBIDDEN, refusal + "\n")
         if early:
+            self.figures.handshakes_refused.add("early_data")
             return connection.respond(
                 HTTPStatus.BAD_REQUEST,
                 "Data after the request headers: a WebSocket client waits for the "
@@ -424,6 +429,7 @@ class Server:
         limits = self.lobby.counts
         if len(self.sessions) >= self.config.max_connections or not await limits.admit():
             full = "server_full: too many connections"
+            self.figures.handshakes_refused.add("server_full")
             with contextlib.suppress(Exception):  # bye first, as for every close of ours
                 await ws.send(encode(m.ByeMsg(reason="server_full", message=full), seq=1))
             await ws.close(CLOSE_TRY_AGAIN, full)

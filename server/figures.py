@@ -13,7 +13,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 
-__all__ = ["LATENCY_BOUNDS", "SessionFigures", "Tally", "Timings"]
+from protocol.messages import ErrorCode
+
+__all__ = ["HANDSHAKE_REFUSALS", "LATENCY_BOUNDS", "SessionFigures", "Tally", "Timings"]
 
 LATENCY_BOUNDS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Seconds: the bucket bounds of a latency that is a millisecond when all is well."""
@@ -63,13 +65,22 @@ class Timings:
         return out
 
 
+HANDSHAKE_REFUSALS = ("banned", "origin", "early_data", "server_full", "host", "header_twice")
+"""Why a WebSocket handshake (or any HTTP request) was refused: a banned address,
+another site's page, data sent before the answer, no room for another connection,
+another host's name in ``Host``, a header that must be single sent twice."""
+
+
 class SessionFigures:
     """What the sessions of one server count together: every take answered and how
-    long it took from its arrival to its answer, and the messages the rate limits
-    refused (``limited``; ``closed``: the connection, for sustained flooding; ``chat``)."""
+    long it took from its arrival to its answer, the messages the rate limits refused
+    (``limited``; ``closed``: the connection, for sustained flooding; ``chat``), the
+    ``error`` messages sent by code, and the handshakes refused (``HANDSHAKE_REFUSALS``)."""
 
-    __slots__ = ("rate_limited", "take_seconds")
+    __slots__ = ("errors", "handshakes_refused", "rate_limited", "take_seconds")
 
     def __init__(self) -> None:
         self.take_seconds = Timings()
         self.rate_limited = Tally(("limited", "closed", "chat"))
+        self.errors = Tally(code.value for code in ErrorCode)
+        self.handshakes_refused = Tally(HANDSHAKE_REFUSALS)

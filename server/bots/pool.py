@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -31,7 +32,7 @@ from shared.view import View
 
 from ..figures import Timings
 
-__all__ = ["BotPool", "default_workers", "think"]
+__all__ = ["BotPool", "default_workers", "resident_bytes", "think", "think_counted"]
 
 log = logging.getLogger("kupferkessel.bots")
 
@@ -41,6 +42,35 @@ def think(bot: Bot, view: View) -> tuple[Take, Bot]:
     (its random state, what it learnt), which the server keeps for the next move."""
     take = bot.decide(view)
     return take, bot
+
+
+def think_counted(bot: Bot, view: View) -> tuple[tuple[Take, Bot], float, int, int]:
+    """``think``, with what it cost where it ran: the CPU seconds of the move, and the
+    process's id and resident memory (``resident_bytes``) after it."""
+    began = time.thread_time()
+    result = think(bot, view)
+    return result, time.thread_time() - began, os.getpid(), resident_bytes()
+
+
+def _worker_memory() -> tuple[int, int]:
+    """A worker's id and resident memory (asked at its start, ``BotPool.warm``)."""
+    return os.getpid(), resident_bytes()
+
+
+def resident_bytes() -> int:
+    """This process's resident memory in bytes (Linux: ``/proc/self/statm``; elsewhere
+    its peak, ``ru_maxrss``; 0 where neither is known)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+    except ImportError:
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
 def _follow_parent(parent: int) -> None:
@@ -66,7 +96,11 @@ def default_workers() -> int:
 class BotPool:
     """The worker processes bots think in (created on first use, ``spawn``ed: no
     copy of the server's threads or sockets). ``BrokenProcessPool`` (a worker killed)
-    makes a fresh pool and the move is tried once more."""
+    makes a fresh pool and the move is tried once more.
+
+    What the thinking costs is measured where it runs (``think_counted``), not read
+    from outside at each scrape: ``cpu_seconds`` (every move's, in workers or a thread)
+    and ``memory`` (each live worker's resident bytes after its last move)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -76,6 +110,8 @@ class BotPool:
         self.waiting = 0  # moves submitted and not yet answered
         # each move from asked to answered: waiting for a worker, then thinking
         self.move_seconds = Timings((0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0))
+        self.cpu_seconds = 0.0  # CPU time the moves took where they were thought
+        self.memory: dict[int, int] = {}  # worker process id -> its resident bytes
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
@@ -92,6 +128,7 @@ class BotPool:
         with self._lock:
             if self._pool is broken:
                 self._pool = None
+                self.memory = {}
         broken.shutdown(wait=False, cancel_futures=True)
 
     async def decide(self, bot: Bot, view: View) -> tuple[Take, Bot]:
@@ -99,21 +136,24 @@ class BotPool:
         self.waiting += 1
         asked = time.perf_counter()
         try:
-            result = await self._think(bot, view)
+            result, cpu, worker, memory = await self._think(bot, view)
         finally:
             self.waiting -= 1
+        self.cpu_seconds += cpu
+        if self.workers > 0:
+            self.memory[worker] = memory
         self.moves += 1
         self.move_seconds.observe(time.perf_counter() - asked)
         return result
 
-    async def _think(self, bot: Bot, view: View) -> tuple[Take, Bot]:
+    async def _think(self, bot: Bot, view: View) -> tuple[tuple[Take, Bot], float, int, int]:
         if self.workers <= 0:
-            return await asyncio.to_thread(think, bot, view)
+            return await asyncio.to_thread(think_counted, bot, view)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, think, bot, view)
+                return await loop.run_in_executor(pool, think_counted, bot, view)
             except BrokenProcessPool:
                 log.error("bot worker died", extra={"attempt": attempt})
                 self._reset(pool)
@@ -126,7 +166,12 @@ class BotPool:
         if self.workers > 0:
             pool = self._executor()
             for _ in range(self.workers):
-                pool.submit(os.getpid)
+                pool.submit(_worker_memory).add_done_callback(self._noted)
+
+    def _noted(self, done: concurrent.futures.Future[tuple[int, int]]) -> None:
+        if not done.cancelled() and done.exception() is None:
+            worker, memory = done.result()
+            self.memory[worker] = memory
 
     def shutdown(self) -> None:
         with self._lock:

@@ -186,6 +186,7 @@ class Cluster:
         self._claiming: set[str] = set()  # tables being adopted (leased, not yet served)
         self.adopted = 0
         self.handed_over = 0
+        self.received = 0  # tables other nodes said they handed over (as they said it)
         self.stopping = False
         # what counts against the limits: the whole cluster's tables and connections
         self.counts = ClusterCounts(self.node, self.redis, lease, max_connections)
@@ -289,6 +290,7 @@ class Cluster:
 
     def _released(self, src: str, msg: Released) -> None:
         if not self.stopping:
+            self.received += len(msg.tables)
             for tid in msg.tables:
                 self._adopt_soon(tid)
 
@@ -566,6 +568,7 @@ class Cluster:
             "leases": len(self.lobby.tables) + len(self._claiming),
             "adopted": self.adopted,
             "handed_over": self.handed_over,
+            "received": self.received,
             "forwarded": self.forwarding.forwarded,
             "served": self.serving.served,
         }

@@ -235,6 +235,7 @@ class Session(Framing):
             wakeup.set_result(None)
 
     def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
+        self.figures.errors.add(code)  # every error sent goes this way: the metrics count it
         self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
 
     def close(self, code: int, reason: str) -> None:
@@ -360,14 +361,13 @@ class Session(Framing):
                     raise ProtocolError(m.ErrorCode.TOO_LARGE, "the frame is too large")
                 frame = from_json(frame)
             msg = decode_client(frame, max_frame=self.config.limits.max_frame)
+            if self._unknown_here(msg.type):
+                raise _unknown(msg.type, msg.id)
         except ProtocolError as e:
             kind = e.message.split(":", 1)[0]
             if e.code is m.ErrorCode.INVALID_FIELD and self._unknown_here(kind):
                 e = _unknown(kind, e.id)  # 1.0 never read a 1.1 message's fields
-            self.send(e.to_message())
-            return
-        if self._unknown_here(msg.type):
-            self.send(_unknown(msg.type, msg.id).to_message())
+            self.error(e.code.value, e.message, e.id)
             return
         try:
             await self.dispatch(msg)
@@ -405,7 +405,7 @@ class Session(Framing):
     async def on_hello(self, msg: m.HelloMsg) -> None:
         refusal = check_version(msg)
         if refusal is not None:
-            self.send(refusal)
+            self.error(refusal.code, refusal.message, refusal.re, refusal.detail)
             self.close(CLOSE_NORMAL, "version_unsupported: " + refusal.message)
             return
         self._enter(Phase.LOBBY, None)

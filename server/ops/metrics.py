@@ -9,6 +9,13 @@ Prometheus. Each server has its own ``CollectorRegistry``: several servers in on
 process (the tests) never mix their figures, and nothing lands in the library's global
 registry. Only counts and durations leave: no name, address, token or card.
 
+Every family is there from the first scrape, its known series at zero (connections of
+each protocol version and encoding, errors of each code, refusals of each reason): an
+alert on a rate needs the series before its first event. ``build_info`` names the
+build's version (``server.version``), so a rolling upgrade shows which node runs what.
+A scrape reads counters the parts keep: nothing is computed or read from the system
+per scrape beyond the process collector's few ``/proc`` files.
+
 Access (``ServerConfig.metrics``): off on a LAN ``host`` (404), on for ``serve``;
 ``metrics_loopback`` answers only this machine (and nothing forwarded by a proxy on it),
 ``metrics_token`` asks for ``Authorization: Bearer TOKEN``.
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import hmac
 import math
+import platform
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -35,6 +43,8 @@ from prometheus_client.registry import Collector
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from protocol.messages import PROTOCOL_VERSION
+
 from ..bots.pool import BotPool
 from ..core.table import FINISHED, LOBBY, PLAYING
 from ..figures import SessionFigures, Timings
@@ -44,6 +54,7 @@ from ..net.peers import is_loopback
 from ..net.session import Phase, Session
 from ..store import Store
 from .health import Readiness
+from ..version import version
 
 if TYPE_CHECKING:  # a node's code (and redis) is imported only on a node
     from ..cluster.node import Cluster
@@ -87,7 +98,15 @@ class Figures(Collector):
         return []  # registering must not scrape (the parts may not have started)
 
     def collect(self) -> Iterator[Metric]:
+        info = GaugeMetricFamily(
+            PREFIX + "build_info",
+            "The build this server runs (always 1): its version and Python's",
+            labels=["version", "python"],
+        )
+        info.add_metric([version(), platform.python_version()], 1)
+        yield info
         yield from self._connections()
+        yield from self._errors()
         yield from self._tables()
         yield from self._store()
         yield from self._bots()
@@ -99,7 +118,8 @@ class Figures(Collector):
 
     def _connections(self) -> Iterator[Metric]:
         p = self.parts
-        by: dict[tuple[str, str], int] = {}
+        spoken = ["none", *(f"1.{minor}" for minor in range(PROTOCOL_VERSION[1] + 1))]
+        by = {(v, e): 0 for v in spoken for e in ("msgpack", "json")}  # all, at zero too
         for s in list(p.sessions):
             version = "none" if s.phase is Phase.CONNECTED else f"1.{s.minor}"
             key = (version, "json" if s.json else "msgpack")
@@ -128,6 +148,27 @@ class Figures(Collector):
             counted.take_seconds,
         )
 
+    def _errors(self) -> Iterator[Metric]:
+        counted = self.parts.sessions_counted
+        errors = CounterMetricFamily(
+            PREFIX + "errors",
+            "error messages sent to clients, by code (internal: a server bug)",
+            labels=["code"],
+        )
+        for code, n in sorted(counted.errors.counts.items()):
+            errors.add_metric([code], n)
+        yield errors
+        refused = CounterMetricFamily(
+            PREFIX + "handshakes_refused",
+            "WebSocket handshakes (and HTTP requests) refused, by reason: a banned address,"
+            " another site's page (origin), data before the answer (early_data), no room"
+            " (server_full), another host's name (host), a header sent twice (header_twice)",
+            labels=["reason"],
+        )
+        for reason, n in counted.handshakes_refused.counts.items():
+            refused.add_metric([reason], n)
+        yield refused
+
     def _tables(self) -> Iterator[Metric]:
         lobby = self.parts.lobby
         states = {LOBBY: 0, PLAYING: 0, FINISHED: 0}
@@ -146,9 +187,7 @@ class Figures(Collector):
 
     def _store(self) -> Iterator[Metric]:
         store = self.parts.store
-        stats = store.stats()
-        if not stats:  # --no-persist: nothing is written
-            return
+        stats = store.stats() or {"commits": 0, "writes": 0, "failed": 0}  # --no-persist: 0
         yield _counter("store_commits", "Transactions the store committed", stats["commits"])
         yield _counter("store_writes", "Writes the store committed", stats["writes"])
         yield _counter(
@@ -182,6 +221,21 @@ class Figures(Collector):
             "bot_move_seconds",
             "From a bot move asked to its answer: waiting for a worker, then thinking",
             bots.move_seconds,
+        )
+        yield GaugeMetricFamily(
+            PREFIX + "bot_workers",
+            "Processes bots think in (0: a thread of the server)",
+            value=bots.workers,
+        )
+        yield _counter(
+            "bot_cpu_seconds",
+            "CPU time bots spent thinking, in their workers (or the server's thread)",
+            bots.cpu_seconds,
+        )
+        yield GaugeMetricFamily(
+            PREFIX + "bot_workers_resident_memory_bytes",
+            "Resident memory of the bot workers together (each as of its last move)",
+            value=sum(bots.memory.values()),
         )
 
     def _limits(self) -> Iterator[Metric]:
@@ -236,6 +290,12 @@ class Figures(Collector):
         )
         yield _counter("node_adoptions", "Tables this node adopted from others", f["adopted"])
         yield _counter("node_handovers", "Tables this node handed over", f["handed_over"])
+        yield _counter(
+            "node_handovers_received",
+            "Tables other nodes handed over as they stopped, as this node heard it (every"
+            " node hears each; one of them adopts the table: node_adoptions)",
+            f["received"],
+        )
         yield _counter(
             "node_forwarded_intents",
             "Intents of this node's sessions forwarded to their tables' owners",

@@ -1,6 +1,7 @@
 """``GET /metrics`` on nodes of a cluster (issue 26): a node shows the leases it holds,
 the intents its sessions forwarded to another node's table and those it served for
-them, and the tables it adopted. Real PostgreSQL and Redis (e2e)."""
+them, the tables it adopted and those other nodes handed over. Real PostgreSQL and
+Redis (e2e)."""
 
 from __future__ import annotations
 
@@ -46,5 +47,7 @@ async def test_a_node_shows_its_leases_and_forwarded_intents(
         after = await scrape(b.port)
         assert after.value("kupferkessel_node_leases") == 1
         assert after.value("kupferkessel_node_adoptions_total") == 1
+        # the hand-over, counted where it is scraped: on the node that stays
+        assert after.value("kupferkessel_node_handovers_received_total") == 1
         for c in (ca, cb):
             await c.close()

@@ -16,6 +16,9 @@ from .wsclient import WsClient
 
 GOLDEN = Path(__file__).parent / "golden"
 _TABLE_ID = re.compile(r"[0-9a-f]{8}")
+RECORDED_VERSION = "0.1.0"
+"""``welcome.server_version`` as the frames were recorded: a free string (PROTOCOL.md)
+naming the build, which no client reads for meaning, so any build's version reads as it."""
 
 
 class Masker:
@@ -36,6 +39,8 @@ class Masker:
             return f"<{key}>"
         if key == "bot_levels":  # the server's own list of computer players
             return "<bot_levels>"
+        if key == "server_version" and isinstance(value, str) and value:
+            return RECORDED_VERSION  # the build's own (server.version), whatever it is
         if key in self.times and isinstance(value, int):
             return "<time>"
         if key == "left_ms" and self.times:  # a running clock's time left (1.2: rated)
