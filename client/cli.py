@@ -10,6 +10,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+from .packages import foreign
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -33,7 +36,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kupferkessel", description="Kupferkessel Co. over the network."
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_Version, help="show the build's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -44,14 +47,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _version() -> str:
-    """The build's version (``server.version``: the installed metadata's, from git)."""
-    from server.version import version
+class _Version(argparse.Action):
+    """``--version``: the build's version (``server.version``: the installed metadata's,
+    from git), looked up only when asked, so that ``join`` loads no server code."""
 
-    return version()
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from server.version import version
+
+        print(f"{parser.prog} {version()}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    replaced = foreign()  # before importing any of them: say which is not ours
+    if replaced is not None:
+        print(replaced, file=sys.stderr)
+        return 2
     words = sys.argv[1:] if argv is None else list(argv)
     command = next((w for w in words if not w.startswith("-")), None)
     args = build_parser(command).parse_args(words)

@@ -53,6 +53,8 @@ from .convert import (
 from .messages import *  # noqa: F403
 from .messages import __all__ as _messages_all
 
+__kupferkessel__ = True  # ours, not another distribution's (client.packages)
+
 __all__ = [
     "MAX_CLIENT_FRAME",
     "MAX_SERVER_FRAME",

@@ -7,3 +7,5 @@ their sessions), ``cluster`` (a node among others on PostgreSQL and Redis), ``bo
 are the command line. Lower parts never import higher ones (``pyproject.toml``'s
 import-linter contracts).
 """
+
+__kupferkessel__ = True  # ours, not another distribution's (client.packages)

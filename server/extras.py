@@ -27,7 +27,11 @@ class MissingExtra(ValueError):
 def require(module: str, what: str) -> None:
     """``MissingExtra`` unless ``module`` (``psycopg``, ``redis``) can be imported;
     ``what`` says what needs it (``a PostgreSQL store``)."""
-    if importlib.util.find_spec(module) is None:
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ImportError:  # an import hook that refuses it: not installed either
+        found = False
+    if not found:
         raise MissingExtra(f"{what} needs the cluster's drivers ({module}): {INSTALL}")
 
 

@@ -53,7 +53,7 @@ async def test_every_family_is_there_at_zero_from_the_start() -> None:
         assert first.value("kupferkessel_handshakes_refused_total", reason=reason) == 0
     assert first.value("kupferkessel_store_commits_total") == 0
     assert first.value("kupferkessel_store_failed_writes_total") == 0
-    assert first.value("kupferkessel_bot_cpu_seconds_total") == 0
+    assert first.value("kupferkessel_bot_cpu_seconds_total") >= 0  # the pool is the process's
     build = {"version": version(), "python": platform.python_version()}
     assert first.value("kupferkessel_build_info", **build) == 1
 

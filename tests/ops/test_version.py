@@ -81,7 +81,9 @@ def test_it_builds_from_a_clean_clone_and_from_its_sdist_without_git(tmp_path: P
     pip = (sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w")
     _run(*pip, tmp_path / "wheel", unpacked, cwd=tmp_path)
     assert _wheel_version(tmp_path / "wheel") == from_git
-    bare = tmp_path / "bare"
-    shutil.copytree(clone, bare, ignore=shutil.ignore_patterns(".git"))
+    bare = tmp_path / "bare"  # the committed sources alone: no git, no PKG-INFO
+    _run("git", "archive", "-o", tmp_path / "bare.tar", "HEAD", cwd=clone)
+    with tarfile.open(tmp_path / "bare.tar") as tar:
+        tar.extractall(bare, filter="data")
     _run(*pip, tmp_path / "bare-wheel", bare, cwd=tmp_path)
     assert _wheel_version(tmp_path / "bare-wheel") == "0.1.0"
