@@ -16,7 +16,7 @@ from .config import ConfigError
 from .extras import MissingExtra, database_errors, require
 from .flags import add_served_arguments, served_store
 from .players.service import Players
-from .store import StoreInUse, StoreUnavailable, open_store
+from .store import BadDatabase, StoreInUse, StoreUnavailable, open_store
 
 __all__ = ["add_arguments", "recompute", "run"]
 
@@ -70,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreInUse as e:
         print(f"ratings: {e} (stop the server first)", file=sys.stderr)
         return 1
+    except BadDatabase as e:  # a newer schema (a rollback), not a database: no use retrying
+        print(f"ratings: {e}", file=sys.stderr)
+        return 2
     except database_errors(FileNotFoundError, OSError, StoreUnavailable) as e:
         print(f"ratings: {str(e).strip()}", file=sys.stderr)
         return 1

@@ -44,8 +44,12 @@ def _pg_bin() -> Path:
 class Postgres:
     """A throw-away PostgreSQL cluster; ``database()`` makes a fresh database."""
 
-    def __init__(self, *, fsync: bool = False) -> None:
+    def __init__(
+        self, *, fsync: bool = False, superuser: str = "kk", host_auth: str = "trust"
+    ) -> None:
         self.fsync = fsync  # off for tests; on for benchmarks (as in production)
+        self.superuser = superuser  # the role initdb makes
+        self.host_auth = host_auth  # TCP logins: trust, or scram-sha-256 as Debian's
         self.bin = _pg_bin()
         self.dir = Path(tempfile.mkdtemp(prefix="kk-pg-"))
         self.port = free_port()
@@ -65,7 +69,14 @@ class Postgres:
         on another port. ``pg_ctl -w`` waits for this server itself (its pid file and
         socket directory), never for another one on the port."""
         data = self.dir / "data"
-        self._run("initdb", "-D", str(data), "-U", "kk", "--auth=trust", "-E", "UTF8", "--no-sync")
+        auth = ["--auth-local=trust", f"--auth-host={self.host_auth}"]
+        if self.host_auth != "trust":  # initdb wants the superuser's password then
+            secret = self.dir / "superuser.pw"
+            secret.write_text(uuid.uuid4().hex + "\n")
+            if self.as_root:
+                shutil.chown(secret, "postgres", "postgres")
+            auth.append(f"--pwfile={secret}")
+        self._run("initdb", "-D", str(data), "-U", self.superuser, *auth, "-E", "UTF8", "--no-sync")
         for _ in range(5):
             log = self.dir / "log"
             try:
