@@ -461,6 +461,8 @@ def _agree(out: argparse.Namespace, sources: dict[str, str]) -> None:
             raise clash("no-persist", "store", "contradict each other")
         if rank("no_persist") < rank("store", "db"):
             out.no_persist = False
+        else:  # nothing is stored: no store is in force
+            out.store = out.db = None
 
 
 def _check_range(flag: Flag, value: Any, where: str, error: type[ValueError] = ValueError) -> None:

@@ -175,7 +175,11 @@ def run(args: argparse.Namespace) -> int:
     config file or a database that cannot serve (no use retrying: fix it); 1 when what
     is needed cannot be reached now (the port, the database, Redis: a restart may
     help), as for a crash (docs/SERVER.md, "Exit codes")."""
-    ignore_hangups()
+    with ignore_hangups():  # until the server handles them (startup.Reload)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     given = args
     try:
         args = settle(args)

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -100,11 +103,20 @@ def read_token(path: str | None) -> str | None:
     return token
 
 
-def ignore_hangups() -> None:
-    """Ignore ``SIGHUP`` until the server handles it (``Reload``): a hang-up during the
-    start must not end the process either (bot workers started meanwhile inherit it)."""
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+@contextlib.contextmanager
+def ignore_hangups() -> Iterator[None]:
+    """Ignore ``SIGHUP`` while ``serve`` starts, until the server handles it (``Reload``):
+    a hang-up must not end the process then either (bot workers started meanwhile
+    inherit it). What was there before is put back at the end (``run`` may be called in
+    a process that goes on: the tests)."""
+    if not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 class Reload:
