@@ -104,13 +104,20 @@ async def test_scrapes_while_games_run_all_parse(make_server: MakeServer) -> Non
     )
 
 
-async def test_bot_moves_are_counted(make_server: MakeServer) -> None:
-    server = await make_server(bot_workers=0)  # thinking in a thread: no worker process
-    human = await WsClient.open(server.port, "h")
-    bots = [{"seat": 1, "level": "easy"}]
+async def game_against_a_bot(port: int, level: str, seed: int) -> WsClient:
+    """A person's whole game against a server-side bot of ``level``: the person, still
+    connected."""
+    human = await WsClient.open(port, "h")
+    bots = [{"seat": 1, "level": level}]
     await create(human, player="h", options={"players": 2}, bots=bots, seat=0)
     await human.send("ready")
-    await play_seat(human, 0, random.Random(3))
+    await play_seat(human, 0, random.Random(seed))
+    return human
+
+
+async def test_bot_moves_are_counted(make_server: MakeServer) -> None:
+    server = await make_server(bot_workers=0)  # thinking in a thread: no worker process
+    human = await game_against_a_bot(server.port, "easy", 3)
     figures = await scrape(server.port)
     assert figures.value("kupferkessel_bot_moves_waiting") == 0
     assert figures.value("kupferkessel_bot_move_seconds_count") > 0

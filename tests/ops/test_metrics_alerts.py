@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import platform
-import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,9 +21,10 @@ from server.figures import HANDSHAKE_REFUSALS
 from server.version import version
 from shared.cards import CARD_IDS
 from tests.helpers.metrics import scrape
-from tests.server.wsclient import WsClient, create, play_seat
+from tests.server.wsclient import WsClient
 
 from .conftest import MakeServer
+from .test_metrics import game_against_a_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "prometheus" / "kupferkessel-alerts.yml"
@@ -101,11 +101,7 @@ async def test_the_bot_workers_cpu_and_memory_are_shown(make_server: MakeServer)
     """Bots think in worker processes (``--bot-workers``): what they cost there is
     counted, though the server's own process does none of it."""
     server = await make_server(bot_workers=1)
-    human = await WsClient.open(server.port, "h")
-    bots = [{"seat": 1, "level": "medium"}]
-    await create(human, player="h", options={"players": 2}, bots=bots, seat=0)
-    await human.send("ready")
-    await play_seat(human, 0, random.Random(5))
+    human = await game_against_a_bot(server.port, "medium", 5)
     figures = await scrape(server.port)
     assert figures.value("kupferkessel_bot_workers") == 1
     assert figures.value("kupferkessel_bot_moves_total") > 0
