@@ -53,8 +53,8 @@ from ..net.guard import Guard
 from ..net.peers import is_loopback
 from ..net.session import Phase, Session
 from ..store import Store
-from .health import Readiness
 from ..version import version
+from .health import Readiness
 
 if TYPE_CHECKING:  # a node's code (and redis) is imported only on a node
     from ..cluster.node import Cluster
