@@ -172,9 +172,9 @@ def fit_open_files(config: ServerConfig) -> dict[str, int | bool]:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM or SIGINT. Exit 0 after a clean stop; 2 for a setting, a
-    config file or a database that cannot serve (no use retrying: fix it); 1 when what
-    is needed cannot be reached now (the port, the database, Redis: a restart may
-    help), as for a crash (docs/SERVER.md, "Exit codes")."""
+    config file or a database that cannot serve (no use retrying: fix it); 1 for what
+    may pass (the port taken, the database in use or taken by another server: a
+    restart may help), as for a crash (docs/SERVER.md, "Exit codes")."""
     with ignore_hangups():  # until the server handles them (startup.Reload)
         return _run(args)
 
