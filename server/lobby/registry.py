@@ -151,7 +151,10 @@ class Lobby:
         passes = ("o", "r") if open_first else ("a",)
         start, after = passes[0], 0
         if cursor is not None:
-            start, after = cursor[0], int(cursor[1:])
+            start, digits = cursor[:1], cursor[1:]
+            if not (digits.isdigit() and len(digits) <= 18):  # nothing past 2**63
+                raise TableError("invalid_field", "list_tables: not a cursor")
+            after = int(digits)
             if start not in passes:
                 raise TableError(
                     "invalid_field", "list_tables: this cursor belongs to another order"

@@ -155,15 +155,18 @@ class Account:
         return self.player.id if self.player is not None else None
 
     def seats(self, lobby: Lobby) -> tuple[m.PlayerSeat, ...]:
-        """The player's seats at tables this server holds now."""
-        if self.player is None or self.players is None:
+        """The player's seats at tables this server holds now: read from the tables
+        themselves (their seats name their players), never from the store, whose
+        seats of the player grow with every game it ever played."""
+        if self.player is None:
             return ()
-        out = []
-        for table_id, seat in self.players.store.player_seats(self.player.id):
-            table = lobby.tables.get(table_id)
-            if table is not None and table.seats[seat].token_hash is not None:
-                out.append(m.PlayerSeat(table=table_id, seat=seat, state=table.state))  # type: ignore[arg-type]
-        return tuple(out)
+        pid = self.player.id
+        return tuple(
+            m.PlayerSeat(table=table.id, seat=seat.index, state=table.state)  # type: ignore[arg-type]
+            for table in lobby.tables.values()
+            for seat in table.seats
+            if seat.player == pid and seat.token_hash is not None
+        )
 
 
 class Seating(Protocol):
@@ -239,7 +242,9 @@ async def on_show_profile(s: Seating, msg: m.ShowProfileMsg) -> None:
 async def on_list_games(s: Seating, msg: m.ListGamesMsg) -> None:
     players = s.account.service()
     player = players.find(msg.name) if msg.name is not None else s.account.signed_in()
-    s.send(await players.apart(lambda: players.games_page(player, msg.cursor, msg.limit)), msg.id)
+    viewer = s.account.player
+    page = await players.apart(lambda: players.games_page(player, msg.cursor, msg.limit, viewer))
+    s.send(page, msg.id)
 
 
 async def on_get_record(s: Seating, msg: m.GetRecordMsg) -> None:

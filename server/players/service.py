@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from shared.record import Record
 from ..core.errors import TableError
 from ..core.life import own_takes
 from ..store import Store
-from ..store.players import PlayerGame, StoredPlayer
+from ..store.players import Place, PlayerGame, StoredPlayer
 from . import ratings
 from .credentials import DeviceCodes, hash_secret, new_secret, verify_secret
 from .names import check_name, key_table, name_key
@@ -64,12 +65,28 @@ def rekey(players: list[tuple[str, str, str]]) -> tuple[dict[str, str], list[tup
     return changes, parked
 
 
-def _offset(cursor: str | None, letter: str) -> int:
-    if cursor is None:
-        return 0
-    if not cursor.startswith(letter):
-        raise TableError("invalid_field", "this cursor belongs to another listing")
-    return int(cursor[1:])
+_GAMES_CURSOR = re.compile(r"g(\d{14})(\d{1,17})")
+_BOARD_CURSOR = re.compile(r"r(\d{1,18})")
+
+
+def _cursor(cursor: str, pattern: re.Pattern[str]) -> re.Match[str]:
+    """The parts of a cursor of the listing ``pattern`` reads; ``invalid_field`` for
+    anything else (another listing's, an old or a made-up one), never ``internal``:
+    every number it yields fits the store's 64-bit integers."""
+    found = pattern.fullmatch(cursor)
+    if found is None:
+        raise TableError("invalid_field", "cursor: not a cursor of this listing")
+    return found
+
+
+def games_cursor(place: Place) -> str:
+    """The cursor after the game at ``place`` in a player's history (``_GAMES_CURSOR``:
+    the time in 14 digits, then the row's number)."""
+    return f"g{place[0]:014d}{place[1]}"
+
+
+def _offset(cursor: str | None) -> int:
+    return 0 if cursor is None else int(_cursor(cursor, _BOARD_CURSOR)[1])
 
 
 T = TypeVar("T")
@@ -216,11 +233,12 @@ class Players:
 
     # ------------------------------------------------------------ what is shown
     async def info(self, player: StoredPlayer) -> m.PlayerInfo:
+        """The player's profile: its rating and the counters its row keeps (one
+        indexed read, whatever its history holds)."""
         p = self.fresh(player)
         mu, sigma = (
             (p.mu, p.sigma) if p.mu is not None and p.sigma is not None else ratings.initial()
         )
-        games, wins = await self.store.player_record(p.id)
         return m.PlayerInfo(
             name=p.name,
             since=int(p.created),
@@ -229,8 +247,8 @@ class Players:
             sigma=sigma,
             provisional=p.rated_games < ratings.PROVISIONAL_GAMES,
             rated_games=p.rated_games,
-            games=games,
-            wins=wins,
+            games=p.games,
+            wins=p.wins,
         )
 
     async def apart(self, reads: Callable[[], T]) -> T:
@@ -239,19 +257,48 @@ class Players:
         much as its page holds, and a client may ask for page after page."""
         return await self.store.apart(reads)
 
-    def games_page(self, player: StoredPlayer, cursor: str | None, limit: int | None) -> m.GamesMsg:
-        """One page of the player's finished games, newest first: the page's games
-        read, and their count."""
-        start = _offset(cursor, "g")
-        page = self.store.player_games(player.id, start, limit or DEFAULT_PAGE)
-        total = self.store.player_game_count(player.id)
-        end = start + len(page)
+    def games_page(
+        self,
+        player: StoredPlayer,
+        cursor: str | None,
+        limit: int | None,
+        viewer: StoredPlayer | None = None,
+    ) -> m.GamesMsg:
+        """One page of the player's finished games that ``viewer`` may see, newest
+        first (``PlayerStore.history_page``: a private game only to those who played
+        it). ``total`` counts what the viewer may see on every page: all of the
+        player's games for the player, else its public ones and the private ones the
+        viewer played with it."""
+        before: Place | None = None
+        if cursor is not None:
+            found = _cursor(cursor, _GAMES_CURSOR)
+            before = (int(found[1]), int(found[2]))
+        want = limit or DEFAULT_PAGE
+        viewer_id = viewer.id if viewer is not None else None
+        page = self.store.history_page(player.id, viewer_id, before, want + 1)
+        p = self.fresh(player)
+        total = p.games
+        if viewer_id != p.id:
+            total = p.public_games + (
+                self.store.shared_private(p.id, viewer_id) if viewer_id is not None else 0
+            )
+        shown = page[:want]
         return m.GamesMsg(
-            player=player.name,
-            games=tuple(_summary(g) for g in page),
-            next=f"g{end}" if end < total else None,
+            player=p.name,
+            games=tuple(_summary(g) for g in shown),
+            next=games_cursor(shown[-1].place) if len(page) > want else None,
             total=total,
         )
+
+    def games(self, player: StoredPlayer, viewer: StoredPlayer | None) -> list[PlayerGame]:
+        """Every game of ``games_page`` at once, newest first: the simple path (every
+        game read, filtered and sorted here) the pages are held to."""
+        seen = [
+            g
+            for g in self.store.history(player.id)
+            if not g.info.private or (viewer is not None and viewer.id in g.info.players.values())
+        ]
+        return sorted(seen, key=lambda g: g.place, reverse=True)
 
     def leaderboard(self) -> list[m.LeaderEntry]:
         """Every rated player, best rating first (ties: by name key), ranked: the simple
@@ -275,7 +322,7 @@ class Players:
         return _ranked(page, offset, 1 + self.store.rated_count(above=first))
 
     def leaderboard_page(self, cursor: str | None, limit: int | None) -> m.LeaderboardMsg:
-        start = _offset(cursor, "r")
+        start = _offset(cursor)
         page = self.leaderboard_entries(start, limit or DEFAULT_PAGE)
         total = self.store.rated_count()
         end = start + len(page)

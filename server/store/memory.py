@@ -1,12 +1,15 @@
-"""The store that keeps nothing: every write is accepted at once, every read finds nothing.
+"""The store that keeps nothing beyond the process: every write is accepted at once.
 
 Why: ``--no-persist`` (and the tests and benchmarks that need no database) run the same
-server code against it; each method is written out, so it says what "nothing" means.
+server code against it; each method is written out, so it says what it keeps: the
+registered players, the operator's sanctions and the games (``KeptGames``: records,
+results, histories) while the process runs; nothing to restore after a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -21,9 +24,11 @@ __all__ = ["MemoryStore"]
 
 
 class MemoryStore(MemoryPlayers, Store):
-    """No persistence at all: every write is accepted at once. Only the operator's
-    sanctions are kept, in memory while the process runs (the moderation must work on a
-    server that keeps no games too), and the registered players (``MemoryPlayers``)."""
+    """No persistence at all: every write is accepted at once. Kept in memory while the
+    process runs: the operator's sanctions, the registered players (``MemoryPlayers``)
+    and the games with their players' histories (``KeptGames``), so that a server
+    without a database answers protocol 1.2's profiles, games and records as a
+    durable one does until it stops. No table is restored after a restart."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,6 +51,7 @@ class MemoryStore(MemoryPlayers, Store):
         made_by: str | None = None,
         rated: bool = False,
     ) -> None:
+        self._games.create(table_id, name, private)
         if rated:  # the players' part keeps which tables are rated
             self._rated.setdefault(table_id, None)
 
@@ -60,6 +66,7 @@ class MemoryStore(MemoryPlayers, Store):
         epoch: int | None = None,
         player: str | None = None,
     ) -> None:
+        self._games.seat(table_id, seat, name)
         if player is not None:  # the players' part keeps who sat where
             seats = self._seats.setdefault(table_id, {})
             if any(p == player and s != seat for s, p in seats.items()):
@@ -69,6 +76,7 @@ class MemoryStore(MemoryPlayers, Store):
             self._seats.get(table_id, {}).pop(seat, None)
 
     async def clear_seat(self, table_id: str, seat: int, *, epoch: int | None = None) -> None:
+        self._games.seat(table_id, seat, None)
         self._seats.get(table_id, {}).pop(seat, None)
 
     async def start_game(
@@ -80,6 +88,7 @@ class MemoryStore(MemoryPlayers, Store):
         epoch: int | None = None,
     ) -> None:
         self.keep_life(table_id, life)
+        self._games.start(table_id, record)
 
     def append_action(
         self,
@@ -91,6 +100,7 @@ class MemoryStore(MemoryPlayers, Store):
         epoch: int | None = None,
     ) -> asyncio.Future[None]:
         self.keep_life(table_id, life)
+        self._games.take(table_id, index, take)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         done.set_result(None)  # nothing to write: durable at once
         return done
@@ -103,6 +113,8 @@ class MemoryStore(MemoryPlayers, Store):
     async def finish(
         self, table_id: str, result: dict[str, Any] | None, *, epoch: int | None = None
     ) -> None:
+        seated = self.seat_players(table_id)
+        self._games.finish(table_id, result, time.time(), seated, self._players)
         await self._finished(table_id, result)
         self._lives.pop(table_id, None)  # rated (``_finished``): kept no longer
 
@@ -129,7 +141,7 @@ class MemoryStore(MemoryPlayers, Store):
         return []
 
     def load_record(self, table_id: str) -> tuple[Record, bool] | None:
-        return None
+        return self._games.record(table_id)
 
     def list_games(self) -> list[StoredGame]:
         return []

@@ -1,8 +1,8 @@
 """The players' part of the memory store: kept in dicts for as long as the process runs.
 
 Why: a server without a database (``--no-persist``, the tests) still lets players
-register, sign in and rate one another while it runs; it keeps no games, so there are
-no game lists or records to show.
+register, sign in, rate one another and look up their games while it runs; the games
+themselves are kept beside (``KeptGames``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .players import GameInfo, PlayerGame, PlayerStore, RatingChange, StoredPlayer
+from .memory_games import KeptGames
+from .players import GameInfo, Place, PlayerGame, PlayerStore, RatingChange, StoredPlayer
 
 __all__ = ["MemoryPlayers"]
 
@@ -26,6 +27,7 @@ class MemoryPlayers(PlayerStore):
         self._rated: dict[str, int | None] = {}  # table id -> seq
         self._lives: dict[str, dict[str, Any]] = {}  # rated table id -> its game's life
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> (player id, expiry)
+        self._games = KeptGames()
 
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
         if player.key in self._keys:
@@ -76,11 +78,6 @@ class MemoryPlayers(PlayerStore):
     def seat_players(self, table_id: str) -> dict[int, str]:
         return dict(self._seats.get(table_id, {}))
 
-    def player_seats(self, player_id: str) -> list[tuple[str, int]]:
-        return [
-            (t, s) for t, seats in self._seats.items() for s, p in seats.items() if p == player_id
-        ]
-
     def is_rated(self, table_id: str) -> bool:
         return table_id in self._rated
 
@@ -95,6 +92,7 @@ class MemoryPlayers(PlayerStore):
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
         self._rated[table_id] = seq
         for c in changes:
+            self._games.changes[(table_id, c.seat)] = c
             p = self._players[c.player_id]
             p.mu, p.sigma = c.after
             p.rated_games += 1
@@ -103,12 +101,13 @@ class MemoryPlayers(PlayerStore):
         return max((s for s in self._rated.values() if s is not None), default=0)
 
     def rated_order(self) -> list[tuple[str, dict[str, Any]]]:
-        return []  # no games are kept
+        return self._games.rated_order(self._rated)
 
     async def reset_ratings(self) -> None:
         for p in self._players.values():
             p.mu = p.sigma = None
             p.rated_games = 0
+        self._games.changes.clear()
         self._rated = dict.fromkeys(self._rated)
 
     def rated_players(self) -> list[StoredPlayer]:
@@ -122,18 +121,27 @@ class MemoryPlayers(PlayerStore):
         return sum(1 for p in self.rated_players() if above is None or _shown(p) > above)
 
     def game_info(self, table_id: str) -> GameInfo | None:
-        return None  # no games are kept
+        return self._games.info(table_id, self.seat_players(table_id), self.is_rated(table_id))
 
-    def player_games(
-        self, player_id: str, offset: int = 0, limit: int | None = None
+    def _game(self, player_id: str, table_id: str, seat: int, place: Place) -> PlayerGame:
+        info = self.game_info(table_id)
+        assert info is not None  # a history row's table is kept
+        return PlayerGame(info, seat, self._games.changes.get((table_id, seat)), place)
+
+    def history_page(
+        self, player_id: str, viewer_id: str | None, before: Place | None, limit: int
     ) -> list[PlayerGame]:
-        return []  # no games are kept
+        rows = self._games.page(player_id, viewer_id, before, limit, self.seat_players)
+        return [self._game(player_id, r.table_id, r.seat, r.place) for r in rows]
 
-    def player_game_count(self, player_id: str) -> int:
-        return 0  # no games are kept
+    def shared_private(self, player_id: str, viewer_id: str) -> int:
+        return self._games.shared_private(player_id, viewer_id, self.seat_players)
 
-    async def player_record(self, player_id: str) -> tuple[int, int]:
-        return 0, 0  # no games are kept
+    def history(self, player_id: str) -> list[PlayerGame]:
+        return [
+            self._game(player_id, r.table_id, r.seat, r.place)
+            for r in self._games.rows.get(player_id, [])
+        ]
 
 
 def _shown(p: StoredPlayer) -> float:

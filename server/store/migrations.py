@@ -18,7 +18,7 @@ __all__ = ["PG_MIGRATIONS", "SQLITE_MIGRATIONS", "migrate"]
 
 log = logging.getLogger("kupferkessel.store")
 
-SQLITE_MIGRATIONS = (
+SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: tables, seats, games (set-up) and their append-only actions
     """
 CREATE TABLE IF NOT EXISTS tables (
@@ -170,6 +170,55 @@ ALTER TABLE sanctions ADD COLUMN actor TEXT
 """,
 )
 
+# 12: a player's history at the cost of a page (keyset paging: no offset, and counters
+# instead of counting): a row per registered seat of each finished game, numbered in
+# the order results were stored, by when it finished (milliseconds); the players'
+# games, wins and public games counted as each result is stored. Filled from the games
+# stored so far (one pass over the players' seats: OPERATIONS.md says how long).
+_HISTORY = """
+CREATE TABLE IF NOT EXISTS history (
+    n {serial},
+    player_id TEXT NOT NULL REFERENCES players(id),
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    finished BIGINT NOT NULL,
+    private INTEGER NOT NULL,
+    UNIQUE (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS history_player ON history(player_id, finished, n);
+CREATE INDEX IF NOT EXISTS history_public ON history(player_id, private, finished, n);
+ALTER TABLE players ADD COLUMN games INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN wins INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN public_games INTEGER NOT NULL DEFAULT 0;
+INSERT INTO history (player_id, table_id, seat, finished, private)
+    SELECT ps.player_id, ps.table_id, ps.seat, CAST(ROUND(g.finished * 1000) AS BIGINT), t.private
+    FROM player_seats ps JOIN games g ON g.table_id = ps.table_id
+    JOIN tables t ON t.id = ps.table_id
+    WHERE g.finished IS NOT NULL ORDER BY g.finished, ps.table_id, ps.seat;
+UPDATE players SET
+    games = (SELECT COUNT(*) FROM history h WHERE h.player_id = players.id),
+    public_games = (
+        SELECT COUNT(*) FROM history h WHERE h.player_id = players.id AND h.private = 0
+    ),
+    wins = (
+        SELECT COUNT(*) FROM history h JOIN games g ON g.table_id = h.table_id
+        WHERE h.player_id = players.id AND {won}
+    )
+"""
+SQLITE_MIGRATIONS += (
+    _HISTORY.format(
+        serial="INTEGER PRIMARY KEY AUTOINCREMENT",
+        won="json_extract(g.result, '$.ending') IS NOT 'abandoned'"
+        " AND json_extract(g.result, '$.places[' || h.seat || ']') = 1",
+    ),
+)
+_PG_OWN = {len(SQLITE_MIGRATIONS) - 1: _HISTORY.format(
+    serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    won="(g.result::jsonb ->> 'ending') IS DISTINCT FROM 'abandoned'"
+    " AND (g.result::jsonb -> 'places' -> h.seat) = '1'::jsonb",
+)}
+"""PostgreSQL's own form of the scripts that differ from ``_pg``'s (by index)."""
+
 
 def _pg(script: str) -> str:
     """A migration written for SQLite in PostgreSQL's types (times as float8) and
@@ -177,7 +226,9 @@ def _pg(script: str) -> str:
     return script.replace(" REAL", " DOUBLE PRECISION").replace(" COLLATE BINARY", ' COLLATE "C"')
 
 
-PG_MIGRATIONS = tuple(_pg(script) for script in SQLITE_MIGRATIONS)
+PG_MIGRATIONS = tuple(
+    _PG_OWN.get(i) or _pg(script) for i, script in enumerate(SQLITE_MIGRATIONS)
+)
 
 
 def migrate(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["GameInfo", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer", "won"]
+__all__ = ["GameInfo", "Place", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer", "won"]
 
 
 @dataclass
@@ -31,6 +31,9 @@ class StoredPlayer:
     mu: float | None = None
     sigma: float | None = None
     rated_games: int = 0
+    games: int = 0  # finished games played (kept as counters as each result is stored)
+    wins: int = 0  # of them won (``won``)
+    public_games: int = 0  # of them at public tables
 
 
 @dataclass
@@ -57,13 +60,20 @@ class GameInfo:
     players: dict[int, str] = field(default_factory=dict)  # seat -> player id
 
 
+Place = tuple[int, int]
+"""Where a game stands in a player's history: (when it finished, in milliseconds; its
+history row's number, in the order results were stored). Newest first is the greatest
+first; the number breaks ties of time."""
+
+
 @dataclass
 class PlayerGame:
-    """One finished game of a player, newest first in ``player_games``."""
+    """One finished game of a player, newest first in ``history_page``."""
 
     info: GameInfo
     seat: int
     change: RatingChange | None  # the player's, in a rated game that counted
+    place: Place = (0, 0)
 
 
 class PlayerStore(ABC):
@@ -127,10 +137,6 @@ class PlayerStore(ABC):
         """Seat -> player id of the table's seats that registered players sat in."""
 
     @abstractmethod
-    def player_seats(self, player_id: str) -> list[tuple[str, int]]:
-        """Every (table id, seat) the player sat in, oldest table first."""
-
-    @abstractmethod
     def is_rated(self, table_id: str) -> bool:
         """Whether the table is rated (``Store.create_table`` made it so)."""
 
@@ -178,26 +184,28 @@ class PlayerStore(ABC):
         """A stored table's facts, its game's result if finished."""
 
     @abstractmethod
-    def player_games(
-        self, player_id: str, offset: int = 0, limit: int | None = None
+    def history_page(
+        self, player_id: str, viewer_id: str | None, before: Place | None, limit: int
     ) -> list[PlayerGame]:
-        """The player's finished games, newest first (``limit`` of them from the
-        ``offset``-th; None: all)."""
+        """The player's finished games that ``viewer_id`` may see, newest first: ``limit``
+        of them placed before ``before`` (None: from the newest). A viewer sees every
+        public game, and a private one only if it played in it (the player itself sees
+        all of its own). Costs the page, whatever the history holds: an index gives
+        the games in order from ``before`` on (keyset paging, no offset)."""
 
     @abstractmethod
-    def player_game_count(self, player_id: str) -> int:
-        """How many finished games the player played (``player_games``' length)."""
+    def shared_private(self, player_id: str, viewer_id: str) -> int:
+        """How many private games ``viewer_id`` played with the player (both seated)."""
 
     @abstractmethod
-    async def player_record(self, player_id: str) -> tuple[int, int]:
-        """How many finished games the player played, and how many of them it won
-        (``won``): what a profile shows, counted by the database, not game by game in
-        the server, and away from the event loop (a player of years has thousands)."""
+    def history(self, player_id: str) -> list[PlayerGame]:
+        """Every finished game of the player, in no particular order: the simple path
+        the pages are held to (tests, ``kupferkessel``'s tools), never a request's."""
 
 
 def won(seat: int, result: dict[str, Any] | None) -> bool:
     """Whether ``seat`` won the game of ``result`` (first place; abandoned: nobody): the
-    rule ``PlayerStore.player_record`` counts by (in SQL, ``SqlPlayers.WON``)."""
+    rule a player's ``wins`` count by (and migration 10's backfill, in SQL)."""
     result = result or {}
     places = result.get("places") or []
     return result.get("ending") != "abandoned" and seat < len(places) and places[seat] == 1

@@ -55,10 +55,6 @@ class PostgresStore(SqlStore):
 
     MIGRATIONS = PG_MIGRATIONS
     INTEGRITY = (psycopg.IntegrityError,)
-    WON = (
-        "(g.result::jsonb ->> 'ending') IS DISTINCT FROM 'abandoned'"
-        " AND (g.result::jsonb -> 'places' -> ps.seat) = '1'::jsonb"
-    )
 
     def __init__(
         self,

@@ -102,9 +102,6 @@ class Readers:
             return fn(Dialect(self._cons[1], self.sql))
         return self._on(0, fn)
 
-    async def read_apart(self, fn: Callable[[Dialect], Any]) -> Any:
-        return await self._apart(fn)
-
     async def _apart(self, fn: Callable[[Dialect], T]) -> T:
         """``fn`` on the worker threads' connection, in a worker thread, once the reads
         asked for before it are done (they wait here, on the loop's lock)."""

@@ -214,9 +214,6 @@ class SqlStore(SqlPlayers, Store):
     def _read(self, fn: Callable[[Any], Any]) -> Any:
         return self._readers.read(fn)
 
-    async def _read_apart(self, fn: Callable[[Any], Any]) -> Any:
-        return await self._readers.read_apart(fn)  # a read that grows with the data
-
     async def apart(self, reads: Callable[[], T]) -> T:
         return await self._readers.run_apart(reads)  # the store's reads, in a worker thread
 
@@ -436,6 +433,7 @@ class SqlStore(SqlPlayers, Store):
                     (now, json.dumps(result), table_id),
                 )
             )
+            ops += self._history_ops(table_id, result, now)
         await self._write(table_id, *ops, epoch=epoch)
         await self._finished(table_id, result)
 

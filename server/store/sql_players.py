@@ -12,19 +12,21 @@ from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from .players import GameInfo, PlayerGame, PlayerStore, RatingChange, StoredPlayer
+from .players import GameInfo, Place, PlayerGame, PlayerStore, RatingChange, StoredPlayer, won
 from .writer import Op
 
 __all__ = ["SqlPlayers"]
 
-_PLAYER = "id, name_key, name, created, mu, sigma, rated_games"
+_PLAYER = "id, name_key, name, created, mu, sigma, rated_games, games, wins, public_games"
 
 
 def _player(row: tuple[Any, ...] | None) -> StoredPlayer | None:
     if row is None:
         return None
-    pid, key, name, created, mu, sigma, games = row
-    return StoredPlayer(pid, key, name, created, mu, sigma, int(games))
+    pid, key, name, created, mu, sigma, rated, games, wins, public = row
+    return StoredPlayer(
+        pid, key, name, created, mu, sigma, int(rated), int(games), int(wins), int(public)
+    )
 
 
 class SqlPlayers(PlayerStore):
@@ -37,14 +39,6 @@ class SqlPlayers(PlayerStore):
 
     @abstractmethod
     def _read(self, fn: Callable[[Any], Any]) -> Any: ...
-
-    @abstractmethod
-    async def _read_apart(self, fn: Callable[[Any], Any]) -> Any: ...
-
-    WON = ""
-    """SQL true where the ``games`` row ``g`` (its ``result``, JSON) is a win of the
-    seat ``ps.seat``: the game was not abandoned and the seat came first (the
-    backend's JSON functions; ``players.won`` says it in Python)."""
 
     @abstractmethod
     def _write_returning(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None: ...
@@ -150,17 +144,6 @@ class SqlPlayers(PlayerStore):
             ).fetchall()
         )
         return {int(seat): pid for seat, pid in rows}
-
-    def player_seats(self, player_id: str) -> list[tuple[str, int]]:
-        rows = self._read(
-            lambda con: con.execute(
-                "SELECT ps.table_id, ps.seat FROM player_seats ps"
-                " JOIN tables t ON t.id = ps.table_id WHERE ps.player_id = ?"
-                " ORDER BY t.created, ps.table_id",
-                (player_id,),
-            ).fetchall()
-        )
-        return [(t, int(s)) for t, s in rows]
 
     def is_rated(self, table_id: str) -> bool:
         row = self._read(
@@ -287,57 +270,98 @@ class SqlPlayers(PlayerStore):
         info: GameInfo | None = self._read(lambda con: self._info(con, table_id))
         return info
 
-    def player_games(
-        self, player_id: str, offset: int = 0, limit: int | None = None
+    def _game(self, con: Any, player_id: str, row: tuple[Any, ...]) -> PlayerGame | None:
+        """The history row ``(finished, n, table_id, seat)`` as a game of the player."""
+        finished, n, table_id, seat = row
+        info = self._info(con, table_id)
+        if info is None:
+            return None
+        ch = con.execute(
+            "SELECT mu_before, sigma_before, mu, sigma FROM rating_changes"
+            " WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        ).fetchone()
+        change = None
+        if ch is not None:
+            before = None if ch[0] is None else (ch[0], ch[1])
+            change = RatingChange(int(seat), player_id, before, (ch[2], ch[3]))
+        return PlayerGame(info, int(seat), change, (int(finished), int(n)))
+
+    _ROWS = "SELECT h.finished, h.n, h.table_id, h.seat FROM history h"
+    _NEWEST = " ORDER BY h.finished DESC, h.n DESC LIMIT ?"
+
+    def history_page(
+        self, player_id: str, viewer_id: str | None, before: Place | None, limit: int
     ) -> list[PlayerGame]:
-        page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        after = "" if before is None else " AND (h.finished, h.n) < (?, ?)"
+        keyset: tuple[Any, ...] = () if before is None else before
 
         def read(con: Any) -> list[PlayerGame]:
-            rows = con.execute(
-                "SELECT ps.table_id, ps.seat FROM player_seats ps"
-                " JOIN games g ON g.table_id = ps.table_id"
-                " WHERE ps.player_id = ? AND g.finished IS NOT NULL"
-                f" ORDER BY g.finished DESC, ps.table_id{page}",
-                (player_id,),
-            ).fetchall()
-            rows = rows if limit is not None else rows[offset:]
-            games = []
-            for table_id, seat in rows:
-                info = self._info(con, table_id)
-                if info is None:
-                    continue
-                ch = con.execute(
-                    "SELECT mu_before, sigma_before, mu, sigma FROM rating_changes"
-                    " WHERE table_id = ? AND seat = ?",
-                    (table_id, seat),
-                ).fetchone()
-                change = None
-                if ch is not None:
-                    before = None if ch[0] is None else (ch[0], ch[1])
-                    change = RatingChange(int(seat), player_id, before, (ch[2], ch[3]))
-                games.append(PlayerGame(info, int(seat), change))
-            return games
+            if viewer_id == player_id:  # index history_player: the player's own, all
+                rows = con.execute(
+                    f"{self._ROWS} WHERE h.player_id = ?{after}{self._NEWEST}",
+                    (player_id, *keyset, limit),
+                ).fetchall()
+            else:  # index history_public; and the private games the viewer was at
+                rows = con.execute(
+                    f"{self._ROWS} WHERE h.player_id = ? AND h.private = 0{after}{self._NEWEST}",
+                    (player_id, *keyset, limit),
+                ).fetchall()
+                if viewer_id is not None:
+                    rows += con.execute(
+                        f"{self._ROWS} JOIN history v ON v.table_id = h.table_id"
+                        f" AND v.player_id = ? WHERE h.player_id = ? AND h.private = 1{after}"
+                        f"{self._NEWEST}",
+                        (viewer_id, player_id, *keyset, limit),
+                    ).fetchall()
+                    rows = sorted(rows, key=lambda r: (r[0], r[1]), reverse=True)[:limit]
+            return [g for g in (self._game(con, player_id, r) for r in rows) if g is not None]
 
         result: list[PlayerGame] = self._read(read)
         return result
 
-    def player_game_count(self, player_id: str) -> int:
+    def shared_private(self, player_id: str, viewer_id: str) -> int:
         row = self._read(
             lambda con: con.execute(
-                "SELECT COUNT(*) FROM player_seats ps JOIN games g ON g.table_id = ps.table_id"
-                " WHERE ps.player_id = ? AND g.finished IS NOT NULL",
-                (player_id,),
+                "SELECT COUNT(*) FROM history h JOIN history v ON v.table_id = h.table_id"
+                " AND v.player_id = ? WHERE h.player_id = ? AND h.private = 1",
+                (viewer_id, player_id),
             ).fetchone()
         )
         return int(row[0])
 
-    async def player_record(self, player_id: str) -> tuple[int, int]:
-        row = await self._read_apart(
-            lambda con: con.execute(
-                f"SELECT COUNT(*), COALESCE(SUM(CASE WHEN {self.WON} THEN 1 ELSE 0 END), 0)"
-                " FROM player_seats ps JOIN games g ON g.table_id = ps.table_id"
-                " WHERE ps.player_id = ? AND g.finished IS NOT NULL",
-                (player_id,),
-            ).fetchone()
+    def history(self, player_id: str) -> list[PlayerGame]:
+        def read(con: Any) -> list[PlayerGame]:
+            rows = con.execute(f"{self._ROWS} WHERE h.player_id = ?", (player_id,)).fetchall()
+            return [g for g in (self._game(con, player_id, r) for r in rows) if g is not None]
+
+        result: list[PlayerGame] = self._read(read)
+        return result
+
+    def _history_ops(self, table_id: str, result: dict[str, Any], at: float) -> list[Op]:
+        """The writes that keep a finished game in its players' histories, in the
+        transaction that stores its result: a history row per registered seat, and each
+        player's ``games``, ``wins`` and ``public_games`` counted up. A result stored
+        twice counts once (the rows are there already)."""
+        seats = len(result.get("places") or ()) or 3
+        ops: list[Op] = [
+            (
+                "UPDATE players SET games = games + 1, wins = wins + ?,"
+                " public_games = public_games + (SELECT 1 - private FROM tables WHERE id = ?)"
+                " WHERE id = (SELECT player_id FROM player_seats WHERE table_id = ? AND seat = ?)"
+                " AND NOT EXISTS (SELECT 1 FROM history WHERE table_id = ? AND seat = ?)",
+                (int(won(seat, result)), table_id, table_id, seat, table_id, seat),
+            )
+            for seat in range(seats)
+        ]
+        ops.append(
+            (
+                "INSERT INTO history (player_id, table_id, seat, finished, private)"
+                " SELECT ps.player_id, ps.table_id, ps.seat, ?, t.private"
+                " FROM player_seats ps JOIN tables t ON t.id = ps.table_id"
+                " WHERE ps.table_id = ? AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = ?)"
+                " ON CONFLICT (table_id, seat) DO NOTHING",
+                (round(at * 1000), table_id, table_id),
+            )
         )
-        return int(row[0]), int(row[1])
+        return ops

@@ -57,10 +57,6 @@ class SqliteStore(SqlStore):
     BEGIN = "BEGIN IMMEDIATE"
     MIGRATIONS = SQLITE_MIGRATIONS
     INTEGRITY = (sqlite3.IntegrityError,)
-    WON = (
-        "json_extract(g.result, '$.ending') IS NOT 'abandoned'"
-        " AND json_extract(g.result, '$.places[' || ps.seat || ']') = 1"
-    )
 
     def __init__(self, path: str | Path, *, max_batch: int = 1000, readonly: bool = False) -> None:
         super().__init__(max_batch=max_batch, readonly=readonly)

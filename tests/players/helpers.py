@@ -115,22 +115,26 @@ async def stored_game(
     names: Sequence[str] | None = None,
     own: Sequence[int] | None = None,
     result_of: dict[str, Any] | None = None,
+    private: bool = False,
+    finish: bool = True,
 ) -> str:
     """A game of ``player_ids`` (seat order) stored as a server stores one, linked to
     its players and finished with ``places`` (or ``result_of``), each seat's person
     having made ``own`` takes itself (by default enough for the game to count): its
     rating follows by the store's own path (``finish``, then the players' listener).
-    Returns the table id."""
+    Returns the table id. ``finish`` false leaves it started, for the caller to finish
+    (``result``)."""
     table_id = f"g{next(_tables)}x{secrets.token_hex(3)}"
     n = len(player_ids)
     options = Options(players=n, seed=len(table_id))
-    await store.create_table(table_id, f"game {table_id}", options, False, None, rated=rated)
+    await store.create_table(table_id, f"game {table_id}", options, private, None, rated=rated)
     for seat, pid in enumerate(player_ids):
         name = names[seat] if names else f"p{seat}"
         await store.set_seat(table_id, seat, name, secrets.token_hex(8), None, player=pid)
     own = [OWN_TAKES] * n if own is None else list(own)
     await store.start_game(table_id, Record.new(options), TableLife(own=tuple(own)).to_dict())
-    await store.finish(table_id, result_of or result(places, ending))
+    if finish:
+        await store.finish(table_id, result_of or result(places, ending))
     return table_id
 
 
