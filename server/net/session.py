@@ -443,14 +443,14 @@ class Session(Framing):
         mine = self.table if self.table is not None and (self.minor or self.table.private) else None
         if msg.cursor is None and mine is not None:
             summaries.append(table_summary(mine, self.minor))
-            size += packed_size(summaries[-1])
+            size += packed_size(summaries[-1], self.json)
         last, more = msg.cursor, False
         for cursor, table in lobby.page(msg.cursor, limit + (mine is not None), msg.open_first):
             if mine is not None and table.id == mine.id:
                 last = cursor  # listed first on the first page
                 continue
             summary = table_summary(table, self.minor)
-            n = packed_size(summary)
+            n = packed_size(summary, self.json)
             if len(summaries) >= limit or size + n > room:
                 more = True
                 break

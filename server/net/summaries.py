@@ -11,6 +11,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.convert import options_from_shared, timing_from_shared
+from protocol.jsonframes import to_json
 from protocol.wire import encode_as
 
 from ..core.handle import TableFacts
@@ -70,9 +71,12 @@ TABLES_OVERHEAD = 256
 the headers), rounded up."""
 
 
-def packed_size(summary: m.TableSummary) -> int:
-    """The bytes ``summary`` takes inside a ``tables`` message."""
-    return len(encode_as(m.TableSummary, summary))
+def packed_size(summary: m.TableSummary, json: bool = False) -> int:
+    """The bytes ``summary`` takes inside a ``tables`` message: as msgpack, or as the
+    JSON subprotocol writes it (``json``: ASCII, other characters escaped, so often
+    larger), plus a byte for the comma between two tables."""
+    packed = encode_as(m.TableSummary, summary)
+    return len(to_json(packed)) + 1 if json else len(packed)
 
 
 def seat_infos(table: TableFacts, minor: int = m.PROTOCOL_VERSION[1]) -> tuple[m.SeatInfo, ...]:

@@ -217,6 +217,8 @@ async def on_redeem_code(s: Seating, msg: m.RedeemCodeMsg) -> None:
 
 async def on_rejoin(s: Seating, msg: m.RejoinMsg) -> None:
     player = s.account.signed_in()
+    if s.table is not None and s.table.id != msg.table:  # the state table: seated elsewhere
+        raise TableError("already_seated", "you are at another table: leave it first")
     store = s.account.service().store
     seat = next((k for k, v in store.seat_players(msg.table).items() if v == player.id), None)
     local = s.lobby.tables.get(msg.table)

@@ -53,6 +53,7 @@ class KeptGames:
         self.tables: dict[str, _Kept] = {}
         self.rows: dict[str, list[_Row]] = {}  # player id -> history, by place
         self.changes: dict[tuple[str, int], RatingChange] = {}  # (table, seat) -> change
+        self.shared: dict[tuple[str, str], int] = {}  # private games two players played
         self._n = 0  # history rows numbered as results are stored
 
     # ------------------------------------------------------------ writes
@@ -112,6 +113,11 @@ class KeptGames:
             p.games += 1
             p.wins += int(won(seat, result))
             p.public_games += int(not kept.private)
+        if kept.private:
+            for a in seated.values():
+                for b in seated.values():
+                    if a != b:
+                        self.shared[(a, b)] = self.shared.get((a, b), 0) + 1
 
     # ------------------------------------------------------------ reads
     def record(self, table_id: str) -> tuple[Record, bool] | None:
@@ -159,13 +165,6 @@ class KeptGames:
             if mine or not row.private:
                 out.append(row)
         return out
-
-    def shared_private(self, player_id: str, viewer_id: str, seated: Any) -> int:
-        return sum(
-            1
-            for r in self.rows.get(player_id, [])
-            if r.private and viewer_id in seated(r.table_id).values()
-        )
 
     def rated_order(self, rated: dict[str, int | None]) -> list[tuple[str, dict[str, Any]]]:
         """``PlayerStore.rated_order`` of the games kept."""

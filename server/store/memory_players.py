@@ -135,7 +135,7 @@ class MemoryPlayers(PlayerStore):
         return [self._game(player_id, r.table_id, r.seat, r.place) for r in rows]
 
     def shared_private(self, player_id: str, viewer_id: str) -> int:
-        return self._games.shared_private(player_id, viewer_id, self.seat_players)
+        return self._games.shared.get((player_id, viewer_id), 0)
 
     def history(self, player_id: str) -> list[PlayerGame]:
         return [

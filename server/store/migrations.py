@@ -173,7 +173,8 @@ ALTER TABLE sanctions ADD COLUMN actor TEXT
 # 12: a player's history at the cost of a page (keyset paging: no offset, and counters
 # instead of counting): a row per registered seat of each finished game, numbered in
 # the order results were stored, by when it finished (milliseconds); the players'
-# games, wins and public games counted as each result is stored. Filled from the games
+# games, wins and public games counted as each result is stored, and the private games
+# each two players played together (what one may see of the other's). Filled from the games
 # stored so far (one pass over the players' seats: OPERATIONS.md says how long).
 _HISTORY = """
 CREATE TABLE IF NOT EXISTS history (
@@ -195,6 +196,16 @@ INSERT INTO history (player_id, table_id, seat, finished, private)
     FROM player_seats ps JOIN games g ON g.table_id = ps.table_id
     JOIN tables t ON t.id = ps.table_id
     WHERE g.finished IS NOT NULL ORDER BY g.finished, ps.table_id, ps.seat;
+CREATE TABLE IF NOT EXISTS shared_private (
+    player_id TEXT NOT NULL REFERENCES players(id),
+    other_id TEXT NOT NULL REFERENCES players(id),
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player_id, other_id)
+);
+INSERT INTO shared_private (player_id, other_id, games)
+    SELECT a.player_id, b.player_id, COUNT(*) FROM history a
+    JOIN history b ON b.table_id = a.table_id AND b.player_id != a.player_id
+    WHERE a.private = 1 GROUP BY a.player_id, b.player_id;
 UPDATE players SET
     games = (SELECT COUNT(*) FROM history h WHERE h.player_id = players.id),
     public_games = (

@@ -29,6 +29,15 @@ def _player(row: tuple[Any, ...] | None) -> StoredPlayer | None:
     )
 
 
+def _shared(con: Any, player_id: str, viewer_id: str) -> int:
+    """How many private games the two played together (``shared_private``'s counter)."""
+    row = con.execute(
+        "SELECT games FROM shared_private WHERE player_id = ? AND other_id = ?",
+        (player_id, viewer_id),
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
 class SqlPlayers(PlayerStore):
     """``PlayerStore`` on the SQL store's writer and reader."""
 
@@ -307,7 +316,7 @@ class SqlPlayers(PlayerStore):
                     f"{self._ROWS} WHERE h.player_id = ? AND h.private = 0{after}{self._NEWEST}",
                     (player_id, *keyset, limit),
                 ).fetchall()
-                if viewer_id is not None:
+                if viewer_id is not None and _shared(con, player_id, viewer_id):
                     rows += con.execute(
                         f"{self._ROWS} JOIN history v ON v.table_id = h.table_id"
                         f" AND v.player_id = ? WHERE h.player_id = ? AND h.private = 1{after}"
@@ -321,14 +330,8 @@ class SqlPlayers(PlayerStore):
         return result
 
     def shared_private(self, player_id: str, viewer_id: str) -> int:
-        row = self._read(
-            lambda con: con.execute(
-                "SELECT COUNT(*) FROM history h JOIN history v ON v.table_id = h.table_id"
-                " AND v.player_id = ? WHERE h.player_id = ? AND h.private = 1",
-                (viewer_id, player_id),
-            ).fetchone()
-        )
-        return int(row[0])
+        shared: int = self._read(lambda con: _shared(con, player_id, viewer_id))
+        return shared
 
     def history(self, player_id: str) -> list[PlayerGame]:
         def read(con: Any) -> list[PlayerGame]:
@@ -341,8 +344,9 @@ class SqlPlayers(PlayerStore):
     def _history_ops(self, table_id: str, result: dict[str, Any], at: float) -> list[Op]:
         """The writes that keep a finished game in its players' histories, in the
         transaction that stores its result: a history row per registered seat, and each
-        player's ``games``, ``wins`` and ``public_games`` counted up. A result stored
-        twice counts once (the rows are there already)."""
+        player's ``games``, ``wins`` and ``public_games`` counted up, and at a private
+        table the games each two of its players played together (``shared_private``).
+        A result stored twice counts once (the rows are there already)."""
         seats = len(result.get("places") or ()) or 3
         ops: list[Op] = [
             (
@@ -354,6 +358,19 @@ class SqlPlayers(PlayerStore):
             )
             for seat in range(seats)
         ]
+        ops.append(
+            (
+                "INSERT INTO shared_private (player_id, other_id, games)"
+                " SELECT a.player_id, b.player_id, 1 FROM player_seats a"
+                " JOIN player_seats b ON b.table_id = a.table_id AND b.player_id != a.player_id"
+                " JOIN tables t ON t.id = a.table_id WHERE a.table_id = ? AND t.private = 1"
+                " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = ?)"
+                " AND NOT EXISTS (SELECT 1 FROM history WHERE table_id = ?)"
+                " ON CONFLICT (player_id, other_id)"
+                " DO UPDATE SET games = shared_private.games + 1",
+                (table_id, table_id, table_id),
+            )
+        )
         ops.append(
             (
                 "INSERT INTO history (player_id, table_id, seat, finished, private)"
