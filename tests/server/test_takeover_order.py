@@ -1,0 +1,76 @@
+"""The order of ``presence`` and the view without ``takes`` when a computer player takes
+a person's seat over (time-outs), when a person resigns on their turn (three players)
+and when a person takes the seat back with ``back``: as PROTOCOL.md says, frame by
+frame, for the person whose seat it is (an injected clock: no sleeping)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..helpers import FakeClock
+from .conftest import MakeServer
+from .test_endings import _expire, table_of
+from .wsclient import WsClient
+
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+
+
+def _shape(c: WsClient, start: int) -> list[str]:
+    """The frames ``c`` got from ``start`` on: ``view`` with or without ``takes``."""
+    out = []
+    for x in c.msgs[start:]:
+        if x is not None and x.type != "pong":
+            out.append(f"view{'+takes' if x.view.takes else ''}" if x.type == "view" else x.type)
+    return out
+
+
+async def _until(c: WsClient, start: int, pred: Any) -> list[str]:
+    await c.wait_for(pred, start=start)
+    return _shape(c, start)
+
+
+async def test_take_over_back_and_resignation_in_the_documented_order(
+    make_server: MakeServer,
+) -> None:
+    clock = FakeClock()
+    server = await make_server(now=clock, bot_think=5)  # the stand-in thinks slowly
+    _, (a, b), _ = await table_of(server, timing={"move": 10, "absent_after": 1})
+    mover = a.latest_view().view.to_move
+    sleeper, other = (a, b)[mover], (a, b)[1 - mover]
+    start = len(sleeper.msgs)
+    await _expire(server, clock, a, 11)  # timed out: the computer moves and takes over
+    got = await _until(sleeper, start, lambda x: x.type == "presence" and x.seats[mover].computer)
+    assert got == ["events", "view", "presence"], got
+    while other.latest_view().view.to_move != mover:  # the other plays (wands: again)
+        version = other.latest_view().state_version
+        take = other.latest_view().view.takes[0].model_dump(exclude_defaults=True)
+        start = len(sleeper.msgs)
+        await other.request("take", state_version=version, **take)
+        got = await _until(sleeper, start, lambda x: x.type == "view")
+        assert got == ["events", "view"], got  # the seat's turn, the computer's: no takes
+        await other.wait_until(lambda v=version: other.latest_view().state_version > v)
+    start = len(sleeper.msgs)  # the seat's turn, the computer's move: back
+    await sleeper.send("back")
+    got = await _until(sleeper, start, lambda x: x.type == "ack")
+    assert got == ["view+takes", "presence", "ack"], got
+
+    _, clients, _ = await table_of(server, players=3)
+    mover = clients[0].latest_view().view.to_move
+    resigner = clients[mover]
+    start = len(resigner.msgs)
+    await resigner.send("resign")
+    got = await _until(resigner, start, lambda x: x.type == "ack")
+    assert got == ["view", "presence", "ack"], got
+
+    text = " ".join(PROTOCOL.read_text().split())
+    for said in (
+        "the `events` of the time-out and of the computer's take, a `view` without"
+        " `takes`, then `presence` showing your seat `absent` and `computer`",
+        "`back` is answered by a fresh `view` (with `takes` if your seat is to move),"
+        " then `presence` showing the seat yours again, then `ack`",
+        "`resign` on your turn with three players is answered by a `view` without"
+        " `takes` (the same `state_version`), then `presence` showing you `resigned`"
+        " and `computer`, then `ack`",
+    ):
+        assert said in text, said
