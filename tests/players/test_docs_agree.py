@@ -10,6 +10,7 @@ from pathlib import Path
 from protocol import messages as m
 from server.lobby.registry import rematch_name
 from server.net.summaries import TABLES_OVERHEAD
+from shared.record import Record
 from tests.server.conftest import MakeServer
 from tests.server.wsclient import WsClient, create, join
 
@@ -104,3 +105,33 @@ def test_a_rematchs_name_is_the_one_the_docs_give() -> None:
     assert rematch_name("Kitchen, game 2") == "Kitchen, game 3"
     assert "the same options, name," not in text
     assert '"Kitchen" plays "Kitchen, game 2", then "Kitchen, game 3"' in text
+
+
+async def test_a_record_message_reads_as_a_record_file(make_server: MakeServer) -> None:
+    """The ``record`` message writes ``recipes`` as the protocol does (a boolean), the
+    exported file as RULES.md does (``"on"``); both read as the same record, and
+    PROTOCOL.md says so."""
+    server = await make_server()
+    ada = await signed_in(server.port, "Ada", new_secret(), register=True)
+    bob = await signed_in(server.port, "Bob", new_secret(), register=True)
+    table, _, _ = await create(ada, "Ada", options={"recipes": True})
+    await join(bob, table, "Bob")
+    for c in (ada, bob):
+        await c.send("ready")
+    for c in (ada, bob):
+        await c.wait_type("view")
+    assert (await ada.request("resign")).type == "ack"
+    await bob.wait_for(lambda x: x.type == "presence" and x.state == "finished")
+    msg = await bob.request("get_record", table=table)
+    assert msg.type == "record", msg
+    sent = msg.record.model_dump(mode="json", exclude_none=True)
+    assert sent["options"]["recipes"] is True
+    stored = server.store.load_record(table)
+    assert stored is not None
+    file_form = stored[0].to_dict()
+    assert file_form["options"]["recipes"] == "on"
+    assert Record.from_dict(sent).to_dict() == file_form
+    text = " ".join((DOCS / "PROTOCOL.md").read_text().split())
+    assert '`recipes` is `true` or `false` where a record file writes `"on"` or `"off"`' in text
+    for c in (ada, bob):
+        await c.close()
