@@ -33,21 +33,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.leaderboard import _median_ms
 from server.players.account import Account
 from server.players.service import DEFAULT_PAGE, Players, games_cursor
 from server.store import open_store
 from tests.players.helpers import result
 
 OTHERS = 50
-
-
-def _median_ms(fn: Callable[[], Any], n: int) -> float:
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000
 
 
 async def _schema(path: str) -> None:

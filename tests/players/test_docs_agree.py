@@ -6,6 +6,7 @@ page keeps the documented byte cap; a rematch's name is the one PROTOCOL.md give
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from protocol import messages as m
 from server.lobby.registry import rematch_name
@@ -19,11 +20,12 @@ from .helpers import new_secret, signed_in
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
-async def _resigned_game(port: int) -> tuple[WsClient, WsClient, str]:
-    """Ada and Bob, signed in, play a rated game that Ada ends by resigning."""
+async def _resigned_game(port: int, **fields: Any) -> tuple[WsClient, WsClient, str]:
+    """Ada and Bob, signed in, play a game (``create_table``'s ``fields``) that Ada
+    ends by resigning."""
     ada = await signed_in(port, "Ada", new_secret(), register=True)
     bob = await signed_in(port, "Bob", new_secret(), register=True)
-    table, _, _ = await create(ada, "Ada", rated=True, name="Friday")
+    table, _, _ = await create(ada, "Ada", **fields)
     await join(bob, table, "Bob")
     for c in (ada, bob):
         await c.send("ready")
@@ -38,7 +40,7 @@ async def test_a_server_without_a_database_keeps_history_while_it_runs(
     make_server: MakeServer,
 ) -> None:
     server = await make_server()  # the memory store: --no-persist
-    ada, bob, table = await _resigned_game(server.port)
+    ada, bob, table = await _resigned_game(server.port, rated=True, name="Friday")
     profile = await bob.request("show_profile")
     assert (profile.player.games, profile.player.wins, profile.player.rated_games) == (1, 1, 1)
     games = await bob.request("list_games", name="Ada")
@@ -112,16 +114,7 @@ async def test_a_record_message_reads_as_a_record_file(make_server: MakeServer) 
     exported file as RULES.md does (``"on"``); both read as the same record, and
     PROTOCOL.md says so."""
     server = await make_server()
-    ada = await signed_in(server.port, "Ada", new_secret(), register=True)
-    bob = await signed_in(server.port, "Bob", new_secret(), register=True)
-    table, _, _ = await create(ada, "Ada", options={"recipes": True})
-    await join(bob, table, "Bob")
-    for c in (ada, bob):
-        await c.send("ready")
-    for c in (ada, bob):
-        await c.wait_type("view")
-    assert (await ada.request("resign")).type == "ack"
-    await bob.wait_for(lambda x: x.type == "presence" and x.state == "finished")
+    ada, bob, table = await _resigned_game(server.port, options={"recipes": True})
     msg = await bob.request("get_record", table=table)
     assert msg.type == "record", msg
     sent = msg.record.model_dump(mode="json", exclude_none=True)
