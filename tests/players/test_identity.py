@@ -89,6 +89,9 @@ async def test_a_registered_player_rejoins_from_a_second_connection(store_url: s
         view = await back.wait_type("view")
         assert view.view.seat == 0
         err = await back.request("rejoin", table="nothere")
+        assert err.code == "already_seated"  # seated: the state table's answer
+        await back.request("leave")
+        err = await back.request("rejoin", table="nothere")
         assert err.code == "no_such_table"  # no seat of hers there
         for c in (back, grace, thief):
             await c.close()
