@@ -1,9 +1,9 @@
 """The SQL store's read connections: the event loop's own, for quick indexed reads,
 and one for reads whose cost grows with what is stored, used in worker threads.
 
-Why: a read on the event loop holds every table up while it lasts; the reads that
-grow with the data (a profile counts all of a player's games; a page of games, of the
-leaderboard, a record) run apart, on a connection of their own, so that neither the
+Why: a read on the event loop holds every table up while it lasts; the pages a client
+asks for (of a player's games, of the leaderboard, a record) run apart, on a
+connection of their own, so that neither the
 loop nor its own reads wait for them. They take that connection one at a time, and
 wait for it on the event loop, not in a worker thread: however many clients ask, one
 of the default executor's threads is busy with them at most, and the rest stay free
