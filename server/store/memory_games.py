@@ -52,6 +52,7 @@ class KeptGames:
     def __init__(self) -> None:
         self.tables: dict[str, _Kept] = {}
         self.rows: dict[str, list[_Row]] = {}  # player id -> history, by place
+        self.public: dict[str, list[_Row]] = {}  # player id -> its public games, by place
         self.changes: dict[tuple[str, int], RatingChange] = {}  # (table, seat) -> change
         self.shared: dict[tuple[str, str], int] = {}  # private games two players played
         self._n = 0  # history rows numbered as results are stored
@@ -105,11 +106,9 @@ class KeptGames:
             p = players.get(pid)
             if p is None:
                 continue
-            bisect.insort(
-                self.rows.setdefault(pid, []),
-                _Row(place, table_id, seat, kept.private),
-                key=lambda r: r.place,
-            )
+            row = _Row(place, table_id, seat, kept.private)
+            for kept_rows in (self.rows, self.public) if not kept.private else (self.rows,):
+                bisect.insort(kept_rows.setdefault(pid, []), row, key=lambda r: r.place)
             p.games += 1
             p.wins += int(won(seat, result))
             p.public_games += int(not kept.private)
@@ -152,18 +151,19 @@ class KeptGames:
         seated: Any,
     ) -> list[_Row]:
         """The rows of ``PlayerStore.history_page`` (``seated(table_id)``: its seats'
-        players)."""
-        rows = self.rows.get(player_id, [])
-        end = len(rows)
-        if before is not None:
-            end = bisect.bisect_left(rows, before, key=lambda r: r.place)
-        out: list[_Row] = []
-        for row in reversed(rows[:end]):
-            if len(out) >= limit:
-                break
-            mine = viewer_id == player_id or viewer_id in seated(row.table_id).values()
-            if mine or not row.private:
-                out.append(row)
+        players): the player's own, all of them; another's, its public ones and, when
+        the two played some together, the private ones the viewer was at."""
+        own = viewer_id == player_id
+        out = _newest(
+            self.rows.get(player_id, []) if own else self.public.get(player_id, []), before, limit
+        )
+        if not own and viewer_id is not None and self.shared.get((player_id, viewer_id)):
+            out += [
+                r
+                for r in _newest(self.rows.get(player_id, []), before, None)
+                if r.private and viewer_id in seated(r.table_id).values()
+            ][:limit]
+            out = sorted(out, key=lambda r: r.place, reverse=True)[:limit]
         return out
 
     def rated_order(self, rated: dict[str, int | None]) -> list[tuple[str, dict[str, Any]]]:
@@ -171,3 +171,11 @@ class KeptGames:
         done = [(t, k) for t, k in self.tables.items() if t in rated and k.result and k.finished]
         done.sort(key=lambda e: (rated[e[0]] is None, rated[e[0]] or 0, e[1].finished, e[0]))
         return [(t, k.result) for t, k in done if k.result is not None]
+
+
+def _newest(rows: list[_Row], before: Place | None, limit: int | None) -> list[_Row]:
+    """``limit`` of ``rows`` (in place order) placed before ``before``, newest first
+    (None: all of them)."""
+    end = len(rows) if before is None else bisect.bisect_left(rows, before, key=lambda r: r.place)
+    start = 0 if limit is None else max(0, end - limit)
+    return rows[start:end][::-1]
