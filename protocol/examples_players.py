@@ -72,7 +72,7 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
         ShowProfileMsg(id=21, name="Grace"),
         ListGamesMsg(id=22, limit=20),
         GetRecordMsg(id=23, table="t7Kq2"),
-        ShowLeaderboardMsg(id=24, cursor="r20", limit=20),
+        ShowLeaderboardMsg(id=24, cursor="r00000000031000000002020", limit=20),
     ]
     server: list[BaseModel] = [
         SignedInMsg(
@@ -116,7 +116,7 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
                 _entry(21, "Grace", GRACE, 31, provisional=False),
                 _entry(22, "Ada", ADA, 4, provisional=True),
             ),
-            next="r22",
+            next="r00000000007000000002222",
             total=57,
         ),
     ]

@@ -41,7 +41,9 @@ async def recompute(url: str) -> tuple[int, list[str]]:
 
 
 def _lines(players: Players, top: int | None = None) -> list[str]:
-    board = players.leaderboard() if top is None else players.leaderboard_entries(0, top)
+    board = (
+        players.leaderboard() if top is None else list(players.leaderboard_page(None, top).entries)
+    )
     return [
         f"{e.rank}\t{e.rating:.3f}\t{e.mu:.3f}\t{e.sigma:.3f}\t{e.rated_games}"
         f"{'?' if e.provisional else ''}\t{e.name}"

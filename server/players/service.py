@@ -66,7 +66,7 @@ def rekey(players: list[tuple[str, str, str]]) -> tuple[dict[str, str], list[tup
 
 
 _GAMES_CURSOR = re.compile(r"g(\d{14})(\d{1,17})")
-_BOARD_CURSOR = re.compile(r"r(\d{1,18})")
+_BOARD_CURSOR = re.compile(r"r(\d{11})(\d{10})(\d{1,10})")
 
 
 def _cursor(cursor: str, pattern: re.Pattern[str]) -> re.Match[str]:
@@ -85,8 +85,10 @@ def games_cursor(place: Place) -> str:
     return f"g{place[0]:014d}{place[1]}"
 
 
-def _offset(cursor: str | None) -> int:
-    return 0 if cursor is None else int(_cursor(cursor, _BOARD_CURSOR)[1])
+def board_cursor(num: int, rank: int, place: int) -> str:
+    """The cursor after the leaderboard's ``place``-th entry, the player numbered
+    ``num`` (``StoredPlayer.num``) ranked ``rank`` (``_BOARD_CURSOR``)."""
+    return f"r{num:011d}{rank:010d}{place}"
 
 
 T = TypeVar("T")
@@ -302,7 +304,7 @@ class Players:
 
     def leaderboard(self) -> list[m.LeaderEntry]:
         """Every rated player, best rating first (ties: by name key), ranked: the simple
-        path, a look at every player, which ``leaderboard_entries`` equals page by page
+        path, a look at every player, which ``leaderboard_page`` equals page by page
         (tests/players/test_leaderboard.py)."""
         rated = [
             (ratings.display(p.mu or 0.0, p.sigma or 0.0), p) for p in self.store.rated_players()
@@ -310,24 +312,32 @@ class Players:
         rated.sort(key=lambda e: (-e[0], e[1].key))
         return _ranked([p for _, p in rated], 0, 1)
 
-    def leaderboard_entries(self, offset: int, limit: int) -> list[m.LeaderEntry]:
-        """``leaderboard()[offset : offset + limit]`` at the cost of the page rather
-        than of every player (bench/leaderboard.py): the store's index gives the page
-        in order, and one count the first entry's rank (one more than the players rated
-        above it); the others follow as in the whole board."""
-        page = self.store.rated_page(offset, limit)
-        if not page:
-            return []
-        first = ratings.display(page[0].mu or 0.0, page[0].sigma or 0.0)
-        return _ranked(page, offset, 1 + self.store.rated_count(above=first))
-
     def leaderboard_page(self, cursor: str | None, limit: int | None) -> m.LeaderboardMsg:
-        start = _offset(cursor)
-        page = self.leaderboard_entries(start, limit or DEFAULT_PAGE)
-        total = self.store.rated_count()
-        end = start + len(page)
+        """One page of ``leaderboard()``, at the cost of the page rather than of every
+        player or of those above it (bench/leaderboard.py): the store's index gives the
+        page in order from the player the cursor names (keyset paging), and the cursor
+        carries that player's rank and place, from which the page is ranked as the
+        whole board is. A cursor names a player: if its rating changed since, the next
+        page goes on from its new place."""
+        want = limit or DEFAULT_PAGE
+        place = 0  # entries before the page
+        if cursor is None:
+            page = self.store.rated_page(None, want + 1)
+            entries = _ranked(page, 0, 1)
+        else:
+            found = _cursor(cursor, _BOARD_CURSOR)
+            after, rank, place = int(found[1]), int(found[2]), int(found[3])
+            page = self.store.rated_page(after, want + 2)
+            if not page or not 1 <= rank <= place:
+                raise TableError("invalid_field", "cursor: not a place on this leaderboard")
+            entries = _ranked(page, place - 1, rank)[1:]  # the cursor's player, ranked
+            page = page[1:]
+        shown = entries[:want]
+        more = len(page) > want
         return m.LeaderboardMsg(
-            entries=tuple(page), next=f"r{end}" if end < total else None, total=total
+            entries=tuple(shown),
+            next=board_cursor(page[want - 1].num, shown[-1].rank, place + want) if more else None,
+            total=self.store.rated_count(),
         )
 
     def record(self, table_id: str, viewer: StoredPlayer | None) -> m.RecordMsg:

@@ -32,6 +32,7 @@ class MemoryPlayers(PlayerStore):
     async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
         if player.key in self._keys:
             return False
+        player.num = len(self._players) + 1
         self._players[player.id] = player
         self._keys[player.key] = player.id
         self._secrets[player.id] = [secret_hash]
@@ -113,12 +114,15 @@ class MemoryPlayers(PlayerStore):
     def rated_players(self) -> list[StoredPlayer]:
         return [p for p in self._players.values() if p.rated_games > 0]
 
-    def rated_page(self, offset: int, limit: int) -> list[StoredPlayer]:
+    def rated_page(self, after: int | None, limit: int) -> list[StoredPlayer]:
         board = sorted(self.rated_players(), key=lambda p: (-_shown(p), p.key))
-        return board[offset : offset + limit]
+        start = (
+            0 if after is None else next((i for i, p in enumerate(board) if p.num == after), None)
+        )
+        return [] if start is None else board[start : start + limit]
 
-    def rated_count(self, above: float | None = None) -> int:
-        return sum(1 for p in self.rated_players() if above is None or _shown(p) > above)
+    def rated_count(self) -> int:
+        return len(self.rated_players())
 
     def game_info(self, table_id: str) -> GameInfo | None:
         return self._games.info(table_id, self.seat_players(table_id), self.is_rated(table_id))

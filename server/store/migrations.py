@@ -223,11 +223,17 @@ SQLITE_MIGRATIONS += (
         " AND json_extract(g.result, '$.places[' || h.seat || ']') = 1",
     ),
 )
-_PG_OWN = {len(SQLITE_MIGRATIONS) - 1: _HISTORY.format(
-    serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-    won="(g.result::jsonb ->> 'ending') IS DISTINCT FROM 'abandoned'"
-    " AND (g.result::jsonb -> 'places' -> h.seat) = '1'::jsonb",
-)}
+_PG_OWN = {
+    len(SQLITE_MIGRATIONS) - 1: _HISTORY.format(
+        serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+        won="(g.result::jsonb ->> 'ending') IS DISTINCT FROM 'abandoned'"
+        " AND (g.result::jsonb -> 'places' -> h.seat) = '1'::jsonb",
+    )
+    + (  # a number per player, SQLite's rowid: what a leaderboard cursor names
+        ";\nALTER TABLE players ADD COLUMN num BIGINT GENERATED ALWAYS AS IDENTITY"
+        ";\nCREATE UNIQUE INDEX IF NOT EXISTS players_num ON players(num)"
+    )
+}
 """PostgreSQL's own form of the scripts that differ from ``_pg``'s (by index)."""
 
 
@@ -237,9 +243,7 @@ def _pg(script: str) -> str:
     return script.replace(" REAL", " DOUBLE PRECISION").replace(" COLLATE BINARY", ' COLLATE "C"')
 
 
-PG_MIGRATIONS = tuple(
-    _PG_OWN.get(i) or _pg(script) for i, script in enumerate(SQLITE_MIGRATIONS)
-)
+PG_MIGRATIONS = tuple(_PG_OWN.get(i) or _pg(script) for i, script in enumerate(SQLITE_MIGRATIONS))
 
 
 def migrate(

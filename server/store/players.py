@@ -34,6 +34,7 @@ class StoredPlayer:
     games: int = 0  # finished games played (kept as counters as each result is stored)
     wins: int = 0  # of them won (``won``)
     public_games: int = 0  # of them at public tables
+    num: int = 0  # the store's number of the player (set when stored): a leaderboard cursor's
 
 
 @dataclass
@@ -168,16 +169,18 @@ class PlayerStore(ABC):
         """Every player with at least one rated game."""
 
     @abstractmethod
-    def rated_page(self, offset: int, limit: int) -> list[StoredPlayer]:
+    def rated_page(self, after: int | None, limit: int) -> list[StoredPlayer]:
         """Players with a rated game, best ``mu - 3 * sigma`` first (the rating shown,
         ``server.players.ratings.display``), equal ones by ``key`` (code point order):
-        ``limit`` of them from the ``offset``-th. An index orders them: a page costs
-        its entries, not a look at every player."""
+        ``limit`` of them from the player numbered ``after`` (``StoredPlayer.num``),
+        it included, at its place as it is now (None: from the best). An index orders
+        them and the page starts at its place (keyset paging): a page costs its
+        entries, not a look at every player or at those before it. Empty if that
+        player is not on the board."""
 
     @abstractmethod
-    def rated_count(self, above: float | None = None) -> int:
-        """How many players have a rated game (with ``above``: and ``mu - 3 * sigma``
-        greater than it: one less than the rank of a player rated ``above``)."""
+    def rated_count(self) -> int:
+        """How many players have a rated game."""
 
     @abstractmethod
     def game_info(self, table_id: str) -> GameInfo | None:

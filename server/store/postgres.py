@@ -55,6 +55,7 @@ class PostgresStore(SqlStore):
 
     MIGRATIONS = PG_MIGRATIONS
     INTEGRITY = (psycopg.IntegrityError,)
+    NUM = "num"
 
     def __init__(
         self,

@@ -17,15 +17,13 @@ from .writer import Op
 
 __all__ = ["SqlPlayers"]
 
-_PLAYER = "id, name_key, name, created, mu, sigma, rated_games, games, wins, public_games"
-
 
 def _player(row: tuple[Any, ...] | None) -> StoredPlayer | None:
     if row is None:
         return None
-    pid, key, name, created, mu, sigma, rated, games, wins, public = row
+    pid, key, name, created, mu, sigma, rated, games, wins, public, num = row
     return StoredPlayer(
-        pid, key, name, created, mu, sigma, int(rated), int(games), int(wins), int(public)
+        pid, key, name, created, mu, sigma, int(rated), int(games), int(wins), int(public), int(num)
     )
 
 
@@ -40,6 +38,17 @@ def _shared(con: Any, player_id: str, viewer_id: str) -> int:
 
 class SqlPlayers(PlayerStore):
     """``PlayerStore`` on the SQL store's writer and reader."""
+
+    NUM = "rowid"
+    """The column numbering players (``StoredPlayer.num``): SQLite's own row id; a
+    PostgreSQL identity column (migration 10)."""
+
+    @property
+    def _columns(self) -> str:
+        return (
+            "id, name_key, name, created, mu, sigma, rated_games, games, wins, public_games,"
+            f" {self.NUM}"
+        )
 
     @abstractmethod
     async def _write(
@@ -107,7 +116,7 @@ class SqlPlayers(PlayerStore):
         return _player(
             self._read(
                 lambda con: con.execute(
-                    f"SELECT {_PLAYER} FROM players WHERE name_key = ?", (key,)
+                    f"SELECT {self._columns} FROM players WHERE name_key = ?", (key,)
                 ).fetchone()
             )
         )
@@ -132,7 +141,7 @@ class SqlPlayers(PlayerStore):
         return _player(
             self._read(
                 lambda con: con.execute(
-                    f"SELECT {_PLAYER} FROM players WHERE id = ?", (player_id,)
+                    f"SELECT {self._columns} FROM players WHERE id = ?", (player_id,)
                 ).fetchone()
             )
         )
@@ -217,7 +226,7 @@ class SqlPlayers(PlayerStore):
     def rated_players(self) -> list[StoredPlayer]:
         rows = self._read(
             lambda con: con.execute(
-                f"SELECT {_PLAYER} FROM players WHERE rated_games > 0"
+                f"SELECT {self._columns} FROM players WHERE rated_games > 0"
             ).fetchall()
         )
         return [p for p in map(_player, rows) if p is not None]
@@ -225,21 +234,40 @@ class SqlPlayers(PlayerStore):
     _SHOWN = "mu - 3 * sigma"
     """The rating shown, as the leaderboard's index (migration 9) has it."""
 
-    def rated_page(self, offset: int, limit: int) -> list[StoredPlayer]:
-        rows = self._read(
-            lambda con: con.execute(
-                f"SELECT {_PLAYER} FROM players WHERE rated_games > 0"
-                f" ORDER BY {self._SHOWN} DESC, name_key COLLATE BINARY LIMIT ? OFFSET ?",
-                (limit, offset),
-            ).fetchall()
-        )
-        return [p for p in map(_player, rows) if p is not None]
+    def rated_page(self, after: int | None, limit: int) -> list[StoredPlayer]:
+        board = f"SELECT {self._columns} FROM players WHERE rated_games > 0"
+        key = "name_key COLLATE BINARY"
 
-    def rated_count(self, above: float | None = None) -> int:
-        where = "" if above is None else f" AND {self._SHOWN} > ?"
-        params = () if above is None else (above,)
-        sql = f"SELECT COUNT(*) FROM players WHERE rated_games > 0{where}"
-        row = self._read(lambda con: con.execute(sql, params).fetchone())
+        def read(con: Any) -> list[Any]:
+            if after is None:
+                return list(
+                    con.execute(
+                        f"{board} ORDER BY {self._SHOWN} DESC, {key} LIMIT ?", (limit,)
+                    ).fetchall()
+                )
+            place = con.execute(
+                f"SELECT {self._SHOWN}, name_key FROM players"
+                f" WHERE {self.NUM} = ? AND rated_games > 0",
+                (after,),
+            ).fetchone()
+            if place is None:
+                return []
+            rows = con.execute(  # its equals from it on, then those below: by the index
+                f"{board} AND {self._SHOWN} = ? AND {key} >= ? ORDER BY {key} LIMIT ?",
+                (place[0], place[1], limit),
+            ).fetchall()
+            if len(rows) < limit:
+                rows += con.execute(
+                    f"{board} AND {self._SHOWN} < ? ORDER BY {self._SHOWN} DESC, {key} LIMIT ?",
+                    (place[0], limit - len(rows)),
+                ).fetchall()
+            return list(rows)
+
+        return [p for p in map(_player, self._read(read)) if p is not None]
+
+    def rated_count(self) -> int:
+        sql = "SELECT COUNT(*) FROM players WHERE rated_games > 0"
+        row = self._read(lambda con: con.execute(sql).fetchone())
         return int(row[0])
 
     def _info(self, con: Any, table_id: str) -> GameInfo | None:
