@@ -5,12 +5,14 @@ Why: a server without a database (``--no-persist``) must still answer what proto
 ``get_record``) for as long as it runs, by the same rules as the SQL stores: a
 player's history in the order of ``Place``, private games shown only to those who
 played them, counters kept as each result is stored. Nothing of it outlives the
-process; a table abandoned before its game started is forgotten at once.
+process; a table abandoned before its game started is forgotten at once, and a
+finished game is kept as its record's compact JSON (about 3 KB).
 """
 
 from __future__ import annotations
 
 import bisect
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +34,8 @@ class _Kept:
     names: dict[int, str] = field(default_factory=dict)
     record: dict[str, Any] | None = None  # ``Record.to_dict`` with the seed, no actions
     actions: list[dict[str, Any]] = field(default_factory=list)
+    packed: str | None = None  # once finished: the whole record as compact JSON (~3 KB)
+    players: int = 0  # seats
     finished: float | None = None
     result: dict[str, Any] | None = None
 
@@ -100,6 +104,10 @@ class KeptGames:
             del self.tables[table_id]
             return
         kept.finished, kept.result = at, result
+        raw = self._raw(kept)
+        kept.players = Options.from_dict(raw["options"]).players
+        kept.packed = json.dumps(raw, separators=(",", ":"))
+        kept.record, kept.actions = None, []  # a finished game is kept packed
         self._n += 1
         place = (round(at * 1000), self._n)
         for seat, pid in sorted(seated.items()):
@@ -119,24 +127,31 @@ class KeptGames:
                         self.shared[(a, b)] = self.shared.get((a, b), 0) + 1
 
     # ------------------------------------------------------------ reads
-    def record(self, table_id: str) -> tuple[Record, bool] | None:
-        kept = self.tables.get(table_id)
-        if kept is None or kept.record is None:
-            return None
+    @staticmethod
+    def _raw(kept: _Kept) -> dict[str, Any]:
+        if kept.packed is not None:
+            raw: dict[str, Any] = json.loads(kept.packed)
+            return raw
+        assert kept.record is not None
         raw = {**kept.record, "actions": list(kept.actions)}
         if kept.result is not None:
             raw["result"] = kept.result
-        return Record.from_dict(raw), kept.finished is not None
+        return raw
+
+    def record(self, table_id: str) -> tuple[Record, bool] | None:
+        kept = self.tables.get(table_id)
+        if kept is None or (kept.record is None and kept.packed is None):
+            return None
+        return Record.from_dict(self._raw(kept)), kept.finished is not None
 
     def info(self, table_id: str, seated: dict[int, str], rated: bool) -> GameInfo | None:
         kept = self.tables.get(table_id)
         if kept is None:
             return None
-        size = len((kept.result or {}).get("places") or ()) or (
-            Options.from_dict(kept.record["options"]).players
-            if kept.record is not None
-            else 1 + max(kept.names, default=-1)
-        )
+        size = len((kept.result or {}).get("places") or ()) or kept.players
+        if not size and kept.record is not None:
+            size = Options.from_dict(kept.record["options"]).players
+        size = size or 1 + max(kept.names, default=-1)
         names: list[str | None] = [kept.names.get(s) for s in range(size)]
         return GameInfo(
             table_id, kept.name, kept.private, names, rated, kept.finished, kept.result, seated
