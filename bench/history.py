@@ -3,7 +3,7 @@
 A player ("star") plays every game of a fresh SQLite store, against 50 others in turn
 (one game in three at a private table). The rows are written in bulk, as a server
 stores them (tables, seats, games with results, player links, the history rows and
-counters of migration 10). Then, ``--requests`` times each, the median of:
+counters of migration 12). Then, ``--requests`` times each, the median of:
 
 - ``first``: ``list_games`` of the star, first page (20), as another player sees it;
 - ``deep``: a page from the middle of the history (its cursor);

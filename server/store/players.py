@@ -208,7 +208,7 @@ class PlayerStore(ABC):
 
 def won(seat: int, result: dict[str, Any] | None) -> bool:
     """Whether ``seat`` won the game of ``result`` (first place; abandoned: nobody): the
-    rule a player's ``wins`` count by (and migration 10's backfill, in SQL)."""
+    rule a player's ``wins`` count by (and migration 12's backfill, in SQL)."""
     result = result or {}
     places = result.get("places") or []
     return result.get("ending") != "abandoned" and seat < len(places) and places[seat] == 1

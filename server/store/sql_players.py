@@ -41,7 +41,7 @@ class SqlPlayers(PlayerStore):
 
     NUM = "rowid"
     """The column numbering players (``StoredPlayer.num``): SQLite's own row id; a
-    PostgreSQL identity column (migration 10)."""
+    PostgreSQL identity column (migration 12)."""
 
     @property
     def _columns(self) -> str:
@@ -76,8 +76,12 @@ class SqlPlayers(PlayerStore):
                 (secret_hash, p.created, p.id),
             ),
         )
-        stored = self.player_by_key(p.key)
-        return stored is not None and stored.id == p.id
+        row = self._read(  # whose the key is now: this player's, or another's before it
+            lambda con: con.execute(
+                "SELECT id FROM players WHERE name_key = ?", (p.key,)
+            ).fetchone()
+        )
+        return row is not None and row[0] == p.id
 
     async def add_secret(self, player_id: str, secret_hash: str) -> None:
         await self._write(

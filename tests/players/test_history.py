@@ -1,6 +1,6 @@
 """A player's history: keyset pages equal the simple path (every game the viewer may
 see, sorted, sliced), ties of finishing time included; a private game shows only to
-those who played it; profile counters follow each stored result, and migration 10
+those who played it; profile counters follow each stored result, and migration 12
 fills them (and the history) from the games stored before it. SQLite, PostgreSQL and
 the memory store; then over the wire, against a real server."""
 
@@ -21,6 +21,9 @@ from server.store.players import StoredPlayer, won
 from tests.server.wsclient import WsClient
 
 from .helpers import new_secret, result, signed_in, stored_game, stored_server
+
+HISTORY = next(i for i, s in enumerate(SQLITE_MIGRATIONS) if "TABLE IF NOT EXISTS history" in s)
+"""The index of the migration that adds the history (12)."""
 
 
 async def _history(store: Store, rng: random.Random) -> list[StoredPlayer]:
@@ -105,13 +108,13 @@ async def test_the_memory_store_keeps_history_alike() -> None:
 
 
 async def test_migration_fills_history_and_counters(store_url: str) -> None:
-    """A database of schema 9 with finished games (public, private, abandoned, one
-    still running) gets their history rows and its players' counters from migration
-    10, and its pages equal the simple path."""
+    """A database of the schema before migration 12 with finished games (public,
+    private, abandoned, one still running) gets their history rows and its players'
+    counters from it, and its pages equal the simple path."""
     kind = type(open_store(store_url))
 
     class Before(kind):  # type: ignore[valid-type,misc]
-        MIGRATIONS = (SQLITE_MIGRATIONS if store_url.endswith(".db") else PG_MIGRATIONS)[:9]
+        MIGRATIONS = (SQLITE_MIGRATIONS if store_url.endswith(".db") else PG_MIGRATIONS)[:HISTORY]
 
     old = Before(store_url)
     await old.start()
