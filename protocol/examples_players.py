@@ -1,4 +1,5 @@
-"""Examples of protocol 1.2's messages (registered players) for the generated reference.
+"""Examples of protocol 1.2's and 1.3's messages (registered players, their devices) for
+the generated reference.
 
 Why: ``protocol.reference`` shows every message with its exact bytes; the 1.2 ones are
 made here so that the reference module stays within its size.
@@ -13,12 +14,15 @@ from shared.record import Record
 
 from .messages import (
     DeviceCodeMsg,
+    DeviceInfo,
+    DevicesMsg,
     GameRecordInfo,
     GamesMsg,
     GameSummary,
     GetRecordMsg,
     LeaderboardMsg,
     LeaderEntry,
+    ListDevicesMsg,
     ListGamesMsg,
     NewDeviceCodeMsg,
     PlayerInfo,
@@ -28,6 +32,7 @@ from .messages import (
     RedeemCodeMsg,
     RegisterMsg,
     RejoinMsg,
+    RevokeDeviceMsg,
     ShowLeaderboardMsg,
     ShowProfileMsg,
     SignedInMsg,
@@ -73,6 +78,8 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
         ListGamesMsg(id=22, limit=20),
         GetRecordMsg(id=23, table="t7Kq2"),
         ShowLeaderboardMsg(id=24, cursor="r00000000031000000002020", limit=20),
+        ListDevicesMsg(id=25),
+        RevokeDeviceMsg(id=26, device="Qm3xT8vL2pRa"),
     ]
     server: list[BaseModel] = [
         SignedInMsg(
@@ -118,6 +125,21 @@ def player_examples(game: Game) -> tuple[list[BaseModel], list[BaseModel]]:
             ),
             next="r00000000007000000002222",
             total=57,
+        ),
+        DevicesMsg(
+            seq=24,
+            re=26,
+            devices=(
+                DeviceInfo(
+                    device="Hs4kW9bN1cZe",
+                    label="registered",
+                    added=1764583200,
+                    last_used=1764590400,
+                    current=True,
+                ),
+                DeviceInfo(device="Jd7pF2xR5tYu", label="code", added=1764586800),
+            ),
+            limit=10,
         ),
     ]
     return client, server

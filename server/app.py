@@ -98,7 +98,10 @@ class Server:
         )
         self.sessions: set[Session] = set()
         self.players = Players(  # 1.2
-            self.store, rated_allow=config.rated_allow, rated_move=config.rated_move
+            self.store,
+            rated_allow=config.rated_allow,
+            rated_move=config.rated_move,
+            bounds=config.signin,
         )
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,

@@ -18,6 +18,7 @@ from protocol import messages as m
 
 from .bots.pool import default_workers
 from .lobby.quotas import Quotas
+from .players.hashing import SignInBounds
 
 __all__ = ["ConfigError", "ServerConfig", "read_config_file"]
 
@@ -53,6 +54,7 @@ class ServerConfig:
     allow_seeds: bool = True
     rated_allow: frozenset[str] = frozenset()  # 1.2: at rated tables also bots, seeds, casual
     rated_move: float = 60.0  # seconds per move of a rated table created without a clock
+    signin: SignInBounds = field(default_factory=SignInBounds)  # what sign-in may cost
     finished_ttl: float = 600.0  # seconds a finished table stays in memory
     lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
     abandon_ttl: float = 600.0  # seconds a running game with no person lives (<= 0: forever)

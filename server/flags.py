@@ -25,6 +25,7 @@ import platformdirs
 from .bots.pool import default_workers
 from .config import ConfigError, read_config_file
 from .lobby.quotas import Quotas
+from .players.hashing import SignInBounds
 
 __all__ = [
     "FLAGS",
@@ -78,6 +79,7 @@ def _seconds(name: str, env: str | None, default: float, what: str) -> Flag:
 
 
 _Q = Quotas()
+_S = SignInBounds()
 STORE_FLAGS = (
     Flag(
         "store",
@@ -171,6 +173,16 @@ FLAGS: tuple[Flag, ...] = (
             ("peer-lobby-tables", _Q.lobby_tables, "tables waiting in the lobby"),
             ("peer-unattended-games", _Q.unattended_games, "running games nobody is connected to"),
             ("peer-bot-games", _Q.bot_games, "games of bots only"),
+        )
+    ),
+    *(
+        Flag(name, "int", default, f"{what} (default {default}; docs/OPERATIONS.md)", metavar="N")
+        for name, default, what in (
+            ("hash-slots", _S.slots, "slow hashes of sign-in computed at once"),
+            ("hash-queue", _S.queue, "sign-ins waiting for a hash at most; more: rate_limited"),
+            ("sign-ins-per-minute", int(_S.per_minute), "per client address: slow hashes"),
+            ("registrations-per-hour", int(_S.registrations_per_hour), "per address: register"),
+            ("max-devices", _S.devices, "devices (secrets) one player keeps at most"),
         )
     ),
     Flag(

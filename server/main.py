@@ -19,6 +19,7 @@ from .extras import require, unreachable
 from .flags import FLAGS, Flag, add_arguments, admin_socket, default_db_path, settle, store_url
 from .lobby.quotas import Quotas
 from .logs import setup_logging
+from .players.hashing import SignInBounds
 from .players.service import RATED_EXTRAS
 from .startup import Reload, ignore_hangups, log_settings, read_token
 from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
@@ -63,6 +64,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         allow_seeds=not args.no_seeds,
         rated_allow=rated_extras(args.rated_allow),
         rated_move=args.rated_move,
+        signin=SignInBounds(
+            slots=max(1, args.hash_slots),
+            queue=max(1, args.hash_queue),
+            per_minute=max(1, args.sign_ins_per_minute),
+            registrations_per_hour=max(1, args.registrations_per_hour),
+            devices=max(1, args.max_devices),
+        ),
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),
         allowed_hosts=tuple(args.allow_host),

@@ -34,6 +34,7 @@ The models live in one module per topic; import them from here:
 - ``client``: client-to-server messages, ``ClientMessage`` and ``CLIENT_MESSAGES``.
 - ``server``: server-to-client messages, ``ServerMessage`` and ``SERVER_MESSAGES``.
 - ``players``: 1.2's registered players, profiles, games, records, leaderboard.
+- ``devices``: 1.3's list of a player's devices and their revocation.
 - ``base``: the model bases they all share.
 
 The field types and the engine's value types the models use (``Name``, ``ThirdColour``,
@@ -68,6 +69,7 @@ from .client import (
     TakeMsg,
     WatchMsg,
 )
+from .devices import DeviceInfo, DevicesMsg, ListDevicesMsg, RevokeDeviceMsg
 from .errors import ErrorCode
 from .events import (
     EVENT_MODELS,
@@ -199,6 +201,8 @@ __all__ = [
     "ClockInfo",
     "CreateTableMsg",
     "DeviceCodeMsg",
+    "DeviceInfo",
+    "DevicesMsg",
     "DiscardedEvent",
     "ErrorCode",
     "ErrorMsg",
@@ -222,6 +226,7 @@ __all__ = [
     "LeaveMsg",
     "LeftMsg",
     "Limits",
+    "ListDevicesMsg",
     "ListGamesMsg",
     "ListTablesMsg",
     "MovedEvent",
@@ -249,6 +254,7 @@ __all__ = [
     "ResultInfo",
     "ResumeMsg",
     "ResumedMsg",
+    "RevokeDeviceMsg",
     "Score",
     "SeatInfo",
     "ServerMessage",

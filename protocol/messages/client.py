@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from .base import Tagged, by_tag
+from .devices import ListDevicesMsg, RevokeDeviceMsg
 from .fields import (
     MAX_PAGE,
     CardId,
@@ -261,7 +262,9 @@ ClientMessage = Annotated[
     | ShowProfileMsg
     | ListGamesMsg
     | GetRecordMsg
-    | ShowLeaderboardMsg,
+    | ShowLeaderboardMsg
+    | ListDevicesMsg
+    | RevokeDeviceMsg,
     Field(discriminator="type"),
 ]
 

@@ -47,6 +47,7 @@ class ErrorCode(StrEnum):
     BAD_CODE = "bad_code"  # 1.2: ``redeem_code`` of an unknown, used or expired code
     NO_SUCH_PLAYER = "no_such_player"  # 1.2: no registered player of that name
     NO_SUCH_GAME = "no_such_game"  # 1.2: no finished game of that id you may see
+    NO_SUCH_DEVICE = "no_such_device"  # 1.3: ``revoke_device`` of no device of yours
     SERVER_FULL = "server_full"  # no room for another table or connection
     BANNED = "banned"  # the operator banned this player name (or address) for a time
     MUTED = "muted"  # the operator muted this player name (or address): no chat for a time

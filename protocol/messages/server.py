@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from .base import Tagged, by_tag
 from .catalogue import Catalogue
+from .devices import DevicesMsg
 from .events import GameEvent
 from .fields import ListCursor, TableState
 from .limits import Limits
@@ -211,6 +212,10 @@ class ErrorMsg(_ServerMsg):
     detail: str | None = None
     """Refines ``code``: the engine's reason for ``illegal_move``; ``seeded`` or
     ``protocol_1_0`` for ``not_allowed`` (see the error codes)."""
+    retry_after: int | None = None
+    """1.3, with ``rate_limited`` for a request that costs a slow hash (``register``,
+    ``sign_in``, ``redeem_code``, ``new_device_code``): seconds to wait before asking
+    again."""
 
 
 class PongMsg(_ServerMsg):
@@ -252,7 +257,8 @@ ServerMessage = Annotated[
     | ProfileMsg
     | GamesMsg
     | RecordMsg
-    | LeaderboardMsg,
+    | LeaderboardMsg
+    | DevicesMsg,
     Field(discriminator="type"),
 ]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from protocol import messages as m
+
 from ..store import StoreUnavailable
 
 __all__ = [
@@ -19,13 +21,25 @@ __all__ = [
 
 class TableError(Exception):
     """A request a table refuses; ``code`` is a protocol error code, ``detail`` the
-    engine's own code for an illegal move."""
+    engine's own code for an illegal move; ``retry_after`` the seconds to wait before
+    asking again (``rate_limited`` of a sign-in, ``server.players.hashing``)."""
 
-    def __init__(self, code: str, message: str, detail: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, detail: str | None = None, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.detail = detail
+        self.retry_after = retry_after
+
+    def answer(self, re: int | None, minor: int) -> m.ErrorMsg:
+        """The ``error`` refusing message ``re`` on a connection speaking 1.``minor``:
+        ``retry_after`` only from 1.3 on (an older client got exactly what it did)."""
+        retry = self.retry_after if minor >= 3 else None
+        return m.ErrorMsg(
+            code=self.code, message=self.message, re=re, detail=self.detail, retry_after=retry
+        )
 
 
 def same_player() -> TableError:

@@ -142,7 +142,6 @@ class Session(Framing):
         conduct: Conduct = UNMODERATED,  # the operator's mutes and bans
         account: Account | None = None,  # 1.2: who it plays as (signed in or not)
     ) -> None:
-        self.account = account or Account(None)
         self.config = config
         self.lobby = lobby
         self.welcome = welcome
@@ -179,6 +178,7 @@ class Session(Framing):
         self.peer = peer_of(ws)
         self.host = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
         self.log_extra = peer_fields(self.peer, self.host)  # and so does the log's limit
+        self.account = (account or Account(None)).at(self.host, lambda: ws.state is State.OPEN)
 
     # ------------------------------------------------------------------ sending
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -372,7 +372,7 @@ class Session(Framing):
         try:
             await self.dispatch(msg)
         except TableError as e:
-            self.error(e.code, e.message, msg.id, e.detail)
+            self.send(e.answer(msg.id, self.minor))
         except Exception as e:  # a bug (logged), or the store out of reach: ``failed``
             err = failed(e, log, f"internal error handling {msg.type}", self.log_extra)
             self.error(err.code, err.message, msg.id, err.detail)

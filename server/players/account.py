@@ -40,25 +40,43 @@ PLAYER_ACCEPTS: dict[str, dict[str, str]] = {
     },
     **{
         k: {"connected": "hello_required", "lobby": "ok", "seated": "ok", "watching": "ok"}
-        for k in ("new_device_code", "show_profile", "list_games", "get_record", "show_leaderboard")
+        for k in (
+            "new_device_code",
+            "show_profile",
+            "list_games",
+            "get_record",
+            "show_leaderboard",
+            "list_devices",
+            "revoke_device",
+        )
     },
 }
-"""1.2's rows of the session's state table (``server.net.session.ACCEPTS``): message
+"""1.2's and 1.3's rows of the session's state table (``server.net.session.ACCEPTS``): message
 type -> session phase -> ``ok`` or the error refusing it (docs/PROTOCOL.md)."""
 
 ATTEMPTS = (5, 60.0)
 """Slow hashes asked for per connection (``register``, ``sign_in``, ``redeem_code``,
 ``new_device_code``): at most 5 in any 60 seconds, so that no connection keeps the
-server's few hashing slots from everyone else's sign-ins."""
+server's few hashing slots from everyone else's sign-ins (its address's budget and the
+queue's bound, ``server.players.hashing``, hold for all its connections together)."""
 
 
 class Account:
-    """Who a connection plays as: ``player`` once signed in (None: anonymous)."""
+    """Who a connection plays as: ``player`` once signed in (None: anonymous), with
+    ``device``, the device it signed in from; the ``Requester`` of its slow hashes."""
 
     def __init__(self, players: Players | None) -> None:
         self.players = players
         self.player: StoredPlayer | None = None
+        self.device: str | None = None
+        self.address = ""
+        self.alive: Callable[[], bool] = lambda: True
         self._attempts: deque[float] = deque()
+
+    def at(self, address: str, alive: Callable[[], bool]) -> Account:
+        """This account on a connection from ``address``, open while ``alive()``."""
+        self.address, self.alive = address, alive
+        return self
 
     def service(self) -> Players:
         if self.players is None:
@@ -183,36 +201,39 @@ class Seating(Protocol):
         ...
 
 
-async def _signed_in(s: Seating, player: StoredPlayer, re: int, secret: str | None = None) -> None:
-    s.account.player = player
+async def _signed_in(
+    s: Seating, player: StoredPlayer, device: str, re: int, secret: str | None = None
+) -> None:
+    s.account.player, s.account.device = player, device
     info = await s.account.service().info(player)
     s.send(m.SignedInMsg(player=info, seats=s.account.seats(s.lobby), secret=secret), re)
 
 
 async def on_register(s: Seating, msg: m.RegisterMsg) -> None:
     s.account.attempt()
-    player = await s.account.service().register(msg.name, msg.secret)
-    await _signed_in(s, player, msg.id)
+    player, device = await s.account.service().register(msg.name, msg.secret, s.account)
+    await _signed_in(s, player, device, msg.id)
 
 
 async def on_sign_in(s: Seating, msg: m.SignInMsg) -> None:
     s.account.attempt()
-    player = await s.account.service().sign_in(msg.name, msg.secret)
-    await _signed_in(s, player, msg.id)
+    player, device = await s.account.service().sign_in(msg.name, msg.secret, s.account)
+    await _signed_in(s, player, device, msg.id)
 
 
 async def on_new_device_code(s: Seating, msg: m.NewDeviceCodeMsg) -> None:
     player = s.account.signed_in()
     s.account.hashes()
-    codes = s.account.service().codes
-    code = await codes.issue(player.id)
-    s.send(m.DeviceCodeMsg(code=code, expires_in=int(codes.ttl)), msg.id)
+    players = s.account.service()
+    players.devices.room(player.id)  # a code that could add no device: none
+    code = await players.codes.issue(player.id, s.account)
+    s.send(m.DeviceCodeMsg(code=code, expires_in=int(players.codes.ttl)), msg.id)
 
 
 async def on_redeem_code(s: Seating, msg: m.RedeemCodeMsg) -> None:
     s.account.attempt()
-    player, secret = await s.account.service().redeem(msg.code)
-    await _signed_in(s, player, msg.id, secret)
+    player, secret, device = await s.account.service().redeem(msg.code, s.account)
+    await _signed_in(s, player, device, msg.id, secret)
 
 
 async def on_rejoin(s: Seating, msg: m.RejoinMsg) -> None:
@@ -259,6 +280,19 @@ async def on_show_leaderboard(s: Seating, msg: m.ShowLeaderboardMsg) -> None:
     s.send(await players.apart(lambda: players.leaderboard_page(msg.cursor, msg.limit)), msg.id)
 
 
+async def on_list_devices(s: Seating, msg: m.ListDevicesMsg) -> None:
+    player = s.account.signed_in()
+    devices = s.account.service().devices
+    s.send(devices.listing(player.id, s.account.device), msg.id)
+
+
+async def on_revoke_device(s: Seating, msg: m.RevokeDeviceMsg) -> None:
+    player = s.account.signed_in()
+    devices = s.account.service().devices
+    await devices.revoke(player.id, msg.device)
+    s.send(devices.listing(player.id, s.account.device), msg.id)
+
+
 PLAYER_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
     "register": on_register,
     "sign_in": on_sign_in,
@@ -269,5 +303,7 @@ PLAYER_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
     "list_games": on_list_games,
     "get_record": on_get_record,
     "show_leaderboard": on_show_leaderboard,
+    "list_devices": on_list_devices,
+    "revoke_device": on_revoke_device,
 }
-"""1.2 message type -> its handler, called as ``handler(session, msg)``."""
+"""1.2 and 1.3 message type -> its handler, called as ``handler(session, msg)``."""

@@ -9,11 +9,15 @@ short (a person types them) and live for minutes, once: the store keeps only the
 hashes, slow ones too (scrypt with a fixed salt, so that a code is found by its hash):
 40 bits are few, and a fast hash of them would be guessed from a stolen database
 well within a code's five minutes.
+
+A sign-in hashes once: each kept hash has beside it the secret's ``secret_tag``, one
+byte of a fast hash of the secret, unique among the player's few secrets, which finds
+the one hash to check. A byte tells a thief of the database next to nothing (1 guess in
+256 passes it), while the slow hash still decides.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
@@ -22,16 +26,19 @@ import time
 from collections.abc import Callable
 
 from ..store.players import PlayerStore
+from .hashing import Hasher, Requester
 
 __all__ = [
     "CODE_ALPHABET",
     "CODE_SALT",
     "CODE_TTL",
+    "NO_SECRET",
     "DeviceCodes",
     "code_hash",
     "hash_secret",
     "new_secret",
     "normalize_code",
+    "secret_tag",
     "verify_secret",
 ]
 
@@ -74,6 +81,16 @@ def verify_secret(secret: str, stored: str) -> bool:
     return hmac.compare_digest(got, _unb64(digest))
 
 
+def secret_tag(secret: str) -> int:
+    """The tag a secret's hash is kept beside (0-255): finds it among the player's."""
+    return hashlib.sha256(b"kupferkessel secret tag\0" + secret.encode()).digest()[0]
+
+
+NO_SECRET = f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(bytes(16))}${_b64(bytes(32))}"
+"""A hash no secret has (its digest is zeros): what a sign-in that finds no hash checks,
+at the cost of any other."""
+
+
 def new_secret() -> str:
     """A secret the server makes for a new device (43 characters of base64url)."""
     return secrets.token_urlsafe(32)
@@ -108,25 +125,22 @@ class DeviceCodes:
         store: PlayerStore,
         ttl: float = CODE_TTL,
         now: Callable[[], float] = time.time,
-        hashing: asyncio.Semaphore | None = None,
+        hasher: Hasher | None = None,
     ) -> None:
         self.store = store
         self.ttl = ttl
         self._now = now
-        self._hashing = hashing or asyncio.Semaphore(2)  # scrypt at most this often at once
+        self.hasher = hasher or Hasher()
 
-    async def _hash(self, code: str) -> str:
-        async with self._hashing:
-            return await asyncio.to_thread(code_hash, code)
-
-    async def issue(self, player_id: str) -> str:
+    async def issue(self, player_id: str, who: Requester | None = None) -> str:
         """A new code for the player (its previous one stops working)."""
         code = normalize_code("".join(secrets.choice(CODE_ALPHABET) for _ in range(8)))
-        hashed = await self._hash(code)
+        hashed = await self.hasher.run(lambda: code_hash(code), who)
         now = self._now()
         await self.store.add_device_code(hashed, player_id, now + self.ttl, now)
         return code
 
-    async def redeem(self, code: str) -> str | None:
+    async def redeem(self, code: str, who: Requester | None = None) -> str | None:
         """The player id of a valid code, which stops working; None otherwise."""
-        return await self.store.redeem_device_code(await self._hash(code), self._now())
+        hashed = await self.hasher.run(lambda: code_hash(code), who)
+        return await self.store.redeem_device_code(hashed, self._now())

@@ -24,7 +24,9 @@ from ..core.life import own_takes
 from ..store import Store
 from ..store.players import Place, PlayerGame, StoredPlayer
 from . import ratings
-from .credentials import DeviceCodes, hash_secret, new_secret, verify_secret
+from .credentials import DeviceCodes
+from .devices import Devices
+from .hashing import Hasher, Requester, SignInBounds
 from .names import check_name, key_table, name_key
 
 __all__ = ["DEFAULT_PAGE", "PARKED", "RATED_EXTRAS", "Players", "rekey"]
@@ -103,17 +105,17 @@ class Players:
         *,
         rated_allow: frozenset[str] = frozenset(),
         rated_move: float = 60.0,
-        hashing: int = 2,
+        bounds: SignInBounds | None = None,
         now: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.rated_allow = rated_allow
         self.rated_move = rated_move  # a rated table's move time if its creator gave none
         self._now = now
-        self._hashing = asyncio.Semaphore(hashing)  # scrypt runs at most this often at once
-        self.codes = DeviceCodes(store, now=now, hashing=self._hashing)
+        self.hasher = Hasher(bounds)  # every slow hash, bounded per address and overall
+        self.codes = DeviceCodes(store, now=now, hasher=self.hasher)
+        self.devices = Devices(store, self.hasher, now)
         self._rating = asyncio.Lock()  # one rated game's update at a time, in order
-        self._dummy: str | None = None  # a hash to check unknown names against
         store.when_finished(self.game_finished)
 
     # ------------------------------------------------------------ identity
@@ -131,55 +133,49 @@ class Players:
                 extra={"player": pid, "kept": kept},
             )
 
-    async def _hash(self, secret: str) -> str:
-        async with self._hashing:
-            return await asyncio.to_thread(hash_secret, secret)
-
-    async def register(self, name: str, secret: str) -> StoredPlayer:
-        """A new player ``name`` kept by ``secret``; ``invalid_field`` for a name that
-        may not be one (``names.check_name``), ``name_taken`` if its key is."""
+    async def register(
+        self, name: str, secret: str, who: Requester | None = None
+    ) -> tuple[StoredPlayer, str]:
+        """A new player ``name`` kept by ``secret``, and its first device's id;
+        ``invalid_field`` for a name that may not be one (``names.check_name``),
+        ``name_taken`` if its key is, ``rate_limited`` past the address's budget."""
         check_name(name, scripts=False)
         key = name_key(name)
         if self.store.player_by_key(key) is not None:
             raise TableError("name_taken", "that name (or one that looks the same) is taken")
         check_name(name)
+        self.hasher.register(who)
         player = StoredPlayer(secrets.token_urlsafe(12), key, name, self._now())
-        if not await self.store.add_player(player, await self._hash(secret)):
+        first = await self.devices.first(secret, player.created, who)
+        if not await self.store.add_player(player, first):
             raise TableError("name_taken", "that name (or one that looks the same) is taken")
         log.info("player registered", extra={"player": player.id})
-        return player
+        return player, first.device
 
-    async def sign_in(self, name: str, secret: str) -> StoredPlayer:
-        """The player ``name`` if ``secret`` is one of its devices'; else ``bad_secret``
-        (for an unknown name too, after as much work); ``invalid_field`` for a name
-        nobody may have."""
+    async def sign_in(
+        self, name: str, secret: str, who: Requester | None = None
+    ) -> tuple[StoredPlayer, str]:
+        """The player ``name`` and the device ``secret`` is of; else ``bad_secret``
+        (for an unknown name too, after as much work: one slow hash); ``invalid_field``
+        for a name nobody may have."""
         check_name(name, scripts=False)
         player = self.store.player_by_key(name_key(name))
-        hashes = self.store.secret_hashes(player.id) if player is not None else []
-        if not hashes:  # the same work either way: nothing tells a name is unregistered
-            if self._dummy is None:
-                self._dummy = await self._hash(new_secret())
-            hashes = [self._dummy]
-        ok = False
-        async with self._hashing:
-            for stored in hashes:
-                if await asyncio.to_thread(verify_secret, secret, stored):
-                    ok = True
-                    break
-        if player is None or not ok:
-            raise TableError("bad_secret", "no player of that name with that secret")
-        return player
+        device = await self.devices.check(player, secret, who)
+        assert player is not None  # ``check`` refused it otherwise
+        return player, device
 
-    async def redeem(self, code: str) -> tuple[StoredPlayer, str]:
-        """The player of a device code and the new device's secret; ``bad_code``."""
-        pid = await self.codes.redeem(code)
+    async def redeem(
+        self, code: str, who: Requester | None = None
+    ) -> tuple[StoredPlayer, str, str]:
+        """The player of a device code, the new device's secret and id; ``bad_code``,
+        or ``not_allowed`` if the player has all the devices it may."""
+        pid = await self.codes.redeem(code, who)
         player = self.store.player_by_id(pid) if pid is not None else None
         if player is None:
             raise TableError("bad_code", "that code is unknown, used or expired")
-        secret = new_secret()
-        await self.store.add_secret(player.id, await self._hash(secret))
+        secret, device = await self.devices.add(player.id, who)
         log.info("device added", extra={"player": player.id})
-        return player, secret
+        return player, secret, device
 
     def find(self, name: str) -> StoredPlayer:
         """The player registered as ``name`` (compared as ``register`` does)."""

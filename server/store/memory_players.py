@@ -10,36 +10,35 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .devices import NewSecret
+from .memory_devices import MemoryDevices
 from .memory_games import KeptGames
 from .players import GameInfo, Place, PlayerGame, PlayerStore, RatingChange, StoredPlayer
 
 __all__ = ["MemoryPlayers"]
 
 
-class MemoryPlayers(PlayerStore):
+class MemoryPlayers(MemoryDevices, PlayerStore):
     """``PlayerStore`` in dicts."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._players: dict[str, StoredPlayer] = {}  # by id
         self._keys: dict[str, str] = {}  # name key -> id
-        self._secrets: dict[str, list[str]] = {}
         self._seats: dict[str, dict[int, str]] = {}  # table id -> seat -> player id
         self._rated: dict[str, int | None] = {}  # table id -> seq
         self._lives: dict[str, dict[str, Any]] = {}  # rated table id -> its game's life
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> (player id, expiry)
         self._games = KeptGames()
 
-    async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
+    async def add_player(self, player: StoredPlayer, secret: NewSecret | str) -> bool:
         if player.key in self._keys:
             return False
         player.num = len(self._players) + 1
         self._players[player.id] = player
         self._keys[player.key] = player.id
-        self._secrets[player.id] = [secret_hash]
+        self._first_secret(player.id, secret, player.created)
         return True
-
-    async def add_secret(self, player_id: str, secret_hash: str) -> None:
-        self._secrets.setdefault(player_id, []).append(secret_hash)
 
     async def add_device_code(
         self, code_hash: str, player_id: str, expires: float, now: float
@@ -72,9 +71,6 @@ class MemoryPlayers(PlayerStore):
 
     def player_by_id(self, player_id: str) -> StoredPlayer | None:
         return self._players.get(player_id)
-
-    def secret_hashes(self, player_id: str) -> list[str]:
-        return list(self._secrets.get(player_id, ()))
 
     def seat_players(self, table_id: str) -> dict[int, str]:
         return dict(self._seats.get(table_id, {}))

@@ -236,6 +236,23 @@ _PG_OWN = {
 }
 """PostgreSQL's own form of the scripts that differ from ``_pg``'s (by index)."""
 
+# 13: a player's devices (protocol 1.3): each secret's device id, label and last sign-in,
+# and its tag (a byte derived from the secret, unique per player) that finds the one
+# hash a secret can match. Secrets kept before have no tag (a sign-in that matches one
+# gives it its tag) and a device id from their hash's random salt
+SQLITE_MIGRATIONS += (
+    """
+ALTER TABLE player_secrets ADD COLUMN device TEXT;
+ALTER TABLE player_secrets ADD COLUMN tag INTEGER;
+ALTER TABLE player_secrets ADD COLUMN label TEXT NOT NULL DEFAULT 'earlier';
+ALTER TABLE player_secrets ADD COLUMN last_used REAL;
+UPDATE player_secrets SET device = 'e' || substr(secret_hash, 18, 15) WHERE device IS NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS player_secrets_tag
+    ON player_secrets(player_id, tag) WHERE tag IS NOT NULL;
+CREATE INDEX IF NOT EXISTS player_secrets_device ON player_secrets(player_id, device)
+""",
+)
+
 
 def _pg(script: str) -> str:
     """A migration written for SQLite in PostgreSQL's types (times as float8) and

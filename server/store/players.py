@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .devices import DeviceStore, NewSecret
+
 T = TypeVar("T")
 
 __all__ = ["GameInfo", "Place", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer", "won"]
@@ -77,7 +79,7 @@ class PlayerGame:
     place: Place = (0, 0)
 
 
-class PlayerStore(ABC):
+class PlayerStore(DeviceStore, ABC):
     """The players' part of the store (``Store`` includes it): every write is durable
     when it returns, as the store's others are."""
 
@@ -90,13 +92,10 @@ class PlayerStore(ABC):
         return reads()
 
     @abstractmethod
-    async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
-        """Register ``player`` with its first secret's hash; False (nothing stored) if
-        its ``key`` is registered already."""
-
-    @abstractmethod
-    async def add_secret(self, player_id: str, secret_hash: str) -> None:
-        """Another device's secret for the player (a device code was redeemed)."""
+    async def add_player(self, player: StoredPlayer, secret: NewSecret | str) -> bool:
+        """Register ``player`` with its first device's secret (a bare hash: kept
+        untagged, as before protocol 1.3); False (nothing stored) if its ``key`` is
+        registered already."""
 
     @abstractmethod
     async def add_device_code(
@@ -128,10 +127,6 @@ class PlayerStore(ABC):
     @abstractmethod
     def player_by_id(self, player_id: str) -> StoredPlayer | None:
         """The player of id ``player_id``."""
-
-    @abstractmethod
-    def secret_hashes(self, player_id: str) -> list[str]:
-        """The hashes of every secret the player's devices hold."""
 
     @abstractmethod
     def seat_players(self, table_id: str) -> dict[int, str]:

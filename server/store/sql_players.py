@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from abc import abstractmethod
-from collections.abc import Callable
 from typing import Any
 
+from .devices import NewSecret
 from .players import GameInfo, Place, PlayerGame, PlayerStore, RatingChange, StoredPlayer, won
+from .sql_devices import SqlDevices
 from .writer import Op
 
 __all__ = ["SqlPlayers"]
@@ -36,7 +36,7 @@ def _shared(con: Any, player_id: str, viewer_id: str) -> int:
     return 0 if row is None else int(row[0])
 
 
-class SqlPlayers(PlayerStore):
+class SqlPlayers(SqlDevices, PlayerStore):
     """``PlayerStore`` on the SQL store's writer and reader."""
 
     NUM = "rowid"
@@ -50,18 +50,7 @@ class SqlPlayers(PlayerStore):
             f" {self.NUM}"
         )
 
-    @abstractmethod
-    async def _write(
-        self, table_id: str, *ops: Op, epoch: int | None = None, new: bool = False
-    ) -> None: ...
-
-    @abstractmethod
-    def _read(self, fn: Callable[[Any], Any]) -> Any: ...
-
-    @abstractmethod
-    def _write_returning(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None: ...
-
-    async def add_player(self, player: StoredPlayer, secret_hash: str) -> bool:
+    async def add_player(self, player: StoredPlayer, secret: NewSecret | str) -> bool:
         p = player
         await self._write(
             "",
@@ -70,11 +59,7 @@ class SqlPlayers(PlayerStore):
                 " VALUES (?, ?, ?, ?, 0) ON CONFLICT (name_key) DO NOTHING",
                 (p.id, p.key, p.name, p.created),
             ),
-            (
-                "INSERT INTO player_secrets (player_id, secret_hash, created)"
-                " SELECT id, ?, ? FROM players WHERE id = ?",
-                (secret_hash, p.created, p.id),
-            ),
+            self._first_secret(p.id, secret, p.created),
         )
         row = self._read(  # whose the key is now: this player's, or another's before it
             lambda con: con.execute(
@@ -82,16 +67,6 @@ class SqlPlayers(PlayerStore):
             ).fetchone()
         )
         return row is not None and row[0] == p.id
-
-    async def add_secret(self, player_id: str, secret_hash: str) -> None:
-        await self._write(
-            "",
-            (
-                "INSERT INTO player_secrets (player_id, secret_hash, created)"
-                " SELECT id, ?, created FROM players WHERE id = ?",
-                (secret_hash, player_id),
-            ),
-        )
 
     async def add_device_code(
         self, code_hash: str, player_id: str, expires: float, now: float
@@ -149,15 +124,6 @@ class SqlPlayers(PlayerStore):
                 ).fetchone()
             )
         )
-
-    def secret_hashes(self, player_id: str) -> list[str]:
-        rows = self._read(
-            lambda con: con.execute(
-                "SELECT secret_hash FROM player_secrets WHERE player_id = ? ORDER BY created",
-                (player_id,),
-            ).fetchall()
-        )
-        return [r[0] for r in rows]
 
     def seat_players(self, table_id: str) -> dict[int, str]:
         rows = self._read(

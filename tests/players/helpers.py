@@ -14,6 +14,7 @@ from typing import Any
 from server.app import Server, ServerConfig
 from server.core.life import TableLife
 from server.lobby import NO_QUOTAS
+from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.players.ratings import OWN_TAKES
 from server.store import Store, open_store
 from server.store.players import StoredPlayer
@@ -60,6 +61,7 @@ name read as a registered one."""
 async def stored_server(url: str, **config: Any) -> AsyncIterator[Server]:
     """A started server on 127.0.0.1 keeping everything in the store at ``url``."""
     config.setdefault("quotas", NO_QUOTAS)
+    config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
     server = Server(ServerConfig(port=0, host="127.0.0.1", **config), open_store(url))
     await server.start()
     try:

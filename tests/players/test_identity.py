@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.players.credentials import DeviceCodes, code_hash
+from server.players.hashing import Hasher, SignInBounds
 from server.players.names import name_key
 from server.store import MemoryStore, Store, open_store
 from server.store.players import StoredPlayer
@@ -177,7 +178,7 @@ async def test_a_code_shown_by_one_node_is_redeemed_at_another_once(pg_url: str)
     b = open_store(pg_url, exclusive=False)
     await b.start()
     try:
-        on_a, on_b = DeviceCodes(a, hashing=asyncio.Semaphore(8)), DeviceCodes(b)
+        on_a, on_b = DeviceCodes(a, hasher=Hasher(SignInBounds(slots=8))), DeviceCodes(b)
         code = await on_a.issue(ada)
         assert await on_b.redeem(code) == ada
         assert await on_a.redeem(code) is None and await on_b.redeem(code) is None

@@ -9,6 +9,7 @@ import pytest
 
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
+from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import MemoryStore
 
 MakeServer = Callable[..., Awaitable[Server]]
@@ -23,6 +24,7 @@ async def make_server() -> AsyncIterator[MakeServer]:
         config.setdefault("port", 0)
         config.setdefault("host", "127.0.0.1")
         config.setdefault("quotas", NO_QUOTAS)  # many players from one address; see test_quotas
+        config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
         server = Server(ServerConfig(**config), MemoryStore())
         await server.start()
         servers.append(server)

@@ -25,6 +25,7 @@ from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
+from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import open_store
 
 ERROR_CODES = {c.value for c in m.ErrorCode}
@@ -314,6 +315,7 @@ async def serving(db: str | Path, **config: Any) -> AsyncIterator[Server]:
     """A started server (port 0) on the store ``db`` (a SQLite file or a PostgreSQL
     URL, see ``server.store.open_store``), stopped on exit."""
     config.setdefault("quotas", NO_QUOTAS)  # many players from one address
+    config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
     server = Server(ServerConfig(port=0, ping_interval=None, **config), open_store(db))
     await server.start()
     try:

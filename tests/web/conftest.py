@@ -18,6 +18,7 @@ import pytest
 
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
+from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import MemoryStore
 
 CHROMIUM = os.environ.get("KK_CHROMIUM", "/usr/bin/chromium")
@@ -51,6 +52,7 @@ class LiveServer:
         config.setdefault("port", 0)
         config.setdefault("host", "127.0.0.1")
         config.setdefault("quotas", NO_QUOTAS)
+        config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
         config.setdefault("bot_workers", 0)
         self.server = Server(ServerConfig(**config), MemoryStore())
         self.call(self.server.start())
