@@ -71,7 +71,7 @@ def raw_websocket(port: int, rcvbuf: int = 4096) -> socket.socket:
 
 
 async def open_client(
-    port: int, name: str = "attacker", source: str = ATTACKER, **kw: Any
+    port: int, name: str = "attacker", source: str = ATTACKER, minor: int = 0, **kw: Any
 ) -> ClientConnection:
     ws = await connect(
         f"ws://127.0.0.1:{port}/",
@@ -81,7 +81,7 @@ async def open_client(
         local_addr=(source, 0),
         **kw,
     )
-    await ws.send(msgpack.packb({**HELLO, "client": name}))
+    await ws.send(msgpack.packb({**HELLO, "client": name, "protocol": [1, minor]}))
     return ws
 
 
@@ -250,6 +250,63 @@ ATTACKS: dict[str, Attack] = {
     "hard bot games": bot_flood,
     "1,100 silent handshakes": slow_handshakes,
     "log flood (bad /healthz)": log_flood,
+}
+
+
+# ---------------------------------------------------------------------- sign-in
+SIGNIN_NAME = "Ada"
+"""The registered name the sign-in floods guess secrets of (``abuse.py`` registers it)."""
+
+
+async def _signin_flood(port: int, stop: asyncio.Event, sources: list[str]) -> dict[str, int]:
+    """20 connections from ``sources`` (in turn), each reconnecting as fast as it can:
+    hello in 1.3, a wrong ``sign_in`` of ``SIGNIN_NAME``, and close at once without
+    waiting for the answer (its work, if queued, is a closed connection's), except every
+    fourth, which reads its answer to count it."""
+    counts = {"sent": 0, "bad_secret": 0, "rate_limited": 0, "closed_early": 0, "failed": 0}
+
+    async def one(k: int) -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            try:
+                ws = await open_client(port, f"guess{k}", sources[k % len(sources)], 3)
+                async with ws:
+                    guess = {"type": "sign_in", "id": 2, "name": SIGNIN_NAME}
+                    await ws.send(msgpack.packb({**guess, "secret": os.urandom(24).hex()}))
+                    counts["sent"] += 1
+                    if n % 4:
+                        counts["closed_early"] += 1
+                        continue
+                    async with asyncio.timeout(30):
+                        while True:
+                            msg = decode_server(await ws.recv())  # type: ignore[arg-type]
+                            if getattr(msg, "re", None) == 2:
+                                key = getattr(msg, "code", msg.type)
+                                counts[key] = counts.get(key, 0) + 1
+                                break
+            except Exception:
+                counts["failed"] += 1
+                await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(one(k) for k in range(20)))
+    return counts
+
+
+async def signin_flood(port: int, stop: asyncio.Event) -> dict[str, int]:
+    """Issue finding: 20 reconnecting connections of one address guessing secrets."""
+    return await _signin_flood(port, stop, [ATTACKER])
+
+
+async def signin_flood_spread(port: int, stop: asyncio.Event) -> dict[str, int]:
+    """The same from 20 addresses (127.0.4.1-20): each with a budget of its own, so it
+    is the overall queue's bound that holds."""
+    return await _signin_flood(port, stop, [f"127.0.4.{k + 1}" for k in range(20)])
+
+
+SIGNIN_ATTACKS: dict[str, Attack] = {
+    "sign-in guesses, 1 address": signin_flood,
+    "sign-in guesses, 20 addresses": signin_flood_spread,
 }
 
 

@@ -11,8 +11,14 @@ take-to-ack p50 / p99 / max and count, how many health checks answered (and the 
 the server's RSS before the attack and at its highest during it (growth, and growth per
 attacking connection), the bytes of log it wrote, and the attacker's own counters.
 
-Usage: ``python bench/abuse.py [--seconds 8] [--only NAME]``. The machine is shared:
-run it when it is quiet and compare figures from one run.
+``--signin`` runs the sign-in floods instead (``SIGNIN_ATTACKS``): a registered
+player, then 20 reconnecting connections guessing its secret (from one address, then
+from 20), while a real player signs in once a second from an address of its own.
+Reported: the server's RSS before, at its highest during and 2 s and 10 s after the
+flood, each real sign-in's latency (or its refusal), and the attackers' counters.
+
+Usage: ``python bench/abuse.py [--seconds 8] [--only NAME] [--signin]``. The machine is
+shared: run it when it is quiet and compare figures from one run.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import msgpack  # type: ignore[import-untyped]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout first
 
-from _attacks import ATTACKS, Probe, open_client, percentile
+from _attacks import ATTACKS, SIGNIN_ATTACKS, SIGNIN_NAME, Probe, open_client, percentile
 
 KUPFERKESSEL = Path(sys.executable).parent / "kupferkessel"
 ATTACKERS = {  # attacking connections (or sockets) per attack, for the RSS per attacker
@@ -162,21 +168,82 @@ async def attack_alone(name: str, port: int, seconds: float) -> None:
     """The attacker's process: run ``name`` for ``seconds``, print its counters."""
     stop = asyncio.Event()
     asyncio.get_running_loop().call_later(seconds, stop.set)
-    counters = await ATTACKS[name](port, stop)
+    counters = await {**ATTACKS, **SIGNIN_ATTACKS}[name](port, stop)
     print(json.dumps(counters))
+
+
+SECRET = "bench-secret-of-the-real-player-0123456789"
+
+
+async def real_sign_in(port: int, source: str, register: bool = False) -> str:
+    """One real player's sign-in (or registration) from ``source``: its latency, or
+    what refused it."""
+    ws = await open_client(port, "real", source, 3)
+    try:
+        kind = "register" if register else "sign_in"
+        start = time.perf_counter()
+        await ws.send(msgpack.packb({"type": kind, "id": 2, "name": SIGNIN_NAME, "secret": SECRET}))
+        async with asyncio.timeout(60):
+            while True:
+                msg = msgpack.unpackb(await ws.recv())
+                if msg.get("re") == 2:
+                    break
+        if msg["type"] == "signed_in":
+            return f"{1000 * (time.perf_counter() - start):.0f} ms"
+        return f"{msg['code']} (retry_after {msg.get('retry_after')})"
+    finally:
+        await ws.close()
+
+
+async def signin_one(name: str, seconds: float) -> None:
+    async with Serve() as serve:
+        print(await real_sign_in(serve.port, "127.0.9.200", register=True), "to register")
+        await asyncio.sleep(1.0)
+        rss_before = rss_kib(serve.proc.pid)
+        quiet = await real_sign_in(serve.port, "127.0.9.201")
+        args = ("--attack", name, "--port", str(serve.port), "--seconds", str(seconds))
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, *args, stdout=asyncio.subprocess.PIPE
+        )
+        rss_max, during = rss_before, []
+        deadline = time.monotonic() + seconds
+        k = 0
+        while time.monotonic() < deadline:
+            k += 1
+            during.append(await real_sign_in(serve.port, f"127.0.9.{k}"))
+            rss_max = max(rss_max, rss_kib(serve.proc.pid))
+            await asyncio.sleep(1.0)
+        out, _ = await attacker.communicate()
+        await asyncio.sleep(2.0)
+        rss_2s = rss_kib(serve.proc.pid)
+        after = await real_sign_in(serve.port, "127.0.9.202")
+        await asyncio.sleep(8.0)
+        rss_10s = rss_kib(serve.proc.pid)
+    mib = [f"{x / 1024:.0f}" for x in (rss_before, rss_max, rss_2s, rss_10s)]
+    print(
+        f"{name}: RSS MiB before {mib[0]}, during (max) {mib[1]}, 2 s after {mib[2]},"
+        f" 10 s after {mib[3]}"
+    )
+    print(f"  real sign-in: quiet {quiet}; during the flood {', '.join(during)}; after {after}")
+    print(f"  attacker: {json.loads(out or b'{}')}", flush=True)
 
 
 async def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=8.0, help="how long each attack runs")
     p.add_argument("--only", choices=list(ATTACKS), help="run one attack (and the baseline)")
-    p.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)
+    p.add_argument("--signin", action="store_true", help="the sign-in floods (see above)")
+    p.add_argument("--attack", choices=[*ATTACKS, *SIGNIN_ATTACKS], help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.attack:
         await attack_alone(args.attack, args.port, args.seconds)
         return
     print(f"cores {os.cpu_count()}, {args.seconds:g} s per attack, server defaults")
+    if args.signin:
+        for name in SIGNIN_ATTACKS:
+            await signin_one(name, args.seconds)
+        return
     for name in [None, *([args.only] if args.only else ATTACKS)]:
         show(await one(name, args.seconds))
 
