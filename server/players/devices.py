@@ -45,7 +45,7 @@ class Devices:
     async def first(self, secret: str, when: float, who: Requester | None) -> NewSecret:
         """The first device of a player registering with ``secret``."""
         hashed = await self.hasher.run(lambda: hash_secret(secret), who)
-        return NewSecret(hashed, secret_tag(secret), _device_id(), "registered", when)
+        return NewSecret(hashed, secret_tag(secret), _device_id(), "registered", when, when)
 
     async def check(self, player: StoredPlayer | None, secret: str, who: Requester | None) -> str:
         """The device of ``player`` that ``secret`` signs in (noted as used now);
@@ -91,7 +91,8 @@ class Devices:
         while self.store.secret_by_tag(player_id, secret_tag(secret)) is not None:
             secret = new_secret()  # a tag is one of 256: few tries find a free one
         hashed = await self.hasher.run(lambda: hash_secret(secret), who)
-        kept = NewSecret(hashed, secret_tag(secret), _device_id(), "code", self._now())
+        now = self._now()  # the device signs in as it is added
+        kept = NewSecret(hashed, secret_tag(secret), _device_id(), "code", now, now)
         if not await self.store.add_secret(player_id, kept, self.limit):
             self.room(player_id)  # another device came first (at another node)
             raise TableError("internal", "another device was added at the same time: retry")

@@ -18,13 +18,15 @@ __all__ = ["DeviceStore", "NewSecret", "StoredDevice", "StoredSecret", "untagged
 
 @dataclass(frozen=True)
 class NewSecret:
-    """A device's secret to keep: its hash, its tag, the device's id and label."""
+    """A device's secret to keep: its hash, its tag (None: kept untagged, as before
+    migration 10), the device's id and label, when it was added and last signed in."""
 
     hash: str
-    tag: int
+    tag: int | None
     device: str
     label: str
     added: float
+    last_used: float | None = None
 
 
 @dataclass(frozen=True)

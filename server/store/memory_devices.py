@@ -28,14 +28,14 @@ class MemoryDevices(DeviceStore):
 
     def _first_secret(self, player_id: str, secret: NewSecret | str, created: float) -> None:
         if isinstance(secret, str):
-            secret = NewSecret(secret, -1, untagged_device(secret), "earlier", created)
-        self._secrets[player_id] = [_Row(secret, None if secret.tag < 0 else secret.tag)]
+            secret = NewSecret(secret, None, untagged_device(secret), "earlier", created)
+        self._secrets[player_id] = [_Row(secret, secret.tag, secret.last_used)]
 
     async def add_secret(self, player_id: str, secret: NewSecret, limit: int) -> bool:
         rows = self._secrets.setdefault(player_id, [])
         if len(rows) >= limit or any(r.tag == secret.tag for r in rows):
             return False
-        rows.append(_Row(secret, secret.tag))
+        rows.append(_Row(secret, secret.tag, secret.last_used))
         return True
 
     def secret_by_tag(self, player_id: str, tag: int) -> StoredSecret | None:

@@ -36,29 +36,23 @@ class SqlDevices(DeviceStore):
     def _first_secret(player_id: str, secret: NewSecret | str, created: float) -> Op:
         """The op keeping a new player's first secret (after the player's own)."""
         if isinstance(secret, str):
-            secret = NewSecret(secret, -1, untagged_device(secret), "earlier", created)
+            secret = NewSecret(secret, None, untagged_device(secret), "earlier", created)
+        s = secret
         return (
-            "INSERT INTO player_secrets (player_id, secret_hash, created, device, tag, label)"
-            " SELECT id, ?, ?, ?, ?, ? FROM players WHERE id = ?",
-            (
-                secret.hash,
-                secret.added,
-                secret.device,
-                None if secret.tag < 0 else secret.tag,
-                secret.label,
-                player_id,
-            ),
+            "INSERT INTO player_secrets (player_id, secret_hash, created, device, tag, label,"
+            " last_used) SELECT id, ?, ?, ?, ?, ?, ? FROM players WHERE id = ?",
+            (s.hash, s.added, s.device, s.tag, s.label, s.last_used, player_id),
         )
 
     async def add_secret(self, player_id: str, secret: NewSecret, limit: int) -> bool:
         s = secret
         row = await asyncio.to_thread(
             self._write_returning,
-            "INSERT INTO player_secrets (player_id, secret_hash, created, device, tag, label)"
-            " SELECT id, ?, ?, ?, ?, ? FROM players WHERE id = ?"
+            "INSERT INTO player_secrets (player_id, secret_hash, created, device, tag, label,"
+            " last_used) SELECT id, ?, ?, ?, ?, ?, ? FROM players WHERE id = ?"
             " AND (SELECT COUNT(*) FROM player_secrets WHERE player_id = ?) < ?"
             " ON CONFLICT DO NOTHING RETURNING device",
-            (s.hash, s.added, s.device, s.tag, s.label, player_id, player_id, limit),
+            (s.hash, s.added, s.device, s.tag, s.label, s.last_used, player_id, player_id, limit),
         )
         return row is not None
 

@@ -23,19 +23,19 @@ naming the build, which no client reads for meaning, so any build's version read
 
 class Masker:
     """Replaces random ids and tokens (and, with ``clock``, the wall-clock times of
-    protocol 1.2's players, profiles and game lists, and the time left on a rated
-    table's clock) with stable placeholders: first seen, first named."""
+    protocol 1.2's players, profiles and game lists, the time left on a rated table's
+    clock, and 1.3's devices) with stable placeholders: first seen, first named."""
 
     def __init__(self, clock: bool = False) -> None:
         self.tables: dict[str, str] = {}
-        self.times = ("since", "finished") if clock else ()
+        self.times = ("since", "finished", "added", "last_used") if clock else ()
 
     def __call__(self, value: Any, key: str | None = None) -> Any:
         if isinstance(value, dict):
             return {k: self(v, k) for k, v in value.items()}
         if isinstance(value, list):
             return [self(v, key) for v in value]
-        if key in ("token", "invite"):
+        if key in ("token", "invite", "device"):  # 1.3: a device's id is random too
             return f"<{key}>"
         if key == "bot_levels":  # the server's own list of computer players
             return "<bot_levels>"

@@ -10,10 +10,11 @@ rematch voted by both seats and ended by a resignation (its deal is random: its 
 masked), and an unknown message type.
 1.1 runs twice, with separate ``events``/``view``/``ack`` frames and with
 ``hello.combined``; 1.2's players register, play a rated game and then look up a
-profile, their games, a game's record and the leaderboard (wall-clock times masked).
+profile, their games, a game's record and the leaderboard (wall-clock times masked);
+1.3's do the same, then list a player's devices and revoke one it does not have.
 
 Recorded with ``KK_GOLDEN_WRITE=1`` (``golden_frames.py``) on 2026-12-03, from the server
-whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes.
+whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes; 1.3's on 2026-12-05.
 """
 
 from __future__ import annotations
@@ -111,6 +112,9 @@ async def _script(port: int, minor: int, combined: bool) -> dict[str, list[Any]]
         await b.request("list_games", limit=5)
         await b.request("get_record", table=table)
         await c.request("show_leaderboard")
+    if minor >= 3:
+        await a.request("list_devices")
+        await a.request("revoke_device", device="nosuchdevice")
     await a.request("leave")
     await b.request("leave")
     await c.request("leave")
@@ -142,8 +146,13 @@ def _frames(client: WsClient, mask: Masker) -> list[Any]:
 
 @pytest.mark.parametrize(
     ("minor", "combined", "name"),
-    [(1, False, "v1_1.jsonl"), (1, True, "v1_1_combined.jsonl"), (2, True, "v1_2.jsonl")],
-    ids=["1.1", "1.1-combined", "1.2"],
+    [
+        (1, False, "v1_1.jsonl"),
+        (1, True, "v1_1_combined.jsonl"),
+        (2, True, "v1_2.jsonl"),
+        (3, True, "v1_3.jsonl"),
+    ],
+    ids=["1.1", "1.1-combined", "1.2", "1.3"],
 )
 async def test_a_client_of_a_later_version_gets_exactly_its_frames(
     tmp_path: Path, minor: int, combined: bool, name: str
