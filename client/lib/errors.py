@@ -50,6 +50,8 @@ class ServerError(ClientError):
     (for ``illegal_move``: the engine's reason)."""
 
     code = "error"
+    retry_after: int | None = None
+    """1.3, with ``rate_limited`` of a sign-in: seconds to wait before asking again."""
 
     def __init__(self, code: str, message: str, detail: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -60,7 +62,9 @@ class ServerError(ClientError):
     @staticmethod
     def from_message(msg: m.ErrorMsg) -> ServerError:
         cls = ERROR_CLASSES.get(msg.code, ServerError)
-        return cls(msg.code, msg.message, msg.detail)
+        error = cls(msg.code, msg.message, msg.detail)
+        error.retry_after = msg.retry_after
+        return error
 
 
 class IllegalMoveError(ServerError):
@@ -158,6 +162,12 @@ class NoSuchGame(ServerError):
     code = "no_such_game"
 
 
+class NoSuchDevice(ServerError):
+    """1.3: ``revoke_device`` of an id that is none of your player's devices."""
+
+    code = "no_such_device"
+
+
 ERROR_CLASSES: dict[str, type[ServerError]] = {
     c.code: c
     for c in (
@@ -182,5 +192,6 @@ ERROR_CLASSES: dict[str, type[ServerError]] = {
         BadCode,
         NoSuchPlayer,
         NoSuchGame,
+        NoSuchDevice,
     )
 }

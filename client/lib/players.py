@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from protocol import messages as m
 
 from ..accounts import Account, AccountStore, new_secret
+from .devices import DeviceRequests
 from .errors import ClientError, ConnectionLost, ServerError
 from .results import Seated
 
@@ -29,9 +30,10 @@ PLAYERS_VERSION = (1, 2)
 """The protocol version that has registered players."""
 
 
-class PlayerRequests:
-    """The 1.2 part of ``Client`` (a base class of it). ``player`` is the signed-in
-    player (None: anonymous), ``player_seats`` the seats it held when it signed in."""
+class PlayerRequests(DeviceRequests):
+    """The 1.2 part of ``Client`` (a base class of it; 1.3's devices, ``DeviceRequests``,
+    are asked the same way). ``player`` is the signed-in player (None: anonymous),
+    ``player_seats`` the seats it held when it signed in."""
 
     url: str
     welcome: m.WelcomeMsg | None
