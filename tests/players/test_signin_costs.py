@@ -8,9 +8,10 @@ Hashes are counted by the server's own figures (``Hasher.figures``), never timed
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from websockets.protocol import State
 
 from server.app import Server
 from server.players.credentials import hash_secret
-from server.players.hashing import SignInBounds
+from server.players.hashing import Hasher, SignInBounds
 from server.store import open_store
 from server.store.migrations import SQLITE_MIGRATIONS
 from server.store.players import StoredPlayer
@@ -40,6 +41,20 @@ async def _until(check: Callable[[], bool], what: str, seconds: float = 20) -> N
         while not check():
             await asyncio.sleep(0.01)
     assert check(), what
+
+
+@contextlib.asynccontextmanager
+async def _held(hasher: Hasher) -> AsyncIterator[None]:
+    """The hasher's one thread held, while inside, by a hash that waits."""
+    go = threading.Event()
+    before = hasher.figures.hashed
+    held = asyncio.ensure_future(hasher.run(lambda: go.wait(30), None))
+    await _until(lambda: hasher.figures.hashed == before + 1, "the thread is held")
+    try:
+        yield
+    finally:
+        go.set()
+        await held
 
 
 def _hashed(server: Server) -> int:
@@ -149,23 +164,19 @@ async def test_the_queued_work_of_a_closed_connection_is_never_hashed(tmp_path: 
     bounds = SignInBounds(slots=1, queue=50, per_minute=1e9, burst=10**9)
     async with stored_server(str(tmp_path / "kk.db"), signin=bounds) as server:
         hasher = server.players.hasher
-        go = threading.Event()
-        held = asyncio.ensure_future(hasher.run(lambda: go.wait(30), None))
-        await _until(lambda: hasher.figures.hashed == 1, "the thread is held")
-        gone = []
-        for i in range(6):
-            c = await _from(server.port, f"127.0.1.{i + 1}")
-            await c.send("sign_in", name="Ada", secret=new_secret())
-            gone.append(c)
-        await _until(lambda: hasher.waiting == 6, "six sign-ins wait")
-        for c in gone:
-            await c.ws.close()
-        await _until(
-            lambda: all(s.ws.state is State.CLOSED for s in server.sessions),
-            "the server saw them close",
-        )
-        go.set()
-        await held
+        async with _held(hasher):
+            gone = []
+            for i in range(6):
+                c = await _from(server.port, f"127.0.1.{i + 1}")
+                await c.send("sign_in", name="Ada", secret=new_secret())
+                gone.append(c)
+            await _until(lambda: hasher.waiting == 6, "six sign-ins wait")
+            for c in gone:
+                await c.ws.close()
+            await _until(
+                lambda: all(s.ws.state is State.CLOSED for s in server.sessions),
+                "the server saw them close",
+            )
         await _until(lambda: hasher.figures.dropped == 6, "their work was dropped")
         assert hasher.figures.hashed == 1 and hasher.waiting == 0
 
@@ -174,18 +185,14 @@ async def test_a_full_queue_refuses_with_a_retry_time(tmp_path: Path) -> None:
     bounds = SignInBounds(slots=1, queue=2, per_minute=1e9, burst=10**9)
     async with stored_server(str(tmp_path / "kk.db"), signin=bounds) as server:
         hasher = server.players.hasher
-        go = threading.Event()
-        held = asyncio.ensure_future(hasher.run(lambda: go.wait(30), None))
-        await _until(lambda: hasher.figures.hashed == 1, "the thread is held")
-        waiting = [await _from(server.port, f"127.0.2.{i + 1}") for i in range(2)]
-        for c in waiting:
-            await c.send("sign_in", name="Ada", secret=new_secret())
-        await _until(lambda: hasher.waiting == 2, "the queue is full")
-        late = await _from(server.port, "127.0.2.9")
-        err = await late.request("sign_in", name="Ada", secret=new_secret())
-        assert err.code == "rate_limited" and err.retry_after >= 1, err
-        go.set()
-        await held
+        async with _held(hasher):
+            waiting = [await _from(server.port, f"127.0.2.{i + 1}") for i in range(2)]
+            for c in waiting:
+                await c.send("sign_in", name="Ada", secret=new_secret())
+            await _until(lambda: hasher.waiting == 2, "the queue is full")
+            late = await _from(server.port, "127.0.2.9")
+            err = await late.request("sign_in", name="Ada", secret=new_secret())
+            assert err.code == "rate_limited" and err.retry_after >= 1, err
         for c in waiting:  # the queued ones are answered in turn
             answer = await c.wait_for(lambda x: x.type == "error")
             assert answer.code == "bad_secret"
@@ -266,18 +273,14 @@ async def test_a_full_line_makes_room_for_an_address_served_less_lately(tmp_path
         hasher = server.players.hasher
         flood = [await _from(server.port, "127.0.5.1") for _ in range(3)]
         assert (await flood[2].request("sign_in", name="A", secret=new_secret())).code
-        go = threading.Event()
-        held = asyncio.ensure_future(hasher.run(lambda: go.wait(30), None))
-        await _until(lambda: hasher.figures.hashed == 2, "the thread is held")
-        for c in flood[:2]:
-            await c.send("sign_in", name="A", secret=new_secret())
-        await _until(lambda: hasher.waiting == 2, "the line is full")
-        other = await _from(server.port, "127.0.5.2")
-        await other.send("sign_in", name="A", secret=new_secret())
-        err = await flood[1].wait_for(lambda x: x.type == "error")
-        assert err.code == "rate_limited" and err.retry_after >= 1, err
-        go.set()
-        await held
+        async with _held(hasher):
+            for c in flood[:2]:
+                await c.send("sign_in", name="A", secret=new_secret())
+            await _until(lambda: hasher.waiting == 2, "the line is full")
+            other = await _from(server.port, "127.0.5.2")
+            await other.send("sign_in", name="A", secret=new_secret())
+            err = await flood[1].wait_for(lambda x: x.type == "error")
+            assert err.code == "rate_limited" and err.retry_after >= 1, err
         for c in (flood[0], other):
             assert (await c.wait_for(lambda x: x.type == "error")).code == "bad_secret"
         for c in (*flood, other):
