@@ -267,6 +267,7 @@ class Server:
         if self.cluster is not None:
             await self.cluster.stop()
         await self.store.close()
+        self.players.hasher.close()  # its threads go once their hashes are done
         self._ws = None
         self.stopped.set()
 
