@@ -2,13 +2,16 @@
  * Protocol 1.2 in the page: your player (register a name once, with a secret made here
  * and kept in this browser's storage for this server; or sign in with a code from another
  * device), the signing in on every connection, a profile with its recent games, the
- * leaderboard, and a step-through replay of a past game from its record.
+ * leaderboard, and a step-through replay of a past game from its record. On a 1.3 server
+ * your own profile also lists your devices, each revocable.
  *
  * Apart from the table and the lobby, so the players' part reads on its own; the app
  * hands it its connection and its screens.
  */
 import { ProtocolError, replayRecord, type ReplayFrame } from "../lib/index";
 import type {
+  DeviceInfo,
+  DevicesMsg,
   GameSummary,
   GamesMsg,
   LeaderEntry,
@@ -41,6 +44,7 @@ const state = {
   boardNext: null as string | null,
   boardTotal: 0,
   code: null as { code: string; until: number } | null,
+  devices: null as DevicesMsg | null, // 1.3: your own devices, on your own profile
   replay: null as { msg: RecordMsg; frames: ReplayFrame[]; at: number } | null,
 };
 
@@ -51,6 +55,12 @@ export const me = (): PlayerInfo | null => state.me;
 export function speaksPlayers(app: App): boolean {
   const v = app.client?.welcome.protocol;
   return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 2));
+}
+
+/** Whether this connection speaks 1.3, which lists and revokes your devices. */
+function speaksDevices(app: App): boolean {
+  const v = app.client?.welcome.protocol;
+  return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 3));
 }
 
 /** The seat this browser's player holds at `table` (it signed in holding it). */
@@ -116,6 +126,8 @@ async function loadProfile(app: App, name: string | null): Promise<void> {
   try {
     const p = (await c.request("show_profile", { name: name ?? undefined })) as ProfileMsg;
     state.profile = p.player;
+    state.devices = null;
+    if (name === null && speaksDevices(app)) state.devices = (await c.request("list_devices", {})) as DevicesMsg;
     await moreGames(app);
   } catch (e) {
     app.refused(e);
@@ -233,6 +245,25 @@ function gameItem(app: App, g: GameSummary): HTMLElement {
   );
 }
 
+function deviceItem(app: App, d: DeviceInfo): HTMLElement {
+  const how = d.label === "registered" ? "where you registered" : d.label === "code" ? "added with a code" : "added earlier";
+  const revoke = async () => {
+    try {
+      state.devices = (await app.client!.request("revoke_device", { device: d.device })) as DevicesMsg;
+      app.say("That device signs in no more.", true);
+    } catch (e) {
+      app.refused(e);
+    }
+    renderProfile(app);
+  };
+  return h(
+    "li",
+    { "data-device": d.device },
+    h("p", {}, d.current ? "This device" : `A device ${how}`, ` · added ${when(d.added).slice(0, 10)}`, d.last_used ? ` · last signed in ${when(d.last_used)}` : ""),
+    d.current ? null : h("p", { class: "buttons" }, h("button", { onclick: () => void revoke() }, "Revoke", h("span", { class: "sr-only" }, ` the device ${how}`))),
+  );
+}
+
 function renderProfile(app: App): void {
   const p = state.profile;
   const mine = !!p && !!state.me && p.name === state.me.name;
@@ -280,6 +311,12 @@ function renderProfile(app: App): void {
                   h("button", { id: "device-code-go", onclick: () => void askCode() }, "A code for another device"),
                   code ? h("span", {}, "Code: ", h("code", { id: "device-code", tabindex: -1 }, code.code), " (type it on the other device within a few minutes; it works once)") : null,
                 )
+              : null,
+            mine && state.devices
+              ? [
+                  h("h3", { id: "devices-h" }, `Your devices (${state.devices.devices.length} of at most ${state.devices.limit})`),
+                  h("ul", { class: "tables", id: "devices", "aria-labelledby": "devices-h" }, state.devices.devices.map((d) => deviceItem(app, d))),
+                ]
               : null,
             h("h3", { id: "games-h" }, state.gamesTotal ? `Recent games (${state.gamesTotal})` : "No finished games yet"),
             h("ul", { class: "tables", "aria-labelledby": "games-h" }, state.games.map((g) => gameItem(app, g))),
