@@ -176,7 +176,7 @@ FLAGS: tuple[Flag, ...] = (
         )
     ),
     *(
-        Flag(name, "int", default, f"{what} (default {default}; docs/OPERATIONS.md)", metavar="N")
+        Flag(name, "int", default, f"{what} (default {default})", metavar="N", at_least=1)
         for name, default, what in (
             ("hash-slots", _S.slots, "slow hashes of sign-in computed at once"),
             ("hash-queue", _S.queue, "sign-ins waiting for a hash at most; more: rate_limited"),
