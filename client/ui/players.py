@@ -1,6 +1,7 @@
 """The players' screens (protocol 1.2): your player (register a name, or redeem another
 device's code), a profile with its recent games, the leaderboard, and the replay of a
-past game from its record on the review screen.
+past game from its record on the review screen; on a 1.3 server also your devices,
+each revocable.
 
 It holds its own state (the page, the lists fetched so far, the selection) and is
 handed the small ``PlayersHost`` to act and to speak, so it never reaches up into the
@@ -22,7 +23,15 @@ from .host import Action, PlayersHost
 from .render import Cards, Line, header, wrap, wrap_items
 from .review import Review, frames_of_record
 
-__all__ = ["PAGE", "PlayersScreen", "account_form", "game_line", "rating_text", "record_of"]
+__all__ = [
+    "PAGE",
+    "PlayersScreen",
+    "account_form",
+    "device_line",
+    "game_line",
+    "rating_text",
+    "record_of",
+]
 
 PAGE = 20
 """Entries asked for at a time (the server may send fewer)."""
@@ -55,6 +64,16 @@ def game_line(g: m.GameSummary) -> str:
     if g.rated and g.rating_before is not None and g.rating_after is not None:
         text += f"; rated {g.rating_before:.1f} -> {g.rating_after:.1f}"
     return text
+
+
+_HOW = {"registered": "where you registered", "code": "added with a code"}
+
+
+def device_line(d: m.DeviceInfo) -> str:
+    """One device of yours in words: which, when added, when it last signed in."""
+    which = "this device" if d.current else f"a device {_HOW.get(d.label, 'added earlier')}"
+    used = f", last signed in {_day(d.last_used)}" if d.last_used is not None else ""
+    return f"{which}: added {_day(d.added)[:10]}{used}"
 
 
 def _account_fields(v: dict[str, str]) -> list[Field]:
@@ -124,11 +143,13 @@ class PlayersScreen:
 
     def __init__(self, host: PlayersHost) -> None:
         self.host = host
-        self.page: str | None = None  # "account", "profile", "board"
+        self.page: str | None = None  # "account", "profile", "board", "devices"
         self.form: Form | None = None
         self.player: m.PlayerInfo | None = None
         self.games = _Listing()
         self.board = _Listing()
+        self.devices = _Listing()  # 1.3: your devices (``limit``: the most kept)
+        self.device_limit = 0
         self.code: m.DeviceCodeMsg | None = None
         self.code_at = 0.0
         self.review: Review | None = None
@@ -159,6 +180,9 @@ class PlayersScreen:
         if what == "board":
             self.page, self.board = "board", _Listing()
             self.host.act(self._more_board)
+        elif what == "devices":
+            self.page, self.devices = "devices", _Listing()
+            self.host.act(self._load_devices)
         elif what == "me" and client.player is None:
             self.page, self.form = "account", account_form(self.host_name())
         else:
@@ -197,6 +221,21 @@ class PlayersScreen:
             return
         page = await client.leaderboard(self.board.next, PAGE)
         self.board.add(page.entries, page.next, page.total)
+
+    def _listed(self, msg: m.DevicesMsg) -> None:
+        self.devices, self.device_limit = _Listing(), msg.limit
+        self.devices.add(msg.devices, None, len(msg.devices))
+
+    async def _load_devices(self) -> None:
+        client = self.host.client
+        assert client is not None
+        self._listed(await client.devices())
+
+    async def _revoke(self, device: m.DeviceInfo) -> None:
+        client = self.host.client
+        assert client is not None
+        self._listed(await client.revoke_device(device.device))
+        self.host.say(f"revoked {device_line(device).split(':')[0]}: it signs in no more")
 
     async def _replay(self, game: m.GameSummary) -> None:
         client = self.host.client
@@ -249,6 +288,8 @@ class PlayersScreen:
             self._profile_key(key)
         elif self.page == "board":
             self._board_key(key)
+        elif self.page == "devices":
+            self._devices_key(key)
 
     def _moved(self, listing: _Listing, key: str, more: Action) -> bool:
         steps = {"down": 1, "j": 1, "up": -1, "k": -1, "pagedown": 5, "pageup": -5}
@@ -267,6 +308,23 @@ class PlayersScreen:
             self.host.act(lambda: self._replay(game))
         elif key == "d" and self._mine():
             self.host.act(self._device_code)
+        elif key == "l" and self._mine() and self._speaks_devices():
+            self.show("devices")
+
+    def _speaks_devices(self) -> bool:
+        client = self.host.client
+        return client is not None and client.speaks_devices
+
+    def _devices_key(self, key: str) -> None:
+        if self._moved(self.devices, key, self._load_devices):
+            return
+        if key == "r" and self.devices.entries:
+            device = self.devices.entries[self.devices.index]
+            assert isinstance(device, m.DeviceInfo)
+            if device.current:
+                self.host.say("! this is the device you are on: revoke it from another one")
+            else:
+                self.host.act(lambda: self._revoke(device))
 
     def _board_key(self, key: str) -> None:
         if self._moved(self.board, key, self._more_board):
@@ -288,6 +346,8 @@ class PlayersScreen:
             return self.form.render(width)
         if self.page == "board":
             return self._board_lines(width, height)
+        if self.page == "devices":
+            return self._devices_lines(width, height)
         return self._profile_lines(width, height)
 
     def _foot(self, keys: list[str], width: int) -> list[Line]:
@@ -307,6 +367,8 @@ class PlayersScreen:
         keys = ["Up/Down: a game", "Enter: replay it", "b: leaderboard"]
         if self._mine():
             keys.append("d: a code for another device")
+            if self._speaks_devices():
+                keys.append("l: your devices")
         keys.append("Esc: back")
         if p is None:
             head.append([("fg:#808080", "  fetching the profile...")])
@@ -337,6 +399,22 @@ class PlayersScreen:
 
         return self._fill(
             head, lambda room: self.games.page(render, room), self._foot(keys, width), height
+        )
+
+    def _devices_lines(self, width: int, height: int) -> list[Line]:
+        head: list[Line] = [header("your devices", width, self.host.conn), []]
+        n = self.devices.total
+        count = f"{n} device{'' if n == 1 else 's'} (at most {self.device_limit})"
+        head += wrap([("bold", count if self.device_limit else "fetching your devices...")], width)
+        keys = ["Up/Down: a device", "r: revoke it (it signs in no more)", "Esc: back"]
+
+        def render(entry: object, selected: bool) -> list[Line]:
+            assert isinstance(entry, m.DeviceInfo)
+            mark = "> " if selected else "  "
+            return wrap([("reverse" if selected else "", mark + device_line(entry))], width, 4)
+
+        return self._fill(
+            head, lambda room: self.devices.page(render, room), self._foot(keys, width), height
         )
 
     def _board_lines(self, width: int, height: int) -> list[Line]:
