@@ -11,19 +11,14 @@ import pytest
 
 from .conftest import LiveServer, open_lobby, shot, until
 from .test_axe import AXE, violations
-from .test_players_web import device_code
+from .test_players_web import device_code, register
 
 pytestmark = pytest.mark.e2e
 
 
 def test_the_profile_lists_devices_and_revokes_one(live_server: LiveServer, open_page: Any) -> None:
     desk = open_page("desktop")
-    open_lobby(desk, live_server)
-    desk.click("#your-player")
-    desk.wait_for_selector("#reg-name")
-    desk.fill("#reg-name", "Ada")
-    desk.click("#register-go")
-    until(desk, "document.getElementById('profile-h')?.textContent === 'Player Ada'")
+    register(desk, live_server)
     phone = open_page("phone")
     open_lobby(phone, live_server)
     phone.click("#your-player")

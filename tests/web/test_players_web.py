@@ -73,6 +73,16 @@ def device_code(page: Any) -> str:
     return code
 
 
+def register(page: Any, live: LiveServer, name: str = "Ada") -> None:
+    """Open the lobby and register ``name`` from the page's Your player screen."""
+    open_lobby(page, live)
+    page.click("#your-player")
+    page.wait_for_selector("#reg-name")
+    page.fill("#reg-name", name)
+    page.click("#register-go")
+    until(page, f"document.getElementById('profile-h')?.textContent === 'Player {name}'")
+
+
 @pytest.mark.long
 def test_register_sign_in_move_devices_profile_replay_and_leaderboard(
     kept_server: LiveServer, open_page: Any
@@ -182,12 +192,7 @@ def test_a_registered_players_seat_reads_registered(
     tells "Ada (registered)" from someone else who typed the name Ada, on the waiting
     screen, in the lobby's listing and at the table."""
     desk = open_page("desktop")
-    open_lobby(desk, live_server)
-    desk.click("#your-player")
-    desk.wait_for_selector("#reg-name")
-    desk.fill("#reg-name", "Ada")
-    desk.click("#register-go")
-    until(desk, "document.getElementById('profile-h')?.textContent === 'Player Ada'")
+    register(desk, live_server)
     desk.reload()
     desk.wait_for_selector("#tables")
     until(desk, "document.getElementById('conn').textContent.endsWith('as Ada')")
