@@ -152,6 +152,7 @@ class Server:
                 self.started,
                 self.cluster,
                 self.readiness,
+                self.players.hasher.figures,
             )
             self.metrics = Metrics(
                 parts, loopback=config.metrics_loopback, token=config.metrics_token

@@ -52,6 +52,7 @@ from ..lobby.registry import Lobby
 from ..net.guard import Guard
 from ..net.peers import is_loopback
 from ..net.session import Phase, Session
+from ..players.hashing import HashFigures
 from ..store import Store
 from ..version import version
 from .health import Readiness
@@ -77,6 +78,7 @@ class Parts:
     started: float  # the server's start, seconds since the epoch
     node: Cluster | None = None  # a node of a cluster: its leases and forwarding
     readiness: Readiness | None = None  # whether the store (and Redis) answer
+    hashing: HashFigures | None = None  # the slow hashes of sign-in
 
 
 def _histogram(name: str, doc: str, t: Timings) -> HistogramMetricFamily:
@@ -267,6 +269,18 @@ class Figures(Collector):
         dropped.add_metric(["flood"], p.guard.flood_drops)
         dropped.add_metric(["unread"], p.guard.unread_drops)
         yield dropped
+        if p.hashing is not None:
+            hashes = CounterMetricFamily(
+                PREFIX + "signin_hashes",
+                "Slow hashes of sign-in: computed (hashed), requests refused by an"
+                " address's budget or the full line (refused), requests whose connection"
+                " closed while they waited, never hashed (dropped)",
+                labels=["outcome"],
+            )
+            hashes.add_metric(["hashed"], p.hashing.hashed)
+            hashes.add_metric(["refused"], p.hashing.refused)
+            hashes.add_metric(["dropped"], p.hashing.dropped)
+            yield hashes
 
     def _up(self, readiness: Readiness) -> Iterator[Metric]:
         """Whether the store (``store_up``) and, on a node, Redis (``node_redis_up``)

@@ -164,6 +164,7 @@ async def test_nothing_secret_is_in_the_metrics(make_server: MakeServer) -> None
         "1.0",
         "1.1",
         "1.2",
+        "1.3",
         "none",
         "msgpack",
         "json",
@@ -181,6 +182,9 @@ async def test_nothing_secret_is_in_the_metrics(make_server: MakeServer) -> None
         "unread",
         *(code.value for code in ErrorCode),
         *HANDSHAKE_REFUSALS,
+        "hashed",
+        "refused",
+        "dropped",
     }
     build = {"version": version(), "python": platform.python_version()}
     for family in Scrape(text).families.values():
