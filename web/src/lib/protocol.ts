@@ -126,11 +126,11 @@ export interface CreateTableMsg {
   player?: string | null;
   /** (default false) */
   private?: boolean;
-  /** 1.2: a rated table: every seat a signed-in player, no bots, no chosen seed and no `casual` memory (unless the server allows them); its result updates ratings. (default false) */
+  /** 1.2: a rated table: every seat a signed-in player, no bots, no chosen seed and no `casual` memory (unless the server allows them), and always a clock (the server's time per move if `timing` gives none); its result updates ratings. (default false) */
   rated?: boolean;
   /** The seat you want (with `player`). (default null) */
   seat?: number | null;
-  /** 1.1: a clock and the grace period; absent: no clock, the default grace. (default null) */
+  /** 1.1: a clock and the grace period; absent: no clock (1.2: but at a rated table), the default grace. (default null) */
   timing?: Timing | null;
   type: "create_table";
 }
@@ -264,7 +264,7 @@ export interface GameSummary {
   rated?: boolean;
   /** ... and after it. (default null) */
   rating_after?: number | null;
-  /** Rated games: the player's rating before the game ... (default null) */
+  /** Rated games that changed the player's rating: the rating before the game ... (default null) */
   rating_before?: number | null;
   /** The player's seat. */
   seat: number;
@@ -419,8 +419,8 @@ export interface KettleState {
 export interface LeaderEntry {
   mu: number;
   name: string;
-  /** (default false) */
-  provisional?: boolean;
+  /** As in `PlayerInfo`: always sent here (servers before 1.2's rating rules left it out when false). */
+  provisional: boolean;
   /** 1 for the best; equal ratings share a rank. */
   rank: number;
   rated_games: number;
@@ -553,9 +553,9 @@ export interface PlayerInfo {
   mu: number;
   /** The name as registered. */
   name: string;
-  /** Fewer rated games than the server's threshold: the rating is still settling. (default true) */
+  /** Fewer rated games than the server's threshold (10): the rating is still settling. Absent means `true`, as everywhere `provisional` is. (default true) */
   provisional?: boolean;
-  /** (default 0) */
+  /** Games that changed this player's rating (never an abandoned one, nor one that ended before each seat made its first takes and this player did not forfeit). (default 0) */
   rated_games?: number;
   rating: number;
   sigma: number;
