@@ -129,11 +129,32 @@ async def test_a_join_the_store_refuses_leaves_the_table_as_it_was(store_url: st
         await store.close()
 
 
-class _Sqlite9(SqliteStore):
+class _Schema9:
+    """A store of schema 9 keeps a player as a server of then did: its secret's hash
+    without the columns migration 12 adds (a device's id, tag, label)."""
+
+    async def add_player(self, player: StoredPlayer, secret: Any) -> bool:
+        p = player
+        await self._write(  # type: ignore[attr-defined]
+            "",
+            (
+                "INSERT INTO players (id, name_key, name, created, rated_games)"
+                " VALUES (?, ?, ?, ?, 0)",
+                (p.id, p.key, p.name, p.created),
+            ),
+            (
+                "INSERT INTO player_secrets (player_id, secret_hash, created) VALUES (?, ?, ?)",
+                (p.id, secret, p.created),
+            ),
+        )
+        return True
+
+
+class _Sqlite9(_Schema9, SqliteStore):
     MIGRATIONS = SqliteStore.MIGRATIONS[:9]
 
 
-class _Postgres9(PostgresStore):
+class _Postgres9(_Schema9, PostgresStore):
     MIGRATIONS = PostgresStore.MIGRATIONS[:9]
 
 
