@@ -235,7 +235,7 @@ class Session(Framing):
             wakeup.set_result(None)
 
     def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
-        self.figures.errors.add(code)  # every error sent goes this way: the metrics count it
+        self.figures.errors.add(code)  # every error sent is counted (a refusal: in handle_frame)
         self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
 
     def close(self, code: int, reason: str) -> None:
@@ -371,7 +371,8 @@ class Session(Framing):
             return
         try:
             await self.dispatch(msg)
-        except TableError as e:
+        except TableError as e:  # its answer (1.3: ``retry_after``), counted as ``error`` does
+            self.figures.errors.add(e.code)
             self.send(e.answer(msg.id, self.minor))
         except Exception as e:  # a bug (logged), or the store out of reach: ``failed``
             err = failed(e, log, f"internal error handling {msg.type}", self.log_extra)
