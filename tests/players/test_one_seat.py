@@ -131,7 +131,7 @@ async def test_a_join_the_store_refuses_leaves_the_table_as_it_was(store_url: st
 
 class _Schema9:
     """A store of schema 9 keeps a player as a server of then did: its secret's hash
-    without the columns migration 12 adds (a device's id, tag, label)."""
+    without the columns migration 13 adds (a device's id, tag, label)."""
 
     async def add_player(self, player: StoredPlayer, secret: Any) -> bool:
         p = player
