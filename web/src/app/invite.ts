@@ -4,11 +4,11 @@
  * screen shows them; at the table they are folded into a small *Invite* control.
  */
 import { h } from "./dom";
-import type { App } from "./main";
+import type { InviteHost } from "./host";
 
 /** The links of the table this page is at; null when it can give none: a private table
  * whose code the page does not know (a seat taken up on another device by signing in). */
-export function tableLinks(app: App): { join: string; watch: string } | null {
+export function tableLinks(app: InviteHost): { join: string; watch: string } | null {
   // the code kept with this table (not the page's last one: another table's, maybe)
   const table = app.here?.table;
   const code = app.here?.invite;
@@ -19,7 +19,7 @@ export function tableLinks(app: App): { join: string; watch: string } | null {
 
 /** `Invite link: ... [Copy link]` and `To watch: ... [Copy link]`; `join` false gives the
  * watch link only (a spectator's, who may share what brought them). */
-export function linkLines(app: App, join = true): HTMLElement[] {
+export function linkLines(app: InviteHost, join = true): HTMLElement[] {
   const links = tableLinks(app);
   if (!links) return [];
   const line = (label: string, id: string, href: string): HTMLElement => {

@@ -6,12 +6,12 @@
 import type { CreateTableMsg, SeatInfo, TableSummary, Timing } from "../lib/protocol";
 import { h, patch, replace } from "./dom";
 import { linkLines } from "./invite";
-import type { App } from "./main";
+import type { LobbyHost } from "./host";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
 import { prefs, tokens } from "./store";
 import { cap, seatName, seatStatus, terms } from "./words";
 
-export function nameField(app: App): HTMLInputElement {
+export function nameField(app: LobbyHost): HTMLInputElement {
   const player = me();
   const input = h("input", {
     id: "player-name",
@@ -27,7 +27,7 @@ export function nameField(app: App): HTMLInputElement {
 }
 
 
-export function playerName(app: App): string | null {
+export function playerName(app: LobbyHost): string | null {
   const input = document.getElementById("player-name") as HTMLInputElement | null;
   const name = (input?.value ?? prefs.name()).trim();
   if (!name) {
@@ -40,7 +40,7 @@ export function playerName(app: App): string | null {
 }
 
 
-export function renderLobby(app: App): void {
+export function renderLobby(app: LobbyHost): void {
   const server = app.client?.welcome.server ?? "the server";
   replace(
     app.main,
@@ -89,7 +89,7 @@ const pressing = { held: false, due: false, heard: false };
  * its table, `data-key`, and a listing waits while a pointer is held down in it). A button `patch` keeps is the old one with its old listener,
  * so all its listener uses is in its attributes (the table in `data-key`, the seat in
  * `data-seat`), or read from `app` when it is pressed (the next page's cursor). */
-export function renderTables(app: App): void {
+export function renderTables(app: LobbyHost): void {
   const el = document.getElementById("tables");
   if (!el) return;
   if (pressing.held) {
@@ -153,7 +153,7 @@ export function code(typed: string): string {
   return typed.trim().toLowerCase();
 }
 
-export function renderJoin(app: App): void {
+export function renderJoin(app: LobbyHost): void {
   const p = app.prefill;
   // what the server's listing says of the table a link names (a private one is not listed)
   const known = p?.known ?? null;
@@ -225,7 +225,7 @@ function about(t: TableSummary, colours: string[]): HTMLElement {
 
 /** The listed summary of `table`, looked for in the server's first few pages of
  * tables (null: not listed, a private table, or gone). */
-export async function lookUp(app: App, table: string): Promise<TableSummary | null> {
+export async function lookUp(app: LobbyHost, table: string): Promise<TableSummary | null> {
   const c = app.client;
   let cursor: string | undefined;
   for (let page = 0; c && page < 5; page++) {
@@ -244,7 +244,7 @@ export async function lookUp(app: App, table: string): Promise<TableSummary | nu
 }
 
 
-export function renderCreate(app: App): void {
+export function renderCreate(app: LobbyHost): void {
   const levels = app.client?.welcome.bot_levels ?? [];
   const name = nameField(app);
   const tableName = h("input", { id: "table-name", type: "text", maxlength: app.client?.welcome.limits.max_table_name ?? 48, value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table" });
@@ -381,7 +381,7 @@ export function renderCreate(app: App): void {
 }
 
 
-export function renderWaiting(app: App): void {
+export function renderWaiting(app: LobbyHost): void {
   const p = app.presence;
   const s = app.summary;
   const seat = app.t.seat;

@@ -14,19 +14,20 @@ import type {
   UpdateMsg,
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
+import type { LobbyHost, PlayersScreen, Screen, TableAction, TableHost, TableState } from "./host";
 import { lookUp, playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
 import { CHAT_KEEP, account, here as hereStore, prefs, savedChat, savedLog, tokens, type Here, type KeptChat } from "./store";
 import { GameLog, type LogEntry } from "./log";
 import { Pacer, paceSetting } from "./pace";
-import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn, type PlayersScreen } from "./players";
-import { renderTable, type TableState } from "./table";
+import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn } from "./players";
+import { renderTable } from "./table";
 import { Cards, cap, endingWords, eventWords, lineWords, refusalWords, seatLabel, winnersWords } from "./words";
 
 const VERSION = "0.1.0";
 
-type Screen = "lobby" | "create" | "join" | "waiting" | "table" | PlayersScreen;
-
-export class App {
+/** The application: the connection, the screens, and what they share. Each screen is
+ * handed it as its small interface (`host.ts`) and knows no more of it. */
+class App implements LobbyHost, TableHost {
   client: KupferkesselClient | null = null;
   cards: Cards | null = null;
   screen: Screen = "lobby";
@@ -562,7 +563,7 @@ export class App {
     }
   }
 
-  act(type: "resign" | "claim" | "back" | "leave"): void {
+  act(type: TableAction): void {
     const c = this.client;
     if (!c) return;
     c.request(type, {}).catch((e) => this.refused(e));

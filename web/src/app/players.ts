@@ -24,11 +24,10 @@ import type {
   SignedInMsg,
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
-import type { App } from "./main";
+import type { PlayersHost, PlayersScreen } from "./host";
 import { account, prefs } from "./store";
 import { cap, ordinal, seatLabel } from "./words";
 
-export type PlayersScreen = "account" | "profile" | "board" | "replay";
 export const PLAYERS_SCREENS: readonly string[] = ["account", "profile", "board", "replay"];
 const PAGE = 20;
 
@@ -52,13 +51,13 @@ const state = {
 export const me = (): PlayerInfo | null => state.me;
 
 /** Whether this connection speaks 1.2 (the server's `welcome` said so). */
-export function speaksPlayers(app: App): boolean {
+export function speaksPlayers(app: PlayersHost): boolean {
   const v = app.client?.welcome.protocol;
   return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 2));
 }
 
 /** Whether this connection speaks 1.3, which lists and revokes your devices. */
-function speaksDevices(app: App): boolean {
+function speaksDevices(app: PlayersHost): boolean {
   const v = app.client?.welcome.protocol;
   return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 3));
 }
@@ -74,7 +73,7 @@ export function newSecret(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function signedIn(app: App, msg: ServerMessage): PlayerInfo {
+function signedIn(app: PlayersHost, msg: ServerMessage): PlayerInfo {
   if (msg.type !== "signed_in") throw new Error(`expected signed_in, got ${msg.type}`);
   const s = msg as SignedInMsg;
   state.me = s.player;
@@ -85,7 +84,7 @@ function signedIn(app: App, msg: ServerMessage): PlayerInfo {
 }
 
 /** On every connection: sign in as the player kept for this server, if any. */
-export async function signIn(app: App): Promise<void> {
+export async function signIn(app: PlayersHost): Promise<void> {
   state.me = null;
   state.seats = [];
   app.setPlayer(null);
@@ -107,7 +106,7 @@ const rating = (r: number, provisional?: boolean) => `${r.toFixed(1)}${provision
 
 // ------------------------------------------------------------------ opening
 /** Open one of the players' screens: `profile` of `name` (null: your own). */
-export function openPlayers(app: App, screen: PlayersScreen, name: string | null = null): void {
+export function openPlayers(app: PlayersHost, screen: PlayersScreen, name: string | null = null): void {
   if (!speaksPlayers(app)) {
     app.say("This server has no registered players (it speaks protocol 1.1 or older).");
     return;
@@ -118,7 +117,7 @@ export function openPlayers(app: App, screen: PlayersScreen, name: string | null
   app.show(screen);
 }
 
-async function loadProfile(app: App, name: string | null): Promise<void> {
+async function loadProfile(app: PlayersHost, name: string | null): Promise<void> {
   const c = app.client!;
   state.profile = null;
   state.games = [];
@@ -135,7 +134,7 @@ async function loadProfile(app: App, name: string | null): Promise<void> {
   if (app.screen === "profile") renderPlayers(app, "profile");
 }
 
-async function moreGames(app: App): Promise<void> {
+async function moreGames(app: PlayersHost): Promise<void> {
   if (!state.profile) return;
   const page = (await app.client!.request("list_games", {
     name: state.profile.name,
@@ -147,7 +146,7 @@ async function moreGames(app: App): Promise<void> {
   state.gamesTotal = page.total ?? state.games.length;
 }
 
-async function loadBoard(app: App, first: boolean): Promise<void> {
+async function loadBoard(app: PlayersHost, first: boolean): Promise<void> {
   if (first) {
     state.board = [];
     state.boardNext = null;
@@ -163,7 +162,7 @@ async function loadBoard(app: App, first: boolean): Promise<void> {
   if (app.screen === "board") renderPlayers(app, "board");
 }
 
-async function openReplay(app: App, table: string): Promise<void> {
+async function openReplay(app: PlayersHost, table: string): Promise<void> {
   try {
     const msg = (await app.client!.request("get_record", { table })) as RecordMsg;
     state.replay = { msg, frames: replayRecord(msg.record, app.client!.welcome.catalogue), at: 0 };
@@ -174,7 +173,7 @@ async function openReplay(app: App, table: string): Promise<void> {
 }
 
 // ------------------------------------------------------------------ drawing
-export function renderPlayers(app: App, screen: PlayersScreen): void {
+export function renderPlayers(app: PlayersHost, screen: PlayersScreen): void {
   if (screen === "account") renderAccount(app);
   else if (screen === "profile") renderProfile(app);
   else if (screen === "board") renderBoard(app);
@@ -185,7 +184,7 @@ function field(label: string, input: HTMLInputElement): HTMLElement {
   return h("p", { class: "field" }, h("label", { for: input.id }, label), input);
 }
 
-function renderAccount(app: App): void {
+function renderAccount(app: PlayersHost): void {
   const name = h("input", { id: "reg-name", type: "text", required: true, maxlength: app.client?.welcome.limits.max_name ?? 32, autocomplete: "nickname", value: prefs.name() });
   const code = h("input", { id: "redeem-code", type: "text", required: true, pattern: "[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}", autocomplete: "one-time-code", placeholder: "7KQ2-MX4V" });
   const register = async (e: Event) => {
@@ -232,7 +231,7 @@ function renderAccount(app: App): void {
   );
 }
 
-function gameItem(app: App, g: GameSummary): HTMLElement {
+function gameItem(app: PlayersHost, g: GameSummary): HTMLElement {
   const place = g.places[g.seat] ?? 0;
   const others = g.names.filter((_, i) => i !== g.seat).map((n) => n ?? "-");
   const rated = g.rated && g.rating_before != null && g.rating_after != null ? `; rated ${g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}` : "";
@@ -245,7 +244,7 @@ function gameItem(app: App, g: GameSummary): HTMLElement {
   );
 }
 
-function deviceItem(app: App, d: DeviceInfo): HTMLElement {
+function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
   const how = d.label === "registered" ? "where you registered" : d.label === "code" ? "added with a code" : "added earlier";
   const revoke = async () => {
     try {
@@ -264,7 +263,7 @@ function deviceItem(app: App, d: DeviceInfo): HTMLElement {
   );
 }
 
-function renderProfile(app: App): void {
+function renderProfile(app: PlayersHost): void {
   const p = state.profile;
   const mine = !!p && !!state.me && p.name === state.me.name;
   const code = state.code && state.code.until > Date.now() ? state.code : null;
@@ -328,7 +327,7 @@ function renderProfile(app: App): void {
   );
 }
 
-function renderBoard(app: App): void {
+function renderBoard(app: PlayersHost): void {
   const rows = state.board.map((e) =>
     h(
       "tr",
@@ -360,7 +359,7 @@ function renderBoard(app: App): void {
   );
 }
 
-function renderReplay(app: App): void {
+function renderReplay(app: PlayersHost): void {
   const r = state.replay;
   if (!r || !app.cards) return;
   const cards = app.cards;

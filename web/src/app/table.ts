@@ -7,31 +7,15 @@
 import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
 import { h, patch } from "./dom";
-import type { GameLog, LogEntry } from "./log";
 import { linkLines } from "./invite";
-import type { App } from "./main";
+import type { TableHost } from "./host";
 import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatName, seatStatus } from "./words";
 
-
-export interface TableState {
-  seat: number | null;
-  view: GameView | null;
-  version: number;
-  viewAt: number;
-  pending: boolean;
-  selected: string | null;
-  log: GameLog;
-  last: LogEntry | null;
-  /** The action asked about before it is done ("Resign?", "Claim the win?"). */
-  confirm: "resign" | "claim" | null;
-  /** The *Invite* control is open (kept across redraws, which rebuild it). */
-  inviteOpen: boolean;
-}
 
 const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
 const ARROW = ["▼", "◀", "▲", "▶"]; // pawn above, right of, below, left of the grid
 
-export function renderTable(app: App): void {
+export function renderTable(app: TableHost): void {
   const t = app.t;
   const v = t.view;
   const cards = app.cards;
@@ -75,7 +59,7 @@ export function renderTable(app: App): void {
 }
 
 /** The line under the grid: the last take this page saw, or why it knows none. */
-function lastMoveWords(app: App, v: GameView): string {
+function lastMoveWords(app: TableHost, v: GameView): string {
   const t = app.t;
   if (t.last) return `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.`;
   if (!v.ply) return "No card taken yet.";
@@ -84,7 +68,7 @@ function lastMoveWords(app: App, v: GameView): string {
   return away ? "Cards were taken while this page was away." : "Cards were taken before this page came to the table.";
 }
 
-function turnWords(app: App, v: GameView): string {
+function turnWords(app: TableHost, v: GameView): string {
   if (v.game_over) return "Game over";
   if (v.to_move == null) return "Waiting";
   const extra = v.turn_in_row > 1 ? " (extra turn, wand)" : "";
@@ -94,7 +78,7 @@ function turnWords(app: App, v: GameView): string {
 
 /** The clock of the seat to move, under the banner: on a phone the players panel with
  * every clock is below the fold. */
-function turnClock(app: App, v: GameView): HTMLElement | null {
+function turnClock(app: TableHost, v: GameView): HTMLElement | null {
   if (!v.clock || v.game_over || v.to_move == null) return null;
   const whose = v.to_move === app.t.seat ? "Your time" : `Time of ${app.who(v.to_move)}`;
   return h("p", { id: "turn-clock", class: "turn-clock" }, `${whose}: `, h("span", { "data-clock": v.to_move }, app.clockText(v.to_move)));
@@ -103,7 +87,7 @@ function turnClock(app: App, v: GameView): HTMLElement | null {
 /** 1.2: how close one's own seat is to a computer taking it, after time-outs in a row
  * (`clock.timeouts`; one's own take starts the count again). Always there on a clocked
  * table, empty when there is nothing to say, so that a screen reader hears it appear. */
-function timeoutWarning(app: App, v: GameView): HTMLElement | null {
+function timeoutWarning(app: TableHost, v: GameView): HTMLElement | null {
   if (!v.clock || app.t.seat == null) return null;
   const n = v.game_over ? 0 : v.clock.timeouts?.[app.t.seat] ?? 0;
   const limit = v.clock.absent_after ?? 3;
@@ -112,7 +96,7 @@ function timeoutWarning(app: App, v: GameView): HTMLElement | null {
   return h("p", { id: "timeout-warning", class: "timeout-warning", role: "status", "aria-live": "polite" }, text);
 }
 
-function board(app: App, v: GameView, cards: Cards): HTMLElement {
+function board(app: TableHost, v: GameView, cards: Cards): HTMLElement {
   const t = app.t;
   const mine = app.isMyTurn();
   const takes = mine ? v.takes ?? [] : [];
@@ -207,7 +191,7 @@ function board(app: App, v: GameView, cards: Cards): HTMLElement {
 
 /** Arrow keys move between the cards that may be taken; 0-5 the card at that place in
  * the line. */
-function boardKey(app: App, e: KeyboardEvent): void {
+function boardKey(app: TableHost, e: KeyboardEvent): void {
   const buttons = [...app.main.querySelectorAll<HTMLButtonElement>(".cell.take")];
   if (!buttons.length) return;
   const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
@@ -227,7 +211,7 @@ function boardKey(app: App, e: KeyboardEvent): void {
   }
 }
 
-function choose(app: App, card: string): void {
+function choose(app: TableHost, card: string): void {
   const t = app.t;
   const options = (t.view?.takes ?? []).filter((o) => o.card === card);
   if (t.selected === card && options.length === 1) {
@@ -262,7 +246,7 @@ function reveal(keep: HTMLElement | null, target: HTMLElement | null): void {
   if (dy) window.scrollBy(0, dy);
 }
 
-function describe(app: App, v: GameView, cards: Cards, o: TakeOption): string {
+function describe(app: TableHost, v: GameView, cards: Cards, o: TakeOption): string {
   const choice = v.choices.find((c) => c.card === o.card);
   const parts: string[] = [];
   if (choice?.symbol === "explode" || (cards.symbol(o.card) === "explode" && o.special !== false)) {
@@ -280,7 +264,7 @@ function describe(app: App, v: GameView, cards: Cards, o: TakeOption): string {
   return `Take ${cards.words(o.card)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }
 
-function question(app: App, v: GameView, cards: Cards): HTMLElement {
+function question(app: TableHost, v: GameView, cards: Cards): HTMLElement {
   const t = app.t;
   const me = t.seat !== null ? app.presence?.seats[t.seat] : undefined;
   if (me?.computer && me.connected && !me.resigned) {
@@ -355,7 +339,7 @@ function question(app: App, v: GameView, cards: Cards): HTMLElement {
   );
 }
 
-function escBack(app: App, e: KeyboardEvent): void {
+function escBack(app: TableHost, e: KeyboardEvent): void {
   if (e.key !== "Escape") return;
   const card = app.t.selected;
   app.t.selected = null;
@@ -363,7 +347,7 @@ function escBack(app: App, e: KeyboardEvent): void {
   app.main.querySelector<HTMLElement>(`.cell.take[data-card="${card}"]`)?.focus();
 }
 
-function seatPanel(app: App, v: GameView, cards: Cards, seats: SeatInfo[]): HTMLElement {
+function seatPanel(app: TableHost, v: GameView, cards: Cards, seats: SeatInfo[]): HTMLElement {
   const items = v.kettles.map((k) => {
     const info = seats[k.seat];
     const moving = v.to_move === k.seat && !v.game_over;
@@ -413,7 +397,7 @@ function byIngredient(ids: string[], cards: Cards): string {
   return [...groups].map(([ing, g]) => `${cards.ingredientName(ing)} (${g.colour}) ${g.values.sort().join("+")}`).join("; ");
 }
 
-function since(app: App): HTMLElement | null {
+function since(app: TableHost): HTMLElement | null {
   if (app.t.seat === null) return null;
   const entries = app.sinceLastDecision();
   return h(
@@ -424,7 +408,7 @@ function since(app: App): HTMLElement | null {
   );
 }
 
-function logPanel(app: App, v: GameView): HTMLElement {
+function logPanel(app: TableHost, v: GameView): HTMLElement {
   const entries = app.visibleLog();
   const casual = (v.options.memory ?? "strict") === "casual" && app.t.seat !== null;
   const rule = casual
@@ -441,7 +425,7 @@ function logPanel(app: App, v: GameView): HTMLElement {
   return box;
 }
 
-function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
+function actions(app: TableHost, v: GameView, seats: SeatInfo[]): HTMLElement {
   const t = app.t;
   const out: HTMLElement[] = [];
   const me = t.seat !== null ? seats[t.seat] : undefined;
@@ -478,7 +462,7 @@ function actions(app: App, v: GameView, seats: SeatInfo[]): HTMLElement {
 /** The waiting screen's links, folded into a small *Invite* control so that a game
  * under way can still bring people to watch: a seat gets the invite link (which, the
  * seats taken, offers to watch) and the watch link; a spectator the watch link only. */
-function invite(app: App): HTMLElement | null {
+function invite(app: TableHost): HTMLElement | null {
   const lines = linkLines(app, app.t.seat !== null);
   if (!lines.length) return null;
   const toggle = (e: Event) => {
@@ -493,7 +477,7 @@ function invite(app: App): HTMLElement | null {
 }
 
 /** Ask before resigning or claiming: the question's "no" gets the focus. */
-function ask(app: App, what: "resign" | "claim"): void {
+function ask(app: TableHost, what: "resign" | "claim"): void {
   app.t.confirm = what;
   app.renderTableNow();
   app.main.querySelector<HTMLElement>(`[data-key="${what}-no"]`)?.focus();
@@ -501,7 +485,7 @@ function ask(app: App, what: "resign" | "claim"): void {
 
 /** The question answered: `act` done (null: "no"); the focus, whose button goes, to
  * the turn banner, or after a "no" back to the button that asked (`again`). */
-function answer(app: App, act: "resign" | "claim" | "back" | null, again: "resign" | "claim" | null = null): void {
+function answer(app: TableHost, act: "resign" | "claim" | "back" | null, again: "resign" | "claim" | null = null): void {
   app.t.confirm = null;
   if (act) app.act(act);
   app.renderTableNow();
@@ -509,7 +493,7 @@ function answer(app: App, act: "resign" | "claim" | "back" | null, again: "resig
   else app.focusTurn();
 }
 
-function ending(app: App, v: GameView, cards: Cards): HTMLElement {
+function ending(app: TableHost, v: GameView, cards: Cards): HTMLElement {
   const result = v.result;
   const seats = app.presence?.seats ?? [];
   const me = app.t.seat !== null ? seats[app.t.seat] : undefined;
@@ -536,7 +520,7 @@ function ending(app: App, v: GameView, cards: Cards): HTMLElement {
   );
 }
 
-function scoreTable(app: App, scores: Score[], cards: Cards): HTMLElement {
+function scoreTable(app: TableHost, scores: Score[], cards: Cards): HTMLElement {
   const rows = scores.map((s) =>
     h(
       "tr",

@@ -1,0 +1,131 @@
+/**
+ * What a screen may ask of the application that shows it: the small interfaces the
+ * lobby, the table screen, the players' screens and the invite links are handed.
+ *
+ * A screen never imports the application that owns it (`main.ts`): that would be an
+ * import cycle and a reach up to its owner. It is given an object with these few members
+ * instead, and the application (`App`) is that object. The table screen's state lives
+ * here too, so that the application and the table screen share it without importing
+ * each other.
+ */
+import type { KupferkesselClient } from "../lib/index";
+import type { GameView, PlayerInfo, PresenceMsg, TableSummary, TakeOption } from "../lib/protocol";
+import type { GameLog, LogEntry } from "./log";
+import type { Here } from "./store";
+import type { Cards } from "./words";
+
+/** The players' screens (1.2): `players.ts` draws them. */
+export type PlayersScreen = "account" | "profile" | "board" | "replay";
+
+/** Every screen the page shows in its main part. */
+export type Screen = "lobby" | "create" | "join" | "waiting" | "table" | PlayersScreen;
+
+/** What the table screen holds between two drawings. */
+export interface TableState {
+  seat: number | null;
+  view: GameView | null;
+  version: number;
+  viewAt: number;
+  pending: boolean;
+  selected: string | null;
+  log: GameLog;
+  last: LogEntry | null;
+  /** The action asked about before it is done ("Resign?", "Claim the win?"). */
+  confirm: "resign" | "claim" | null;
+  /** The *Invite* control is open (kept across redraws, which rebuild it). */
+  inviteOpen: boolean;
+}
+
+/** A seat's action at the table that the server answers. */
+export type TableAction = "resign" | "claim" | "back" | "leave";
+
+/** What the status line offers. */
+export interface Says {
+  /** A line in the status bar (`info`: news that goes by itself; "" clears it). */
+  say(text: string, info?: boolean): void;
+}
+
+/** What the invite links ask (`invite.ts`): the table this page is at. */
+export interface InviteHost extends Says {
+  /** The table, seat and invite code this page is at (null: none). */
+  readonly here: Here | null;
+  /** The listing of that table (its name, whether it is private), if known. */
+  readonly summary: TableSummary | null;
+}
+
+/** What every screen that draws into the main part asks. */
+export interface ScreenHost extends Says {
+  /** The connection in use (null: none at the moment). */
+  readonly client: KupferkesselClient | null;
+  /** The page's main part, where a screen draws. */
+  readonly main: HTMLElement;
+  /** The card catalogue of the server (null: not connected yet). */
+  readonly cards: Cards | null;
+  /** Show `screen` (drawn at once). */
+  show(screen: Screen): void;
+  /** A refusal in a plain sentence (`seat`: the seat asked for, in the page's words). */
+  refused(e: unknown, seat?: string | null): void;
+}
+
+/** What the players' screens ask (`players.ts`). */
+export interface PlayersHost extends ScreenHost {
+  /** The screen on show. */
+  readonly screen: Screen;
+  /** Signed in as `p` (null: anonymous); the header says so. */
+  setPlayer(p: PlayerInfo | null): void;
+}
+
+/** The table's chat box: one and the same element in every drawing. */
+export interface ChatHost {
+  readonly chatBox: HTMLElement;
+}
+
+/** What the lobby, its forms and the waiting screen ask (`lobby.ts`). */
+export interface LobbyHost extends PlayersHost, InviteHost, ChatHost {
+  readonly t: TableState;
+  readonly presence: PresenceMsg | null;
+  /** The listing of the table this page is at or about to join. */
+  summary: TableSummary | null;
+  /** The invite code of the table this page creates or joins. */
+  readonly invite: string | null;
+  /** The lobby's page of tables, their number, and the cursors to page through them. */
+  readonly tables: TableSummary[];
+  readonly tablesTotal: number;
+  cursor: string | null;
+  readonly nextCursor: string | null;
+  /** The table an invite or watch link names, and its listing if the server lists it. */
+  prefill: { table: string; invite: string; watch: boolean; known?: TableSummary | null } | null;
+  /** Ready to play as soon as seated (the waiting screen's choice). */
+  wantReady: boolean;
+  /** Ask the server for the lobby's page of tables. */
+  listTables(): void;
+  join(table: string, invite: string | null, seat: number | null, seeded?: boolean): void;
+  watch(table: string, invite: string | null): void;
+  /** Back at the table this tab was at: resume the seat, or watch again. */
+  rejoin(h: Here): Promise<void>;
+  ready(on: boolean): void;
+  act(type: TableAction): void;
+}
+
+/** What the table screen asks (`table.ts`). */
+export interface TableHost extends InviteHost, ChatHost {
+  readonly main: HTMLElement;
+  readonly cards: Cards | null;
+  readonly t: TableState;
+  readonly presence: PresenceMsg | null;
+  isMyTurn(): boolean;
+  /** `White (Ann)`, with `you` for this browser's seat. */
+  who(seat: number): string;
+  /** A seat's clock in words (`1:30 left, running`). */
+  clockText(seat: number): string;
+  /** The log by the memory rule, and the moves since this seat's last decision. */
+  visibleLog(): LogEntry[];
+  sinceLastDecision(): LogEntry[];
+  /** Draw the table screen again (a question asked, a card chosen). */
+  renderTableNow(): void;
+  /** Keyboard focus to the turn banner, unless the person is typing somewhere. */
+  focusTurn(): void;
+  take(option: TakeOption): Promise<void>;
+  act(type: TableAction): void;
+  rematch(on: boolean): void;
+}
