@@ -38,7 +38,10 @@ async function bundle(entry, extra = {}) {
 
 const app = await bundle(src("app/main.ts"));
 const lib = await bundle(src("lib/index.ts"));
-const css = await bundle(src("style.css"), { format: undefined, target: ["chrome90", "firefox90", "safari15"] });
+const css = await bundle(src("style.css"), {
+  format: undefined,
+  target: ["chrome90", "firefox90", "safari15"],
+});
 
 const files = new Map();
 const add = (name, bytes) => files.set(name, Buffer.from(bytes));
@@ -50,7 +53,10 @@ add(jsName, app.outputFiles[0].contents);
 add(cssName, css.outputFiles[0].contents);
 add(iconName, icon);
 add(hashed("kupferkessel-client", "js", lib.outputFiles[0].contents), lib.outputFiles[0].contents);
-const html = readFileSync(src("index.html"), "utf8").replace("%JS%", jsName).replace("%CSS%", cssName).replace("%ICON%", iconName);
+const html = readFileSync(src("index.html"), "utf8")
+  .replace("%JS%", jsName)
+  .replace("%CSS%", cssName)
+  .replace("%ICON%", iconName);
 add("index.html", html);
 
 // licenses of the packages bundled into the scripts
@@ -65,7 +71,9 @@ let licenses = "Kupferkessel Co. web client: licenses of the packages bundled in
 for (const name of [...packages].sort()) {
   const dir = join(root, "node_modules", name);
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  const file = readdirSync(dir).sort().find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+  const file = readdirSync(dir)
+    .sort()
+    .find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
   if (!file) throw new Error(`${name} ships no license file`);
   licenses += `\n${"=".repeat(72)}\n${name} ${pkg.version} (${pkg.license})\n${"=".repeat(72)}\n\n`;
   licenses += readFileSync(join(dir, file), "utf8").trim() + "\n";

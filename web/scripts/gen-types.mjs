@@ -22,7 +22,9 @@ function tsType(s) {
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (s.anyOf || s.oneOf) {
     const parts = (s.anyOf || s.oneOf).map(tsType);
-    return parts.length > 1 ? parts.map((p) => (p.includes(" ") && !p.startsWith("(") ? `(${p})` : p)).join(" | ") : parts[0];
+    return parts.length > 1
+      ? parts.map((p) => (p.includes(" ") && !p.startsWith("(") ? `(${p})` : p)).join(" | ")
+      : parts[0];
   }
   switch (s.type) {
     case "string":
@@ -48,14 +50,21 @@ function tsType(s) {
 
 function doc(text, indent) {
   if (!text) return "";
-  const clean = text.replace(/``/g, "`").replace(/\*\//g, "* /").split("\n").map((l) => l.trim()).join(" ");
+  const clean = text
+    .replace(/``/g, "`")
+    .replace(/\*\//g, "* /")
+    .split("\n")
+    .map((l) => l.trim())
+    .join(" ");
   return `${indent}/** ${clean} */\n`;
 }
 
 function iface(name, s) {
   const required = new Set(s.required || []);
   let body = "";
-  for (const [prop, ps] of Object.entries(s.properties || {}).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [prop, ps] of Object.entries(s.properties || {}).sort(([a], [b]) =>
+    a.localeCompare(b),
+  )) {
     // a field with a default may be absent on the wire (defaults are left out)
     // the discriminator (`type`, `kind`) is always on the wire
     const tag = ps.const !== undefined && (prop === "type" || prop === "kind");
@@ -89,7 +98,11 @@ const union = (msgs) => Object.values(msgs).map(refName).sort().join("\n  | ");
 text += `/** Every message a client sends. */\nexport type ClientMessage =\n  | ${union(index.client.messages)};\n\n`;
 text += `/** Every message a server sends. */\nexport type ServerMessage =\n  | ${union(index.server.messages)};\n\n`;
 text += `/** Every event of \`events\` and \`update\`. */\nexport type GameEvent =\n  | ${union(index.events.kinds)};\n\n`;
-const map = (msgs) => Object.entries(msgs).sort().map(([k, v]) => `  ${k}: ${refName(v)};`).join("\n");
+const map = (msgs) =>
+  Object.entries(msgs)
+    .sort()
+    .map(([k, v]) => `  ${k}: ${refName(v)};`)
+    .join("\n");
 text += `/** Client messages by \`type\`. */\nexport interface ClientMessages {\n${map(index.client.messages)}\n}\n\n`;
 text += `/** Server messages by \`type\`. */\nexport interface ServerMessages {\n${map(index.server.messages)}\n}\n\n`;
 text += `/** Events by \`kind\`. */\nexport interface GameEvents {\n${map(index.events.kinds)}\n}\n`;

@@ -9,7 +9,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const assets = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "server", "webassets");
 const file = readdirSync(assets).find((f) => /^kupferkessel-client\.[0-9a-f]{10}\.js$/.test(f));
-const { KupferkesselClient, ProtocolError, walk, lineOf } = await import(pathToFileURL(join(assets, file)).href);
+const { KupferkesselClient, ProtocolError, walk, lineOf } = await import(
+  pathToFileURL(join(assets, file)).href
+);
 const URL = process.env.KK_WS_URL;
 if (!URL) throw new Error("KK_WS_URL is not set (run through tests/web/test_jslib.py)");
 
@@ -29,8 +31,14 @@ test("the handshake speaks protocol 1.2 and hands over the catalogue", async () 
 
 test("a refusal rejects with the server's error code", async () => {
   const c = await connect();
-  await assert.rejects(c.request("join", { table: "nope", player: "Ann" }), (e) => e instanceof ProtocolError && e.code === "no_such_table");
-  await assert.rejects(c.command("chat", { text: "hi" }), (e) => e instanceof ProtocolError && e.code === "not_seated");
+  await assert.rejects(
+    c.request("join", { table: "nope", player: "Ann" }),
+    (e) => e instanceof ProtocolError && e.code === "no_such_table",
+  );
+  await assert.rejects(
+    c.command("chat", { text: "hi" }),
+    (e) => e instanceof ProtocolError && e.code === "not_seated",
+  );
   c.close();
 });
 

@@ -43,8 +43,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (k.startsWith("on") && typeof v === "function") {
       listen(el, k.slice(2), v);
       listened.add(el);
-    }
-    else if (v === true) el.setAttribute(k, "");
+    } else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));
   }
   append(el, children);
@@ -96,7 +95,8 @@ export function patch(el: Element, ...children: Child[]): void {
   }
 }
 
-const keyOf = (n: Node): string | null => (n instanceof Element ? n.getAttribute("data-key") : null);
+const keyOf = (n: Node): string | null =>
+  n instanceof Element ? n.getAttribute("data-key") : null;
 
 /** The old children that stand for `fresh` (by key, else the next unkeyed one in
  * order), then those not wanted removed first, so a kept node moves only when the order

@@ -33,7 +33,14 @@ export function linkLines(app: InviteHost, join = true): HTMLElement[] {
       if (!navigator.clipboard?.writeText) byHand();
       else navigator.clipboard.writeText(href).then(() => app.say("Link copied.", true), byHand);
     };
-    return h("p", { class: "share" }, `${label}: `, h("a", { id, href }, href), " ", h("button", { type: "button", "data-key": `copy-${id}`, onclick: copy }, "Copy link"));
+    return h(
+      "p",
+      { class: "share" },
+      `${label}: `,
+      h("a", { id, href }, href),
+      " ",
+      h("button", { type: "button", "data-key": `copy-${id}`, onclick: copy }, "Copy link"),
+    );
   };
   const watch = line("To watch", "watch-link", links.watch);
   return join ? [line("Invite link", "invite-link", links.join), watch] : [watch];

@@ -26,7 +26,6 @@ export function nameField(app: LobbyHost): HTMLInputElement {
   return input;
 }
 
-
 export function playerName(app: LobbyHost): string | null {
   const input = document.getElementById("player-name") as HTMLInputElement | null;
   const name = (input?.value ?? prefs.name()).trim();
@@ -39,7 +38,6 @@ export function playerName(app: LobbyHost): string | null {
   return name;
 }
 
-
 export function renderLobby(app: LobbyHost): void {
   const server = app.client?.welcome.server ?? "the server";
   replace(
@@ -49,17 +47,43 @@ export function renderLobby(app: LobbyHost): void {
       { class: "lobby", "aria-labelledby": "lobby-h" },
       h("h2", { id: "lobby-h" }, `Tables on ${server}`),
       h("p", {}, h("label", { for: "player-name" }, "Your name "), nameField(app)),
-      me() ? h("p", { id: "signed-in", class: "muted" }, `Signed in as ${me()!.name}: you sit down as your player.`) : null,
+      me()
+        ? h(
+            "p",
+            { id: "signed-in", class: "muted" },
+            `Signed in as ${me()!.name}: you sit down as your player.`,
+          )
+        : null,
       h(
         "p",
         { class: "buttons" },
-        h("button", { id: "new-table", class: "primary", onclick: () => app.show("create") }, "New table"),
+        h(
+          "button",
+          { id: "new-table", class: "primary", onclick: () => app.show("create") },
+          "New table",
+        ),
         h("button", { id: "join-code", onclick: () => app.show("join") }, "Join or watch by code"),
         h("button", { id: "refresh", onclick: () => app.listTables() }, "Refresh"),
-        speaksPlayers(app) ? h("button", { id: "your-player", onclick: () => openPlayers(app, "profile") }, "Your player") : null,
-        speaksPlayers(app) ? h("button", { id: "leaderboard", onclick: () => openPlayers(app, "board") }, "Leaderboard") : null,
+        speaksPlayers(app)
+          ? h(
+              "button",
+              { id: "your-player", onclick: () => openPlayers(app, "profile") },
+              "Your player",
+            )
+          : null,
+        speaksPlayers(app)
+          ? h(
+              "button",
+              { id: "leaderboard", onclick: () => openPlayers(app, "board") },
+              "Leaderboard",
+            )
+          : null,
       ),
-      h("div", { id: "tables", "aria-live": "polite", onpointerdown: () => (pressing.held = true) }),
+      h("div", {
+        id: "tables",
+        "aria-live": "polite",
+        onpointerdown: () => (pressing.held = true),
+      }),
     ),
   );
   if (!pressing.heard) {
@@ -81,7 +105,6 @@ export function renderLobby(app: LobbyHost): void {
  * `patch` keeps the pressed button, but a table listed above it would move it from
  * under the finger or mouse, and the release would land on another row. */
 const pressing = { held: false, due: false, heard: false };
-
 
 /** The list of tables, patched in place (`patch`), not rebuilt: it is listed again
  * every few seconds, and a Join pressed as the answer came must still join when the
@@ -111,21 +134,70 @@ export function renderTables(app: LobbyHost): void {
     const free = t.seats.find((s) => !s.name);
     const colours = ["white", "black", t.options.third_colour ?? "lilac"];
     // before the game, in the waiting screen's words: ready or not (or away)
-    const status = (s: SeatInfo) => (s.bot ? "bot" : t.state !== "lobby" ? seatStatus(s) : s.ready ? "ready" : s.connected ? "not ready" : seatStatus(s));
-    const seats = t.seats.map((s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${status(s)})` : "free"}`);
+    const status = (s: SeatInfo) =>
+      s.bot
+        ? "bot"
+        : t.state !== "lobby"
+          ? seatStatus(s)
+          : s.ready
+            ? "ready"
+            : s.connected
+              ? "not ready"
+              : seatStatus(s);
+    const seats = t.seats.map(
+      (s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${status(s)})` : "free"}`,
+    );
     const buttons = [];
     if (mine.length) {
-      buttons.push(h("button", { class: "primary", "data-key": `resume-${t.id}`, "data-seat": mine[0], onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }) }, "Back to my seat"));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "primary",
+            "data-key": `resume-${t.id}`,
+            "data-seat": mine[0],
+            onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }),
+          },
+          "Back to my seat",
+        ),
+      );
     } else if (t.state === "lobby" && free) {
-      buttons.push(h("button", { class: "primary", "data-key": `join-${t.id}`, onclick: () => app.join(t.id, null, null, t.seeded) }, "Join"));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "primary",
+            "data-key": `join-${t.id}`,
+            onclick: () => app.join(t.id, null, null, t.seeded),
+          },
+          "Join",
+        ),
+      );
     }
     // a seated player means their seat, never watching their own game as a spectator
-    if (!mine.length) buttons.push(h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"));
+    if (!mine.length)
+      buttons.push(
+        h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"),
+      );
     return h(
       "li",
       { class: "table-row", "data-key": `table-${t.id}` },
-      h("h3", {}, t.name, " ", h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state), t.rated ? h("span", { class: "tag" }, "rated") : null, mine.length ? h("span", { class: "tag mine" }, "your seat") : null),
-      h("p", { class: "terms" }, terms(t.options, t.timing, t.private), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.spectators ? `, ${t.spectators} watching` : ""),
+      h(
+        "h3",
+        {},
+        t.name,
+        " ",
+        h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state),
+        t.rated ? h("span", { class: "tag" }, "rated") : null,
+        mine.length ? h("span", { class: "tag mine" }, "your seat") : null,
+      ),
+      h(
+        "p",
+        { class: "terms" },
+        terms(t.options, t.timing, t.private),
+        t.seeded ? ", seeded deal (its creator may know every card)" : "",
+        t.spectators ? `, ${t.spectators} watching` : "",
+      ),
       h("p", { class: "seats" }, seats.join(" · ")),
       h("p", { class: "buttons" }, buttons),
     );
@@ -140,13 +212,16 @@ export function renderTables(app: LobbyHost): void {
           "p",
           { class: "buttons" },
           `${app.tables.length} of ${app.tablesTotal} tables shown.`,
-          app.cursor ? h("button", { "data-key": "first-page", onclick: page(false) }, "First page") : null,
-          app.nextCursor ? h("button", { "data-key": "next-page", onclick: page(true) }, "More tables") : null,
+          app.cursor
+            ? h("button", { "data-key": "first-page", onclick: page(false) }, "First page")
+            : null,
+          app.nextCursor
+            ? h("button", { "data-key": "next-page", onclick: page(true) }, "More tables")
+            : null,
         )
       : null;
   patch(el, h("ul", { class: "tables" }, rows), more);
 }
-
 
 /** A table id or invite code as typed: without spaces, in lower case. */
 export function code(typed: string): string {
@@ -161,12 +236,33 @@ export function renderJoin(app: LobbyHost): void {
   const open = !known || (known.state === "lobby" && free.length > 0);
   // a watch link, or a table that has no seat to offer: watching is all there is to do
   const watchOnly = !!p && (p.watch || !open);
-  const colours = ["white", "black", known ? known.options.third_colour ?? "lilac" : "third colour"];
+  const colours = [
+    "white",
+    "black",
+    known ? (known.options.third_colour ?? "lilac") : "third colour",
+  ];
   // ids and invite codes are lower case (hex; letters and digits with dashes): spaces
   // around them and a phone keyboard's capital letter are let go (`code`)
-  const plain = { type: "text", autocomplete: "off", autocapitalize: "off", autocorrect: "off", spellcheck: "false" };
-  const table = h("input", { id: "join-table", ...plain, required: true, pattern: "\\s*[A-Za-z0-9_\\-]+\\s*", value: p?.table ?? "" });
-  const invite = h("input", { id: "join-invite", ...plain, pattern: "\\s*[A-Za-z0-9_\\-]*\\s*", value: p?.invite ?? "" });
+  const plain = {
+    type: "text",
+    autocomplete: "off",
+    autocapitalize: "off",
+    autocorrect: "off",
+    spellcheck: "false",
+  };
+  const table = h("input", {
+    id: "join-table",
+    ...plain,
+    required: true,
+    pattern: "\\s*[A-Za-z0-9_\\-]+\\s*",
+    value: p?.table ?? "",
+  });
+  const invite = h("input", {
+    id: "join-invite",
+    ...plain,
+    pattern: "\\s*[A-Za-z0-9_\\-]*\\s*",
+    value: p?.invite ?? "",
+  });
   const seat = h(
     "select",
     { id: "join-seat" },
@@ -178,9 +274,23 @@ export function renderJoin(app: LobbyHost): void {
     app.prefill = null;
     if (known && code(table.value) === known.id) app.summary = known; // its name on the waiting screen
     if (watch) app.watch(code(table.value), code(invite.value) || null);
-    else app.join(code(table.value), code(invite.value) || null, seat.value === "" ? null : Number(seat.value), known?.seeded ?? false);
+    else
+      app.join(
+        code(table.value),
+        code(invite.value) || null,
+        seat.value === "" ? null : Number(seat.value),
+        known?.seeded ?? false,
+      );
   };
-  const title = !p ? "Join or watch by code" : p.watch ? (known ? `Watch ${known.name}` : "You are invited to watch a table") : known ? `You are invited to ${known.name}` : "You are invited to a table";
+  const title = !p
+    ? "Join or watch by code"
+    : p.watch
+      ? known
+        ? `Watch ${known.name}`
+        : "You are invited to watch a table"
+      : known
+        ? `You are invited to ${known.name}`
+        : "You are invited to a table";
   replace(
     app.main,
     h(
@@ -198,9 +308,23 @@ export function renderJoin(app: LobbyHost): void {
         h(
           "p",
           { class: "buttons" },
-          h("button", { type: "submit", class: "primary", id: "join-go" }, watchOnly ? "Watch" : p?.watch ? "Watch" : "Join"),
-          watchOnly ? null : h("button", { type: "button", onclick: go(!(p?.watch ?? false)) }, p?.watch ? "Join" : "Watch"),
-          h("button", { type: "button", onclick: () => ((app.prefill = null), app.show("lobby")) }, "Back"),
+          h(
+            "button",
+            { type: "submit", class: "primary", id: "join-go" },
+            watchOnly ? "Watch" : p?.watch ? "Watch" : "Join",
+          ),
+          watchOnly
+            ? null
+            : h(
+                "button",
+                { type: "button", onclick: go(!(p?.watch ?? false)) },
+                p?.watch ? "Join" : "Watch",
+              ),
+          h(
+            "button",
+            { type: "button", onclick: () => ((app.prefill = null), app.show("lobby")) },
+            "Back",
+          ),
         ),
       ),
     ),
@@ -209,16 +333,38 @@ export function renderJoin(app: LobbyHost): void {
 
 /** A listed table in a few lines: its terms, its state and its seats, free or whose. */
 function about(t: TableSummary, colours: string[]): HTMLElement {
-  const state = t.state === "lobby" ? (t.seats.some((s) => !s.name) ? "waiting for players" : "every seat is taken") : t.state === "playing" ? "the game is on: every seat is taken" : "the game is over";
+  const state =
+    t.state === "lobby"
+      ? t.seats.some((s) => !s.name)
+        ? "waiting for players"
+        : "every seat is taken"
+      : t.state === "playing"
+        ? "the game is on: every seat is taken"
+        : "the game is over";
   return h(
     "div",
     { id: "join-about", class: "join-about" },
-    h("p", { class: "terms" }, cap(terms(t.options, t.timing, t.private)), t.seeded ? ", seeded deal (its creator may know every card)" : "", t.rated ? ", rated" : "", "."),
+    h(
+      "p",
+      { class: "terms" },
+      cap(terms(t.options, t.timing, t.private)),
+      t.seeded ? ", seeded deal (its creator may know every card)" : "",
+      t.rated ? ", rated" : "",
+      ".",
+    ),
     h("p", { class: "state" }, `${cap(state)}${t.spectators ? `, ${t.spectators} watching` : ""}.`),
     h(
       "ul",
       { class: "seat-list", "aria-label": "Seats" },
-      t.seats.map((s) => h("li", {}, h("span", { class: `tag c-${colours[s.seat]}` }, cap(colours[s.seat])), " ", s.name ? `${seatName(s)}${s.bot ? " (bot)" : ""}` : "free seat")),
+      t.seats.map((s) =>
+        h(
+          "li",
+          {},
+          h("span", { class: `tag c-${colours[s.seat]}` }, cap(colours[s.seat])),
+          " ",
+          s.name ? `${seatName(s)}${s.bot ? " (bot)" : ""}` : "free seat",
+        ),
+      ),
     ),
   );
 }
@@ -243,23 +389,83 @@ export async function lookUp(app: LobbyHost, table: string): Promise<TableSummar
   return null;
 }
 
-
 export function renderCreate(app: LobbyHost): void {
   const levels = app.client?.welcome.bot_levels ?? [];
   const name = nameField(app);
-  const tableName = h("input", { id: "table-name", type: "text", maxlength: app.client?.welcome.limits.max_table_name ?? 48, value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table" });
-  const players = h("select", { id: "opt-players" }, h("option", { value: "2" }, "2 players"), h("option", { value: "3" }, "3 players"));
+  const tableName = h("input", {
+    id: "table-name",
+    type: "text",
+    maxlength: app.client?.welcome.limits.max_table_name ?? 48,
+    value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table",
+  });
+  const players = h(
+    "select",
+    { id: "opt-players" },
+    h("option", { value: "2" }, "2 players"),
+    h("option", { value: "3" }, "3 players"),
+  );
   const recipes = h("input", { id: "opt-recipes", type: "checkbox" });
-  const startCard = h("select", { id: "opt-start" }, h("option", { value: "no_player_colors" }, "no player colours (rule book)"), h("option", { value: "not_own_color" }, "not your own colour"));
-  const memory = h("select", { id: "opt-memory" }, h("option", { value: "strict" }, "strict: only kettle tops"), h("option", { value: "casual" }, "casual: see your own kettle"));
-  const third = h("select", { id: "opt-third" }, (app.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) => h("option", { value: c }, c)));
+  const startCard = h(
+    "select",
+    { id: "opt-start" },
+    h("option", { value: "no_player_colors" }, "no player colours (rule book)"),
+    h("option", { value: "not_own_color" }, "not your own colour"),
+  );
+  const memory = h(
+    "select",
+    { id: "opt-memory" },
+    h("option", { value: "strict" }, "strict: only kettle tops"),
+    h("option", { value: "casual" }, "casual: see your own kettle"),
+  );
+  const third = h(
+    "select",
+    { id: "opt-third" },
+    (app.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) =>
+      h("option", { value: c }, c),
+    ),
+  );
   const priv = h("input", { id: "opt-private", type: "checkbox" });
-  const seed = h("input", { id: "opt-seed", type: "number", min: 0, max: Number.MAX_SAFE_INTEGER, placeholder: "random", inputmode: "numeric" });
+  const seed = h("input", {
+    id: "opt-seed",
+    type: "number",
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    placeholder: "random",
+    inputmode: "numeric",
+  });
   const mySeat = h("select", { id: "opt-seat" });
-  const move = h("input", { id: "opt-move", type: "number", min: 1, max: 86400, placeholder: "no clock", inputmode: "numeric" });
-  const reserve = h("input", { id: "opt-reserve", type: "number", min: 0, max: 86400, value: 0, inputmode: "numeric" });
-  const grace = h("input", { id: "opt-grace", type: "number", min: 0, max: 86400, value: 60, inputmode: "numeric" });
-  const absentAfter = h("input", { id: "opt-absent", type: "number", min: 1, max: 100, value: 3, inputmode: "numeric" });
+  const move = h("input", {
+    id: "opt-move",
+    type: "number",
+    min: 1,
+    max: 86400,
+    placeholder: "no clock",
+    inputmode: "numeric",
+  });
+  const reserve = h("input", {
+    id: "opt-reserve",
+    type: "number",
+    min: 0,
+    max: 86400,
+    value: 0,
+    inputmode: "numeric",
+  });
+  const grace = h("input", {
+    id: "opt-grace",
+    type: "number",
+    min: 0,
+    max: 86400,
+    value: 60,
+    inputmode: "numeric",
+  });
+  const absentAfter = h("input", {
+    id: "opt-absent",
+    type: "number",
+    min: 1,
+    max: 100,
+    value: 3,
+    inputmode: "numeric",
+  });
   const others = h("div", { id: "other-seats" });
   const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
   // offered for three players only, as the terminal client does: a two-player table has
@@ -270,11 +476,16 @@ export function renderCreate(app: LobbyHost): void {
     const n = Number(players.value);
     thirdField.hidden = n !== 3;
     const keep = mySeat.value;
-    replace(mySeat, seatNames(n).map((c, s) => h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`)));
+    replace(
+      mySeat,
+      seatNames(n).map((c, s) =>
+        h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`),
+      ),
+    );
     mySeat.value = keep && Number(keep) < n ? keep : "0";
     const me = Number(mySeat.value);
     memory.disabled = seed.disabled = rated.checked; // a rated table: strict memory, a random deal
-    if (rated.checked) (memory.value = "strict"), (seed.value = "");
+    if (rated.checked) ((memory.value = "strict"), (seed.value = ""));
     const old = new Map([...others.querySelectorAll("select")].map((s) => [s.id, s.value]));
     replace(
       others,
@@ -286,8 +497,20 @@ export function renderCreate(app: LobbyHost): void {
               h(
                 "select",
                 { id: `seat-${s}` },
-                rated.checked ? [] : levels.map((l) => h("option", { value: l, selected: old.get(`seat-${s}`) === l }, `a computer player, ${l}`)),
-                h("option", { value: "", selected: old.get(`seat-${s}`) === "" }, "a person (wait for them)"),
+                rated.checked
+                  ? []
+                  : levels.map((l) =>
+                      h(
+                        "option",
+                        { value: l, selected: old.get(`seat-${s}`) === l },
+                        `a computer player, ${l}`,
+                      ),
+                    ),
+                h(
+                  "option",
+                  { value: "", selected: old.get(`seat-${s}`) === "" },
+                  "a person (wait for them)",
+                ),
               ),
             ),
       ),
@@ -313,14 +536,16 @@ export function renderCreate(app: LobbyHost): void {
     if (move.value) timing.move = Number(move.value);
     if (move.value && Number(reserve.value)) timing.reserve = Number(reserve.value);
     if (grace.value !== "" && Number(grace.value) !== 60) timing.grace = Number(grace.value);
-    if (absentAfter.value !== "" && Number(absentAfter.value) !== 3) timing.absent_after = Number(absentAfter.value);
+    if (absentAfter.value !== "" && Number(absentAfter.value) !== 3)
+      timing.absent_after = Number(absentAfter.value);
     const msg: Omit<CreateTableMsg, "type" | "id"> = {
       name: tableName.value.trim() || `${player}'s table`,
       private: priv.checked || undefined,
       options: {
         players: n,
         recipes: recipes.checked || undefined,
-        start_card: startCard.value === "no_player_colors" ? undefined : (startCard.value as "not_own_color"),
+        start_card:
+          startCard.value === "no_player_colors" ? undefined : (startCard.value as "not_own_color"),
         memory: memory.value === "strict" ? undefined : "casual",
         third_colour: n === 3 ? (third.value as "lilac") : undefined,
         seed: seed.value === "" ? undefined : Number(seed.value),
@@ -365,7 +590,12 @@ export function renderCreate(app: LobbyHost): void {
           field("Grace period for a lost connection (s)", grace),
           field("Away after time-outs in a row", absentAfter),
           field("Private (invite code)", priv),
-          me() ? field("Rated: the result changes the players' ratings (players only, no computer)", rated) : null,
+          me()
+            ? field(
+                "Rated: the result changes the players' ratings (players only, no computer)",
+                rated,
+              )
+            : null,
           field("Seed for a reproducible deal (others are told you chose it)", seed),
         ),
         h(
@@ -380,14 +610,13 @@ export function renderCreate(app: LobbyHost): void {
   redraw();
 }
 
-
 export function renderWaiting(app: LobbyHost): void {
   const p = app.presence;
   const s = app.summary;
   const seat = app.t.seat;
   // the third seat's colour is in the table's listing: a private table's joiner, who has
   // none, is not told a colour that may be wrong
-  const colours = ["white", "black", s ? s.options.third_colour ?? "lilac" : null];
+  const colours = ["white", "black", s ? (s.options.third_colour ?? "lilac") : null];
   const me = seat !== null ? p?.seats[seat] : undefined;
   replace(
     app.main,
@@ -403,11 +632,19 @@ export function renderWaiting(app: LobbyHost): void {
           h(
             "li",
             {},
-            h("span", { class: `tag${colours[x.seat] ? ` c-${colours[x.seat]}` : ""}` }, colours[x.seat] ? cap(colours[x.seat]!) : `Seat ${x.seat + 1}`),
+            h(
+              "span",
+              { class: `tag${colours[x.seat] ? ` c-${colours[x.seat]}` : ""}` },
+              colours[x.seat] ? cap(colours[x.seat]!) : `Seat ${x.seat + 1}`,
+            ),
             " ",
             x.name ? `${seatName(x)}${x.seat === seat ? " (you)" : ""}` : "free seat",
             " ",
-            h("span", { class: "state" }, x.name ? (x.bot ? "bot, ready" : x.ready ? "ready" : "not ready") : "waiting"),
+            h(
+              "span",
+              { class: "state" },
+              x.name ? (x.bot ? "bot, ready" : x.ready ? "ready" : "not ready") : "waiting",
+            ),
           ),
         ),
       ),
@@ -422,18 +659,37 @@ export function renderWaiting(app: LobbyHost): void {
       h(
         "p",
         { class: "buttons" },
-        seat !== null ? h("button", { id: "ready", class: me?.ready ? "" : "primary", "aria-pressed": me?.ready ? "true" : "false", onclick: () => app.ready(!me?.ready) }, me?.ready ? "\u2713 I am ready" : "I am ready") : null,
+        seat !== null
+          ? h(
+              "button",
+              {
+                id: "ready",
+                class: me?.ready ? "" : "primary",
+                "aria-pressed": me?.ready ? "true" : "false",
+                onclick: () => app.ready(!me?.ready),
+              },
+              me?.ready ? "\u2713 I am ready" : "I am ready",
+            )
+          : null,
         h("button", { id: "leave", onclick: () => app.act("leave") }, "Leave the table"),
       ),
-      h("p", {}, "The game begins when every seat is taken and everyone is ready.", seat !== null && me?.ready ? " You are ready: press the button again to wait." : ""),
+      h(
+        "p",
+        {},
+        "The game begins when every seat is taken and everyone is ready.",
+        seat !== null && me?.ready ? " You are ready: press the button again to wait." : "",
+      ),
     ),
     app.chatBox,
   );
 }
 
-
 function field(label: string, input: HTMLElement): HTMLElement {
   const id = input.id;
   const box = input instanceof HTMLInputElement && input.type === "checkbox";
-  return h("p", { class: box ? "field check" : "field" }, box ? [input, " ", h("label", { for: id }, label)] : [h("label", { for: id }, label), input]);
+  return h(
+    "p",
+    { class: box ? "field check" : "field" },
+    box ? [input, " ", h("label", { for: id }, label)] : [h("label", { for: id }, label), input],
+  );
 }

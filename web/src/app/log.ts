@@ -42,7 +42,11 @@ export class GameLog {
    * entries added and the take among them, with the slot its refill filled. A take of a
    * seat in `computer` (a computer plays it now: away, or resigned with three players)
    * decides nothing for it. */
-  add(events: readonly GameEvent[], words: (ev: GameEvent) => string | null, computer: ReadonlySet<number> = new Set()): { added: LogEntry[]; took: LogEntry | null } {
+  add(
+    events: readonly GameEvent[],
+    words: (ev: GameEvent) => string | null,
+    computer: ReadonlySet<number> = new Set(),
+  ): { added: LogEntry[]; took: LogEntry | null } {
     const added: LogEntry[] = [];
     let took: LogEntry | null = null;
     let timedOut = false; // a computer moved for the seat: the take decided nothing
@@ -100,7 +104,8 @@ export class GameLog {
    * see. */
   save(seat: number | null, casual: boolean, players = 3): Saved {
     const seen = (s: number) => this.entries.length - this.visible(null, s, casual).length;
-    const offset = seat !== null ? seen(seat) : Math.min(...Array.from({ length: players }, (_, s) => seen(s)));
+    const offset =
+      seat !== null ? seen(seat) : Math.min(...Array.from({ length: players }, (_, s) => seen(s)));
     const keep = this.entries.slice(offset);
     return {
       log: keep.map((e) => ({ ...e, start: Math.max(0, (e.start ?? 0) - offset) })),
@@ -126,7 +131,8 @@ export class GameLog {
   private lastDecision(seat: number): number {
     const log = this.entries;
     let i = log.length - 1;
-    while (i >= 0 && !(log[i].kind === "took" && log[i].seat === seat && log[i].decided !== false)) i--;
+    while (i >= 0 && !(log[i].kind === "took" && log[i].seat === seat && log[i].decided !== false))
+      i--;
     return i;
   }
 }

@@ -15,13 +15,40 @@ import type {
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { LobbyHost, PlayersScreen, Screen, TableAction, TableHost, TableState } from "./host";
-import { lookUp, playerName, renderCreate, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
-import { CHAT_KEEP, account, here as hereStore, prefs, savedChat, savedLog, tokens, type Here, type KeptChat } from "./store";
+import {
+  lookUp,
+  playerName,
+  renderCreate,
+  renderJoin,
+  renderLobby,
+  renderTables,
+  renderWaiting,
+} from "./lobby";
+import {
+  CHAT_KEEP,
+  account,
+  here as hereStore,
+  prefs,
+  savedChat,
+  savedLog,
+  tokens,
+  type Here,
+  type KeptChat,
+} from "./store";
 import { GameLog, type LogEntry } from "./log";
 import { Pacer, paceSetting } from "./pace";
 import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn } from "./players";
 import { renderTable } from "./table";
-import { Cards, cap, endingWords, eventWords, lineWords, refusalWords, seatLabel, winnersWords } from "./words";
+import {
+  Cards,
+  cap,
+  endingWords,
+  eventWords,
+  lineWords,
+  refusalWords,
+  seatLabel,
+  winnersWords,
+} from "./words";
 
 const VERSION = "0.1.0";
 
@@ -68,7 +95,8 @@ class App implements LobbyHost, TableHost {
   /** The state version the log had seen when the seat was resumed (null: not resuming). */
   private resumedFrom: number | null = null;
   /** The table an invite or watch link names, and its listing if the server lists it. */
-  prefill: { table: string; invite: string; watch: boolean; known?: TableSummary | null } | null = null;
+  prefill: { table: string; invite: string; watch: boolean; known?: TableSummary | null } | null =
+    null;
   readonly main = byId("main");
   private readonly conn = byId("conn");
   private readonly status = byId("status");
@@ -96,7 +124,13 @@ class App implements LobbyHost, TableHost {
     // one and the same box in every drawing of the table, keyed: a redraw moves it into
     // the new tree before comparing, and unkeyed the boxes after it (the seat's buttons)
     // were matched one place off, so rebuilt every time, under a finger too
-    this.chatBox = h("section", { class: "chat", "data-key": "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
+    this.chatBox = h(
+      "section",
+      { class: "chat", "data-key": "chat", "aria-labelledby": "chat-h" },
+      h("h2", { id: "chat-h" }, "Chat"),
+      this.chatList,
+      form,
+    );
     window.addEventListener("hashchange", () => {
       // an invite or watch link opened in a tab that shows the page already: only the
       // part after # changed, so the page is not loaded again and must follow it itself
@@ -106,7 +140,8 @@ class App implements LobbyHost, TableHost {
     // the header's links to the lobby (its title too) lead back to it from a form or a
     // players' screen; at a table they show the table, left by its own buttons. The
     // address may say "#/" already, so the click is heard, not only a change of it
-    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href="#/"]')) a.addEventListener("click", () => this.toLobby());
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href="#/"]'))
+      a.addEventListener("click", () => this.toLobby());
     paceSetting(this.pacer);
     closeSettingsOutside();
     this.watchPresses();
@@ -129,7 +164,10 @@ class App implements LobbyHost, TableHost {
     let client: KupferkesselClient;
     const said = helloName();
     try {
-      client = await KupferkesselClient.connect(this.wsUrl(), { client: said, clientVersion: VERSION });
+      client = await KupferkesselClient.connect(this.wsUrl(), {
+        client: said,
+        clientVersion: VERSION,
+      });
     } catch (e) {
       this.scheduleReconnect(e);
       return;
@@ -159,8 +197,7 @@ class App implements LobbyHost, TableHost {
       const p = this.prefill;
       p.known = await lookUp(this, p.table); // what the link leads to, if it is listed
       if (this.prefill === p && this.client === client) this.show("join");
-    }
-    else this.show("lobby");
+    } else this.show("lobby");
   }
 
   private scheduleReconnect(e: unknown): void {
@@ -185,8 +222,16 @@ class App implements LobbyHost, TableHost {
         "section",
         { class: "form", "aria-labelledby": "away-h" },
         h("h2", { id: "away-h", tabindex: -1 }, "Your seat is played elsewhere"),
-        h("p", {}, "Another window or device took this seat up with its token, so this page let go of it."),
-        h("p", { class: "buttons" }, h("button", { class: "primary", id: "play-here", onclick: again }, "Play here again")),
+        h(
+          "p",
+          {},
+          "Another window or device took this seat up with its token, so this page let go of it.",
+        ),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { class: "primary", id: "play-here", onclick: again }, "Play here again"),
+        ),
       ),
     );
     byId("away-h").focus();
@@ -199,19 +244,28 @@ class App implements LobbyHost, TableHost {
       if (h.seat !== null) {
         const token = tokens.get(h.table, h.seat);
         if (token) await c.request("resume", { token });
-        else if (this.player && playerSeat(h.table) === h.seat) await c.request("rejoin", { table: h.table });
+        else if (this.player && playerSeat(h.table) === h.seat)
+          await c.request("rejoin", { table: h.table });
         else throw new Error("no token");
       } else {
         await c.request("watch", { table: h.table, invite: h.invite ?? undefined });
       }
     } catch (e) {
-      if (h.seat !== null && e instanceof ProtocolError && (e.code === "bad_token" || e.code === "no_such_table")) {
+      if (
+        h.seat !== null &&
+        e instanceof ProtocolError &&
+        (e.code === "bad_token" || e.code === "no_such_table")
+      ) {
         tokens.forget(h.table, h.seat);
       }
       if (h.seat === null) forgetWatching(h.table); // no more watching there
       this.setHere(null);
       this.show("lobby");
-      this.say(e instanceof ProtocolError ? `Could not go back to the table. ${refusalWords(e.code, e.message)}` : "");
+      this.say(
+        e instanceof ProtocolError
+          ? `Could not go back to the table. ${refusalWords(e.code, e.message)}`
+          : "",
+      );
     }
   }
 
@@ -222,7 +276,8 @@ class App implements LobbyHost, TableHost {
   /** 1.2: signed in as `p` (null: anonymous); the header says so. */
   setPlayer(p: PlayerInfo | null): void {
     this.player = p;
-    if (this.client) this.setConn(`connected to ${this.client.welcome.server}${p ? ` as ${p.name}` : ""}`);
+    if (this.client)
+      this.setConn(`connected to ${this.client.welcome.server}${p ? ` as ${p.name}` : ""}`);
   }
 
   /** A line in the status bar (server refusals, connection news). */
@@ -253,14 +308,23 @@ class App implements LobbyHost, TableHost {
         tokens.put(msg.table, msg.seat, msg.token);
         this.enterTable({ table: msg.table, seat: msg.seat, invite: this.invite });
         if (this.screen === "waiting") renderWaiting(this); // its presence came first: now with the seat's Ready
-        if (this.wantReady) this.client?.command("ready", { ready: true }).catch((e) => this.refused(e));
+        if (this.wantReady)
+          this.client?.command("ready", { ready: true }).catch((e) => this.refused(e));
         break;
       case "resumed":
-        this.enterTable({ table: msg.table, seat: msg.seat, invite: this.hereAt(msg.table)?.invite ?? null });
+        this.enterTable({
+          table: msg.table,
+          seat: msg.seat,
+          invite: this.hereAt(msg.table)?.invite ?? null,
+        });
         this.resumedFrom = this.t.log.version; // the fresh view that follows says if it moved on
         break;
       case "watching":
-        this.enterTable({ table: msg.table, seat: null, invite: this.hereAt(msg.table)?.invite ?? this.prefill?.invite ?? null });
+        this.enterTable({
+          table: msg.table,
+          seat: null,
+          invite: this.hereAt(msg.table)?.invite ?? this.prefill?.invite ?? null,
+        });
         this.resumedFrom = this.t.log.version; // as for a seat: the log says if it missed moves
         break;
       case "rematched": {
@@ -277,7 +341,8 @@ class App implements LobbyHost, TableHost {
       }
       case "left": {
         const h = this.here;
-        if (h && h.seat !== null && this.presence?.state !== "playing") tokens.forget(h.table, h.seat);
+        if (h && h.seat !== null && this.presence?.state !== "playing")
+          tokens.forget(h.table, h.seat);
         if (h && h.seat === null) forgetWatching(h.table); // stopped watching
         this.setHere(null);
         this.presence = null;
@@ -308,7 +373,11 @@ class App implements LobbyHost, TableHost {
         break;
       case "bye":
         this.byeSaid = true;
-        this.say(msg.reason === "shutdown" ? "The server is stopping; your seat is kept if it comes back." : `The server closed the connection: ${msg.message || msg.reason}`);
+        this.say(
+          msg.reason === "shutdown"
+            ? "The server is stopping; your seat is kept if it comes back."
+            : `The server closed the connection: ${msg.message || msg.reason}`,
+        );
         break;
       default:
         break;
@@ -326,7 +395,8 @@ class App implements LobbyHost, TableHost {
     const same = this.tHolds === `${h.table}:${h.seat}`;
     this.tHolds = `${h.table}:${h.seat}`;
     const kept = this.hereAt(h.table)?.summary ?? null;
-    if (this.summary?.id !== h.table) this.summary = this.tables.find((t) => t.id === h.table) ?? kept;
+    if (this.summary?.id !== h.table)
+      this.summary = this.tables.find((t) => t.id === h.table) ?? kept;
     h.summary = this.summary;
     this.setHere(h);
     if (!this.summary) void this.lookUpSummary(h.table);
@@ -355,9 +425,11 @@ class App implements LobbyHost, TableHost {
     const before = this.presence?.table === msg.table ? this.presence : null;
     this.presence = msg;
     // a table's presence comes before `joined`: its name and terms from the listing already
-    if (this.summary?.id !== msg.table) this.summary = this.tables.find((t) => t.id === msg.table) ?? null;
+    if (this.summary?.id !== msg.table)
+      this.summary = this.tables.find((t) => t.id === msg.table) ?? null;
     // from "playing" too: a two-player resignation finishes the table in this message
-    if (before && (msg.state === "playing" || before.state === "playing")) this.logPresence(before, msg);
+    if (before && (msg.state === "playing" || before.state === "playing"))
+      this.logPresence(before, msg);
     if (msg.state === "lobby") this.show("waiting");
     else if (this.screen !== "table") {
       this.show("table");
@@ -374,7 +446,8 @@ class App implements LobbyHost, TableHost {
       if (!b || s.bot) continue;
       let text: string | null = null;
       if (s.resigned && !b.resigned) {
-        if (this.noteResigned(s.seat, !!s.computer && now.state === "playing")) said.push(this.t.log.entries[this.t.log.entries.length - 1].text);
+        if (this.noteResigned(s.seat, !!s.computer && now.state === "playing"))
+          said.push(this.t.log.entries[this.t.log.entries.length - 1].text);
         continue;
       }
       if (now.state !== "playing") continue;
@@ -395,7 +468,11 @@ class App implements LobbyHost, TableHost {
    * it, in either order); false if it is in the log already. */
   private noteResigned(seat: number, computerPlays: boolean): boolean {
     if (this.t.log.entries.some((e) => e.kind === "resigned" && e.seat === seat)) return false;
-    this.t.log.note("resigned", `${this.who(seat)} resigned${computerPlays ? ": a computer plays the seat to the end" : ""}`, seat);
+    this.t.log.note(
+      "resigned",
+      `${this.who(seat)} resigned${computerPlays ? ": a computer plays the seat to the end" : ""}`,
+      seat,
+    );
     return true;
   }
 
@@ -416,7 +493,9 @@ class App implements LobbyHost, TableHost {
           continue;
         }
         const u = this.queue[0];
-        const others = u.re == null && u.events?.some((e) => "seat" in e && e.seat !== this.t.seat && e.kind !== "turn_passed");
+        const others =
+          u.re == null &&
+          u.events?.some((e) => "seat" in e && e.seat !== this.t.seat && e.kind !== "turn_passed");
         const wait = others ? this.pacer.due(this.queue.length) : 0;
         if (wait > 0) {
           await this.pacer.sleep(wait);
@@ -444,16 +523,26 @@ class App implements LobbyHost, TableHost {
       // the moves made while away come as a fresh view, not as events
       // (once: never twice in a row; a log of unknown version says it if it has lines)
       const last = t.log.entries[t.log.entries.length - 1];
-      const moved = this.resumedFrom === -1 ? !!last || u.view.ply > 0 : this.resumedFrom !== u.state_version;
+      const moved =
+        this.resumedFrom === -1 ? !!last || u.view.ply > 0 : this.resumedFrom !== u.state_version;
       // a spectator who comes in during the game has seen none of it
-      const back = last || t.seat !== null ? "Back at the table: moves made meanwhile are not in the log" : "You came in during the game: the moves before are not in the log";
+      const back =
+        last || t.seat !== null
+          ? "Back at the table: moves made meanwhile are not in the log"
+          : "You came in during the game: the moves before are not in the log";
       if (moved && last?.kind !== "back") t.log.note("back", back);
       // the last take this page saw is not the last one made: no "Last move" or mark of it
       if (moved) t.last = null;
       this.resumedFrom = null;
     }
-    const computer = new Set((this.presence?.seats ?? []).filter((s) => s.computer).map((s) => s.seat));
-    const { added, took } = t.log.add(u.events ?? [], (ev) => eventWords(ev, (s) => this.who(s), this.cards!, lineOf), computer);
+    const computer = new Set(
+      (this.presence?.seats ?? []).filter((s) => s.computer).map((s) => s.seat),
+    );
+    const { added, took } = t.log.add(
+      u.events ?? [],
+      (ev) => eventWords(ev, (s) => this.who(s), this.cards!, lineOf),
+      computer,
+    );
     for (const e of added) if (e.seat !== t.seat || t.seat === null) said.push(e.text);
     if (took) t.last = took;
     const ended = before !== null && !before.game_over && u.view.game_over && u.view.result;
@@ -461,8 +550,12 @@ class App implements LobbyHost, TableHost {
       // an ending before the last card (resigned, claimed, time ran out) has no event
       const result = u.view.result!;
       const who = (s: number) => this.who(s);
-      if (result.ending === "resigned") for (const s of result.resigned ?? []) this.noteResigned(s, false);
-      t.log.note("over", `The game is over: ${result.ending === "resigned" ? winnersWords(result, who) : endingWords(result, who)}`);
+      if (result.ending === "resigned")
+        for (const s of result.resigned ?? []) this.noteResigned(s, false);
+      t.log.note(
+        "over",
+        `The game is over: ${result.ending === "resigned" ? winnersWords(result, who) : endingWords(result, who)}`,
+      );
     }
     t.log.version = u.state_version;
     this.saveLog();
@@ -471,24 +564,30 @@ class App implements LobbyHost, TableHost {
     if (this.screen !== "table") this.show("table");
     else this.renderTableNow();
     if (!before) this.renderChat(); // lines kept from before a reload: now with their colours
-    if (nowMine && (!wasMine || u.re != null)) said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
+    if (nowMine && (!wasMine || u.re != null))
+      said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
     if (said.length) this.announce(said.join(". ") + ".");
     if (nowMine && !t.confirm) {
       // (a question being answered, "Resign?", keeps the focus: the turn is announced)
       const a = document.activeElement;
-      if (!wasMine || !a || a === document.body || a === this.main || a.id === "turn") this.focusStart();
+      if (!wasMine || !a || a === document.body || a === this.main || a.id === "turn")
+        this.focusStart();
     }
-    if (u.view.game_over && u.view.result) this.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
+    if (u.view.game_over && u.view.result)
+      this.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
     if (ended) {
       // the end in view, unless the person is typing (a chat line) somewhere
       const a = document.activeElement;
-      if (!a || !["INPUT", "TEXTAREA", "SELECT"].includes(a.tagName)) document.getElementById("end-h")?.focus();
+      if (!a || !["INPUT", "TEXTAREA", "SELECT"].includes(a.tagName))
+        document.getElementById("end-h")?.focus();
     }
   }
 
   isMyTurn(): boolean {
     const v = this.t.view;
-    return !!v && !v.game_over && v.to_move != null && v.to_move === this.t.seat && !!v.takes?.length;
+    return (
+      !!v && !v.game_over && v.to_move != null && v.to_move === this.t.seat && !!v.takes?.length
+    );
   }
 
   /** `White (Ann)`, with `you` for this browser's seat. */
@@ -519,7 +618,8 @@ class App implements LobbyHost, TableHost {
 
   private saveLog(): void {
     const h = this.here;
-    if (h) savedLog.put(h.table, h.seat, this.t.log.save(h.seat, this.casual(), this.t.view?.players));
+    if (h)
+      savedLog.put(h.table, h.seat, this.t.log.save(h.seat, this.casual(), this.t.view?.players));
   }
 
   private restoreLog(table: string, seat: number | null): void {
@@ -536,7 +636,8 @@ class App implements LobbyHost, TableHost {
 
   /** `White (seat 1)`: a seat of `table` as the join form names it. */
   private seatWords(table: string, seat: number): string {
-    const t = this.tables.find((x) => x.id === table) ?? (this.summary?.id === table ? this.summary : null);
+    const t =
+      this.tables.find((x) => x.id === table) ?? (this.summary?.id === table ? this.summary : null);
     const colours = ["white", "black", t?.options.third_colour ?? "third colour"];
     return `${cap(colours[seat] ?? "")} (seat ${seat + 1})`;
   }
@@ -556,7 +657,8 @@ class App implements LobbyHost, TableHost {
       this.say("");
     } catch (e) {
       t.pending = false;
-      if (e instanceof ProtocolError && e.code === "stale_state") this.say("The game moved on: choose again.");
+      if (e instanceof ProtocolError && e.code === "stale_state")
+        this.say("The game moved on: choose again.");
       else this.refused(e);
       this.renderTableNow();
       if (document.activeElement?.id === "turn" && this.isMyTurn()) this.focusStart();
@@ -606,7 +708,8 @@ class App implements LobbyHost, TableHost {
     const clock = this.t.view?.clock;
     if (!clock) return "";
     let left = clock.left_ms[seat] ?? 0;
-    if (clock.running === seat && !this.t.view?.game_over) left = Math.max(0, left - (performance.now() - this.t.viewAt));
+    if (clock.running === seat && !this.t.view?.game_over)
+      left = Math.max(0, left - (performance.now() - this.t.viewAt));
     const s = Math.ceil(left / 1000);
     // left_ms is the move's time and the reserve together: the reserve is a part of
     // it (what is left of it once the move's own time is used up), not time on top
@@ -636,7 +739,9 @@ class App implements LobbyHost, TableHost {
   /** An invite or watch link in the address: kept as `prefill`, and gone from the
    * address (true if there was one). */
   private readHash(): boolean {
-    const m = /^#\/(join|watch)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(location.hash);
+    const m = /^#\/(join|watch)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(
+      location.hash,
+    );
     if (m) {
       this.prefill = { table: m[2], invite: m[3] ?? "", watch: m[1] === "watch" };
       history.replaceState(null, "", location.pathname);
@@ -701,7 +806,11 @@ class App implements LobbyHost, TableHost {
   listTables(): void {
     const c = this.client;
     if (!c || c.closed) return;
-    c.request("list_tables", { open_first: true, limit: 50, cursor: this.cursor ?? undefined }).catch(() => {
+    c.request("list_tables", {
+      open_first: true,
+      limit: 50,
+      cursor: this.cursor ?? undefined,
+    }).catch(() => {
       this.cursor = null; // a cursor the server no longer knows: back to the first page
     });
   }
@@ -713,9 +822,13 @@ class App implements LobbyHost, TableHost {
     this.invite = invite;
     this.wantReady = true;
     this.say(""); // a refusal of the try before goes
-    c.request("join", { table, player: name, invite: invite || undefined, seat: seat ?? undefined, seeded: seeded || undefined }).catch((e) =>
-      this.refused(e, seat === null ? null : this.seatWords(table, seat)),
-    );
+    c.request("join", {
+      table,
+      player: name,
+      invite: invite || undefined,
+      seat: seat ?? undefined,
+      seeded: seeded || undefined,
+    }).catch((e) => this.refused(e, seat === null ? null : this.seatWords(table, seat)));
   }
 
   watch(table: string, invite: string | null): void {
@@ -783,13 +896,29 @@ class App implements LobbyHost, TableHost {
       }, 0);
     };
     document.addEventListener("pointerdown", (e) => e.isPrimary && pressed(1500), true);
-    document.addEventListener("pointerup", (e) => e.isPrimary && this.pressing && pressed(400), true);
+    document.addEventListener(
+      "pointerup",
+      (e) => e.isPrimary && this.pressing && pressed(400),
+      true,
+    );
     for (const type of ["click", "pointercancel"]) document.addEventListener(type, released, true);
   }
 
   renderChat(): void {
     const names = this.chat.map((c) =>
-      h("li", {}, h("strong", {}, c.seat != null && this.t.view ? `${cap(this.t.view.colours[c.seat] ?? "")} ${c.name}` : c.name), ": ", c.text),
+      h(
+        "li",
+        {},
+        h(
+          "strong",
+          {},
+          c.seat != null && this.t.view
+            ? `${cap(this.t.view.colours[c.seat] ?? "")} ${c.name}`
+            : c.name,
+        ),
+        ": ",
+        c.text,
+      ),
     );
     replace(this.chatList, names.length ? names : h("li", { class: "muted" }, "No chat yet."));
     this.chatList.scrollTop = this.chatList.scrollHeight;
@@ -832,7 +961,6 @@ function forgetWatching(table: string): void {
 function fmt(s: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
-
 
 function freshTable(): TableState {
   return {

@@ -73,7 +73,10 @@ export class Pacer {
  * keeps and applies a new one, and follows a choice made in another tab. */
 export function paceSetting(pacer: Pacer): void {
   const select = byId<HTMLSelectElement>("pace");
-  replace(select, NAMES.map((n) => h("option", { value: n }, WORDS[n])));
+  replace(
+    select,
+    NAMES.map((n) => h("option", { value: n }, WORDS[n])),
+  );
   select.value = pacer.name;
   select.addEventListener("change", () => {
     const name = NAMES.find((n) => n === select.value) ?? DEFAULT_PACE;

@@ -70,7 +70,10 @@ export function playerSeat(table: string): number | null {
 /** A fresh secret: 32 bytes from the browser's secure generator, base64url. */
 export function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 function signedIn(app: PlayersHost, msg: ServerMessage): PlayerInfo {
@@ -106,7 +109,11 @@ const rating = (r: number, provisional?: boolean) => `${r.toFixed(1)}${provision
 
 // ------------------------------------------------------------------ opening
 /** Open one of the players' screens: `profile` of `name` (null: your own). */
-export function openPlayers(app: PlayersHost, screen: PlayersScreen, name: string | null = null): void {
+export function openPlayers(
+  app: PlayersHost,
+  screen: PlayersScreen,
+  name: string | null = null,
+): void {
   if (!speaksPlayers(app)) {
     app.say("This server has no registered players (it speaks protocol 1.1 or older).");
     return;
@@ -126,7 +133,8 @@ async function loadProfile(app: PlayersHost, name: string | null): Promise<void>
     const p = (await c.request("show_profile", { name: name ?? undefined })) as ProfileMsg;
     state.profile = p.player;
     state.devices = null;
-    if (name === null && speaksDevices(app)) state.devices = (await c.request("list_devices", {})) as DevicesMsg;
+    if (name === null && speaksDevices(app))
+      state.devices = (await c.request("list_devices", {})) as DevicesMsg;
     await moreGames(app);
   } catch (e) {
     app.refused(e);
@@ -152,7 +160,10 @@ async function loadBoard(app: PlayersHost, first: boolean): Promise<void> {
     state.boardNext = null;
   }
   try {
-    const page = (await app.client!.request("show_leaderboard", { cursor: state.boardNext ?? undefined, limit: PAGE })) as LeaderboardMsg;
+    const page = (await app.client!.request("show_leaderboard", {
+      cursor: state.boardNext ?? undefined,
+      limit: PAGE,
+    })) as LeaderboardMsg;
     state.board.push(...(page.entries ?? []));
     state.boardNext = page.next ?? null;
     state.boardTotal = page.total ?? state.board.length;
@@ -185,8 +196,22 @@ function field(label: string, input: HTMLInputElement): HTMLElement {
 }
 
 function renderAccount(app: PlayersHost): void {
-  const name = h("input", { id: "reg-name", type: "text", required: true, maxlength: app.client?.welcome.limits.max_name ?? 32, autocomplete: "nickname", value: prefs.name() });
-  const code = h("input", { id: "redeem-code", type: "text", required: true, pattern: "[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}", autocomplete: "one-time-code", placeholder: "7KQ2-MX4V" });
+  const name = h("input", {
+    id: "reg-name",
+    type: "text",
+    required: true,
+    maxlength: app.client?.welcome.limits.max_name ?? 32,
+    autocomplete: "nickname",
+    value: prefs.name(),
+  });
+  const code = h("input", {
+    id: "redeem-code",
+    type: "text",
+    required: true,
+    pattern: "[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}",
+    autocomplete: "one-time-code",
+    placeholder: "7KQ2-MX4V",
+  });
   const register = async (e: Event) => {
     e.preventDefault();
     const n = name.value.trim();
@@ -223,10 +248,39 @@ function renderAccount(app: PlayersHost): void {
       "section",
       { class: "form players", "aria-labelledby": "account-h" },
       h("h2", { id: "account-h" }, "Your player on this server"),
-      h("p", {}, "Register a name once: this browser keeps a secret for it and signs in by itself on every visit. Your games, rating and place on the leaderboard follow the name."),
-      h("form", { onsubmit: register, "aria-labelledby": "reg-h" }, h("h3", { id: "reg-h" }, "Register a name"), field("Player name", name), h("p", { class: "buttons" }, h("button", { type: "submit", class: "primary", id: "register-go" }, "Register"))),
-      h("form", { onsubmit: redeem, "aria-labelledby": "redeem-h" }, h("h3", { id: "redeem-h" }, "Already registered on another device?"), h("p", {}, "On that device open Your player and ask for a device code, then type it here."), field("Device code", code), h("p", { class: "buttons" }, h("button", { type: "submit", id: "redeem-go" }, "Sign in with the code"))),
-      h("p", { class: "buttons" }, h("button", { type: "button", onclick: () => app.show("lobby") }, "Back to the lobby")),
+      h(
+        "p",
+        {},
+        "Register a name once: this browser keeps a secret for it and signs in by itself on every visit. Your games, rating and place on the leaderboard follow the name.",
+      ),
+      h(
+        "form",
+        { onsubmit: register, "aria-labelledby": "reg-h" },
+        h("h3", { id: "reg-h" }, "Register a name"),
+        field("Player name", name),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { type: "submit", class: "primary", id: "register-go" }, "Register"),
+        ),
+      ),
+      h(
+        "form",
+        { onsubmit: redeem, "aria-labelledby": "redeem-h" },
+        h("h3", { id: "redeem-h" }, "Already registered on another device?"),
+        h("p", {}, "On that device open Your player and ask for a device code, then type it here."),
+        field("Device code", code),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { type: "submit", id: "redeem-go" }, "Sign in with the code"),
+        ),
+      ),
+      h(
+        "p",
+        { class: "buttons" },
+        h("button", { type: "button", onclick: () => app.show("lobby") }, "Back to the lobby"),
+      ),
     ),
   );
 }
@@ -234,21 +288,51 @@ function renderAccount(app: PlayersHost): void {
 function gameItem(app: PlayersHost, g: GameSummary): HTMLElement {
   const place = g.places[g.seat] ?? 0;
   const others = g.names.filter((_, i) => i !== g.seat).map((n) => n ?? "-");
-  const rated = g.rated && g.rating_before != null && g.rating_after != null ? `; rated ${g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}` : "";
+  const rated =
+    g.rated && g.rating_before != null && g.rating_after != null
+      ? `; rated ${g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}`
+      : "";
   return h(
     "li",
     { class: "table-row" },
-    h("h3", {}, g.name, " ", h("span", { class: "tag" }, `${ordinal(place)} of ${g.names.length}`), g.rated ? h("span", { class: "tag" }, "rated") : null),
-    h("p", { class: "terms" }, `${when(g.finished)} · vs ${others.join(", ")} · ${g.ending.replace("_", " ")}${rated}`),
-    h("p", { class: "buttons" }, h("button", { "data-key": `replay-${g.table}`, onclick: () => void openReplay(app, g.table) }, "Replay", h("span", { class: "sr-only" }, ` ${g.name}`))),
+    h(
+      "h3",
+      {},
+      g.name,
+      " ",
+      h("span", { class: "tag" }, `${ordinal(place)} of ${g.names.length}`),
+      g.rated ? h("span", { class: "tag" }, "rated") : null,
+    ),
+    h(
+      "p",
+      { class: "terms" },
+      `${when(g.finished)} · vs ${others.join(", ")} · ${g.ending.replace("_", " ")}${rated}`,
+    ),
+    h(
+      "p",
+      { class: "buttons" },
+      h(
+        "button",
+        { "data-key": `replay-${g.table}`, onclick: () => void openReplay(app, g.table) },
+        "Replay",
+        h("span", { class: "sr-only" }, ` ${g.name}`),
+      ),
+    ),
   );
 }
 
 function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
-  const how = d.label === "registered" ? "where you registered" : d.label === "code" ? "added with a code" : "added earlier";
+  const how =
+    d.label === "registered"
+      ? "where you registered"
+      : d.label === "code"
+        ? "added with a code"
+        : "added earlier";
   const revoke = async () => {
     try {
-      state.devices = (await app.client!.request("revoke_device", { device: d.device })) as DevicesMsg;
+      state.devices = (await app.client!.request("revoke_device", {
+        device: d.device,
+      })) as DevicesMsg;
       app.say("That device signs in no more.", true);
     } catch (e) {
       app.refused(e);
@@ -258,8 +342,25 @@ function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
   return h(
     "li",
     { "data-device": d.device },
-    h("p", {}, d.current ? "This device" : `A device ${how}`, ` · added ${when(d.added).slice(0, 10)}`, d.last_used ? ` · last signed in ${when(d.last_used)}` : ""),
-    d.current ? null : h("p", { class: "buttons" }, h("button", { onclick: () => void revoke() }, "Revoke", h("span", { class: "sr-only" }, ` the device ${how}`))),
+    h(
+      "p",
+      {},
+      d.current ? "This device" : `A device ${how}`,
+      ` · added ${when(d.added).slice(0, 10)}`,
+      d.last_used ? ` · last signed in ${when(d.last_used)}` : "",
+    ),
+    d.current
+      ? null
+      : h(
+          "p",
+          { class: "buttons" },
+          h(
+            "button",
+            { onclick: () => void revoke() },
+            "Revoke",
+            h("span", { class: "sr-only" }, ` the device ${how}`),
+          ),
+        ),
   );
 }
 
@@ -270,7 +371,8 @@ function renderProfile(app: PlayersHost): void {
   const askCode = async () => {
     try {
       const m = await app.client!.request("new_device_code", {});
-      if (m.type === "device_code") state.code = { code: m.code, until: Date.now() + m.expires_in * 1000 };
+      if (m.type === "device_code")
+        state.code = { code: m.code, until: Date.now() + m.expires_in * 1000 };
       renderProfile(app);
       byId("device-code").focus();
     } catch (e) {
@@ -297,7 +399,12 @@ function renderProfile(app: PlayersHost): void {
               "dl",
               { class: "facts" },
               h("dt", {}, "Rating"),
-              h("dd", { id: "rating" }, rating(p.rating, p.provisional ?? true), p.provisional ?? true ? " (provisional: too few rated games yet)" : ""), // absent: its default, true
+              h(
+                "dd",
+                { id: "rating" },
+                rating(p.rating, p.provisional ?? true),
+                (p.provisional ?? true) ? " (provisional: too few rated games yet)" : "",
+              ), // absent: its default, true
               h("dt", {}, "Games"),
               h("dd", {}, `${p.games ?? 0} (${p.rated_games ?? 0} rated), ${p.wins ?? 0} won`),
               h("dt", {}, "Registered"),
@@ -307,22 +414,61 @@ function renderProfile(app: PlayersHost): void {
               ? h(
                   "p",
                   { class: "buttons" },
-                  h("button", { id: "device-code-go", onclick: () => void askCode() }, "A code for another device"),
-                  code ? h("span", {}, "Code: ", h("code", { id: "device-code", tabindex: -1 }, code.code), " (type it on the other device within a few minutes; it works once)") : null,
+                  h(
+                    "button",
+                    { id: "device-code-go", onclick: () => void askCode() },
+                    "A code for another device",
+                  ),
+                  code
+                    ? h(
+                        "span",
+                        {},
+                        "Code: ",
+                        h("code", { id: "device-code", tabindex: -1 }, code.code),
+                        " (type it on the other device within a few minutes; it works once)",
+                      )
+                    : null,
                 )
               : null,
             mine && state.devices
               ? [
-                  h("h3", { id: "devices-h" }, `Your devices (${state.devices.devices.length} of at most ${state.devices.limit})`),
-                  h("ul", { class: "tables", id: "devices", "aria-labelledby": "devices-h" }, state.devices.devices.map((d) => deviceItem(app, d))),
+                  h(
+                    "h3",
+                    { id: "devices-h" },
+                    `Your devices (${state.devices.devices.length} of at most ${state.devices.limit})`,
+                  ),
+                  h(
+                    "ul",
+                    { class: "tables", id: "devices", "aria-labelledby": "devices-h" },
+                    state.devices.devices.map((d) => deviceItem(app, d)),
+                  ),
                 ]
               : null,
-            h("h3", { id: "games-h" }, state.gamesTotal ? `Recent games (${state.gamesTotal})` : "No finished games yet"),
-            h("ul", { class: "tables", "aria-labelledby": "games-h" }, state.games.map((g) => gameItem(app, g))),
-            state.gamesNext ? h("p", { class: "buttons" }, h("button", { id: "more-games", onclick: () => void more() }, "More games")) : null,
+            h(
+              "h3",
+              { id: "games-h" },
+              state.gamesTotal ? `Recent games (${state.gamesTotal})` : "No finished games yet",
+            ),
+            h(
+              "ul",
+              { class: "tables", "aria-labelledby": "games-h" },
+              state.games.map((g) => gameItem(app, g)),
+            ),
+            state.gamesNext
+              ? h(
+                  "p",
+                  { class: "buttons" },
+                  h("button", { id: "more-games", onclick: () => void more() }, "More games"),
+                )
+              : null,
           ]
         : h("p", {}, "Fetching the profile..."),
-      h("p", { class: "buttons" }, h("button", { id: "to-board", onclick: () => openPlayers(app, "board") }, "Leaderboard"), h("button", { onclick: () => app.show("lobby") }, "Back to the lobby")),
+      h(
+        "p",
+        { class: "buttons" },
+        h("button", { id: "to-board", onclick: () => openPlayers(app, "board") }, "Leaderboard"),
+        h("button", { onclick: () => app.show("lobby") }, "Back to the lobby"),
+      ),
     ),
   );
 }
@@ -333,7 +479,19 @@ function renderBoard(app: PlayersHost): void {
       "tr",
       {},
       h("td", {}, String(e.rank)),
-      h("th", { scope: "row" }, h("button", { class: "link", "data-key": `player-${e.name}`, onclick: () => openPlayers(app, "profile", e.name) }, e.name)),
+      h(
+        "th",
+        { scope: "row" },
+        h(
+          "button",
+          {
+            class: "link",
+            "data-key": `player-${e.name}`,
+            onclick: () => openPlayers(app, "profile", e.name),
+          },
+          e.name,
+        ),
+      ),
       h("td", {}, rating(e.rating, e.provisional)),
       h("td", {}, String(e.rated_games)),
     ),
@@ -348,13 +506,43 @@ function renderBoard(app: PlayersHost): void {
         ? h(
             "table",
             { class: "board-table" },
-            h("caption", {}, `${state.boardTotal} rated players, best first (? marks a provisional rating)`),
-            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Rated games"))),
+            h(
+              "caption",
+              {},
+              `${state.boardTotal} rated players, best first (? marks a provisional rating)`,
+            ),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col" }, "Rank"),
+                h("th", { scope: "col" }, "Player"),
+                h("th", { scope: "col" }, "Rating"),
+                h("th", { scope: "col" }, "Rated games"),
+              ),
+            ),
             h("tbody", {}, rows),
           )
         : h("p", {}, "Nobody has played a rated game yet."),
-      state.boardNext ? h("p", { class: "buttons" }, h("button", { id: "more-board", onclick: () => void loadBoard(app, false) }, "More players")) : null,
-      h("p", { class: "buttons" }, h("button", { onclick: () => openPlayers(app, "profile") }, "Your player"), h("button", { onclick: () => app.show("lobby") }, "Back to the lobby")),
+      state.boardNext
+        ? h(
+            "p",
+            { class: "buttons" },
+            h(
+              "button",
+              { id: "more-board", onclick: () => void loadBoard(app, false) },
+              "More players",
+            ),
+          )
+        : null,
+      h(
+        "p",
+        { class: "buttons" },
+        h("button", { onclick: () => openPlayers(app, "profile") }, "Your player"),
+        h("button", { onclick: () => app.show("lobby") }, "Back to the lobby"),
+      ),
     ),
   );
 }
@@ -379,7 +567,12 @@ function renderReplay(app: PlayersHost): void {
   const cell = (id: string | null, rr: number, cc: number) => {
     const taken = f.took && f.took.row === rr && f.took.col === cc;
     if (!id) return h("td", { class: taken ? "rcell taken" : "rcell empty" }, taken ? "taken" : "");
-    return h("td", { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}` }, cards.words(id), taken ? h("span", { class: "sr-only" }, " (just refilled here)") : null);
+    return h(
+      "td",
+      { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}` },
+      cards.words(id),
+      taken ? h("span", { class: "sr-only" }, " (just refilled here)") : null,
+    );
   };
   const onKey = (e: KeyboardEvent) => {
     const to = { ArrowRight: r.at + 1, ArrowLeft: r.at - 1, Home: 0, End: last }[e.key];
@@ -391,31 +584,68 @@ function renderReplay(app: PlayersHost): void {
     "section",
     { class: "players replay", "aria-labelledby": "replay-h" },
     h("h2", { id: "replay-h" }, `Replay: ${r.msg.name}`),
-    h("p", { class: "terms" }, r.msg.names.map((n, s) => `${cap(colours[s])}: ${n ?? "-"}`).join(" · "), r.msg.rated ? " · rated" : ""),
+    h(
+      "p",
+      { class: "terms" },
+      r.msg.names.map((n, s) => `${cap(colours[s])}: ${n ?? "-"}`).join(" · "),
+      r.msg.rated ? " · rated" : "",
+    ),
     h("p", { id: "replay-step", tabindex: -1, "aria-live": "polite" }, step),
     h(
       "p",
       { class: "buttons" },
       h("button", { id: "replay-start", onclick: go(0), disabled: r.at === 0 }, "Start"),
       h("button", { id: "replay-back", onclick: go(r.at - 1), disabled: r.at === 0 }, "Back"),
-      h("button", { id: "replay-next", class: "primary", onclick: go(r.at + 1), disabled: r.at === last }, "Next take"),
+      h(
+        "button",
+        { id: "replay-next", class: "primary", onclick: go(r.at + 1), disabled: r.at === last },
+        "Next take",
+      ),
       h("button", { id: "replay-end", onclick: go(last), disabled: r.at === last }, "End"),
     ),
     h(
       "table",
       { class: "replay-grid" },
       h("caption", { class: "sr-only" }, "The grid after this take"),
-      h("tbody", {}, f.grid.map((row, rr) => h("tr", {}, row.map((id, cc) => cell(id, rr, cc))))),
+      h(
+        "tbody",
+        {},
+        f.grid.map((row, rr) =>
+          h(
+            "tr",
+            {},
+            row.map((id, cc) => cell(id, rr, cc)),
+          ),
+        ),
+      ),
     ),
     h(
       "ul",
       { class: "seat-list", "aria-label": "Kettles" },
       f.kettles.map((k, s) =>
-        h("li", {}, h("strong", {}, who(s)), `: ${k.length} card${k.length === 1 ? "" : "s"}, top ${k.length ? cards.words(k[k.length - 1]) : "none"}`, f.toMove === s ? h("span", { class: "tag to-move" }, "to move") : null),
+        h(
+          "li",
+          {},
+          h("strong", {}, who(s)),
+          `: ${k.length} card${k.length === 1 ? "" : "s"}, top ${k.length ? cards.words(k[k.length - 1]) : "none"}`,
+          f.toMove === s ? h("span", { class: "tag to-move" }, "to move") : null,
+        ),
       ),
     ),
-    h("p", { class: "muted" }, `Deck: ${f.deck} cards${f.over ? " · the game is over" : ""}. Keys: Left/Right a take, Home/End.`),
-    h("p", { class: "buttons" }, h("button", { onclick: () => openPlayers(app, "profile", state.profile?.name ?? null) }, "Back to the profile")),
+    h(
+      "p",
+      { class: "muted" },
+      `Deck: ${f.deck} cards${f.over ? " · the game is over" : ""}. Keys: Left/Right a take, Home/End.`,
+    ),
+    h(
+      "p",
+      { class: "buttons" },
+      h(
+        "button",
+        { onclick: () => openPlayers(app, "profile", state.profile?.name ?? null) },
+        "Back to the profile",
+      ),
+    ),
   );
   section.addEventListener("keydown", onKey);
   replace(app.main, section);

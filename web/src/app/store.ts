@@ -73,7 +73,8 @@ export const prefs = {
   setPace: (p: string) => set(PACE_KEY, p),
 };
 
-const logKey = (table: string, seat: number | null) => `kk:log:${host()}:${table}:${seat ?? "watching"}`;
+const logKey = (table: string, seat: number | null) =>
+  `kk:log:${host()}:${table}:${seat ?? "watching"}`;
 
 /** The log the memory rule lets a seat (or a spectator: null) see, kept across a reload. */
 export const savedLog = {
@@ -85,7 +86,8 @@ export const savedLog = {
       return null;
     }
   },
-  put: (table: string, seat: number | null, value: unknown) => set(logKey(table, seat), JSON.stringify(value)),
+  put: (table: string, seat: number | null, value: unknown) =>
+    set(logKey(table, seat), JSON.stringify(value)),
   forget: (table: string, seat: number | null) => set(logKey(table, seat), null),
 };
 
@@ -120,7 +122,8 @@ export interface KeptChat {
   text: string;
 }
 
-const chatKey = (table: string, seat: number | null) => `kk:chat:${host()}:${table}:${seat ?? "watching"}`;
+const chatKey = (table: string, seat: number | null) =>
+  `kk:chat:${host()}:${table}:${seat ?? "watching"}`;
 
 export const savedChat = {
   /** The lines kept for `seat` at `table` (null: watching), the last `CHAT_KEEP`. */
@@ -129,14 +132,25 @@ export const savedChat = {
       const lines: unknown = JSON.parse(get(chatKey(table, seat)) ?? "[]");
       if (!Array.isArray(lines)) return [];
       return lines
-        .filter((l): l is KeptChat => !!l && typeof l.name === "string" && typeof l.text === "string")
-        .map((l) => ({ seat: typeof l.seat === "number" ? l.seat : null, name: l.name, text: l.text }))
+        .filter(
+          (l): l is KeptChat => !!l && typeof l.name === "string" && typeof l.text === "string",
+        )
+        .map((l) => ({
+          seat: typeof l.seat === "number" ? l.seat : null,
+          name: l.name,
+          text: l.text,
+        }))
         .slice(-CHAT_KEEP);
     } catch {
       return [];
     }
   },
   put: (table: string, seat: number | null, lines: readonly KeptChat[]) =>
-    set(chatKey(table, seat), JSON.stringify(lines.slice(-CHAT_KEEP).map((l) => ({ seat: l.seat ?? null, name: l.name, text: l.text })))),
+    set(
+      chatKey(table, seat),
+      JSON.stringify(
+        lines.slice(-CHAT_KEEP).map((l) => ({ seat: l.seat ?? null, name: l.name, text: l.text })),
+      ),
+    ),
   forget: (table: string, seat: number | null) => set(chatKey(table, seat), null),
 };

@@ -9,8 +9,17 @@ import type { GameView, Score, SeatInfo, TakeOption } from "../lib/protocol";
 import { h, patch } from "./dom";
 import { linkLines } from "./invite";
 import type { TableHost } from "./host";
-import { Cards, PAWN_TAG, SYMBOL_WORD, cap, endingWords, lineWords, ordinal, seatName, seatStatus } from "./words";
-
+import {
+  Cards,
+  PAWN_TAG,
+  SYMBOL_WORD,
+  cap,
+  endingWords,
+  lineWords,
+  ordinal,
+  seatName,
+  seatStatus,
+} from "./words";
 
 const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
 const ARROW = ["▼", "◀", "▲", "▶"]; // pawn above, right of, below, left of the grid
@@ -20,7 +29,16 @@ export function renderTable(app: TableHost): void {
   const v = t.view;
   const cards = app.cards;
   if (!v || !cards) {
-    patch(app.main, h("section", { class: "table-screen" }, h("h2", {}, "At the table"), h("p", {}, "The game is starting...")), app.chatBox);
+    patch(
+      app.main,
+      h(
+        "section",
+        { class: "table-screen" },
+        h("h2", {}, "At the table"),
+        h("p", {}, "The game is starting..."),
+      ),
+      app.chatBox,
+    );
     return;
   }
   const seats = app.presence?.seats ?? [];
@@ -34,12 +52,28 @@ export function renderTable(app: TableHost): void {
         "div",
         { class: "board-col" },
         // it holds the focus between one's own take (or a resignation) and the next turn
-        h("h2", { id: "turn", class: app.isMyTurn() ? "turn mine" : "turn", "data-key": "turn", tabindex: -1 }, turnWords(app, v)),
+        h(
+          "h2",
+          {
+            id: "turn",
+            class: app.isMyTurn() ? "turn mine" : "turn",
+            "data-key": "turn",
+            tabindex: -1,
+          },
+          turnWords(app, v),
+        ),
         turnClock(app, v),
         timeoutWarning(app, v),
         board(app, v, cards),
         h("p", { id: "lastmove", class: "lastmove" }, lastMoveWords(app, v)),
-        h("p", { class: "deck" }, `Deck: ${v.deck_size} cards`, v.removed.length ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}` : ""),
+        h(
+          "p",
+          { class: "deck" },
+          `Deck: ${v.deck_size} cards`,
+          v.removed.length
+            ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}`
+            : "",
+        ),
       ),
       h(
         "div",
@@ -65,7 +99,9 @@ function lastMoveWords(app: TableHost, v: GameView): string {
   if (!v.ply) return "No card taken yet.";
   // a seat's page back after moves made without it, or one that came in during the game
   const away = t.seat !== null && t.log.entries.some((e) => e.kind === "back");
-  return away ? "Cards were taken while this page was away." : "Cards were taken before this page came to the table.";
+  return away
+    ? "Cards were taken while this page was away."
+    : "Cards were taken before this page came to the table.";
 }
 
 function turnWords(app: TableHost, v: GameView): string {
@@ -81,7 +117,12 @@ function turnWords(app: TableHost, v: GameView): string {
 function turnClock(app: TableHost, v: GameView): HTMLElement | null {
   if (!v.clock || v.game_over || v.to_move == null) return null;
   const whose = v.to_move === app.t.seat ? "Your time" : `Time of ${app.who(v.to_move)}`;
-  return h("p", { id: "turn-clock", class: "turn-clock" }, `${whose}: `, h("span", { "data-clock": v.to_move }, app.clockText(v.to_move)));
+  return h(
+    "p",
+    { id: "turn-clock", class: "turn-clock" },
+    `${whose}: `,
+    h("span", { "data-clock": v.to_move }, app.clockText(v.to_move)),
+  );
 }
 
 /** 1.2: how close one's own seat is to a computer taking it, after time-outs in a row
@@ -89,24 +130,35 @@ function turnClock(app: TableHost, v: GameView): HTMLElement | null {
  * table, empty when there is nothing to say, so that a screen reader hears it appear. */
 function timeoutWarning(app: TableHost, v: GameView): HTMLElement | null {
   if (!v.clock || app.t.seat == null) return null;
-  const n = v.game_over ? 0 : v.clock.timeouts?.[app.t.seat] ?? 0;
+  const n = v.game_over ? 0 : (v.clock.timeouts?.[app.t.seat] ?? 0);
   const limit = v.clock.absent_after ?? 3;
   const times = n === 1 ? "once" : `${n} times in a row`;
-  const text = n > 0 && n < limit ? `Your time ran out ${times}: at ${limit} in a row a computer takes your seat. Take a card to start the count again.` : "";
-  return h("p", { id: "timeout-warning", class: "timeout-warning", role: "status", "aria-live": "polite" }, text);
+  const text =
+    n > 0 && n < limit
+      ? `Your time ran out ${times}: at ${limit} in a row a computer takes your seat. Take a card to start the count again.`
+      : "";
+  return h(
+    "p",
+    { id: "timeout-warning", class: "timeout-warning", role: "status", "aria-live": "polite" },
+    text,
+  );
 }
 
 function board(app: TableHost, v: GameView, cards: Cards): HTMLElement {
   const t = app.t;
   const mine = app.isMyTurn();
-  const takes = mine ? v.takes ?? [] : [];
+  const takes = mine ? (v.takes ?? []) : [];
   const takeable = new Set(takes.map((o) => o.card));
   const line = new Set((v.line ? lineCells(v.line) : []).map(([r, c]) => `${r},${c}`));
   const pawnAt = new Map<string, number>();
   v.pawns.forEach((space, seat) => pawnAt.set(spaceCell(space).join(","), seat));
   let land: string | null = null;
   if (mine && t.selected && t.seat !== null) {
-    const [dest] = walk(v.pawns[t.seat], cards.value(t.selected), v.pawns.filter((_, i) => i !== t.seat));
+    const [dest] = walk(
+      v.pawns[t.seat],
+      cards.value(t.selected),
+      v.pawns.filter((_, i) => i !== t.seat),
+    );
     land = spaceCell(dest).join(",");
   }
   const spaceAt = new Map<string, number>();
@@ -121,9 +173,25 @@ function board(app: TableHost, v: GameView, cards: Cards): HTMLElement {
         const id = v.grid[r]?.[c] ?? null;
         const inLine = line.has(`${r},${c}`);
         if (CORNERS.has(`${r},${c}`)) {
-          cells.push(h("div", { class: "cell corner", role: "img", "aria-label": `corner, row ${r} column ${c}` }, "corner"));
+          cells.push(
+            h(
+              "div",
+              { class: "cell corner", role: "img", "aria-label": `corner, row ${r} column ${c}` },
+              "corner",
+            ),
+          );
         } else if (!id) {
-          cells.push(h("div", { class: `cell empty${inLine ? " inline" : ""}`, role: "img", "aria-label": `empty slot, row ${r} column ${c}` }, "·"));
+          cells.push(
+            h(
+              "div",
+              {
+                class: `cell empty${inLine ? " inline" : ""}`,
+                role: "img",
+                "aria-label": `empty slot, row ${r} column ${c}`,
+              },
+              "·",
+            ),
+          );
         } else {
           const lastMark = t.last && t.last.row === r && t.last.col === c;
           const newMark = t.last?.refill && t.last.refill[0] === r && t.last.refill[1] === c;
@@ -138,10 +206,18 @@ function board(app: TableHost, v: GameView, cards: Cards): HTMLElement {
             h("span", { class: "v" }, cards.value(id)),
             sym ? h("span", { class: "sym" }, SYMBOL_WORD[sym] ?? sym) : null,
             h("span", { class: "cw" }, cards.colour(id)),
-            can ? h("span", { class: "badge" }, selected ? "chosen" : "take") : newMark ? h("span", { class: "badge" }, "new") : null,
+            can
+              ? h("span", { class: "badge" }, selected ? "chosen" : "take")
+              : newMark
+                ? h("span", { class: "badge" }, "new")
+                : null,
           ];
           // a button is named by what it shows (and where), so voice control can say it
-          const where = h("span", { class: "sr-only" }, `, row ${r} column ${c}${newMark ? ", just refilled" : ""}`);
+          const where = h(
+            "span",
+            { class: "sr-only" },
+            `, row ${r} column ${c}${newMark ? ", just refilled" : ""}`,
+          );
           if (can) {
             cells.push(
               h(
@@ -172,7 +248,11 @@ function board(app: TableHost, v: GameView, cards: Cards): HTMLElement {
           cells.push(
             h(
               "div",
-              { class: `ring pawn p-${colour}${moving ? " moving" : ""}${ghost ? " land" : ""}`, role: "img", "aria-label": `${app.who(seat)} pawn on space ${space}${moving ? ", to move" : ""}` },
+              {
+                class: `ring pawn p-${colour}${moving ? " moving" : ""}${ghost ? " land" : ""}`,
+                role: "img",
+                "aria-label": `${app.who(seat)} pawn on space ${space}${moving ? ", to move" : ""}`,
+              },
               h("span", { class: "arrow", "aria-hidden": "true" }, ARROW[side]),
               PAWN_TAG[colour] ?? colour.slice(0, 2),
             ),
@@ -180,13 +260,34 @@ function board(app: TableHost, v: GameView, cards: Cards): HTMLElement {
         } else if (space !== undefined) {
           const ln = lineOf(space);
           const label = ln ? (ln.startsWith("col") ? `c${ln.slice(3)}` : `r${ln.slice(3)}`) : "";
-          cells.push(h("div", { class: `ring space${ghost ? " land" : ""}`, "aria-hidden": ghost ? null : "true", role: ghost ? "img" : null, "aria-label": ghost ? "your pawn would land here" : null }, ghost ? "land" : label));
+          cells.push(
+            h(
+              "div",
+              {
+                class: `ring space${ghost ? " land" : ""}`,
+                "aria-hidden": ghost ? null : "true",
+                role: ghost ? "img" : null,
+                "aria-label": ghost ? "your pawn would land here" : null,
+              },
+              ghost ? "land" : label,
+            ),
+          );
         } else cells.push(h("div", { class: "ring", "aria-hidden": "true" }));
       }
     }
   }
   const label = `The grid${v.line ? `; the line to take from: ${lineWords(v.line)}` : ""}`;
-  return h("div", { id: "board", class: "board", role: "group", "aria-label": label, onkeydown: (e: Event) => boardKey(app, e as KeyboardEvent) }, cells);
+  return h(
+    "div",
+    {
+      id: "board",
+      class: "board",
+      role: "group",
+      "aria-label": label,
+      onkeydown: (e: Event) => boardKey(app, e as KeyboardEvent),
+    },
+    cells,
+  );
 }
 
 /** Arrow keys move between the cards that may be taken; 0-5 the card at that place in
@@ -196,8 +297,10 @@ function boardKey(app: TableHost, e: KeyboardEvent): void {
   if (!buttons.length) return;
   const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
   let next = -1;
-  if (e.key === "ArrowRight" || e.key === "ArrowDown") next = at < 0 ? 0 : (at + 1) % buttons.length;
-  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = at < 0 ? 0 : (at - 1 + buttons.length) % buttons.length;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown")
+    next = at < 0 ? 0 : (at + 1) % buttons.length;
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp")
+    next = at < 0 ? 0 : (at - 1 + buttons.length) % buttons.length;
   else if (/^[0-5]$/.test(e.key)) {
     const n = Number(e.key);
     next = buttons.findIndex((b) => {
@@ -225,7 +328,10 @@ function choose(app: TableHost, card: string): void {
   // without scrolling, and the page scrolls only as far as keeps the card in view
   const first = app.main.querySelector<HTMLElement>(".options button");
   first?.focus({ preventScroll: true });
-  reveal(app.main.querySelector<HTMLElement>(`.cell[data-card="${card}"]`), app.main.querySelector<HTMLElement>(".options"));
+  reveal(
+    app.main.querySelector<HTMLElement>(`.cell[data-card="${card}"]`),
+    app.main.querySelector<HTMLElement>(".options"),
+  );
 }
 
 /** Scroll the page just enough to show `target` (as much of it as fits), never so far
@@ -259,8 +365,10 @@ function describe(app: TableHost, v: GameView, cards: Cards, o: TakeOption): str
       });
       parts.push(hit.length ? `explode ${hit.join(" and ")}` : "explode nobody");
     }
-  } else if (choice?.symbol === "wand") parts.push(o.special === false ? "decline the wand" : "use the wand: play again at once");
-  if (choice?.ends_game) parts.push(o.keep === false ? "discard it, and the game ends" : "keep it, and the game ends");
+  } else if (choice?.symbol === "wand")
+    parts.push(o.special === false ? "decline the wand" : "use the wand: play again at once");
+  if (choice?.ends_game)
+    parts.push(o.keep === false ? "discard it, and the game ends" : "keep it, and the game ends");
   return `Take ${cards.words(o.card)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }
 
@@ -273,7 +381,15 @@ function question(app: TableHost, v: GameView, cards: Cards): HTMLElement {
       { id: "question", class: "question mine", "aria-labelledby": "q-h" },
       h("h2", { id: "q-h" }, "A computer plays your seat"),
       h("p", {}, "Your time ran out move after move, so a computer player took over."),
-      h("p", {}, h("button", { class: "primary", "data-key": "back-q", onclick: () => answer(app, "back") }, "Take my seat back")),
+      h(
+        "p",
+        {},
+        h(
+          "button",
+          { class: "primary", "data-key": "back-q", onclick: () => answer(app, "back") },
+          "Take my seat back",
+        ),
+      ),
     );
   }
   if (me?.resigned) {
@@ -282,7 +398,11 @@ function question(app: TableHost, v: GameView, cards: Cards): HTMLElement {
       "section",
       { id: "question", class: "question", "aria-labelledby": "q-h" },
       h("h2", { id: "q-h" }, "You resigned"),
-      h("p", {}, "A computer plays your seat to the end; you place last. You may watch on, or go back to the lobby."),
+      h(
+        "p",
+        {},
+        "A computer plays your seat to the end; you place last. You may watch on, or go back to the lobby.",
+      ),
     );
   }
   if (!app.isMyTurn()) {
@@ -294,16 +414,28 @@ function question(app: TableHost, v: GameView, cards: Cards): HTMLElement {
           : "Waiting.";
     // not "Your move" over "Waiting for Bea": the heading says whose turn it is not
     const title = t.seat === null ? "Watching" : "Not your turn";
-    return h("section", { id: "question", class: "question", "aria-labelledby": "q-h" }, h("h2", { id: "q-h" }, title), h("p", {}, text));
+    return h(
+      "section",
+      { id: "question", class: "question", "aria-labelledby": "q-h" },
+      h("h2", { id: "q-h" }, title),
+      h("p", {}, text),
+    );
   }
   const options = (v.takes ?? []).filter((o) => o.card === t.selected);
   const body: (HTMLElement | null)[] = [];
   if (t.selected && options.length) {
     const seat = t.seat!;
     const value = cards.value(t.selected);
-    const [dest] = walk(v.pawns[seat], value, v.pawns.filter((_, i) => i !== seat));
-    const where = dest % 5 === 0 ? "land on a corner: a lost turn" : `land by ${lineWords(lineOf(dest))}`;
-    const wandNow = options.some((o) => o.special !== false && v.choices.find((c) => c.card === o.card)?.symbol === "wand");
+    const [dest] = walk(
+      v.pawns[seat],
+      value,
+      v.pawns.filter((_, i) => i !== seat),
+    );
+    const where =
+      dest % 5 === 0 ? "land on a corner: a lost turn" : `land by ${lineWords(lineOf(dest))}`;
+    const wandNow = options.some(
+      (o) => o.special !== false && v.choices.find((c) => c.card === o.card)?.symbol === "wand",
+    );
     body.push(h("p", { class: "chosen" }, `Chosen: ${cards.words(t.selected)}.`));
     body.push(
       h(
@@ -321,7 +453,14 @@ function question(app: TableHost, v: GameView, cards: Cards): HTMLElement {
         options.map((o, i) =>
           h(
             "button",
-            { class: i === 0 ? "primary" : "", type: "button", "data-key": `opt-${i}`, disabled: t.pending, onclick: () => void app.take(o), onkeydown: (e: Event) => escBack(app, e as KeyboardEvent) },
+            {
+              class: i === 0 ? "primary" : "",
+              type: "button",
+              "data-key": `opt-${i}`,
+              disabled: t.pending,
+              onclick: () => void app.take(o),
+              onkeydown: (e: Event) => escBack(app, e as KeyboardEvent),
+            },
             describe(app, v, cards, o),
           ),
         ),
@@ -329,7 +468,13 @@ function question(app: TableHost, v: GameView, cards: Cards): HTMLElement {
     );
     body.push(h("p", { class: "hint" }, "Or choose another card (Esc goes back to the grid)."));
   } else {
-    body.push(h("p", {}, `Choose one of the cards marked "take" in ${lineWords(v.line)}: tap or click it, or use Tab and the arrow keys, then Enter.`));
+    body.push(
+      h(
+        "p",
+        {},
+        `Choose one of the cards marked "take" in ${lineWords(v.line)}: tap or click it, or use Tab and the arrow keys, then Enter.`,
+      ),
+    );
   }
   return h(
     "section",
@@ -351,7 +496,8 @@ function seatPanel(app: TableHost, v: GameView, cards: Cards, seats: SeatInfo[])
   const items = v.kettles.map((k) => {
     const info = seats[k.seat];
     const moving = v.to_move === k.seat && !v.game_over;
-    const own = k.cards && !v.game_over && k.seat === app.t.seat ? byIngredient(k.cards, cards) : null;
+    const own =
+      k.cards && !v.game_over && k.seat === app.t.seat ? byIngredient(k.cards, cards) : null;
     const recipes = v.options.recipes ? v.recipes[k.seat] : null; // none without the variant
     return h(
       "li",
@@ -371,7 +517,20 @@ function seatPanel(app: TableHost, v: GameView, cards: Cards, seats: SeatInfo[])
       ),
       own ? h("p", { class: "own" }, `In your kettle: ${own}`) : null,
       v.clock ? h("p", { class: "clock", "data-clock": k.seat }, app.clockText(k.seat)) : null,
-      recipes ? h("p", { class: "recipes" }, "Recipes: ", recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none") : v.recipe_counts[k.seat] ? h("p", { class: "recipes" }, `${v.recipe_counts[k.seat]} recipe card${v.recipe_counts[k.seat] === 1 ? "" : "s"}, hidden`) : null,
+      recipes
+        ? h(
+            "p",
+            { class: "recipes" },
+            "Recipes: ",
+            recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none",
+          )
+        : v.recipe_counts[k.seat]
+          ? h(
+              "p",
+              { class: "recipes" },
+              `${v.recipe_counts[k.seat]} recipe card${v.recipe_counts[k.seat] === 1 ? "" : "s"}, hidden`,
+            )
+          : null,
     );
   });
   const watching = app.presence?.spectators ?? 0;
@@ -380,7 +539,13 @@ function seatPanel(app: TableHost, v: GameView, cards: Cards, seats: SeatInfo[])
     { class: "seats", "aria-labelledby": "seats-h" },
     h("h2", { id: "seats-h" }, "Players"),
     h("ul", {}, items),
-    watching ? h("p", { class: "watching" }, `${watching} ${watching === 1 ? "person" : "people"} watching`) : null,
+    watching
+      ? h(
+          "p",
+          { class: "watching" },
+          `${watching} ${watching === 1 ? "person" : "people"} watching`,
+        )
+      : null,
   );
 }
 
@@ -394,7 +559,9 @@ function byIngredient(ids: string[], cards: Cards): string {
     group.values.push(cards.value(id));
     groups.set(key, group);
   }
-  return [...groups].map(([ing, g]) => `${cards.ingredientName(ing)} (${g.colour}) ${g.values.sort().join("+")}`).join("; ");
+  return [...groups]
+    .map(([ing, g]) => `${cards.ingredientName(ing)} (${g.colour}) ${g.values.sort().join("+")}`)
+    .join("; ");
 }
 
 function since(app: TableHost): HTMLElement | null {
@@ -404,7 +571,13 @@ function since(app: TableHost): HTMLElement | null {
     "section",
     { class: "since", "aria-labelledby": "since-h" },
     h("h2", { id: "since-h" }, "Since your last decision"),
-    entries.length ? h("ol", {}, entries.map((e) => h("li", {}, e.text))) : h("p", { class: "muted" }, "Nothing yet."),
+    entries.length
+      ? h(
+          "ol",
+          {},
+          entries.map((e) => h("li", {}, e.text)),
+        )
+      : h("p", { class: "muted" }, "Nothing yet."),
   );
 }
 
@@ -416,8 +589,18 @@ function logPanel(app: TableHost, v: GameView): HTMLElement {
     : app.t.seat === null
       ? "what the player to move may see"
       : "what happened since your last decision (strict memory: remembering is the game)";
-  const list = h("ol", { class: "log-lines", tabindex: 0, "aria-label": "Log entries" }, entries.map((e) => h("li", { class: e.kind }, e.text)));
-  const box = h("section", { class: "log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), h("p", { class: "muted" }, `Shows ${rule}.`), list);
+  const list = h(
+    "ol",
+    { class: "log-lines", tabindex: 0, "aria-label": "Log entries" },
+    entries.map((e) => h("li", { class: e.kind }, e.text)),
+  );
+  const box = h(
+    "section",
+    { class: "log", "aria-labelledby": "log-h" },
+    h("h2", { id: "log-h" }, "Log"),
+    h("p", { class: "muted" }, `Shows ${rule}.`),
+    list,
+  );
   requestAnimationFrame(() => {
     const shown = app.main.querySelector(".log-lines"); // the kept list, or this new one
     if (shown) shown.scrollTop = shown.scrollHeight;
@@ -431,32 +614,84 @@ function actions(app: TableHost, v: GameView, seats: SeatInfo[]): HTMLElement {
   const me = t.seat !== null ? seats[t.seat] : undefined;
   if (!v.game_over && t.seat !== null && !me?.resigned) {
     if (t.confirm === "resign") {
-      const what = v.players === 2 ? "the other player wins at once" : "a computer plays your seat to the end and you place last";
+      const what =
+        v.players === 2
+          ? "the other player wins at once"
+          : "a computer plays your seat to the end and you place last";
       out.push(
         h("p", { id: "resign-q" }, `Resign? ${cap(what)}.`),
-        h("button", { class: "danger", "data-key": "resign-yes", onclick: () => answer(app, "resign") }, "Yes, resign"),
-        h("button", { "data-key": "resign-no", onclick: () => answer(app, null, "resign") }, "No, play on"),
+        h(
+          "button",
+          { class: "danger", "data-key": "resign-yes", onclick: () => answer(app, "resign") },
+          "Yes, resign",
+        ),
+        h(
+          "button",
+          { "data-key": "resign-no", onclick: () => answer(app, null, "resign") },
+          "No, play on",
+        ),
       );
-    } else out.push(h("button", { "data-key": "resign", onclick: () => ask(app, "resign") }, "Resign"));
+    } else
+      out.push(h("button", { "data-key": "resign", onclick: () => ask(app, "resign") }, "Resign"));
     const other = seats.find((s) => s.seat !== t.seat);
     if (v.players === 2 && other?.absent) {
       if (t.confirm === "claim") {
         out.push(
           h("p", { id: "claim-q" }, "Claim the win? The game ends at once and you win it."),
-          h("button", { class: "danger", "data-key": "claim-yes", onclick: () => answer(app, "claim") }, "Yes, claim the win"),
-          h("button", { "data-key": "claim-no", onclick: () => answer(app, null, "claim") }, "No, wait for them"),
+          h(
+            "button",
+            { class: "danger", "data-key": "claim-yes", onclick: () => answer(app, "claim") },
+            "Yes, claim the win",
+          ),
+          h(
+            "button",
+            { "data-key": "claim-no", onclick: () => answer(app, null, "claim") },
+            "No, wait for them",
+          ),
         );
-      } else out.push(h("button", { "data-key": "claim", onclick: () => ask(app, "claim") }, "Claim the win (opponent away)"));
+      } else
+        out.push(
+          h(
+            "button",
+            { "data-key": "claim", onclick: () => ask(app, "claim") },
+            "Claim the win (opponent away)",
+          ),
+        );
     } else if (t.confirm === "claim") t.confirm = null; // back in time: nothing to claim
 
-    if (me?.computer && me.connected) out.push(h("button", { class: "primary", "data-key": "back", onclick: () => answer(app, "back") }, "Take my seat back from the computer"));
+    if (me?.computer && me.connected)
+      out.push(
+        h(
+          "button",
+          { class: "primary", "data-key": "back", onclick: () => answer(app, "back") },
+          "Take my seat back from the computer",
+        ),
+      );
   }
-  if (v.game_over || t.seat === null || me?.resigned) out.push(h("button", { "data-key": "to-lobby", onclick: () => app.act("leave") }, t.seat === null ? "Stop watching" : "Back to the lobby"));
-  else out.push(h("button", { "data-key": "leave", onclick: () => app.act("leave") }, "Leave (my seat waits for me)"));
+  if (v.game_over || t.seat === null || me?.resigned)
+    out.push(
+      h(
+        "button",
+        { "data-key": "to-lobby", onclick: () => app.act("leave") },
+        t.seat === null ? "Stop watching" : "Back to the lobby",
+      ),
+    );
+  else
+    out.push(
+      h(
+        "button",
+        { "data-key": "leave", onclick: () => app.act("leave") },
+        "Leave (my seat waits for me)",
+      ),
+    );
   const share = invite(app);
   if (share) out.push(share);
   out.push(h("a", { href: "#/help", class: "help-link" }, "How to play"));
-  return h("section", { class: "actions", "data-key": "actions", "aria-label": "Table actions" }, out);
+  return h(
+    "section",
+    { class: "actions", "data-key": "actions", "aria-label": "Table actions" },
+    out,
+  );
 }
 
 /** The waiting screen's links, folded into a small *Invite* control so that a game
@@ -485,7 +720,11 @@ function ask(app: TableHost, what: "resign" | "claim"): void {
 
 /** The question answered: `act` done (null: "no"); the focus, whose button goes, to
  * the turn banner, or after a "no" back to the button that asked (`again`). */
-function answer(app: TableHost, act: "resign" | "claim" | "back" | null, again: "resign" | "claim" | null = null): void {
+function answer(
+  app: TableHost,
+  act: "resign" | "claim" | "back" | null,
+  again: "resign" | "claim" | null = null,
+): void {
   app.t.confirm = null;
   if (act) app.act(act);
   app.renderTableNow();
@@ -498,7 +737,11 @@ function ending(app: TableHost, v: GameView, cards: Cards): HTMLElement {
   const seats = app.presence?.seats ?? [];
   const me = app.t.seat !== null ? seats[app.t.seat] : undefined;
   const places = result
-    ? [...result.places.keys()].sort((a, b) => result.places[a] - result.places[b]).map((s) => h("li", {}, `${ordinal(result.places[s])}: ${app.who(s)}, ${result.totals[s]} points`))
+    ? [...result.places.keys()]
+        .sort((a, b) => result.places[a] - result.places[b])
+        .map((s) =>
+          h("li", {}, `${ordinal(result.places[s])}: ${app.who(s)}, ${result.totals[s]} points`),
+        )
     : [];
   const people = seats.filter((s) => s.name && !s.bot);
   const asked = people.filter((s) => s.rematch).length;
@@ -506,15 +749,33 @@ function ending(app: TableHost, v: GameView, cards: Cards): HTMLElement {
     "section",
     { id: "question", class: "question ending", "aria-labelledby": "end-h" },
     h("h2", { id: "end-h", tabindex: -1 }, "Game over"),
-    h("p", { id: "result-words", class: "result" }, result ? endingWords(result, (s) => app.who(s)) : v.winners.map((s) => app.who(s)).join(" and ") + " won."),
+    h(
+      "p",
+      { id: "result-words", class: "result" },
+      result
+        ? endingWords(result, (s) => app.who(s))
+        : v.winners.map((s) => app.who(s)).join(" and ") + " won.",
+    ),
     places.length ? h("ol", { class: "places", "aria-label": "Places" }, places) : null,
     v.scores ? scoreTable(app, v.scores, cards) : null,
     app.t.seat !== null
       ? h(
           "p",
           { class: "buttons" },
-          h("button", { id: "rematch", class: me?.rematch ? "" : "primary", "data-key": "rematch", "aria-pressed": me?.rematch ? "true" : "false", onclick: () => app.rematch(!me?.rematch) }, me?.rematch ? "Rematch asked (press to withdraw)" : "Rematch"),
-          asked ? h("span", { class: "muted" }, ` ${asked} of ${people.length} asked for a rematch.`) : null,
+          h(
+            "button",
+            {
+              id: "rematch",
+              class: me?.rematch ? "" : "primary",
+              "data-key": "rematch",
+              "aria-pressed": me?.rematch ? "true" : "false",
+              onclick: () => app.rematch(!me?.rematch),
+            },
+            me?.rematch ? "Rematch asked (press to withdraw)" : "Rematch",
+          ),
+          asked
+            ? h("span", { class: "muted" }, ` ${asked} of ${people.length} asked for a rematch.`)
+            : null,
         )
       : null,
   );
@@ -530,10 +791,20 @@ function scoreTable(app: TableHost, scores: Score[], cards: Cards): HTMLElement 
         "td",
         {},
         s.ingredients.map((i) =>
-          h("span", { class: `chip c-${i.colour}` }, `${cards.ingredientName(i.ingredient)} (${i.colour}) ${i.cards.map((c) => cards.value(c)).join("+")}${i.doubled ? " x2" : ""}${i.bonus ? ` +${i.bonus}` : ""} = ${i.total}`),
+          h(
+            "span",
+            { class: `chip c-${i.colour}` },
+            `${cards.ingredientName(i.ingredient)} (${i.colour}) ${i.cards.map((c) => cards.value(c)).join("+")}${i.doubled ? " x2" : ""}${i.bonus ? ` +${i.bonus}` : ""} = ${i.total}`,
+          ),
         ),
         s.value_one_bonus ? h("span", { class: "chip" }, `most 1s +${s.value_one_bonus}`) : null,
-        s.recipes.map((r) => h("span", { class: "chip" }, `${cards.recipe(r.id)}: ${r.met ? `met +${r.bonus}` : "not met"}`)),
+        s.recipes.map((r) =>
+          h(
+            "span",
+            { class: "chip" },
+            `${cards.recipe(r.id)}: ${r.met ? `met +${r.bonus}` : "not met"}`,
+          ),
+        ),
       ),
       h("td", { class: "total" }, s.total),
     ),
@@ -542,7 +813,17 @@ function scoreTable(app: TableHost, scores: Score[], cards: Cards): HTMLElement 
     "table",
     { class: "scores" },
     h("caption", {}, "Scores"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Kettle"), h("th", { scope: "col" }, "Total"))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col" }, "Kettle"),
+        h("th", { scope: "col" }, "Total"),
+      ),
+    ),
     h("tbody", {}, rows),
   );
 }

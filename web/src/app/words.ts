@@ -99,7 +99,11 @@ export class Cards {
 }
 
 /** `White (Ann)`: a seat by colour and name. */
-export function seatLabel(colours: readonly string[], seat: number, names: readonly (string | null | undefined)[]): string {
+export function seatLabel(
+  colours: readonly string[],
+  seat: number,
+  names: readonly (string | null | undefined)[],
+): string {
   const colour = colours[seat] ? cap(colours[seat]) : `Seat ${seat + 1}`;
   const name = names[seat];
   return name ? `${colour} (${name})` : colour;
@@ -123,11 +127,16 @@ export function seatStatus(info: SeatInfo | undefined): string {
 }
 
 /** `3 players, recipes, casual memory, 30 s a move, private`. */
-export function terms(options: TableOptions, timing: Timing | null | undefined, priv: boolean): string {
+export function terms(
+  options: TableOptions,
+  timing: Timing | null | undefined,
+  priv: boolean,
+): string {
   const t = [`${options.players ?? 2} players`];
   if (options.recipes) t.push("recipes");
   t.push(`${options.memory ?? "strict"} memory`);
-  if ((options.start_card ?? "no_player_colors") !== "no_player_colors") t.push("start card: not own colour");
+  if ((options.start_card ?? "no_player_colors") !== "no_player_colors")
+    t.push("start card: not own colour");
   if ((options.players ?? 2) === 3) t.push(`third colour ${options.third_colour ?? "lilac"}`);
   if (timing?.move) {
     t.push(`${timing.move} s a move`);
@@ -143,11 +152,18 @@ export function lineWords(line: string | null | undefined): string {
 }
 
 /** One event in words (null for those the log leaves out). */
-export function eventWords(ev: GameEvent, who: (seat: number) => string, cards: Cards, lineOfSpace: (s: number) => string | null): string | null {
+export function eventWords(
+  ev: GameEvent,
+  who: (seat: number) => string,
+  cards: Cards,
+  lineOfSpace: (s: number) => string | null,
+): string | null {
   switch (ev.kind) {
     case "moved": {
-      const steps = (ev.to_space - ev.from_space + 20) % 20 - ev.skipped.length;
-      const jump = ev.skipped.length ? `, jumping ${ev.skipped.length === 1 ? "a pawn" : "two pawns"}` : "";
+      const steps = ((ev.to_space - ev.from_space + 20) % 20) - ev.skipped.length;
+      const jump = ev.skipped.length
+        ? `, jumping ${ev.skipped.length === 1 ? "a pawn" : "two pawns"}`
+        : "";
       return `${who(ev.seat)} moves ${steps} to ${lineWords(lineOfSpace(ev.to_space))}${jump}`;
     }
     case "passed_corner":
@@ -177,12 +193,15 @@ export function eventWords(ev: GameEvent, who: (seat: number) => string, cards: 
   }
 }
 
-const seatList = (seats: readonly number[], who: (seat: number) => string): string => seats.map(who).join(" and ") || "a player";
+const seatList = (seats: readonly number[], who: (seat: number) => string): string =>
+  seats.map(who).join(" and ") || "a player";
 
 /** Who won, in a sentence: `Black (Cleo) wins.` */
 export function winnersWords(result: ResultInfo, who: (seat: number) => string): string {
   const n = result.winners.length;
-  return n ? `${seatList(result.winners, who)} ${n > 1 ? "share the win" : "wins"}.` : "Nobody wins.";
+  return n
+    ? `${seatList(result.winners, who)} ${n > 1 ? "share the win" : "wins"}.`
+    : "Nobody wins.";
 }
 
 /** How a game ended, in a sentence. */
@@ -207,8 +226,10 @@ export function refusalWords(code: string, message: string, seat: string | null 
     bad_token: "Your seat is no longer kept for this browser.",
     seat_taken: `${seat ?? "That seat"} is taken: choose another seat.`,
     table_full: "Every seat of that table is taken: you may watch it.",
-    no_such_table: "No table with that id here. Check the id, and for a private table the invite code too.",
-    bad_invite: "No table with that id here. Check the id, and for a private table the invite code too.",
+    no_such_table:
+      "No table with that id here. Check the id, and for a private table the invite code too.",
+    bad_invite:
+      "No table with that id here. Check the id, and for a private table the invite code too.",
     not_in_lobby: "That game has begun: no seat can be taken now. You may watch it.",
     already_seated: "You are at a table already: leave it first.",
     game_over: "The game is over.",

@@ -115,7 +115,8 @@ export class KupferkesselClient {
           .then((welcome) => {
             clearTimeout(timer);
             client.closeHandlers.delete(fail);
-            if (welcome.type !== "welcome") throw new Error(`expected welcome, got ${welcome.type}`);
+            if (welcome.type !== "welcome")
+              throw new Error(`expected welcome, got ${welcome.type}`);
             client.welcome = welcome;
             resolve(client);
           })
@@ -151,7 +152,8 @@ export class KupferkesselClient {
     const id = this.nextId++;
     const bytes = encode({ type, id, ...fields }, { ignoreUndefined: true });
     const max = this.welcome?.limits.max_frame ?? DEFAULT_MAX_FRAME;
-    if (bytes.byteLength > max) throw new Error(`${type} is ${bytes.byteLength} bytes, over ${max}`);
+    if (bytes.byteLength > max)
+      throw new Error(`${type} is ${bytes.byteLength} bytes, over ${max}`);
     this.ws.send(bytes);
     this.lastSent = Date.now();
     return id;

@@ -29,7 +29,10 @@ export interface ReplayFrame {
 
 /** A record action that is not legal in its position. */
 export class ReplayError extends Error {
-  constructor(readonly index: number, message: string) {
+  constructor(
+    readonly index: number,
+    message: string,
+  ) {
     super(`actions[${index}]: ${message}`);
     this.name = "ReplayError";
   }
