@@ -1,5 +1,7 @@
 """The web client's own checks, run by its locked dev packages (``web/package.json``):
-every source file as Prettier lays it out (``web/.prettierrc.json``), as ``ruff format``
+no import cycle anywhere in ``web/src`` (madge, type-only imports counted: a screen
+gets a small interface from ``host.ts`` instead of importing ``main.ts``), and every
+source file as Prettier lays it out (``web/.prettierrc.json``), as ``ruff format``
 decides the Python's layout.
 
 They need ``npm ci`` in ``web/`` (``.ci/run`` does it) and skip without it."""
@@ -31,6 +33,15 @@ def run_script(script: str, tool: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         check=False,
     )
+
+
+def test_no_import_cycle_in_the_web_client() -> None:
+    run = run_script("check-cycles", "madge")
+    assert run.returncode == 0, f"an import cycle in web/src:\n{run.stdout}\n{run.stderr}"
+    # every module was read (one it could not resolve would hide its imports)
+    modules = len(list((WEB / "src").rglob("*.ts")))
+    assert f"Processed {modules} files" in run.stdout, run.stdout
+    assert "No circular dependency found" in run.stdout + run.stderr
 
 
 def test_the_web_client_is_formatted() -> None:
