@@ -1,6 +1,7 @@
 /**
  * What a screen may ask of the application that shows it: the small interfaces the
- * lobby, the table screen, the players' screens and the invite links are handed.
+ * lobby, the form of a new table, the table screen, the players' screens and the invite
+ * links are handed.
  *
  * A screen never imports the application that owns it (`main.ts`): that would be an
  * import cycle and a reach up to its owner. It is given an object with these few members
@@ -80,8 +81,14 @@ export interface ChatHost {
   readonly chatBox: HTMLElement;
 }
 
-/** What the lobby, its forms and the waiting screen ask (`lobby.ts`). */
-export interface LobbyHost extends PlayersHost, InviteHost, ChatHost {
+/** What the form of a new table asks (`create.ts`). */
+export interface CreateHost extends ScreenHost {
+  /** Ready to play as soon as seated (the waiting screen's choice). */
+  wantReady: boolean;
+}
+
+/** What the lobby, the join form and the waiting screen ask (`lobby.ts`). */
+export interface LobbyHost extends PlayersHost, CreateHost, InviteHost, ChatHost {
   readonly t: TableState;
   readonly presence: PresenceMsg | null;
   /** The listing of the table this page is at or about to join. */
@@ -95,8 +102,6 @@ export interface LobbyHost extends PlayersHost, InviteHost, ChatHost {
   readonly nextCursor: string | null;
   /** The table an invite or watch link names, and its listing if the server lists it. */
   prefill: { table: string; invite: string; watch: boolean; known?: TableSummary | null } | null;
-  /** Ready to play as soon as seated (the waiting screen's choice). */
-  wantReady: boolean;
   /** Ask the server for the lobby's page of tables. */
   listTables(): void;
   join(table: string, invite: string | null, seat: number | null, seeded?: boolean): void;

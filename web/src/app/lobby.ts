@@ -1,17 +1,18 @@
 /**
  * The screens before and beside the table: the lobby (the server's tables, page by
- * page), a new table with every option, joining or watching by code or invite link,
- * and the waiting screen with the invite.
+ * page), joining or watching by code or invite link, and the waiting screen with the
+ * invite; the form of a new table is `create.ts`.
  */
-import type { CreateTableMsg, SeatInfo, TableSummary, Timing } from "../lib/protocol";
+import type { SeatInfo, TableSummary } from "../lib/protocol";
 import { h, patch, replace } from "./dom";
 import { linkLines } from "./invite";
-import type { LobbyHost } from "./host";
+import type { LobbyHost, Says, ScreenHost } from "./host";
 import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
 import { prefs, tokens } from "./store";
 import { cap, seatName, seatStatus, terms } from "./words";
 
-export function nameField(app: LobbyHost): HTMLInputElement {
+/** The player's name (read-only when signed in: every seat is named after the player). */
+export function nameField(app: ScreenHost): HTMLInputElement {
   const player = me();
   const input = h("input", {
     id: "player-name",
@@ -26,7 +27,8 @@ export function nameField(app: LobbyHost): HTMLInputElement {
   return input;
 }
 
-export function playerName(app: LobbyHost): string | null {
+/** The name typed, kept for next time; null (and the field in focus) if there is none. */
+export function playerName(app: Says): string | null {
   const input = document.getElementById("player-name") as HTMLInputElement | null;
   const name = (input?.value ?? prefs.name()).trim();
   if (!name) {
@@ -389,227 +391,6 @@ export async function lookUp(app: LobbyHost, table: string): Promise<TableSummar
   return null;
 }
 
-export function renderCreate(app: LobbyHost): void {
-  const levels = app.client?.welcome.bot_levels ?? [];
-  const name = nameField(app);
-  const tableName = h("input", {
-    id: "table-name",
-    type: "text",
-    maxlength: app.client?.welcome.limits.max_table_name ?? 48,
-    value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table",
-  });
-  const players = h(
-    "select",
-    { id: "opt-players" },
-    h("option", { value: "2" }, "2 players"),
-    h("option", { value: "3" }, "3 players"),
-  );
-  const recipes = h("input", { id: "opt-recipes", type: "checkbox" });
-  const startCard = h(
-    "select",
-    { id: "opt-start" },
-    h("option", { value: "no_player_colors" }, "no player colours (rule book)"),
-    h("option", { value: "not_own_color" }, "not your own colour"),
-  );
-  const memory = h(
-    "select",
-    { id: "opt-memory" },
-    h("option", { value: "strict" }, "strict: only kettle tops"),
-    h("option", { value: "casual" }, "casual: see your own kettle"),
-  );
-  const third = h(
-    "select",
-    { id: "opt-third" },
-    (app.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) =>
-      h("option", { value: c }, c),
-    ),
-  );
-  const priv = h("input", { id: "opt-private", type: "checkbox" });
-  const seed = h("input", {
-    id: "opt-seed",
-    type: "number",
-    min: 0,
-    max: Number.MAX_SAFE_INTEGER,
-    placeholder: "random",
-    inputmode: "numeric",
-  });
-  const mySeat = h("select", { id: "opt-seat" });
-  const move = h("input", {
-    id: "opt-move",
-    type: "number",
-    min: 1,
-    max: 86400,
-    placeholder: "no clock",
-    inputmode: "numeric",
-  });
-  const reserve = h("input", {
-    id: "opt-reserve",
-    type: "number",
-    min: 0,
-    max: 86400,
-    value: 0,
-    inputmode: "numeric",
-  });
-  const grace = h("input", {
-    id: "opt-grace",
-    type: "number",
-    min: 0,
-    max: 86400,
-    value: 60,
-    inputmode: "numeric",
-  });
-  const absentAfter = h("input", {
-    id: "opt-absent",
-    type: "number",
-    min: 1,
-    max: 100,
-    value: 3,
-    inputmode: "numeric",
-  });
-  const others = h("div", { id: "other-seats" });
-  const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
-  // offered for three players only, as the terminal client does: a two-player table has
-  // no third seat to colour
-  const thirdField = field("Third colour", third);
-  const seatNames = (n: number) => ["White", "Black", cap(third.value)].slice(0, n);
-  const redraw = () => {
-    const n = Number(players.value);
-    thirdField.hidden = n !== 3;
-    const keep = mySeat.value;
-    replace(
-      mySeat,
-      seatNames(n).map((c, s) =>
-        h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`),
-      ),
-    );
-    mySeat.value = keep && Number(keep) < n ? keep : "0";
-    const me = Number(mySeat.value);
-    memory.disabled = seed.disabled = rated.checked; // a rated table: strict memory, a random deal
-    if (rated.checked) ((memory.value = "strict"), (seed.value = ""));
-    const old = new Map([...others.querySelectorAll("select")].map((s) => [s.id, s.value]));
-    replace(
-      others,
-      seatNames(n).map((c, s) =>
-        s === me
-          ? null
-          : field(
-              `${c} (seat ${s + 1})`,
-              h(
-                "select",
-                { id: `seat-${s}` },
-                rated.checked
-                  ? []
-                  : levels.map((l) =>
-                      h(
-                        "option",
-                        { value: l, selected: old.get(`seat-${s}`) === l },
-                        `a computer player, ${l}`,
-                      ),
-                    ),
-                h(
-                  "option",
-                  { value: "", selected: old.get(`seat-${s}`) === "" },
-                  "a person (wait for them)",
-                ),
-              ),
-            ),
-      ),
-    );
-  };
-  players.addEventListener("change", redraw);
-  third.addEventListener("change", redraw);
-  mySeat.addEventListener("change", redraw);
-  rated.addEventListener("change", redraw);
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const player = playerName(app);
-    const c = app.client;
-    if (!player || !c) return;
-    const n = Number(players.value) as 2 | 3;
-    const me = Number(mySeat.value);
-    const bots = [];
-    for (let s = 0; s < n; s++) {
-      const sel = document.getElementById(`seat-${s}`) as HTMLSelectElement | null;
-      if (s !== me && sel && sel.value) bots.push({ seat: s, level: sel.value });
-    }
-    const timing: Timing = {};
-    if (move.value) timing.move = Number(move.value);
-    if (move.value && Number(reserve.value)) timing.reserve = Number(reserve.value);
-    if (grace.value !== "" && Number(grace.value) !== 60) timing.grace = Number(grace.value);
-    if (absentAfter.value !== "" && Number(absentAfter.value) !== 3)
-      timing.absent_after = Number(absentAfter.value);
-    const msg: Omit<CreateTableMsg, "type" | "id"> = {
-      name: tableName.value.trim() || `${player}'s table`,
-      private: priv.checked || undefined,
-      options: {
-        players: n,
-        recipes: recipes.checked || undefined,
-        start_card:
-          startCard.value === "no_player_colors" ? undefined : (startCard.value as "not_own_color"),
-        memory: memory.value === "strict" ? undefined : "casual",
-        third_colour: n === 3 ? (third.value as "lilac") : undefined,
-        seed: seed.value === "" ? undefined : Number(seed.value),
-      },
-      bots,
-      player,
-      seat: me,
-      timing: Object.keys(timing).length ? timing : undefined,
-      rated: rated.checked || undefined,
-    };
-    app.wantReady = true;
-    c.request("create_table", msg).catch((err) => app.refused(err));
-  };
-  replace(
-    app.main,
-    h(
-      "section",
-      { class: "form", "aria-labelledby": "create-h" },
-      h("h2", { id: "create-h" }, "New table"),
-      h(
-        "form",
-        { onsubmit: submit },
-        field("Your name", name),
-        field("Table name", tableName),
-        h(
-          "fieldset",
-          {},
-          h("legend", {}, "The game"),
-          field("Players", players),
-          field("Recipes (variant)", recipes),
-          field("Memory", memory),
-          field("Starting card", startCard),
-          thirdField,
-        ),
-        h("fieldset", {}, h("legend", {}, "Seats"), field("Your seat", mySeat), others),
-        h(
-          "fieldset",
-          {},
-          h("legend", {}, "Time and privacy"),
-          field("Seconds per move (empty: no clock)", move),
-          field("Reserve seconds", reserve),
-          field("Grace period for a lost connection (s)", grace),
-          field("Away after time-outs in a row", absentAfter),
-          field("Private (invite code)", priv),
-          me()
-            ? field(
-                "Rated: the result changes the players' ratings (players only, no computer)",
-                rated,
-              )
-            : null,
-          field("Seed for a reproducible deal (others are told you chose it)", seed),
-        ),
-        h(
-          "p",
-          { class: "buttons" },
-          h("button", { type: "submit", class: "primary", id: "create-go" }, "Create table"),
-          h("button", { type: "button", onclick: () => app.show("lobby") }, "Back"),
-        ),
-      ),
-    ),
-  );
-  redraw();
-}
-
 export function renderWaiting(app: LobbyHost): void {
   const p = app.presence;
   const s = app.summary;
@@ -684,7 +465,8 @@ export function renderWaiting(app: LobbyHost): void {
   );
 }
 
-function field(label: string, input: HTMLElement): HTMLElement {
+/** A form's field: `input` with its label (after it for a checkbox). */
+export function field(label: string, input: HTMLElement): HTMLElement {
   const id = input.id;
   const box = input instanceof HTMLInputElement && input.type === "checkbox";
   return h(

@@ -15,15 +15,8 @@ import type {
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { LobbyHost, PlayersScreen, Screen, TableAction, TableHost, TableState } from "./host";
-import {
-  lookUp,
-  playerName,
-  renderCreate,
-  renderJoin,
-  renderLobby,
-  renderTables,
-  renderWaiting,
-} from "./lobby";
+import { renderCreate } from "./create";
+import { lookUp, playerName, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
 import {
   CHAT_KEEP,
   account,

@@ -1,0 +1,233 @@
+/**
+ * The form of a new table, with every option: its name, the players and the computer's
+ * seats, the variants (recipes, memory, starting card, third colour), your seat, a clock
+ * and the grace periods, privacy, a rated game (1.2) and a chosen seed.
+ */
+import type { CreateTableMsg, Timing } from "../lib/protocol";
+import { h, replace } from "./dom";
+import type { CreateHost } from "./host";
+import { field, nameField, playerName } from "./lobby";
+import { me } from "./players";
+import { prefs } from "./store";
+import { cap } from "./words";
+
+export function renderCreate(app: CreateHost): void {
+  const levels = app.client?.welcome.bot_levels ?? [];
+  const name = nameField(app);
+  const tableName = h("input", {
+    id: "table-name",
+    type: "text",
+    maxlength: app.client?.welcome.limits.max_table_name ?? 48,
+    value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table",
+  });
+  const players = h(
+    "select",
+    { id: "opt-players" },
+    h("option", { value: "2" }, "2 players"),
+    h("option", { value: "3" }, "3 players"),
+  );
+  const recipes = h("input", { id: "opt-recipes", type: "checkbox" });
+  const startCard = h(
+    "select",
+    { id: "opt-start" },
+    h("option", { value: "no_player_colors" }, "no player colours (rule book)"),
+    h("option", { value: "not_own_color" }, "not your own colour"),
+  );
+  const memory = h(
+    "select",
+    { id: "opt-memory" },
+    h("option", { value: "strict" }, "strict: only kettle tops"),
+    h("option", { value: "casual" }, "casual: see your own kettle"),
+  );
+  const third = h(
+    "select",
+    { id: "opt-third" },
+    (app.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) =>
+      h("option", { value: c }, c),
+    ),
+  );
+  const priv = h("input", { id: "opt-private", type: "checkbox" });
+  const seed = h("input", {
+    id: "opt-seed",
+    type: "number",
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    placeholder: "random",
+    inputmode: "numeric",
+  });
+  const mySeat = h("select", { id: "opt-seat" });
+  const move = h("input", {
+    id: "opt-move",
+    type: "number",
+    min: 1,
+    max: 86400,
+    placeholder: "no clock",
+    inputmode: "numeric",
+  });
+  const reserve = h("input", {
+    id: "opt-reserve",
+    type: "number",
+    min: 0,
+    max: 86400,
+    value: 0,
+    inputmode: "numeric",
+  });
+  const grace = h("input", {
+    id: "opt-grace",
+    type: "number",
+    min: 0,
+    max: 86400,
+    value: 60,
+    inputmode: "numeric",
+  });
+  const absentAfter = h("input", {
+    id: "opt-absent",
+    type: "number",
+    min: 1,
+    max: 100,
+    value: 3,
+    inputmode: "numeric",
+  });
+  const others = h("div", { id: "other-seats" });
+  const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
+  // offered for three players only, as the terminal client does: a two-player table has
+  // no third seat to colour
+  const thirdField = field("Third colour", third);
+  const seatNames = (n: number) => ["White", "Black", cap(third.value)].slice(0, n);
+  const redraw = () => {
+    const n = Number(players.value);
+    thirdField.hidden = n !== 3;
+    const keep = mySeat.value;
+    replace(
+      mySeat,
+      seatNames(n).map((c, s) =>
+        h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`),
+      ),
+    );
+    mySeat.value = keep && Number(keep) < n ? keep : "0";
+    const me = Number(mySeat.value);
+    memory.disabled = seed.disabled = rated.checked; // a rated table: strict memory, a random deal
+    if (rated.checked) ((memory.value = "strict"), (seed.value = ""));
+    const old = new Map([...others.querySelectorAll("select")].map((s) => [s.id, s.value]));
+    replace(
+      others,
+      seatNames(n).map((c, s) =>
+        s === me
+          ? null
+          : field(
+              `${c} (seat ${s + 1})`,
+              h(
+                "select",
+                { id: `seat-${s}` },
+                rated.checked
+                  ? []
+                  : levels.map((l) =>
+                      h(
+                        "option",
+                        { value: l, selected: old.get(`seat-${s}`) === l },
+                        `a computer player, ${l}`,
+                      ),
+                    ),
+                h(
+                  "option",
+                  { value: "", selected: old.get(`seat-${s}`) === "" },
+                  "a person (wait for them)",
+                ),
+              ),
+            ),
+      ),
+    );
+  };
+  players.addEventListener("change", redraw);
+  third.addEventListener("change", redraw);
+  mySeat.addEventListener("change", redraw);
+  rated.addEventListener("change", redraw);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const player = playerName(app);
+    const c = app.client;
+    if (!player || !c) return;
+    const n = Number(players.value) as 2 | 3;
+    const me = Number(mySeat.value);
+    const bots = [];
+    for (let s = 0; s < n; s++) {
+      const sel = document.getElementById(`seat-${s}`) as HTMLSelectElement | null;
+      if (s !== me && sel && sel.value) bots.push({ seat: s, level: sel.value });
+    }
+    const timing: Timing = {};
+    if (move.value) timing.move = Number(move.value);
+    if (move.value && Number(reserve.value)) timing.reserve = Number(reserve.value);
+    if (grace.value !== "" && Number(grace.value) !== 60) timing.grace = Number(grace.value);
+    if (absentAfter.value !== "" && Number(absentAfter.value) !== 3)
+      timing.absent_after = Number(absentAfter.value);
+    const msg: Omit<CreateTableMsg, "type" | "id"> = {
+      name: tableName.value.trim() || `${player}'s table`,
+      private: priv.checked || undefined,
+      options: {
+        players: n,
+        recipes: recipes.checked || undefined,
+        start_card:
+          startCard.value === "no_player_colors" ? undefined : (startCard.value as "not_own_color"),
+        memory: memory.value === "strict" ? undefined : "casual",
+        third_colour: n === 3 ? (third.value as "lilac") : undefined,
+        seed: seed.value === "" ? undefined : Number(seed.value),
+      },
+      bots,
+      player,
+      seat: me,
+      timing: Object.keys(timing).length ? timing : undefined,
+      rated: rated.checked || undefined,
+    };
+    app.wantReady = true;
+    c.request("create_table", msg).catch((err) => app.refused(err));
+  };
+  replace(
+    app.main,
+    h(
+      "section",
+      { class: "form", "aria-labelledby": "create-h" },
+      h("h2", { id: "create-h" }, "New table"),
+      h(
+        "form",
+        { onsubmit: submit },
+        field("Your name", name),
+        field("Table name", tableName),
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "The game"),
+          field("Players", players),
+          field("Recipes (variant)", recipes),
+          field("Memory", memory),
+          field("Starting card", startCard),
+          thirdField,
+        ),
+        h("fieldset", {}, h("legend", {}, "Seats"), field("Your seat", mySeat), others),
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "Time and privacy"),
+          field("Seconds per move (empty: no clock)", move),
+          field("Reserve seconds", reserve),
+          field("Grace period for a lost connection (s)", grace),
+          field("Away after time-outs in a row", absentAfter),
+          field("Private (invite code)", priv),
+          me()
+            ? field(
+                "Rated: the result changes the players' ratings (players only, no computer)",
+                rated,
+              )
+            : null,
+          field("Seed for a reproducible deal (others are told you chose it)", seed),
+        ),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { type: "submit", class: "primary", id: "create-go" }, "Create table"),
+          h("button", { type: "button", onclick: () => app.show("lobby") }, "Back"),
+        ),
+      ),
+    ),
+  );
+  redraw();
+}
