@@ -2,13 +2,13 @@
  * Protocol 1.2 in the page: your player (register a name once, with a secret made here
  * and kept in this browser's storage for this server; or sign in with a code from another
  * device), the signing in on every connection, a profile with its recent games, the
- * leaderboard, and a step-through replay of a past game from its record. On a 1.3 server
+ * leaderboard, and a step-through replay of a past game (`pastgame.ts`). On a 1.3 server
  * your own profile also lists your devices, each revocable.
  *
  * Apart from the table and the lobby, so the players' part reads on its own; the app
  * hands it its connection and its screens.
  */
-import { ProtocolError, replayRecord, type ReplayFrame } from "../lib/index";
+import { ProtocolError } from "../lib/index";
 import type {
   DeviceInfo,
   DevicesMsg,
@@ -19,14 +19,14 @@ import type {
   PlayerInfo,
   PlayerSeat,
   ProfileMsg,
-  RecordMsg,
   ServerMessage,
   SignedInMsg,
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { PlayersHost, PlayersScreen } from "./host";
+import { openReplay, renderReplay } from "./pastgame";
 import { account, prefs } from "./store";
-import { cap, ordinal, seatLabel } from "./words";
+import { ordinal } from "./words";
 
 export const PLAYERS_SCREENS: readonly string[] = ["account", "profile", "board", "replay"];
 const PAGE = 20;
@@ -44,7 +44,6 @@ const state = {
   boardTotal: 0,
   code: null as { code: string; until: number } | null,
   devices: null as DevicesMsg | null, // 1.3: your own devices, on your own profile
-  replay: null as { msg: RecordMsg; frames: ReplayFrame[]; at: number } | null,
 };
 
 /** The signed-in player of this connection, if any. */
@@ -173,22 +172,12 @@ async function loadBoard(app: PlayersHost, first: boolean): Promise<void> {
   if (app.screen === "board") renderPlayers(app, "board");
 }
 
-async function openReplay(app: PlayersHost, table: string): Promise<void> {
-  try {
-    const msg = (await app.client!.request("get_record", { table })) as RecordMsg;
-    state.replay = { msg, frames: replayRecord(msg.record, app.client!.welcome.catalogue), at: 0 };
-    app.show("replay");
-  } catch (e) {
-    app.refused(e);
-  }
-}
-
 // ------------------------------------------------------------------ drawing
 export function renderPlayers(app: PlayersHost, screen: PlayersScreen): void {
   if (screen === "account") renderAccount(app);
   else if (screen === "profile") renderProfile(app);
   else if (screen === "board") renderBoard(app);
-  else renderReplay(app);
+  else renderReplay(app, () => openPlayers(app, "profile", state.profile?.name ?? null));
 }
 
 function field(label: string, input: HTMLInputElement): HTMLElement {
@@ -545,108 +534,4 @@ function renderBoard(app: PlayersHost): void {
       ),
     ),
   );
-}
-
-function renderReplay(app: PlayersHost): void {
-  const r = state.replay;
-  if (!r || !app.cards) return;
-  const cards = app.cards;
-  const f = r.frames[r.at];
-  const last = r.frames.length - 1;
-  const colours = ["white", "black", r.msg.record.options.third_colour ?? "lilac"];
-  const who = (s: number) => seatLabel(colours, s, r.msg.names);
-  const go = (at: number) => () => {
-    r.at = Math.max(0, Math.min(last, at));
-    renderReplay(app);
-    byId("replay-step").focus();
-  };
-  const step = f.took
-    ? `Take ${r.at} of ${last}: ${who(f.took.seat)} took ${cards.words(f.took.card)} (row ${f.took.row}, column ${f.took.col})${f.took.keep ? "" : " and discarded it"}` +
-      f.exploded.map(([t, c]) => `; ${who(t)} lost ${cards.words(c)} to the boom`).join("")
-    : `The start, before take 1 of ${last}`;
-  const cell = (id: string | null, rr: number, cc: number) => {
-    const taken = f.took && f.took.row === rr && f.took.col === cc;
-    if (!id) return h("td", { class: taken ? "rcell taken" : "rcell empty" }, taken ? "taken" : "");
-    return h(
-      "td",
-      { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}` },
-      cards.words(id),
-      taken ? h("span", { class: "sr-only" }, " (just refilled here)") : null,
-    );
-  };
-  const onKey = (e: KeyboardEvent) => {
-    const to = { ArrowRight: r.at + 1, ArrowLeft: r.at - 1, Home: 0, End: last }[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    go(to)();
-  };
-  const section = h(
-    "section",
-    { class: "players replay", "aria-labelledby": "replay-h" },
-    h("h2", { id: "replay-h" }, `Replay: ${r.msg.name}`),
-    h(
-      "p",
-      { class: "terms" },
-      r.msg.names.map((n, s) => `${cap(colours[s])}: ${n ?? "-"}`).join(" · "),
-      r.msg.rated ? " · rated" : "",
-    ),
-    h("p", { id: "replay-step", tabindex: -1, "aria-live": "polite" }, step),
-    h(
-      "p",
-      { class: "buttons" },
-      h("button", { id: "replay-start", onclick: go(0), disabled: r.at === 0 }, "Start"),
-      h("button", { id: "replay-back", onclick: go(r.at - 1), disabled: r.at === 0 }, "Back"),
-      h(
-        "button",
-        { id: "replay-next", class: "primary", onclick: go(r.at + 1), disabled: r.at === last },
-        "Next take",
-      ),
-      h("button", { id: "replay-end", onclick: go(last), disabled: r.at === last }, "End"),
-    ),
-    h(
-      "table",
-      { class: "replay-grid" },
-      h("caption", { class: "sr-only" }, "The grid after this take"),
-      h(
-        "tbody",
-        {},
-        f.grid.map((row, rr) =>
-          h(
-            "tr",
-            {},
-            row.map((id, cc) => cell(id, rr, cc)),
-          ),
-        ),
-      ),
-    ),
-    h(
-      "ul",
-      { class: "seat-list", "aria-label": "Kettles" },
-      f.kettles.map((k, s) =>
-        h(
-          "li",
-          {},
-          h("strong", {}, who(s)),
-          `: ${k.length} card${k.length === 1 ? "" : "s"}, top ${k.length ? cards.words(k[k.length - 1]) : "none"}`,
-          f.toMove === s ? h("span", { class: "tag to-move" }, "to move") : null,
-        ),
-      ),
-    ),
-    h(
-      "p",
-      { class: "muted" },
-      `Deck: ${f.deck} cards${f.over ? " · the game is over" : ""}. Keys: Left/Right a take, Home/End.`,
-    ),
-    h(
-      "p",
-      { class: "buttons" },
-      h(
-        "button",
-        { onclick: () => openPlayers(app, "profile", state.profile?.name ?? null) },
-        "Back to the profile",
-      ),
-    ),
-  );
-  section.addEventListener("keydown", onKey);
-  replace(app.main, section);
 }
