@@ -262,7 +262,7 @@ class Server:
             *(
                 stand_in.stop()
                 for table in self.lobby.tables.values()
-                for stand_in in table.stand_ins.values()
+                for stand_in in table.lineup.stand_ins.values()
             ),
         )
         if self.cluster is not None:

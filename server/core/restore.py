@@ -98,7 +98,7 @@ def table_from_stored(
             result = st.record.result
             table.result = result
             table.finish_reason = result.ending if result is not None else "played_out"
-            table.resigned = list(result.resigned) if result is not None else []
+            table.lineup.resigned = list(result.resigned) if result is not None else []
     if table.state == PLAYING:
         restore_life(table, TableLife.from_stored(st.life, table.options.players), st.alive)
     return table
@@ -114,20 +114,16 @@ def restore_life(table: Table, life: TableLife, alive: float | None) -> None:
     its move's start, or a server that never noted: the move starts afresh)."""
     now = table.now()
     n = table.options.players
-    table.resigned = list(life.resigned)
-    table.replaced = set(life.replaced)
-    table.timed_out = set(life.timed_out)
+    own = None
     if table.rated:  # what makes its game count (``server.players.ratings``)
-        table.own = own_takes(life.to_dict(), lambda: table.record, n)
+        own = own_takes(life.to_dict(), lambda: table.record, n)
+    clock = None
     if table.timing.clocked and table.game is not None:
         clock = Clock.from_dict(table.timing, n, life.clock)
         used = 0.0
         if alive is not None and clock.seat == table.game.to_move:
             used = clock.spent(min(alive, now))
         clock.start(table.game.to_move, now, used)
-        table.clock = clock
-    for seat in table.seats:
-        if seat.index in table.resigned:
-            table._take_over(seat.index)
-        elif seat.person:
-            table.absent_since[seat.index] = now
+    people = [s.index for s in table.seats if s.person]
+    for take_over in table.lineup.restore(life, people, now, own=own, clock=clock):
+        table.take_over(take_over.seat)

@@ -1,14 +1,14 @@
 """Tables: seats, spectators and the one game each table plays, from its start to its
 result and, if everyone wants, a rematch.
 
-A ``Table`` owns its ``Game`` and every secret of it. It never sends anything itself:
-it calls its occupants (network sessions or server-side bots, see ``Occupant``) with
-views built by ``shared.view.view`` and with public events, and nothing else. Intents to
-one table are applied one at a time under its lock; each is validated against the
-state version it was decided on, applied to a copy of the game, made durable in the
-store, and only then acknowledged and broadcast. Likewise a game's end (the last take,
-a resignation, a claim, time-outs, an abandoned table) is stored before anyone hears
-of it, and every ending has a result (``shared.result``, RULES.md section 12).
+A ``Table`` owns its ``Game`` and every secret of it; what it holds and how it talks to
+its occupants is its ``Room`` (``server.core.room``), who plays each seat of its game
+its ``Lineup`` (``server.core.lineup``). Intents to one table are applied one at a time
+under its lock; each is validated against the state version it was decided on,
+applied to a copy of the game, made durable in the store, and only then acknowledged
+and broadcast. Likewise a game's end (the last take, a resignation, a claim,
+time-outs, an abandoned table) is stored before anyone hears of it, and every ending
+has a result (``shared.result``, RULES.md section 12).
 
 A table's life beyond the moves (RULES.md section 12, docs/PROTOCOL.md "A table's whole
 life") is driven by ``tick``, which the lobby calls with the current time: a seat whose
@@ -20,41 +20,40 @@ made by a computer player; the time comes from ``Table.now``, injected in tests.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import secrets
-import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from shared.clock import Clock, ClockView, TimeRules
+from shared.bots import make_bot
+from shared.clock import Clock
 from shared.errors import RuleError
-from shared.events import Event
+from shared.events import Event, TimedOut
 from shared.game import Game, Take
-from shared.options import Options
 from shared.record import Record
-from shared.result import GameResult, announced
-from shared.view import View, views
+from shared.result import announced
 
-from ..store import PlayerSeated, StaleOwner, Store
+from ..store import PlayerSeated
 from . import intents
 from .aio import outlast, to_the_end
-from .clocks import EXPIRY_BOT, Timekeeping
-from .endings import Endings
 from .errors import TableError, same_player
-from .handle import PublicSeat, TableHandle, next_serial
+from .handle import TableHandle
 from .intents import Intent
+from .lineup import Ends
 from .rematch import Rematches
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
 from .roles import TableHost as _TableHost
-from .tokens import hash_token, invite_admits, new_token
+from .room import FINISHED, LOBBY, PLAYING, Room, Seat
+from .tokens import hash_token, new_token
 
 __all__ = [
     "DETACHED",
     "EXPIRY_BOT",
+    "FINISHED",
+    "LOBBY",
+    "PLAYING",
     "Detached",
     "Occupant",
     "Seat",
@@ -68,7 +67,8 @@ __all__ = [
 
 log = logging.getLogger("kupferkessel.table")
 
-LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+EXPIRY_BOT = "easy"
+"""The computer player that makes a move whose time ran out: quick and sound."""
 
 Occupant: TypeAlias = "_Occupant[Table]"
 """Who receives a seat's or a spectator's traffic (``roles.Occupant``)."""
@@ -78,83 +78,8 @@ TableHost: TypeAlias = "_TableHost[Table]"
 """Whoever serves a table (``roles.TableHost``): the lobby."""
 
 
-@dataclass
-class Seat:
-    index: int
-    name: str | None = None
-    token_hash: str | None = None
-    bot: str | None = None  # bot level, for a seat filled by the server
-    player: str | None = None  # 1.2: the id of the registered player sitting here
-    ready: bool = False
-    occupant: Occupant | None = None
-
-    @property
-    def taken(self) -> bool:
-        return self.name is not None
-
-    @property
-    def connected(self) -> bool:
-        return self.occupant is not None
-
-    @property
-    def person(self) -> bool:
-        """Taken by a person (not a server-side bot)."""
-        return self.name is not None and self.bot is None
-
-
-class Table(Endings, Timekeeping, Rematches):
-    def __init__(
-        self,
-        table_id: str,
-        name: str,
-        options: Options,
-        store: Store,
-        *,
-        private: bool = False,
-        invite_hash: str | None = None,
-        created: float | None = None,
-        timing: TimeRules | None = None,
-        now: Callable[[], float] | None = None,
-        host: TableHost = DETACHED,
-        rated: bool = False,
-    ) -> None:
-        self.id = table_id
-        self.rated = rated  # 1.2: only signed-in players sit here; the result rates them
-        self.host = host
-        self.name = name
-        self.options = options  # may carry a seed chosen by the creator
-        self.store = store
-        self.private = private
-        self.invite_hash = invite_hash
-        self.timing = timing or TimeRules()
-        self.now = now or time.time
-        self.created = self.now() if created is None else created
-        self.seats = [Seat(i) for i in range(options.players)]
-        self.spectators: set[Occupant] = set()
-        self.state = LOBBY
-        self.game: Game | None = None
-        self.record: Record | None = None
-        self.version = 0
-        self.finished_at: float | None = None
-        self.finish_reason: str | None = None  # the result's ending (or abandoned)
-        self.result: GameResult | None = None
-        self.resigned: list[int] = []  # seats that resigned, in order
-        self.replaced: set[int] = set()  # seats a computer player played at some point
-        self.timed_out: set[int] = set()  # seats taken over after time-outs in a row
-        self.expiries = [0] * options.players  # time-outs in a row, per seat
-        self.own = [0] * options.players  # takes each seat's person made itself, per seat
-        self.absent_since: dict[int, float] = {}  # a person's seat, disconnected
-        self.stand_ins: dict[int, StandIn] = {}  # seat -> the computer player playing it
-        self.clock: Clock | None = None
-        self.rematch_votes: set[int] = set()
-        self.lock = asyncio.Lock()
-        # the client address whose quotas the table counts against (``server.lobby.quotas``)
-        self.made_by: str | None = None
-        # since when no person has sat or watched here (None while someone does); set
-        # at creation and restore, kept by ``_note_presence``; the lobby expires tables
-        # left unattended (``Lobby.expire_lobbies``, ``Lobby.tick``)
-        self.idle_since: float | None = self.now()
-        self.serial = next_serial()  # the lobby listing's order
+class Table(Room, Rematches):
+    """A table (see the module docstring)."""
 
     # ------------------------------------------------------------- intents
     async def apply(self, occupant: Occupant, intent: Intent) -> Any:
@@ -162,159 +87,16 @@ class Table(Endings, Timekeeping, Rematches):
         returns): the one way sessions, local or of another node, act at a table."""
         return await intents.apply(self, occupant, intent)
 
-    # ------------------------------------------------------------- the store
-    def epoch_held(self) -> int | None:
-        """The epoch this node holds the table under now. An intent captures it when it
-        is accepted and its writes carry it, so a write can never outlive the claim its
-        intent was accepted under (``Store.held``)."""
-        return self.store.held(self.id)
-
-    async def durable(self, write: Awaitable[None]) -> None:
-        """Await a write of this table. One refused by its fence means another node
-        serves the table now: the intent is answered ``stale_state`` (its session gets a
-        fresh view from the new owner) and the host stops serving it here."""
-        try:
-            await write
-        except StaleOwner as e:
-            log.warning("write refused: another node serves the table", extra={"table": self.id})
-            self.host.lost(self)
-            raise TableError(
-                "stale_state",
-                "another node serves this table now: decide again on its fresh view",
-            ) from e
-
-    # ------------------------------------------------------------- queries
-    def occupants(self) -> list[tuple[int | None, Occupant]]:
-        """Everyone who hears of this table: seats' occupants, stand-ins, spectators."""
-        out: list[tuple[int | None, Occupant]] = [
-            (s.index, s.occupant) for s in self.seats if s.occupant is not None
-        ]
-        out.extend(self.stand_ins.items())
-        out.extend((None, o) for o in self.spectators)
-        return out
-
-    @property
-    def attended(self) -> bool:
-        """A person sits or watches here (a server-side bot does not count)."""
-        return bool(self.spectators) or any(
-            s.occupant is not None and s.bot is None for s in self.seats
-        )
-
-    def _note_presence(self) -> None:
-        """Keep ``idle_since`` after someone came or went."""
-        if self.attended:
-            self.idle_since = None
-        elif self.idle_since is None:
-            self.idle_since = self.now()
-
-    @property
-    def spectator_count(self) -> int:
-        return len(self.spectators)
-
-    def public_seats(self) -> list[PublicSeat]:
-        """Each seat's public facts (``TableFacts``): what listings and presence show."""
-        return [
-            PublicSeat(s.index, s.name, s.occupant is not None, s.bot, s.ready,
-                       s.index in self.resigned, self.absent(s.index),
-                       s.index in self.stand_ins, s.index in self.rematch_votes,
-                       s.player is not None)
-            for s in self.seats
-        ]  # fmt: skip
-
-    def seat_of(self, occupant: Occupant) -> int | None:
-        for s in self.seats:
-            if s.occupant is occupant:
-                return s.index
-        return None
-
-    def invite_ok(self, code: str | None) -> bool:
-        """Whether ``code`` lets one join or watch (any code will do at a public table)."""
-        return invite_admits(self.private, self.invite_hash, code)
-
-    @property
-    def bots_only(self) -> bool:
-        """Every seat is a server-side bot's."""
-        return all(s.bot is not None for s in self.seats)
-
-    @property
-    def open(self) -> bool:
-        """Waiting in the lobby with a free seat: someone may join."""
-        return self.state == LOBBY and any(not s.taken for s in self.seats)
-
-    @property
-    def seeded(self) -> bool:
-        """The creator chose the seed: they may know the whole deal."""
-        return self.options.seed is not None
-
-    def absent(self, seat: int) -> bool:
-        """A person's seat played by a computer player because its person is away
-        (disconnected past the grace period, or timed out several moves in a row)."""
-        return seat in self.stand_ins and seat not in self.resigned
-
-    # ------------------------------------------------------------- sending
-    def _clock_view(self) -> ClockView | None:
-        return None if self.clock is None else self.clock.view(self.now(), tuple(self.expiries))
-
-    def _views(self, seats: Sequence[int | None]) -> dict[int | None, View]:
-        assert self.game is not None
-        unique = list(dict.fromkeys(seats))
-        made = views(self.game, unique, result=self.result, clock=self._clock_view())
-        return dict(zip(unique, made, strict=True))
-
-    def view_for(self, seat: int | None) -> View:
-        """The view of ``seat`` (None: a spectator's) now."""
-        return self._views([seat])[seat]
-
-    def _send_update(self, events: Sequence[Event]) -> None:
-        """A new state: to every seat, stand-in and spectator its public events and the
-        view made for it (spectators share one). Everyone gets the same events, one
-        tuple, and what the views share is the same objects, so that what they share
-        is encoded once for all (``protocol.wire``)."""
-        events = tuple(events)
-        targets = self.occupants()
-        made = self._views([seat for seat, _ in targets])
-        stand_ins = {id(o) for o in self.stand_ins.values()}
-        for seat, occ in targets:
-            view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
-            occ.deliver_update(self, events, view, self.version)
-
-    def _mine(self, seat: int | None, view: View) -> View:
-        """``view`` as the person of ``seat`` gets it: ``takes`` only if it may take."""
-        if view.takes is None or self._may_take(seat):
-            return view
-        return dataclasses.replace(view, takes=None)
-
-    def send_view_to(self, occupant: Occupant, seat: int | None = None) -> None:
-        """A fresh full view for one occupant (on join, watch or resume), made for its
-        seat (or ``seat``, for a stand-in)."""
-        if self.game is not None:
-            made = self.view_for(seat) if seat is not None else None
-            if made is None:
-                seat = self.seat_of(occupant)
-                made = self._mine(seat, self.view_for(seat))
-            if self.result is not None and not self.game.over and getattr(occupant, "minor", 1) < 1:
-                # protocol 1.0 never saw a game end early: the last position, as before
-                made = views(self.game, [seat])[0]
-            occupant.deliver_view(self, made, self.version)
-
-    def broadcast_presence(self) -> None:
-        self.host.changed(self)
-        for _, occ in self.occupants():
-            occ.deliver_presence(self)
-
-    def chat(self, occupant: Occupant, name: str, text: str) -> None:
-        """A line to everyone here: a seat speaks under its seat's name, a spectator
-        under its own name marked ``(spectator)``, never as a seated player."""
-        seat = self.seat_of(occupant)
-        name = f"{name} (spectator)" if seat is None else self.seats[seat].name or name
-        for _, occ in self.occupants():
-            occ.deliver_chat(self, seat, name, text)
-
     # ------------------------------------------------------------- lobby
     async def join(
-        self, name: str, occupant: Occupant, seat: int | None = None, *,
-        seeded: bool = False, player_id: str | None = None,
-    ) -> tuple[int, str]:  # fmt: skip
+        self,
+        name: str,
+        occupant: Occupant,
+        seat: int | None = None,
+        *,
+        seeded: bool = False,
+        player_id: str | None = None,
+    ) -> tuple[int, str]:
         """Take a free seat (the given one, or the first free) as ``player_id`` (a
         registered player, 1.2; None: anonymous); returns (seat, token). A table whose
         creator chose the seed takes only those who say they know it (``seeded``)."""
@@ -460,16 +242,14 @@ class Table(Endings, Timekeeping, Rematches):
                 options = options.replace(seed=secrets.randbits(63))
             events: list[Event] = []
             record, game = Record.deal(options, events)
-            clock = None
-            if self.timing.clocked:  # stored with the game: a crash knows the first move's start
-                clock = Clock(self.timing, options.players)
-                clock.start(game.to_move, self.now())
+            # stored with the game: a crash knows the first move's start
+            clock = self.lineup.new_clock(game.to_move, self.now())
             await self.durable(
                 self.store.start_game(self.id, record, self.life(clock), epoch=epoch)
             )
             self.record, self.game, self.version = record, game, 0
             self.state = PLAYING
-            self.clock = clock
+            self.lineup.clock = clock
             self._due_changed()
             log.info("game started", extra={"table": self.id})
             self._send_update(events)
@@ -502,17 +282,17 @@ class Table(Endings, Timekeeping, Rematches):
             if seat != game.to_move:
                 raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
             if person:
-                if seat in self.resigned:
+                if seat in self.lineup.resigned:
                     raise TableError("not_allowed", "you resigned: a computer plays your seat")
-                if seat in self.stand_ins:  # the person is back and acts
+                if seat in self.lineup.stand_ins:  # the person is back and acts
                     self._back(seat)
-            held = self.expiries[seat], self.own[seat]
-            if person:  # stored with the take (``life``): what makes a rated game count
-                self.expiries[seat], self.own[seat] = 0, self.own[seat] + 1
+            # a person's own take is stored with it (``life``): what makes a rated game count
+            held = self.lineup.person_takes(seat) if person else None
             try:
                 await self._apply_locked(seat, take, [])
             except Exception:  # a refused take is no take: the time-outs in a row stand
-                self.expiries[seat], self.own[seat] = held
+                if held is not None:
+                    self.lineup.refused(seat, held)
                 raise
             return self.version
 
@@ -542,21 +322,22 @@ class Table(Endings, Timekeeping, Rematches):
         except RuleError as e:
             raise TableError("illegal_move", e.message, e.code) from e
         index = len(self.record.actions)
-        clock = self.clock
-        if clock is not None:
-            now = self.now()
-            clock = clock.copy()
-            clock.stop(now)
-            if not trial.over:
-                clock.start(trial.to_move, now)
+        clock = self.lineup.clock_after(None if trial.over else trial.to_move, self.now())
         # durable before the ack; once the write is asked for, the table follows it
         # whatever happens to the caller (a stand-in stopped, a connection gone): see
         # ``_commit``; a game's last take stores its end too: a task of its own
         commit = self._commit(index, take, trial, clock, events, epoch)
         await (to_the_end(commit) if trial.over else commit)
 
-    async def _commit(self, index: int, take: Take, trial: Game, clock: Clock | None,
-                      events: list[Event], epoch: int | None) -> None:  # fmt: skip
+    async def _commit(
+        self,
+        index: int,
+        take: Take,
+        trial: Game,
+        clock: Clock | None,
+        events: list[Event],
+        epoch: int | None,
+    ) -> None:
         """Store take ``index`` under ``epoch``, then make it the table's (and announce it):
         cancelled meanwhile, all of that first (``outlast``), and nothing after it
         suspends but a game's last take, which its caller runs in a task of its own."""
@@ -566,7 +347,7 @@ class Table(Endings, Timekeeping, Rematches):
         await self.durable(write)  # done: its failure, if any, raised at once
         self.record.actions.append(take)
         self.game = trial
-        self.clock = clock
+        self.lineup.clock = clock
         self.version += 1
         self._due_changed()
         if trial.over:  # the end is stored before anyone hears of it
@@ -578,6 +359,135 @@ class Table(Endings, Timekeeping, Rematches):
             self._announce_end(None)
         if cancelled:
             raise asyncio.CancelledError
+
+    # ------------------------------------------------------------- time
+    async def tick(self, now: float | None = None) -> None:
+        """Whatever is due by ``now``: stand-ins for seats absent past the grace period,
+        and the move of a seat whose time ran out."""
+        now = self.now() if now is None else now
+        if self.state != PLAYING:
+            return
+        due = self.lineup.due(now)
+        for take_over in due:
+            self.take_over(take_over.seat)
+        if due:
+            async with self.lock:
+                await self.save_life()
+            self.broadcast_presence()
+        if self.lineup.time_up(now) is not None:
+            await self._expire(self.version)
+
+    async def _expire(self, version: int) -> None:
+        """The running move's time is up: a computer player moves for the seat (the
+        ``timed_out`` event says so); after ``absent_after`` in a row the seat counts as
+        absent, and once every person's seat is, the game ends as timed out."""
+        async with self.lock:
+            if self.state != PLAYING or self.version != version or self.game is None:
+                return  # someone moved meanwhile
+            seat = self.game.to_move
+            bot = make_bot(EXPIRY_BOT, seat, seed=secrets.randbits(32))
+            take = bot.decide(self.view_for(seat))
+            log.info("time out", extra={"table": self.id, "seat": seat})
+            self.lineup.ran_out(seat)
+            await self._apply_locked(seat, take, [TimedOut(seat)])
+            if self.state != PLAYING:
+                return
+            todo = self.lineup.after_time_out(seat, self._people())
+            if not todo:
+                return
+            self.take_over(seat)
+            await self.save_life()
+            if isinstance(todo[-1], Ends):
+                await self._end_early(todo[-1])
+                return
+        self.broadcast_presence()
+
+    # ------------------------------------------------------------- endings
+    async def resign(self, occupant: Occupant) -> None:
+        """Resign (RULES.md section 12.1, ``Lineup.resign``): with two players, or when
+        nobody but computer players would be left, the game ends and the others win;
+        otherwise a computer player plays the seat to the end and it ranks last."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can resign")
+        async with self.lock:
+            if self.state == FINISHED:
+                raise TableError("game_over", "the game is over")
+            if self.state != PLAYING or self.game is None:
+                raise TableError("not_started", "there is no game running to resign")
+            todo = self.lineup.resign(seat, self._people())
+            if isinstance(todo, Ends):
+                await self._end_early(todo)
+                return
+            await self.save_life()  # the resignation is durable before it is heard of
+            self.take_over(todo.seat)
+        self.broadcast_presence()
+
+    async def claim(self, occupant: Occupant) -> None:
+        """With two players, end the game and win while the opponent is absent."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can claim")
+        async with self.lock:
+            if self.state != PLAYING or self.game is None:
+                code = "game_over" if self.state == FINISHED else "not_started"
+                raise TableError(code, "there is no game running to claim")
+            await self._end_early(self.lineup.claim(seat))
+
+    async def back(self, occupant: Occupant) -> None:
+        """The person takes its seat back from the computer player standing in."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can come back")
+        if self.state != PLAYING:
+            code = "game_over" if self.state == FINISHED else "not_started"
+            raise TableError(code, "there is no game running")
+        if not self.absent(seat):
+            raise TableError("not_allowed", "no computer player plays your seat")
+        self._back(seat)
+        self.send_view_to(occupant)  # now with the takes, if the seat is to move
+        self.broadcast_presence()
+
+    async def finish(self, ending: str, *, only_if: Callable[[Any], bool] | None = None) -> bool:
+        """End the table (``played_out`` for a game whose last take was made,
+        ``abandoned``): stored first, then announced. Runs under the table's lock, where
+        ``only_if`` (if given) must still hold; returns whether the table ended."""
+        async with self.lock:
+            if self.state == FINISHED or (only_if is not None and not only_if(self)):
+                return False
+            if self.game is None:  # abandoned before its game started: no result
+                await self._store_end(None, ending, epoch=self.epoch_held())
+                self._announce_end(None)
+            elif self.game.over:
+                await self._store_end(self._judge("played_out"), epoch=self.epoch_held())
+                self._announce_end(None)
+            else:
+                await self._end_early(Ends(ending))
+        return True
+
+    async def close(self, resigning: int | None = None) -> bool:
+        """An operator ends the table now (``kupferkessel admin close``): with
+        ``resigning``, that seat resigns and every other seat wins (``resigned``);
+        without, it ends as ``abandoned`` (nobody wins; a table in the lobby just
+        closes). Stored first, then announced, as every ending; False if it had ended."""
+        if resigning is None:
+            return await self.finish("abandoned")
+        async with self.lock:
+            if self.state == FINISHED:
+                return False
+            if self.state != PLAYING or self.game is None:
+                raise TableError("not_started", "no game runs there: close it without a seat")
+            await self._end_early(self.lineup.close(resigning))
+        return True
+
+    async def end_by_operator(self, resigning: int | None = None) -> tuple[str, list[int]]:
+        """``close`` for the operator's ``admin close``, here or from another node of a
+        cluster: how the table ended and its winners; refused ``game_over`` if it had
+        ended already."""
+        if not await self.close(resigning):
+            raise TableError("game_over", f"table {self.id} had ended already")
+        winners = [] if self.result is None else list(self.result.winners)
+        return self.finish_reason or "abandoned", winners
 
 
 if TYPE_CHECKING:  # mypy proves that a table is a handle (``server.core.handle``)

@@ -182,7 +182,7 @@ class Lobby:
     def clocks_running(self) -> bool:
         """Whether a clocked game runs here (the server then notes in the store that it
         is alive, ``Store.note_alive``)."""
-        return any(t.clock is not None and t.state == PLAYING for t in self.tables.values())
+        return any(t.lineup.clock is not None and t.state == PLAYING for t in self.tables.values())
 
     def health_counts(self) -> dict[str, int]:
         """This lobby's counts for ``/healthz``: tables, games running and finished..."""
@@ -317,7 +317,7 @@ class Lobby:
         if table.state != FINISHED and table.game is not None and table.game.over:
             # it crashed after the last take but before marking the game finished
             await table.finish("played_out")
-        elif table.clock is not None and table.state == PLAYING:
+        elif table.lineup.clock is not None and table.state == PLAYING:
             await table.save_life()  # the move's new start: a second crash charges no downtime
         return table
 
@@ -421,7 +421,7 @@ class Lobby:
         await new.maybe_start()
         for s in new.seats:  # a person who could not follow is away from the start
             if s.person and s.occupant is None:
-                new.absent_since[s.index] = self.now()
+                new.lineup.went_away(s.index, self.now())
         self._schedule(new)
         return new
 

@@ -170,7 +170,7 @@ async def test_an_absent_seat_gets_takes_only_once_it_is_back(make_server: MakeS
     back = await me.request("back")
     assert back.type == "ack", back
     fresh = [x for x in me.msgs[: me.msgs.index(back)] if x is not None and x.type == "view"][-1]
-    assert sleeper not in table.stand_ins
+    assert sleeper not in table.lineup.stand_ins
     assert (fresh.view.takes is not None) == (fresh.view.to_move == sleeper), fresh
     version = fresh.state_version
     while me.latest_view().view.to_move != sleeper:  # the computer had moved: play on

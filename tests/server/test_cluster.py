@@ -262,7 +262,7 @@ async def test_a_handed_over_clocked_move_keeps_the_time_it_had_used(
         now[0] += 12  # 12 s into the first move, a stops
         await a.stop()
         await _until(lambda: table in b.lobby.tables, 5)
-        clock = b.lobby.tables[table].clock
+        clock = b.lobby.tables[table].lineup.clock
         assert clock is not None and clock.deadline() == now[0] - 12 + 30 + 60
         for c in (ca, cb):
             await c.close()

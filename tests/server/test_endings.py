@@ -201,7 +201,7 @@ async def test_grace_then_a_computer_plays_until_the_person_resumes(
     await a.wait_for(lambda x: x.type == "presence" and not x.seats[1].connected)
     clock.t += 29
     await server.lobby.tick()
-    assert 1 not in table.stand_ins  # within the grace period nothing happens
+    assert 1 not in table.lineup.stand_ins  # within the grace period nothing happens
     clock.t += 2
     await server.lobby.tick()
     p = await a.wait_for(lambda x: x.type == "presence" and x.seats[1].absent)
@@ -215,11 +215,11 @@ async def test_grace_then_a_computer_plays_until_the_person_resumes(
         if v.view.to_move == 0:
             assert (await take_for(a, rng)).type == "ack"
         await a.wait_until(lambda v=v: a.latest_view().state_version > v.state_version)
-    assert 1 in table.replaced
+    assert 1 in table.lineup.replaced
     again = await hello(server.port, "p1 again")
     assert (await again.request("resume", token=tokens[1])).type == "resumed"
     p = await a.wait_for(lambda x: x.type == "presence" and not x.seats[1].absent)
-    assert not p.seats[1].computer and 1 not in table.stand_ins
+    assert not p.seats[1].computer and 1 not in table.lineup.stand_ins
 
 
 async def test_claim_while_the_opponent_is_absent(make_server: MakeServer) -> None:
@@ -254,11 +254,11 @@ async def test_back_takes_the_seat_back_after_time_outs(make_server: MakeServer)
     sleeper = (a, b)[mover]
     await _expire(server, clock, a, 11)  # one expiry is enough here: absent
     p = await a.wait_for(lambda x: x.type == "presence" and x.seats[mover].absent)
-    assert p.seats[mover].computer and mover in table.timed_out
+    assert p.seats[mover].computer and mover in table.lineup.timed_out
     ack = await sleeper.request("back")
     assert ack.type == "ack", ack
     p = await a.wait_for(lambda x: x.type == "presence" and not x.seats[mover].computer)
-    assert mover not in table.stand_ins and table.expiries[mover] == 0
+    assert mover not in table.lineup.stand_ins and table.lineup.expiries[mover] == 0
 
 
 # ---------------------------------------------------------------------------- clocks
@@ -288,7 +288,7 @@ async def test_clock_expiry_moves_for_the_seat_and_says_so(make_server: MakeServ
     assert any(e.kind == "took" and e.seat == mover for e in ev.events)
     after = a.latest_view().view.clock
     assert after.reserve_ms[mover] == 0  # the whole reserve went
-    assert server.lobby.get(table_id).expiries[mover] == 1
+    assert server.lobby.get(table_id).lineup.expiries[mover] == 1
 
 
 async def test_the_clock_counts_each_seats_time_outs_in_a_row(make_server: MakeServer) -> None:
@@ -322,10 +322,10 @@ async def test_the_clock_counts_each_seats_time_outs_in_a_row(make_server: MakeS
     elsewhere = next(c for row in v.view.grid for c in row if c and c not in offered)
     bad = await sleeper.request("take", state_version=v.state_version, card=elsewhere)
     assert (bad.type, bad.code) == ("error", "illegal_move")
-    assert server.lobby.get(table_id).expiries[mover] == 1  # a refused take is no take
+    assert server.lobby.get(table_id).lineup.expiries[mover] == 1  # a refused take is no take
     assert (await take_for(sleeper, random.Random(2))).type == "ack"
     await a.wait_until(lambda: a.latest_view().view.clock.timeouts == ())
-    assert server.lobby.get(table_id).expiries[mover] == 0
+    assert server.lobby.get(table_id).lineup.expiries[mover] == 0
 
 
 async def test_time_outs_in_a_row_make_the_seat_absent_then_the_game_ends(
@@ -374,8 +374,8 @@ async def test_deadlines_survive_a_restart_without_charging_downtime(tmp_path: P
     clock.t += 3600  # the server is down for an hour
     async with serving(db, now=clock) as server:
         table = server.lobby.get(table_id)
-        assert table.clock is not None
-        assert table.clock.reserve[mover] == 40.0
+        assert table.lineup.clock is not None
+        assert table.lineup.clock.reserve[mover] == 40.0
         back = await hello(server.port, "back")
         assert (await back.request("resume", token=tokens[1 - mover])).type == "resumed"
         v = await back.wait_type("view")
@@ -419,8 +419,8 @@ async def test_a_restart_neither_charges_downtime_nor_gives_back_used_time(
     async with serving(store_url, now=clock) as server:
         assert await left_after_restart() == 30_000 + 60_000 - 17_000
         table = server.lobby.get(table_id)
-        assert table is not None and table.clock is not None
-        assert table.clock.deadline() == clock.t + 73  # the expiry follows: in 73 s
+        assert table is not None and table.lineup.clock is not None
+        assert table.lineup.clock.deadline() == clock.t + 73  # the expiry follows: in 73 s
 
 
 # ------------------------------------------------------------------ versions and takes
@@ -558,12 +558,12 @@ async def test_a_resignation_and_stand_ins_survive_a_restart(tmp_path: Path) -> 
     clock.t += 600
     async with serving(db, now=clock, bot_think=5) as server:
         table = server.lobby.get(table_id)
-        assert table.state == "playing" and table.resigned == [2]
-        assert 2 in table.stand_ins and 2 in table.replaced  # the computer plays on
-        assert set(table.absent_since) == {0, 1}  # the people are away from the restart
+        assert table.state == "playing" and table.lineup.resigned == [2]
+        assert 2 in table.lineup.stand_ins and 2 in table.lineup.replaced  # the computer plays on
+        assert set(table.lineup.absent_since) == {0, 1}  # the people are away from the restart
         clock.t += 59
         await server.lobby.tick()
-        assert not {0, 1} & set(table.stand_ins)  # within their grace period
+        assert not {0, 1} & set(table.lineup.stand_ins)  # within their grace period
         back = await hello(server.port, "p0 back")
         assert (await back.request("resume", token=tokens[0])).type == "resumed"
         p = await back.wait_type("presence")

@@ -138,7 +138,7 @@ async def test_every_write_of_a_table_carries_the_epoch_of_its_intent(store_url:
                 table.game.to_move, table.game.legal_actions()[0], table.version
             )
         assert refused.value.code == "stale_state" and lost == [table]
-        table.resigned.append(seat)  # a life beyond the record to keep
+        table.lineup.resigned.append(seat)  # a life beyond the record to keep
         with pytest.raises(TableError) as again:
             await table.save_life()
         assert again.value.code == "stale_state"
@@ -176,4 +176,3 @@ async def test_a_stand_alone_server_claims_a_table_a_cluster_served(tmp_path: An
         assert st is not None and [s.name for s in st.seats] == ["ann"]
     finally:
         await store.close()
-

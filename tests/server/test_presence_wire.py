@@ -47,9 +47,9 @@ async def test_presence_bytes_equal_the_model_path() -> None:
     _same(table, seq)
     assert table.state == "playing"
     await table.resign(people[0])  # type: ignore[arg-type]
-    assert table.resigned == [0] and table.state == "playing"  # three players: on it goes
+    assert table.lineup.resigned == [0] and table.state == "playing"  # three players: on it goes
     _same(table, seq := seq + 1)
     await table.resign(people[2])  # type: ignore[arg-type]
-    assert table.resigned == [0, 2] and table.state == "finished"  # only the bot is left
+    assert table.lineup.resigned == [0, 2] and table.state == "finished"  # only the bot is left
     assert table.result is not None and table.result.winners == (1,)
     _same(table, seq := seq + 1)

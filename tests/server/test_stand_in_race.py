@@ -63,7 +63,7 @@ async def _absent_seat(
     table.detach(people[away])
     clock.t += GRACE + 1
     await table.tick()
-    assert away in table.stand_ins
+    assert away in table.lineup.stand_ins
     return lobby, clock, table, people, tokens, away
 
 
@@ -79,7 +79,7 @@ async def test_a_move_decided_before_the_person_came_back_is_dropped() -> None:
     pool = BotPool(0)
     _, _, table, people, tokens, away = await _absent_seat(pool)
     mover = 1 - away
-    stand_in = table.stand_ins[away]
+    stand_in = table.lineup.stand_ins[away]
     await _pass_the_turn(table, people[mover], away)
     await table.lock.acquire()  # a take in progress: the stand-in's move will wait for it
     version = table.version
@@ -94,7 +94,7 @@ async def test_a_move_decided_before_the_person_came_back_is_dropped() -> None:
     back = Listener()
     table.lock.release()
     assert table.resume(hash_token(tokens[away]), back) == away
-    assert away not in table.stand_ins
+    assert away not in table.lineup.stand_ins
     async with table.lock:  # after the stand-in's move, whatever became of it
         pass
     await stand_in.stop()
@@ -111,13 +111,13 @@ async def test_a_move_of_a_stand_in_replaced_by_a_newer_one_is_dropped() -> None
     pool = BotPool(0)
     _, clock, table, people, tokens, away = await _absent_seat(pool)
     mover = 1 - away
-    old = table.stand_ins[away]
+    old = table.lineup.stand_ins[away]
     back = Listener()
     table.resume(hash_token(tokens[away]), back)  # back, and soon gone again
     table.detach(back)
     clock.t += GRACE + 1
     await table.tick()
-    new = table.stand_ins[away]
+    new = table.lineup.stand_ins[away]
     assert new is not old
     await _pass_the_turn(table, people[mover], away)
     version = table.version

@@ -107,7 +107,9 @@ async def test_the_heap_finds_what_the_scan_finds() -> None:
         if i % 50 == 0:
             await asyncio.sleep(0.02)  # stand-ins think in threads and move
             same(lobby, clock.t)
-        stood_in += sum(len(t.stand_ins) for t in lobby.tables.values() if t.state == PLAYING)
+        stood_in += sum(
+            len(t.lineup.stand_ins) for t in lobby.tables.values() if t.state == PLAYING
+        )
     assert found > 50  # the paths were compared while tables had something due
     assert any(t.finish_reason == "timed_out" for t in lobby.tables.values())
     assert stood_in > 0
@@ -116,7 +118,7 @@ async def test_the_heap_finds_what_the_scan_finds() -> None:
 
 async def stop_stand_ins(lobby: Lobby) -> None:
     for table in lobby.tables.values():
-        for s in list(table.stand_ins.values()):
+        for s in list(table.lineup.stand_ins.values()):
             await s.stop()
 
 
@@ -135,7 +137,7 @@ async def test_after_a_restart_the_heap_finds_what_the_scan_finds(tmp_path: Path
         seat, game = table.seat_of(p), table.game
         if table.state != PLAYING or seat is None or game is None or game.to_move != seat:
             continue
-        if seat in table.resigned:
+        if seat in table.lineup.resigned:
             continue
         clock.t += rng.choice([0.1, 0.5, 2.0])
         if rng.random() < 0.03 and table.options.players == 3:
