@@ -40,7 +40,6 @@ from .errors import TableError, same_player
 from .handle import TableHandle
 from .intents import Intent
 from .lineup import Ends
-from .rematch import Rematches
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
@@ -78,7 +77,7 @@ TableHost: TypeAlias = "_TableHost[Table]"
 """Whoever serves a table (``roles.TableHost``): the lobby."""
 
 
-class Table(Room, Rematches):
+class Table(Room):
     """A table (see the module docstring)."""
 
     # ------------------------------------------------------------- intents
@@ -488,6 +487,30 @@ class Table(Room, Rematches):
             raise TableError("game_over", f"table {self.id} had ended already")
         winners = [] if self.result is None else list(self.result.winners)
         return self.finish_reason or "abandoned", winners
+
+    async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
+        """Ask for (or withdraw) a rematch (RULES.md section 12.6); when every person
+        seated asks, the host starts it."""
+        seat = self.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", "only a seated player can ask for a rematch")
+        if self.state != FINISHED or self.result is None:
+            raise TableError("not_finished", "a rematch follows a game that has ended")
+        if yes and any(getattr(s.occupant, "minor", 1) < 1 for s in self.seats if s.person):
+            raise TableError(  # it needs every person's vote, and 1.0 has no rematch
+                "not_allowed",
+                "a player here speaks protocol 1.0, which has no rematch",
+                "protocol_1_0",
+            )
+        if yes:
+            self.rematch_votes.add(seat)
+        else:
+            self.rematch_votes.discard(seat)
+        self.broadcast_presence()
+        people = {s.index for s in self.seats if s.person}
+        if people <= self.rematch_votes:
+            self.rematch_votes.clear()
+            await self.host.rematch(self)
 
 
 if TYPE_CHECKING:  # mypy proves that a table is a handle (``server.core.handle``)

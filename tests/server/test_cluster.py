@@ -82,6 +82,7 @@ def test_a_remote_table_has_every_method_a_session_uses() -> None:
         "absent",
         "life",
         "save_life",
+        "take_over",  # a stand-in for a seat (``tick``, a restore)
         "next_due",
         "tick",
         "view_for",
