@@ -16,6 +16,17 @@ from .test_browser import create_table, take_one
 pytestmark = pytest.mark.e2e
 
 COLOURS = "white|black|gray|blue|brown|green|lilac"
+READ_PANEL = """() => {
+  const mine = [...document.querySelectorAll('.seat')].find((s) => s.textContent.includes('(you)'));
+  return {
+    own: mine.querySelector('.own').innerText,
+    kettle: mine.querySelector('.kettle').innerText,
+    top: mine.querySelector('.kettle .chip').innerText,
+    owns: document.querySelectorAll('.seat .own').length,
+  };
+}"""
+"""One's own seat's panel, read in one go: a view coming between two reads (the last
+take's, the computer's move) would make them disagree."""
 GROUP = re.compile(rf"[A-Z][a-z]+(?: [a-z]+)* \(({COLOURS})\) [1-4](?:\+[1-4])*")
 
 
@@ -35,22 +46,28 @@ def test_one_s_own_kettle_is_listed_by_ingredient_colour_and_values(
         if page.locator("#end-h").count():
             break
         take_one(page, "phone")
+    # the last take's view has come when the turn is back (or the game is over): the
+    # panel is read then, all of it at one moment, as a person sees it
+    until(
+        page,
+        "document.querySelector('.cell.take:not([disabled])') || document.querySelector('#end-h')",
+    )
     until(page, "document.querySelector('.seat .own')")
-    mine = page.locator(".seat", has_text="(you)")
-    own = mine.locator(".own").inner_text()
+    seen = page.evaluate(READ_PANEL)
     shot(page, "own-kettle", ".seats")
+    own = seen["own"]
     assert own.startswith("In your kettle: "), own
     groups = own.removeprefix("In your kettle: ").split("; ")
     assert all(GROUP.fullmatch(g) for g in groups), groups
-    counted = re.search(r"(\d+) cards?", mine.locator(".kettle").inner_text())
+    counted = re.search(r"(\d+) cards?", seen["kettle"])
     assert counted
     count = int(counted[1])
     assert sum(g.count("+") + 1 for g in groups) == count
     # the top card is in it, under its ingredient and colour
-    top = mine.locator(".kettle .chip").inner_text()  # "Toad 4 (brown)", "Moss 2 wand (blue)"
+    top = seen["top"]  # "Toad 4 (brown)", "Moss 2 wand (blue)"
     found = re.fullmatch(r"(.+?) ([1-4])(?: \w+)? \((\w+)\)", top)
     assert found, top
     name, value, colour = found.groups()
     assert any(g.startswith(f"{name} ({colour}) ") and value in g for g in groups), (top, groups)
-    assert page.locator(".seat .own").count() == 1  # the other seat's kettle stays hidden
+    assert seen["owns"] == 1  # the other seat's kettle stays hidden
     assert page.errors == []
