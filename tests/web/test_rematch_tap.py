@@ -24,12 +24,16 @@ YES = '[data-key="resign-yes"]'
 def rematch_view(page: Any, live: LiveServer) -> None:
     """A game against the computer resigned at once, then a rematch (the computer agrees
     at once): back when the rematch's table is on screen, before the computer, who now
-    plays White, has been seen to move."""
+    plays White, has been seen to move. The page's clock stands still from the rematch
+    on: the computer's move waits in the page for its pace until ``page.clock`` is let
+    run (``resume``, ``run_for``), however long the test takes on a loaded machine."""
+    page.clock.install()
     start_game(page, live)
     page.wait_for_selector(RESIGN)
     page.click(RESIGN)
     page.click(YES)
     page.wait_for_selector("#end-h")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
     page.click("#rematch")
     until(
         page,
@@ -39,23 +43,15 @@ def rematch_view(page: Any, live: LiveServer) -> None:
 
 
 def hold(page: Any, selector: str, ms: int) -> None:
-    """Press the middle of ``selector`` for ``ms`` milliseconds, then let go. The press
-    must begin on it: if the page moved it between finding it and pressing (the other
-    seat's move drawn in the meantime, on a loaded machine), the press is let go away
-    from any button and made again, as a person would aim again."""
-    for _ in range(5):
-        page.locator(selector).scroll_into_view_if_needed()
-        box = page.locator(selector).bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        page.mouse.move(x, y)
-        page.mouse.down()
-        if page.evaluate("s => document.activeElement === document.querySelector(s)", selector):
-            page.wait_for_timeout(ms)
-            page.mouse.up()
-            return
-        page.mouse.move(1, 1)  # the page's header: letting go there presses nothing
-        page.mouse.up()
-    raise AssertionError(f"{selector} moved under every press")
+    """Press the middle of ``selector`` while ``ms`` milliseconds of the page's standing
+    clock run, then let go and let the clock flow again."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    assert page.evaluate("s => document.activeElement === document.querySelector(s)", selector)
+    page.clock.run_for(ms)
+    page.mouse.up()
+    page.clock.resume()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -71,6 +67,7 @@ def test_one_tap_on_resign_as_the_rematch_begins_asks(
         page.click(RESIGN)
     assert page.locator(YES).count() == 1
     # the computer's first move comes: the question stays, in view, with the focus
+    page.clock.resume()
     until(page, "document.getElementById('lastmove').textContent.startsWith('Last move')")
     until(page, "document.querySelector('.cell.take')")
     assert page.locator(YES).count() == 1
@@ -109,6 +106,7 @@ def test_a_redraw_keeps_the_seat_s_buttons(live_server: LiveServer, open_page: A
     rematch_view(page, live_server)
     assert page.locator("#lastmove").inner_text().startswith("No card")
     page.evaluate("window.kkResign = document.querySelector('[data-key=\"resign\"]')")
+    page.clock.resume()
     # the computer's first move draws the table anew: the button is the same element
     until(page, "document.getElementById('lastmove').textContent.startsWith('Last move')")
     assert page.evaluate(
