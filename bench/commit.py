@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout 
 from pydantic import BaseModel
 
 from protocol.wire import encode_as
+from server.core.intents import Play
 from server.core.table import Table
 from server.net.framing import Frame, Framing
 from server.store import MemoryStore, SqliteStore, Store
@@ -44,7 +45,6 @@ class Counted(Framing):
     minor, combined = 1, True
 
     def __init__(self) -> None:
-        self.answering: int | None = None
         self.seq = self.frames = 0
 
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -81,7 +81,8 @@ async def table_plays(store: Store, name: str, rng: random.Random, left: list[in
         while table.game is not None and not table.game.over and left[0] > 0:
             occ = seats[table.game.to_move]
             left[0] -= 1
-            await table.take(occ, rng.choice(table.game.legal_actions()), table.version)  # type: ignore[arg-type]
+            play = Play(rng.choice(table.game.legal_actions()), table.version)
+            await table.apply(occ, play)  # type: ignore[arg-type]
 
 
 async def one_round(store: Store, tables: int, takes: int, seed: int) -> tuple[float, float]:

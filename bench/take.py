@@ -44,6 +44,7 @@ from pydantic import BaseModel
 from protocol import messages as m
 from protocol.wire import encode_ack, encode_as
 from server.config import ServerConfig
+from server.core.intents import Play
 from server.core.table import Table
 from server.figures import SessionFigures
 from server.lobby import NO_QUOTAS
@@ -61,7 +62,6 @@ class Counted(Framing):
 
     def __init__(self, minor: int, combined: bool) -> None:
         self.minor, self.combined = minor, combined
-        self.answering: int | None = None
         self.seq = self.frames = self.bytes = 0
 
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -101,11 +101,10 @@ async def play(seed: int, minor: int, combined: bool, spectators: int) -> tuple[
         take = rng.choice(table.game.legal_actions())
         msg_id = takes + 1
         started = time.thread_time()
-        occ.answering = msg_id if combined else None
-        version = await table.take(occ, take, table.version)  # type: ignore[arg-type]
-        if not (combined and occ.answering is None):
-            occ.send(lambda seq, v=version, i=msg_id: encode_ack(v, i, seq))
-        occ.answering = None
+        play = Play(take, table.version, msg_id if combined else None)
+        taken = await table.apply(occ, play)  # type: ignore[arg-type]
+        if not taken.answered:
+            occ.send(lambda seq, v=taken.version, i=msg_id: encode_ack(v, i, seq))
         spent += time.thread_time() - started
         takes += 1
     frames = sum(o.frames for o in everyone) - before  # type: ignore[attr-defined]

@@ -49,11 +49,13 @@ KINDS = {
 class Person:
     """A person's connection that hears everything and says nothing."""
 
+    minor = 2
+
     def deliver_view(self, table: Table, view: View, version: int) -> None:
         pass
 
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
+        self, table: Table, events: Sequence[Event], view: View, version: int, re: int | None = None
     ) -> None:
         pass
 

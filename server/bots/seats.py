@@ -16,6 +16,7 @@ import logging
 import secrets
 from collections.abc import Sequence
 
+from protocol import PROTOCOL_VERSION
 from shared.bots import LEVELS, make_bot
 from shared.bots.base import Bot
 from shared.events import Event
@@ -44,6 +45,9 @@ STAND_IN_LEVEL = "medium"
 
 
 class BotPlayer:
+    minor = PROTOCOL_VERSION[1]
+    """A bot is told all of a table's life, as the newest protocol tells it."""
+
     def __init__(self, table: Table, seat: int, bot: Bot, pool: BotPool | None = None) -> None:
         self.table = table
         self.seat = seat
@@ -58,7 +62,7 @@ class BotPlayer:
 
     # Occupant ----------------------------------------------------------------
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
+        self, table: Table, events: Sequence[Event], view: View, version: int, re: int | None = None
     ) -> None:
         self._pending.extend(events)
         self.deliver_view(table, view, version)

@@ -1,19 +1,24 @@
 """The messages between nodes, one type each: the intents a session's node sends a
-table's owner (``server.core.intents``), and what nodes tell each other (frames,
-replies, a table that moved, listings...).
+table's owner (``IntentFor``, carrying a ``server.core.intents`` intent as it is), and
+what nodes tell each other (frames, replies, a table that moved, listings...).
 
 One encoder and one decoder, keeping the bytes nodes have always sent (msgpack maps
 with these short keys, ``k`` the kind), so that nodes of two versions understand each
-other during a rolling upgrade. Around an intent's fields every such message carries
-the table (``t``), the id of the session's handle at its node (``sid``: its
-``RemoteTable.handle_id``), the protocol the session speaks (``minor``, ``combined``),
-and, when it waits for an answer, the request id (``rid``) and the session's node
-(``front``). ``decode`` reads any message: a
-``NodeMessage``, or None for an intent (read by ``decode_intent`` where it is served).
+other during a rolling upgrade. An intent's kind is its type's ``kind``; around its
+fields the message carries the table (``t``), the id of the session's handle at its
+node (``sid``: its ``RemoteTable.handle_id``), the protocol the session speaks
+(``minor``, ``combined``), when it waits for an answer the request id (``rid``) and the
+session's node (``front``), and for a ``Join`` or ``Watch`` the invite code the session
+gave (``invite``). An intent's fields are written under their own names unless its row
+in ``_FIELDS`` says otherwise. Two messages share the kind ``back`` (nodes of earlier
+versions send both): the intent ``Back`` names its table, ``Reconnected`` does not.
+``decode`` reads any message (None: a kind this node does not know).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +30,13 @@ from ..core import intents as i
 __all__ = [
     "KINDS",
     "AdminAsk",
-    "Back",
     "CloseTable",
     "FrameFor",
+    "IntentFor",
     "Listed",
     "Moved",
     "NodeMessage",
+    "Reconnected",
     "Refused",
     "Released",
     "Rematched",
@@ -40,31 +46,9 @@ __all__ = [
     "decode_intent",
     "encode",
     "encode_intent",
-    "intent_message",
 ]
 
 Fields = dict[str, Any]
-
-_ENCODE: dict[type[Any], tuple[str, Callable[[Any], Fields]]] = {
-    i.Join: (  # a registered player's id only when there is one: older nodes' bytes
-        "join",
-        lambda x: (
-            {"player": x.player, "seat": x.seat, "seeded": x.seeded}
-            | ({"pid": x.player_id} if x.player_id is not None else {})
-        ),
-    ),
-    i.Watch: ("watch", lambda x: {}),
-    i.Resume: ("resume", lambda x: {"th": x.token_hash}),
-    i.Leave: ("leave", lambda x: {}),
-    i.Detach: ("detach", lambda x: {}),
-    i.Ready: ("ready", lambda x: {"ready": x.ready}),
-    i.Play: ("take", lambda x: {"take": list(x.take), "v": x.state_version}),
-    i.Resign: ("resign", lambda x: {}),
-    i.Claim: ("claim", lambda x: {}),
-    i.Back: ("back", lambda x: {}),
-    i.Rematch: ("rematch", lambda x: {"yes": x.yes}),
-    i.Chat: ("chat", lambda x: {"name": x.name, "text": x.text}),
-}
 
 
 def _take(raw: list[Any]) -> Take:
@@ -72,43 +56,81 @@ def _take(raw: list[Any]) -> Take:
     return Take(card, special, None if targets is None else tuple(targets), keep)
 
 
-_DECODE: dict[str, Callable[[Fields], i.Intent]] = {
-    "join": lambda m: i.Join(m["player"], m["seat"], m.get("seeded", False), m.get("pid")),
-    "watch": lambda m: i.Watch(),
-    "resume": lambda m: i.Resume(m["th"]),
-    "leave": lambda m: i.Leave(),
-    "detach": lambda m: i.Detach(),
-    "ready": lambda m: i.Ready(m["ready"]),
-    "take": lambda m: i.Play(_take(m["take"]), m["v"]),
-    "resign": lambda m: i.Resign(),
-    "claim": lambda m: i.Claim(),
-    "back": lambda m: i.Back(),
-    "rematch": lambda m: i.Rematch(m["yes"]),
-    "chat": lambda m: i.Chat(m["name"], m["text"]),
+_FIELDS: dict[type[Any], tuple[Callable[[Any], Fields], Callable[[Fields], i.Intent]]] = {
+    i.Join: (  # a registered player's id only when there is one: older nodes' bytes
+        lambda x: (
+            {"player": x.player, "seat": x.seat, "seeded": x.seeded}
+            | ({"pid": x.player_id} if x.player_id is not None else {})
+        ),
+        lambda m: i.Join(m["player"], m["seat"], m.get("seeded", False), m.get("pid")),
+    ),
+    i.Resume: (lambda x: {"th": x.token_hash}, lambda m: i.Resume(m["th"])),
+    i.Play: (  # ``re`` first, where the sessions' nodes have always put it
+        lambda x: {"re": x.re, "take": list(x.take), "v": x.state_version},
+        lambda m: i.Play(_take(m["take"]), m["v"], m.get("re")),
+    ),
 }
+"""The intents whose fields are written under other names than their own."""
 
-KINDS = frozenset(_DECODE)
+_TYPES: dict[str, type[i.Intent]] = {t.kind: t for t in typing.get_args(i.Intent)}
+
+KINDS = frozenset(_TYPES)
 """The kinds of message that carry an intent."""
 
 
 def encode_intent(intent: i.Intent) -> tuple[str, Fields]:
     """The kind and the fields of the message carrying ``intent``."""
-    kind, fields = _ENCODE[type(intent)]
-    return kind, fields(intent)
+    custom = _FIELDS.get(type(intent))
+    if custom is not None:
+        return intent.kind, custom[0](intent)
+    fields = dataclasses.fields(intent)
+    return intent.kind, {f.name: getattr(intent, f.name) for f in fields}
 
 
 def decode_intent(msg: Fields) -> i.Intent:
     """The intent a message of one of the ``KINDS`` carries (``KeyError``: another kind
     or a missing field)."""
-    return _DECODE[msg["k"]](msg)
+    cls = _TYPES[msg["k"]]
+    custom = _FIELDS.get(cls)
+    if custom is not None:
+        return custom[1](msg)
+    fields = dataclasses.fields(cls)
+    given = {f.name: msg[f.name] for f in fields if f.name in msg or _required(f)}
+    return cls(**given)
 
 
-def intent_message(intent: i.Intent, table: str, handle_id: str, **more: Any) -> Fields:
-    """The whole message carrying ``intent`` of the session whose handle is ``handle_id``
-    at ``table`` (``more``: the session's protocol, a request id, its node, an invite
-    code...)."""
-    kind, fields = encode_intent(intent)
-    return {"k": kind, "t": table, "sid": handle_id, **more, **fields}
+def _required(f: dataclasses.Field[Any]) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+@dataclass(frozen=True, slots=True)
+class IntentFor:
+    """``intent`` of the session whose handle is ``handle_id`` at its node (``front``,
+    when it waits for an answer to request ``rid``), for ``table`` at its owner; the
+    session speaks protocol 1.``minor`` (None: not said), ``combined`` or not; a
+    ``Join`` or ``Watch`` carries the ``invite`` code the session gave."""
+
+    intent: i.Intent
+    table: str
+    handle_id: str
+    rid: int | None = None
+    front: str | None = None
+    minor: int | None = None
+    combined: bool = False
+    invite: str | None = None
+
+
+def _intent_for(m: Fields) -> IntentFor:
+    return IntentFor(
+        decode_intent(m),
+        m["t"],
+        m["sid"],
+        m.get("rid"),
+        m.get("front"),
+        m.get("minor"),
+        bool(m.get("combined", False)),
+        m.get("invite"),
+    )
 
 
 # ------------------------------------------------------------- what nodes tell each other
@@ -184,8 +206,9 @@ class Listed:
 
 
 @dataclass(frozen=True, slots=True)
-class Back:
-    """The sender is back on its channel: what was sent to it meanwhile was lost."""
+class Reconnected:
+    """The sender is back on its channel: what was sent to it meanwhile was lost (the
+    kind ``back``, which the intent ``Back`` shares: this one names no table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +243,8 @@ class AdminAsk:
 
 
 NodeMessage = (
-    AdminAsk
+    IntentFor
+    | AdminAsk
     | FrameFor
     | Reply
     | Replaced
@@ -228,7 +252,7 @@ NodeMessage = (
     | Moved
     | Refused
     | Listed
-    | Back
+    | Reconnected
     | Released
     | CloseTable
 )
@@ -237,6 +261,16 @@ NodeMessage = (
 def encode(msg: NodeMessage) -> Fields:
     """The map a node sends for ``msg``."""
     match msg:
+        case IntentFor(intent, table, handle_id, rid, front, minor, combined, invite):
+            kind, fields = encode_intent(intent)
+            sent: Fields = {"k": kind, "t": table, "sid": handle_id}
+            if rid is not None:
+                sent |= {"rid": rid, "front": front}
+            if minor is not None:
+                sent |= {"minor": minor, "combined": combined}
+            if isinstance(intent, i.Join | i.Watch):
+                sent["invite"] = invite
+            return sent | fields
         case FrameFor(handle_id, frame):
             return {"k": "frame", "sid": handle_id, "f": frame}
         case Reply(rid, result, error, moved, answered):
@@ -263,7 +297,7 @@ def encode(msg: NodeMessage) -> Fields:
             if full:
                 return {"k": "listed", "v": version, "full": True}
             return {"k": "listed", "v": version, "set": changed, "del": deleted}
-        case Back():
+        case Reconnected():
             return {"k": "back"}
         case Released(tables):
             return {"k": "released", "tables": tables}
@@ -287,6 +321,7 @@ def _reply(m: Fields) -> Reply:
 
 
 _READ: dict[str, Callable[[Fields], NodeMessage]] = {
+    **dict.fromkeys(KINDS, _intent_for),
     "frame": lambda m: FrameFor(m["sid"], m["f"]),
     "reply": _reply,
     "replaced": lambda m: Replaced(m["sid"], m["seat"]),
@@ -296,7 +331,7 @@ _READ: dict[str, Callable[[Fields], NodeMessage]] = {
     "listed": lambda m: Listed(
         m["v"], bool(m.get("full", False)), m.get("set", {}), m.get("del", [])
     ),
-    "back": lambda m: Back(),
+    "back": lambda m: _intent_for(m) if "t" in m else Reconnected(),
     "released": lambda m: Released(list(m["tables"])),
     "close": lambda m: CloseTable(m["rid"], m["t"], m.get("seat")),
     "admin_ask": lambda m: AdminAsk(m["rid"], m["a"], m.get("s")),
@@ -304,10 +339,7 @@ _READ: dict[str, Callable[[Fields], NodeMessage]] = {
 
 
 def decode(m: Fields) -> NodeMessage | None:
-    """What a node was told; None for an intent (``decode_intent`` reads those). A
-    ``back`` naming a table is a person's intent, not a node that is back."""
-    kind = m["k"]
-    if kind == "back" and "t" in m:
-        return None
-    read = _READ.get(kind)
+    """What a node was told (None: a kind this node does not know; ``KeyError``: a
+    field missing)."""
+    read = _READ.get(m["k"])
     return None if read is None else read(m)

@@ -30,7 +30,7 @@ Theory of operation (docs/OPERATIONS.md, "A cluster of nodes", says it for opera
   as its node died is adopted too (finished) by a node whose sessions are at it.
 - **Losing Redis.** Pub/sub keeps nothing: what is published to a node while its
   channel is away is lost. A node that subscribes again attaches its sessions again
-  and tells the others (``back``), which attach theirs at its tables again.
+  and tells the others (``Reconnected``), which attach theirs at its tables again.
 - **The lobby** (``listing``). Each node keeps its public tables' summaries in Redis
   (``kk:listed:NODE``, with the listing's version) and every round writes only those
   that changed (``Lobby.changed``), sending the same change to every node in one
@@ -74,11 +74,12 @@ from .counts import ClusterCounts
 from .listing import Listings
 from .messages import (
     AdminAsk,
-    Back,
     CloseTable,
     FrameFor,
+    IntentFor,
     Listed,
     Moved,
+    Reconnected,
     Refused,
     Released,
     Rematched,
@@ -169,7 +170,13 @@ class Cluster:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self.bus = Bus(
-            self.node, self.redis, self._channel, lease, self._receive, self._back, self._cut_off
+            self.node,
+            self.redis,
+            self._channel,
+            lease,
+            self._receive,
+            self._reconnected,
+            self._cut_off,
         )
         self.forwarding = Forwarding(self.node, self.bus, self.redis, lease)
         self.serving = Serving(self.bus, lambda: self.lobby.tables, lambda: self.stopping)
@@ -257,9 +264,10 @@ class Cluster:
 
     @property
     def _handlers(self) -> dict[type[Any], Callable[[str, Any], None]]:
-        """What a node does with each message that is not an intent."""
+        """What a node does with each message."""
         f = self.forwarding
         return {
+            IntentFor: lambda src, msg: self._spawn(self.serving.serve(src, msg)),
             FrameFor: lambda src, msg: f.frame(msg),
             Reply: lambda src, msg: f.replied(msg),
             Replaced: lambda src, msg: f.replaced(msg),
@@ -267,7 +275,7 @@ class Cluster:
             Moved: lambda src, msg: f.moved(msg.table, None),
             Refused: lambda src, msg: f.refused(msg),
             Listed: self.listings.heard,
-            Back: lambda src, msg: f.back(src),
+            Reconnected: lambda src, msg: f.reconnected(src),
             Released: self._released,
             CloseTable: lambda src, msg: self._spawn(self.serving.close(src, msg)),
             AdminAsk: self.operator.asked,
@@ -282,9 +290,12 @@ class Cluster:
         """Messages from node ``src`` (ours too, sent to ourselves)."""
         handlers = self._handlers
         for raw in msgs:
-            msg = decode(raw)
-            if msg is None:  # an intent for one of our tables
-                self._spawn(self.serving.serve(src, raw))
+            try:
+                msg = decode(raw)
+            except (KeyError, TypeError, ValueError, IndexError):
+                msg = None
+            if msg is None:
+                self.serving.unreadable(src, raw)
             else:
                 handlers[type(msg)](src, msg)
 
@@ -309,12 +320,13 @@ class Cluster:
             return False
         return True
 
-    def _back(self) -> None:
+    def _reconnected(self) -> None:
         """Our channel is back after a loss: attach every remote session of ours again
-        (frames for it may have been lost meanwhile), tell the other nodes we are
-        ``back`` (what they sent us meanwhile was lost too) and read their listings."""
+        (frames for it may have been lost meanwhile), tell the other nodes we are back
+        (``Reconnected``: what they sent us meanwhile was lost too) and read their
+        listings."""
         self.forwarding.attach_again(list(self.forwarding.proxies.values()))
-        self.bus.send_all(encode(Back()))
+        self.bus.send_all(encode(Reconnected()))
         self.listings.stale()
 
     def entered(self, table: TableHandle, invite: str | None) -> None:

@@ -23,30 +23,25 @@ from pydantic import BaseModel
 from protocol.wire import encode_as
 
 from ..core.errors import failed
-from ..core.intents import Join, Play, Watch
+from ..core.intents import Detach, Join, Leave, Play, Resume, Watch
 from ..core.table import Table, TableError
 from ..net.framing import Frame, Framing
 from .bus import Bus
 from .messages import (
     CloseTable,
     FrameFor,
+    IntentFor,
     Moved,
     Refused,
     Rematched,
     Replaced,
     Reply,
-    decode_intent,
     encode,
 )
 
-__all__ = ["SEATED_KINDS", "NotServed", "RemoteOccupant", "Serving"]
+__all__ = ["NotServed", "RemoteOccupant", "Serving"]
 
 log = logging.getLogger("kupferkessel.cluster")
-
-
-SEATED_KINDS = frozenset({"ready", "take", "resign", "claim", "back", "rematch"})
-"""The intents only a seat may send: from a session not attached here, they are answered
-``moved`` (``Serving.serve``)."""
 
 
 class NotServed(Exception):
@@ -74,7 +69,6 @@ class RemoteOccupant(Framing):
         self.minor = minor
         self.combined = combined
         self.closing = False
-        self.answering: int | None = None  # the id of the take being applied (combined)
         self.at: str | None = None  # the table it was last put at (a rematch moves it)
 
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
@@ -126,59 +120,74 @@ class Serving:
                 self.occupants.pop((occ.session_node, occ.handle_id), None)
         return session_nodes
 
-    async def serve(self, src: str, msg: dict[str, Any]) -> None:
+    async def serve(self, src: str, msg: IntentFor) -> None:
         """Serve the intent ``msg`` from node ``src``; answer it if it asks (``rid``)."""
-        # the session's node (the key ``front``) and its handle's id there (``sid``)
-        kind, rid, session_node = msg["k"], msg.get("rid"), msg.get("front", src)
+        intent, rid, session_node = msg.intent, msg.rid, msg.front or src
         self.served += 1
         result: Any = None
         error: tuple[str, str, str | None] | None = None
         moved, answered = False, None
         try:
-            table = self._tables().get(msg["t"])
+            table = self._tables().get(msg.table)
             if table is None or self._stopping():
                 raise NotServed
-            key = (session_node, msg["sid"])
+            key = (session_node, msg.handle_id)
             occ = self.occupants.get(key)
             if occ is None:
-                if kind in SEATED_KINDS:
+                if intent.seat_only:
                     # a seat's intent from a session not attached here: the table came
                     # here (adopted) after its attachment, or the attachment came while
                     # the table was still on its way (answered ``moved``, as this is);
                     # ``moved`` makes its node attach again first, then ask again
                     raise NotServed
-                occ = self.occupants[key] = RemoteOccupant(
-                    self, session_node, msg["sid"], msg.get("minor", 0), msg.get("combined", False)
+                occ = RemoteOccupant(
+                    self, session_node, msg.handle_id, msg.minor or 0, msg.combined
                 )
-            moved_on = kind in ("leave", "detach") and occ.at not in (None, table.id)
-            result = await self._apply(table, occ, kind, msg)
-            if kind in ("join", "watch", "resume"):
-                occ.at = table.id
-            if kind == "take" and msg.get("re") is not None:
-                answered = occ.answering is None  # the update carried re
-                occ.answering = None
-            if kind in ("leave", "detach") and not moved_on:  # (not one a rematch moved)
-                self.occupants.pop(key, None)
+                self.occupants[key] = occ
+            if isinstance(intent, Join | Watch) and not table.invite_ok(msg.invite):
+                raise TableError(
+                    "no_such_table", "no such table here (a private table needs its invite code)"
+                )
+            moved_on = occ.at not in (None, table.id)  # a rematch moved it on
+            result = await table.apply(occ, intent)
+            match intent:
+                case Join():
+                    occ.at, result = table.id, list(result)
+                case Watch() | Resume():
+                    occ.at = table.id
+                case Play(re=re):
+                    result, answered = result.version, (None if re is None else result.answered)
+                case Leave() | Detach() if not moved_on:
+                    self.occupants.pop(key, None)
         except NotServed:
             moved = True
             if rid is None:
-                self.bus.send(session_node, encode(Moved(msg["t"])))
+                self.bus.send(session_node, encode(Moved(msg.table)))
         except TableError as e:
             error = (e.code, e.message, e.detail)
             if rid is None:  # a one-way message: never refused in silence
                 log.warning(
                     "refused %s from another node",
-                    kind,
-                    extra={"table": msg.get("t"), "node": session_node, "code": e.code},
+                    intent.kind,
+                    extra={"table": msg.table, "node": session_node, "code": e.code},
                 )
-                if kind in ("watch", "resume"):  # its session waits for frames: tell it
-                    refused = Refused(msg["t"], msg["sid"], e.code, e.message)
+                if isinstance(intent, Watch | Resume):  # its session waits for frames: tell it
+                    refused = Refused(msg.table, msg.handle_id, e.code, e.message)
                     self.bus.send(session_node, encode(refused))
         except Exception as e:  # a bug (logged), or the store out of reach: ``failed``
-            err = failed(e, log, f"internal error serving {kind}", {"table": msg.get("t")})
+            err = failed(e, log, f"internal error serving {intent.kind}", {"table": msg.table})
             error = (err.code, err.message, err.detail)
         if rid is not None:
             self.bus.send(session_node, encode(Reply(rid, result, error, moved, answered)))
+
+    def unreadable(self, src: str, raw: dict[str, Any]) -> None:
+        """A message this node cannot read (a kind it does not know, a field missing):
+        a request (an intent of a newer node) is refused, never left waiting."""
+        kind = raw.get("k")
+        log.warning("unreadable message from another node", extra={"node": src, "kind": kind})
+        if raw.get("rid") is not None:
+            refusal = ("not_allowed", f"{kind} is not a cluster intent", None)
+            self.bus.send(raw.get("front", src), encode(Reply(raw["rid"], error=refusal)))
 
     async def close(self, src: str, msg: CloseTable) -> None:
         """The operator at node ``src`` closes one of our tables (``admin close``): the
@@ -197,20 +206,3 @@ class Serving:
             log.exception("internal error closing a table", extra={"table": msg.table})
             reply = Reply(msg.rid, error=("internal", "the table's node failed to close it", None))
         self.bus.send(src, encode(reply))
-
-    async def _apply(
-        self, table: Table, occ: RemoteOccupant, kind: str, msg: dict[str, Any]
-    ) -> Any:
-        """Apply the intent ``msg`` carries for ``occ`` (``server.core.intents``)."""
-        try:
-            intent = decode_intent(msg)
-        except KeyError:
-            raise TableError("not_allowed", f"{kind} is not a cluster intent") from None
-        if isinstance(intent, Join | Watch) and not table.invite_ok(msg.get("invite")):
-            raise TableError(
-                "no_such_table", "no such table here (a private table needs its invite code)"
-            )
-        if isinstance(intent, Play):  # combined: the update answers the take
-            occ.answering = msg.get("re") if occ.combined else None
-        result = await table.apply(occ, intent)
-        return list(result) if isinstance(intent, Join) else result

@@ -1,13 +1,13 @@
 """A session's side of a table another node serves.
 
 A session on node A at a table owned by node B holds a ``RemoteTable``: a
-``TableHandle`` (``server.core.handle``) whose methods send the intent to B (through
-the ``Bus``) and wait for B's answer; what does not answer (watch, resume, chat,
-detach) is sent in order with the rest. ``Forwarding`` keeps every such handle of this
-node (by its ``handle_id``, which the messages between nodes carry as ``sid``), the
-calls waiting for their answers, and follows the tables' owners: when one changes, its
-sessions attach again to the new owner (a fresh view follows) and their intents in
-flight are answered as lost (``stale_state`` for a take).
+``TableHandle`` (``server.core.handle``) whose ``apply`` sends the intent as it is to B
+(an ``IntentFor``, through the ``Bus``) and waits for B's answer; what does not answer
+(watch, resume, chat, detach) is sent in order with the rest. ``Forwarding`` keeps
+every such handle of this node (by its ``handle_id``, which the messages between nodes
+carry as ``sid``), the calls waiting for their answers, and follows the tables' owners:
+when one changes, its sessions attach again to the new owner (a fresh view follows)
+and their intents in flight are answered as lost (``stale_state`` for a take).
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 
-from shared.game import Take
-
-from ..core import intents
 from ..core.errors import CLUSTER_UNAVAILABLE, unavailable
 from ..core.handle import PublicSeat, TableHandle, next_serial
 from ..core.intents import (
@@ -36,10 +33,9 @@ from ..core.intents import (
     Join,
     Leave,
     Play,
-    Ready,
-    Rematch,
     Resign,
     Resume,
+    Taken,
     Watch,
 )
 from ..core.restore import seats_from_stored, timing_from_stored
@@ -47,18 +43,19 @@ from ..core.roles import Occupant
 from ..core.table import LOBBY, TableError
 from ..core.tokens import hash_token, invite_admits
 from ..lobby.registry import rematch_name
+from ..net.framing import Framing
 from ..net.session import Session
 from ..store import StoredSeat, StoredTable
 from .bus import Bus
 from .messages import (
     FrameFor,
+    IntentFor,
     NodeMessage,
     Refused,
     Rematched,
     Replaced,
     Reply,
     encode,
-    intent_message,
 )
 from .wire import lease_key, reachable, text, with_seq
 
@@ -69,8 +66,8 @@ log = logging.getLogger("kupferkessel.cluster")
 
 class RemoteTable:
     """On a session's node: a table another node owns, as the session sees it (a
-    ``TableHandle``). Each intent goes to the owner and waits for its answer; what does
-    not answer (watch, resume, chat, detach) is sent in order with the rest. One per
+    ``TableHandle``). Each intent goes to the owner as it is and waits for its answer;
+    what does not answer (watch, resume, chat, detach) is sent in order with the rest. One per
     session and table; its facts are what the store said when the session found it
     (``stored``), with the session's own seat kept up to date."""
 
@@ -88,7 +85,7 @@ class RemoteTable:
         self.session: Occupant[TableHandle] | None = None
         self.handle_id = forwarding.new_handle_id()
         self.role: tuple[str, Any] | None = None  # ("seat", token hash) or ("watch", None)
-        self.session_protocol: dict[str, Any] = {"minor": 0, "combined": False}  # set by bind
+        self.session_protocol = (0, False)  # its minor version, combined (set by bind)
         self.my_seat: int | None = None
         self.invite: str | None = None  # the code the session gave (the owner checks it too)
 
@@ -123,9 +120,47 @@ class RemoteTable:
         return invite_admits(self.private, self.invite_hash, code)
 
     async def apply(self, occupant: Occupant[TableHandle], intent: Intent) -> Any:
-        """Apply ``intent`` through the intent table: its row calls the method below
-        that forwards it."""
-        return await intents.apply(self, occupant, intent)
+        """Forward ``intent`` to the owner as it is, and answer what its table returned;
+        joining, watching, resuming, leaving and detaching also bind the session to this
+        handle or release it."""
+        match intent:
+            case Join(name, _, _, player_id):
+                self.bind(occupant)
+                try:
+                    index, token = await self._call(intent)
+                except BaseException:
+                    self.forwarding.unbind(self)
+                    raise
+                th = hash_token(token)
+                self.my_seat, self.role = index, ("seat", th)
+                self.seats[index].name, self.seats[index].token_hash = name, th
+                self.seats[index].player = player_id
+                return int(index), str(token)
+            case Watch():
+                self.bind(occupant)
+                self.role = ("watch", None)
+                self._cast(intent)
+            case Resume(token_hash):
+                return self._resume(token_hash, occupant)
+            case Leave():
+                try:
+                    await self._call(intent)
+                finally:
+                    self.forwarding.unbind(self)
+            case Detach():
+                self.detach(occupant)
+            case Chat():
+                self._cast(intent)
+            case Play():
+                answer = await self.forwarding.call(self, intent)
+                self.version = int(answer.result)
+                return Taken(self.version, bool(answer.answered))
+            case Resign() | Claim() | Back():
+                self.version = int(await self._call(intent))
+                return self.version
+            case _:  # the rest answers nothing a session uses
+                return await self._call(intent)
+        return None
 
     # the session's view of itself
     def seat_of(self, occupant: Occupant[TableHandle]) -> int | None:
@@ -136,50 +171,30 @@ class RemoteTable:
         from now on."""
         self.session = occupant
         # the protocol the session speaks: the owner frames for it accordingly
-        self.session_protocol = {
-            "minor": getattr(occupant, "minor", 0),
-            "combined": getattr(occupant, "combined", False),
-        }
+        self.session_protocol = (
+            occupant.minor,
+            isinstance(occupant, Framing) and occupant.combined,
+        )
         self.forwarding.bind(self)
 
-    async def _call(self, intent: Intent, **extra: Any) -> Any:
-        """Send ``intent`` to the owner and wait for what its table returned."""
-        return (await self.forwarding.call(self, intent, **extra)).result
+    def message(self, intent: Intent, rid: int | None = None) -> IntentFor:
+        """The message carrying this session's ``intent`` to the owner (``rid``: the
+        request it answers, from this node)."""
+        minor, combined = self.session_protocol
+        front = None if rid is None else self.forwarding.node
+        return IntentFor(intent, self.id, self.handle_id, rid, front, minor, combined, self.invite)
 
-    def _cast(self, intent: Intent, **extra: Any) -> None:
+    async def _call(self, intent: Intent) -> Any:
+        """Send ``intent`` to the owner and wait for what its table returned."""
+        return (await self.forwarding.call(self, intent)).result
+
+    def _cast(self, intent: Intent) -> None:
         """Send ``intent`` to the owner, in order with the rest; no answer comes."""
         if self.owner is not None:
-            msg = intent_message(intent, self.id, self.handle_id, **self.session_protocol, **extra)
-            self.forwarding.bus.send(self.owner, msg)
+            self.forwarding.bus.send(self.owner, encode(self.message(intent)))
             self.forwarding.forwarded += 1
 
-    async def join(
-        self,
-        name: str,
-        occupant: Occupant[TableHandle],
-        seat: int | None = None,
-        *,
-        seeded: bool = False,
-        player_id: str | None = None,
-    ) -> tuple[int, str]:
-        self.bind(occupant)
-        try:
-            join = Join(name, seat, seeded, player_id)
-            index, token = await self._call(join, invite=self.invite)
-        except BaseException:
-            self.forwarding.unbind(self)
-            raise
-        self.my_seat, self.role = index, ("seat", hash_token(token))
-        self.seats[index].name, self.seats[index].token_hash = name, hash_token(token)
-        self.seats[index].player = player_id
-        return int(index), str(token)
-
-    def watch(self, occupant: Occupant[TableHandle]) -> None:
-        self.bind(occupant)
-        self.role = ("watch", None)
-        self._cast(Watch(), invite=self.invite)
-
-    def resume(self, token_hash: str, occupant: Occupant[TableHandle]) -> int:
+    def _resume(self, token_hash: str, occupant: Occupant[TableHandle]) -> int:
         for s in self.seats:
             if s.token_hash == token_hash:
                 self.bind(occupant)
@@ -232,43 +247,11 @@ class RemoteTable:
         if self.role[0] == "seat":
             self._cast(Resume(self.role[1]))
         else:
-            self._cast(Watch(), invite=self.invite)
-
-    async def leave(self, occupant: Occupant[TableHandle]) -> None:
-        try:
-            await self._call(Leave())
-        finally:
-            self.forwarding.unbind(self)
+            self._cast(Watch())
 
     def detach(self, occupant: Occupant[TableHandle]) -> None:
         self._cast(Detach())
         self.forwarding.unbind(self)
-
-    async def set_ready(self, occupant: Occupant[TableHandle], ready: bool = True) -> None:
-        await self._call(Ready(ready))
-
-    async def take(self, occupant: Occupant[TableHandle], take: Take, state_version: int) -> int:
-        re = getattr(occupant, "answering", None)  # combined: the update answers the take
-        answer = await self.forwarding.call(self, Play(take, state_version), re=re)
-        if answer.answered:  # the owner's update answered it: no ack after it
-            occupant.answering = None  # type: ignore[attr-defined]
-        self.version = int(answer.result)
-        return self.version
-
-    async def resign(self, occupant: Occupant[TableHandle]) -> None:
-        self.version = int(await self._call(Resign()))
-
-    async def claim(self, occupant: Occupant[TableHandle]) -> None:
-        self.version = int(await self._call(Claim()))
-
-    async def back(self, occupant: Occupant[TableHandle]) -> None:
-        self.version = int(await self._call(Back()))
-
-    async def vote_rematch(self, occupant: Occupant[TableHandle], yes: bool) -> None:
-        await self._call(Rematch(yes))
-
-    def chat(self, occupant: Occupant[TableHandle], name: str, text: str) -> None:
-        self._cast(Chat(name, text))
 
 
 if TYPE_CHECKING:  # mypy proves that a remote table is a handle (``server.core.handle``)
@@ -329,7 +312,7 @@ class Forwarding:
                 fut.cancel()
                 del self._pending[rid]
 
-    async def call(self, proxy: RemoteTable, intent: Intent, **extra: Any) -> Reply:
+    async def call(self, proxy: RemoteTable, intent: Intent) -> Reply:
         """Send ``intent`` to the table's owner and wait for its answer (``result``: what
         the table returned); a refusal is raised as the ``TableError`` the owner's table
         raised."""
@@ -344,16 +327,7 @@ class Forwarding:
             fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             self._pending[rid] = (fut, proxy)
             assert proxy.owner is not None
-            msg = intent_message(
-                intent,
-                proxy.id,
-                proxy.handle_id,
-                rid=rid,
-                front=self.node,
-                **proxy.session_protocol,
-                **extra,
-            )
-            self.bus.send(proxy.owner, msg)
+            self.bus.send(proxy.owner, encode(proxy.message(intent, rid)))
             self.forwarded += 1
             try:
                 answer = await asyncio.wait_for(fut, self.lease * 4)
@@ -466,9 +440,9 @@ class Forwarding:
         follow is detached from the new table."""
         proxy = self.proxies.get(msg.handle_id)
         if proxy is None or not proxy.rematched(msg.table, msg.created, msg.seat, msg.seats):
-            self.bus.send(src, intent_message(Detach(), msg.table, msg.handle_id))
+            self.bus.send(src, encode(IntentFor(Detach(), msg.table, msg.handle_id)))
 
-    def back(self, src: str) -> None:
+    def reconnected(self, src: str) -> None:
         """Node ``src`` is back on its channel: what we sent it meanwhile was lost."""
         self.attach_again([p for p in self.proxies.values() if p.owner == src])
 

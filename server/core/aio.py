@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable
+from typing import TypeVar
 
 __all__ = ["later", "outlast", "to_the_end"]
+
+T = TypeVar("T")
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-async def to_the_end(coro: Awaitable[None]) -> None:
+async def to_the_end(coro: Awaitable[T]) -> T:
     """Run ``coro`` to its end even if the caller is cancelled meanwhile, then pass the
     cancellation on. A store write cannot be taken back once asked for (the writer may
     already be committing it), so the table must not stop half-way between the write
@@ -26,7 +29,7 @@ async def to_the_end(coro: Awaitable[None]) -> None:
             cancelled = True
     if cancelled:
         raise asyncio.CancelledError
-    task.result()
+    return task.result()
 
 
 async def outlast(fut: asyncio.Future[None]) -> bool:

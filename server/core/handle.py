@@ -118,8 +118,8 @@ class TableHandle(TableFacts, Protocol):
         ...
 
     async def apply(self, occupant: Occupant[TableHandle], intent: Intent) -> Any:
-        """Apply ``intent`` of ``occupant`` here (``server.core.intents.RULES`` says
-        what it returns)."""
+        """Apply ``intent`` of ``occupant`` here (``Table.apply`` says what each intent
+        type returns)."""
         ...
 
     def detach(self, occupant: Occupant[TableHandle]) -> None:

@@ -23,15 +23,21 @@ class Occupant(Protocol[T]):
     """Who receives a seat's or a spectator's traffic: a network session or a bot seat.
     Every call carries only a view made for this occupant or public facts."""
 
+    @property
+    def minor(self) -> int:
+        """The minor version of the protocol it speaks (a bot: the newest): what of a
+        table's life it may be told (1.0 knew no early end, no rematch)."""
+        ...
+
     def deliver_view(self, table: T, view: View, version: int) -> None:
         """A fresh view (on joining, watching or resuming)."""
         ...
 
     def deliver_update(
-        self, table: T, events: Sequence[Event], view: View, version: int
+        self, table: T, events: Sequence[Event], view: View, version: int, re: int | None = None
     ) -> None:
         """A new state: its public events (possibly none), then the view made for
-        this occupant."""
+        this occupant; ``re``: the id of its take this update answers (``Play.re``)."""
         ...
 
     def deliver_result(self, table: T, view: View, version: int) -> None:

@@ -233,18 +233,23 @@ class Room:
         """The view of ``seat`` (None: a spectator's) now."""
         return self._views([seat])[seat]
 
-    def _send_update(self, events: Sequence[Event]) -> None:
+    def _send_update(
+        self, events: Sequence[Event], answer: tuple[Occupant, int] | None = None
+    ) -> bool:
         """A new state: to every seat, stand-in and spectator its public events and the
         view made for it (spectators share one). Everyone gets the same events, one
         tuple, and what the views share is the same objects, so that what they share
-        is encoded once for all (``protocol.wire``)."""
+        is encoded once for all (``protocol.wire``). ``answer``'s occupant gets its
+        message id with its update; returns whether it did."""
         events = tuple(events)
         targets = self.occupants()
         made = self._views([seat for seat, _ in targets])
         stand_ins = {id(o) for o in self.lineup.stand_ins.values()}
         for seat, occ in targets:
             view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
-            occ.deliver_update(self, events, view, self.version)
+            re = answer[1] if answer is not None and occ is answer[0] else None
+            occ.deliver_update(self, events, view, self.version, re)
+        return answer is not None and any(occ is answer[0] for _, occ in targets)
 
     def _mine(self, seat: int | None, view: View) -> View:
         """``view`` as the person of ``seat`` gets it: ``takes`` only if it may take."""
@@ -260,7 +265,7 @@ class Room:
             if made is None:
                 seat = self.seat_of(occupant)
                 made = self._mine(seat, self.view_for(seat))
-            if self.result is not None and not self.game.over and getattr(occupant, "minor", 1) < 1:
+            if self.result is not None and not self.game.over and occupant.minor < 1:
                 # protocol 1.0 never saw a game end early: the last position, as before
                 made = views(self.game, [seat])[0]
             occupant.deliver_view(self, made, self.version)
@@ -311,7 +316,7 @@ class Room:
         game = self.game
         to_move = game is not None and not game.over and game.to_move == seat
         # 1.1 only: 1.0 knows no takes, so nothing is taken back from it
-        if person is not None and to_move and getattr(person, "minor", 1) >= 1:
+        if person is not None and to_move and person.minor >= 1:
             self.send_view_to(person)  # the same state, its takes gone
 
     def _plays(self, seat: int, by: object) -> bool:

@@ -23,7 +23,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, assert_never
 
 from shared.bots import make_bot
 from shared.clock import Clock
@@ -34,11 +34,10 @@ from shared.record import Record
 from shared.result import announced
 
 from ..store import PlayerSeated
-from . import intents
+from . import intents as i
 from .aio import outlast, to_the_end
 from .errors import TableError, same_player
 from .handle import TableHandle
-from .intents import Intent
 from .lineup import Ends
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
@@ -75,16 +74,52 @@ StandIn: TypeAlias = "_StandIn[Table]"
 """A computer player playing a person's seat (``roles.StandIn``)."""
 TableHost: TypeAlias = "_TableHost[Table]"
 """Whoever serves a table (``roles.TableHost``): the lobby."""
+Answer: TypeAlias = "tuple[Occupant, int]"
+"""The occupant a take's update answers, and its message's id (``Play.re``)."""
 
 
 class Table(Room):
     """A table (see the module docstring)."""
 
     # ------------------------------------------------------------- intents
-    async def apply(self, occupant: Occupant, intent: Intent) -> Any:
-        """Apply ``intent`` of ``occupant`` here (``intents.RULES`` says how and what it
-        returns): the one way sessions, local or of another node, act at a table."""
-        return await intents.apply(self, occupant, intent)
+    async def apply(self, occupant: Occupant, intent: i.Intent) -> Any:
+        """Apply ``intent`` of ``occupant`` here: the one way sessions, local or of
+        another node, act at a table. Returns a ``Join``'s (seat, token), a ``Resume``'s
+        seat, a ``Play``'s ``Taken``, the state version after an ending, else None."""
+        match intent:
+            case i.Join(player, seat, seeded, player_id):
+                return await self.join(player, occupant, seat, seeded=seeded, player_id=player_id)
+            case i.Watch():
+                self.watch(occupant)
+            case i.Resume(token_hash):
+                return self.resume(token_hash, occupant)
+            case i.Leave():
+                await self.leave(occupant)
+            case i.Detach():
+                self.detach(occupant)
+            case i.Ready(ready):
+                await self.set_ready(occupant, ready)
+            case i.Play(take, state_version, re):  # the update to ``occupant`` answers ``re``
+                seat = self.seat_of(occupant)
+                if seat is None:
+                    raise TableError("not_seated", "spectators cannot act; join a seat to play")
+                answer = None if re is None else (occupant, re)
+                return await self.take_for_seat(
+                    seat, take, state_version, person=True, answer=answer
+                )
+            case i.Resign():
+                return await self.resign(occupant)
+            case i.Claim():
+                return await self.claim(occupant)
+            case i.Back():
+                return await self.back(occupant)
+            case i.Rematch(yes):
+                await self.vote_rematch(occupant, yes)
+            case i.Chat(name, text):
+                self.chat(occupant, name, text)
+            case _:
+                assert_never(intent)
+        return None
 
     # ------------------------------------------------------------- lobby
     async def join(
@@ -255,13 +290,6 @@ class Table(Room):
         self.broadcast_presence()
 
     # ------------------------------------------------------------- play
-    async def take(self, occupant: Occupant, take: Take, state_version: int) -> int:
-        """Apply a take for the occupant's seat; returns the new state version."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "spectators cannot act; join a seat to play")
-        return await self.take_for_seat(seat, take, state_version, person=True)
-
     async def take_for_seat(
         self,
         seat: int,
@@ -270,13 +298,15 @@ class Table(Room):
         *,
         person: bool = False,
         by: Occupant | None = None,
-    ) -> int:
+        answer: Answer | None = None,
+    ) -> i.Taken:
         """Apply a take for ``seat``: its person's (``person``), or a computer player's,
         which names itself (``by``) if it may stop playing the seat while it decides:
-        its take is then dropped unless it still plays the seat (``_plays``)."""
+        its take is then dropped unless it still plays the seat (``_plays``). The
+        update to ``answer``'s occupant carries its message id."""
         async with self.lock:
             if by is not None and not self._plays(seat, by):
-                return self.version
+                return i.Taken(self.version)
             game = self._running(state_version)
             if seat != game.to_move:
                 raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
@@ -288,12 +318,12 @@ class Table(Room):
             # a person's own take is stored with it (``life``): what makes a rated game count
             held = self.lineup.person_takes(seat) if person else None
             try:
-                await self._apply_locked(seat, take, [])
+                answered = await self._apply_locked(seat, take, [], answer)
             except Exception:  # a refused take is no take: the time-outs in a row stand
                 if held is not None:
                     self.lineup.refused(seat, held)
                 raise
-            return self.version
+            return i.Taken(self.version, answered)
 
     def _running(self, state_version: int) -> Game:
         """The game, if it runs and is at ``state_version`` (else the refusal)."""
@@ -310,9 +340,12 @@ class Table(Room):
             )
         return game
 
-    async def _apply_locked(self, seat: int, take: Take, events: list[Event]) -> None:
+    async def _apply_locked(
+        self, seat: int, take: Take, events: list[Event], answer: Answer | None = None
+    ) -> bool:
         """Validate, store, then announce one take (the lock held); the last take of
-        the game stores and announces its result too."""
+        the game stores and announces its result too. Returns whether its update
+        answered ``answer``."""
         assert self.game is not None and self.record is not None
         epoch = self.epoch_held()  # the claim this take is accepted under; its writes carry it
         trial = self.game.copy()
@@ -325,8 +358,8 @@ class Table(Room):
         # durable before the ack; once the write is asked for, the table follows it
         # whatever happens to the caller (a stand-in stopped, a connection gone): see
         # ``_commit``; a game's last take stores its end too: a task of its own
-        commit = self._commit(index, take, trial, clock, events, epoch)
-        await (to_the_end(commit) if trial.over else commit)
+        commit = self._commit(index, take, trial, clock, events, epoch, answer)
+        return await (to_the_end(commit) if trial.over else commit)
 
     async def _commit(
         self,
@@ -336,7 +369,8 @@ class Table(Room):
         clock: Clock | None,
         events: list[Event],
         epoch: int | None,
-    ) -> None:
+        answer: Answer | None,
+    ) -> bool:
         """Store take ``index`` under ``epoch``, then make it the table's (and announce it):
         cancelled meanwhile, all of that first (``outlast``), and nothing after it
         suspends but a game's last take, which its caller runs in a task of its own."""
@@ -353,11 +387,12 @@ class Table(Room):
             result = self._judge("played_out")
             await self._store_end(result, epoch=epoch)
             events = announced(events, result)
-        self._send_update(events)
+        answered = self._send_update(events, answer)
         if trial.over:
             self._announce_end(None)
         if cancelled:
             raise asyncio.CancelledError
+        return answered
 
     # ------------------------------------------------------------- time
     async def tick(self, now: float | None = None) -> None:
@@ -402,10 +437,11 @@ class Table(Room):
         self.broadcast_presence()
 
     # ------------------------------------------------------------- endings
-    async def resign(self, occupant: Occupant) -> None:
+    async def resign(self, occupant: Occupant) -> int:
         """Resign (RULES.md section 12.1, ``Lineup.resign``): with two players, or when
         nobody but computer players would be left, the game ends and the others win;
-        otherwise a computer player plays the seat to the end and it ranks last."""
+        otherwise a computer player plays the seat to the end and it ranks last. Returns
+        the state version after it."""
         seat = self.seat_of(occupant)
         if seat is None:
             raise TableError("not_seated", "only a seated player can resign")
@@ -417,13 +453,15 @@ class Table(Room):
             todo = self.lineup.resign(seat, self._people())
             if isinstance(todo, Ends):
                 await self._end_early(todo)
-                return
+                return self.version
             await self.save_life()  # the resignation is durable before it is heard of
             self.take_over(todo.seat)
         self.broadcast_presence()
+        return self.version
 
-    async def claim(self, occupant: Occupant) -> None:
-        """With two players, end the game and win while the opponent is absent."""
+    async def claim(self, occupant: Occupant) -> int:
+        """With two players, end the game and win while the opponent is absent; returns
+        the state version after it."""
         seat = self.seat_of(occupant)
         if seat is None:
             raise TableError("not_seated", "only a seated player can claim")
@@ -432,9 +470,11 @@ class Table(Room):
                 code = "game_over" if self.state == FINISHED else "not_started"
                 raise TableError(code, "there is no game running to claim")
             await self._end_early(self.lineup.claim(seat))
+        return self.version
 
-    async def back(self, occupant: Occupant) -> None:
-        """The person takes its seat back from the computer player standing in."""
+    async def back(self, occupant: Occupant) -> int:
+        """The person takes its seat back from the computer player standing in; returns
+        the state version."""
         seat = self.seat_of(occupant)
         if seat is None:
             raise TableError("not_seated", "only a seated player can come back")
@@ -446,6 +486,7 @@ class Table(Room):
         self._back(seat)
         self.send_view_to(occupant)  # now with the takes, if the seat is to move
         self.broadcast_presence()
+        return self.version
 
     async def finish(self, ending: str, *, only_if: Callable[[Any], bool] | None = None) -> bool:
         """End the table (``played_out`` for a game whose last take was made,
@@ -496,7 +537,7 @@ class Table(Room):
             raise TableError("not_seated", "only a seated player can ask for a rematch")
         if self.state != FINISHED or self.result is None:
             raise TableError("not_finished", "a rematch follows a game that has ended")
-        if yes and any(getattr(s.occupant, "minor", 1) < 1 for s in self.seats if s.person):
+        if yes and any(s.occupant.minor < 1 for s in self.seats if s.person and s.occupant):
             raise TableError(  # it needs every person's vote, and 1.0 has no rematch
                 "not_allowed",
                 "a player here speaks protocol 1.0, which has no rematch",

@@ -44,12 +44,11 @@ def _as_1_1(view: View) -> View:
 
 class Framing:
     """Delivers a table's traffic as frames through ``send``, for protocol
-    1.``minor`` (``combined``: one ``update`` per new state). ``answering`` is the id of
-    the take being applied (a combined update answers it)."""
+    1.``minor`` (``combined``: one ``update`` per new state, which answers the take
+    whose id the table gives it, ``re``)."""
 
     minor = 0
     combined = False
-    answering: int | None = None
 
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
         raise NotImplementedError
@@ -70,13 +69,17 @@ class Framing:
             self.send(lambda seq: encode_view(view, version, seq, lacks))
 
     def deliver_update(
-        self, table: TableFacts, events: Sequence[Event], view: View, version: int
+        self,
+        table: TableFacts,
+        events: Sequence[Event],
+        view: View,
+        version: int,
+        re: int | None = None,
     ) -> None:
         lacks = self._lacks
         if self.minor == 1:
             view = _as_1_1(view)
         if self.combined:
-            re, self.answering = self.answering, None
             self.send(lambda seq: encode_update(events, view, version, seq, re, lacks))
             return
         if self.minor == 0 and events and isinstance(events[0], TimedOut):

@@ -158,7 +158,6 @@ class Session(Framing):
         self.phase = Phase.CONNECTED
         self.minor = 0  # the protocol minor version spoken with this client (hello)
         self.combined = False  # 1.1: one ``update`` per new state (hello.combined)
-        self.answering: int | None = None  # the id of the take being applied (combined)
         self.table: TableHandle | None = None
         self.invite: str | None = None  # the invite code this session entered its table with
         self.name = "?"
@@ -559,13 +558,10 @@ class Session(Framing):
     async def on_take(self, msg: m.TakeMsg) -> None:
         arrived = time.perf_counter()
         take = Take(msg.card, msg.special, msg.targets, msg.keep)
-        self.answering = msg.id if self.combined else None
-        try:
-            version = await self._at_table().apply(self, Play(take, msg.state_version))
-        finally:
-            answered, self.answering = self.answering is None, None
-        if not (self.combined and answered):  # combined: the update answered it
-            self.send(lambda seq: encode_ack(version, msg.id, seq))
+        re = msg.id if self.combined else None  # combined: the take's update answers it
+        taken = await self._at_table().apply(self, Play(take, msg.state_version, re))
+        if not taken.answered:
+            self.send(lambda seq: encode_ack(taken.version, msg.id, seq))
         self.figures.take_seconds.observe(time.perf_counter() - arrived)
 
     async def on_resign(self, msg: m.ResignMsg) -> None:

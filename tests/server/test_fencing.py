@@ -102,7 +102,7 @@ async def test_a_take_whose_lease_is_lost_before_its_write_is_never_stored(
         )
         await asyncio.sleep(0)  # the take validated and its write asked for, in one step
         store.release("t1")  # what ``Cluster._drop`` does when the renewal finds it lost
-        version = await under_way
+        version = (await under_way).version
         assert table.record is not None and len(table.record.actions) == 1 == version
         assert _stored_takes(store) == 1 and lost == []
         seat, take = table.game.to_move, table.game.legal_actions()[0]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from server.bots.pool import BotPool
 from server.bots.seats import ComputerPlayers
+from server.core.intents import Play
 from server.core.table import PLAYING, Table, hash_token
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore
@@ -39,7 +40,7 @@ class Listener(Person):
         self.last = (version, view)
 
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int
+        self, table: Table, events: Sequence[Event], view: View, version: int, re: int | None = None
     ) -> None:
         self.last = (version, view)
 
@@ -72,7 +73,7 @@ async def _pass_the_turn(table: Table, person: Listener, to: int) -> None:
     take: the stand-in of ``to`` has been told to think, and has not started yet."""
     assert table.game is not None
     while table.game.to_move != to:
-        await table.take(person, table.game.legal_actions()[0], table.version)
+        await table.apply(person, Play(table.game.legal_actions()[0], table.version))
 
 
 async def test_a_move_decided_before_the_person_came_back_is_dropped() -> None:
@@ -104,7 +105,9 @@ async def test_a_move_decided_before_the_person_came_back_is_dropped() -> None:
     assert back.last is not None
     seen, view = back.last
     assert seen == version and view.to_move == away and view.takes, back.last
-    assert await table.take(back, view.takes[0], version) == version + 1  # still its turn
+    assert (
+        await table.apply(back, Play(view.takes[0], version))
+    ).version == version + 1  # still its turn
 
 
 async def test_a_move_of_a_stand_in_replaced_by_a_newer_one_is_dropped() -> None:
@@ -123,7 +126,7 @@ async def test_a_move_of_a_stand_in_replaced_by_a_newer_one_is_dropped() -> None
     version = table.version
     assert table.game is not None
     take = table.game.legal_actions()[0]
-    assert await table.take_for_seat(away, take, version, by=old) == version
+    assert (await table.take_for_seat(away, take, version, by=old)).version == version
     assert table.version == version and table.game.to_move == away  # the old one's: dropped
     async with asyncio.timeout(30):
         while table.version == version:  # the newer stand-in plays the seat

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from server.bots.seats import ComputerPlayers
+from server.core.intents import Play
 from server.core.table import PLAYING, Table, TableError, hash_token
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, Store, open_store
@@ -85,7 +86,7 @@ async def step(
         elif r < 0.95 and seat is not None and table.game is not None and not table.game.over:
             if table.game.to_move == seat:
                 actions = table.game.legal_actions()
-                await table.take(p, actions[rng.randrange(len(actions))], table.version)
+                await table.apply(p, Play(actions[rng.randrange(len(actions))], table.version))
         elif seat is not None:
             await table.resign(p)
     except TableError:
@@ -144,7 +145,7 @@ async def test_after_a_restart_the_heap_finds_what_the_scan_finds(tmp_path: Path
             await table.resign(p)
         else:
             actions = game.legal_actions()
-            await table.take(p, actions[rng.randrange(len(actions))], table.version)
+            await table.apply(p, Play(actions[rng.randrange(len(actions))], table.version))
     await stop_stand_ins(lobby)
     await store.close()
     store = open_store(tmp_path / "kk.db")
