@@ -8,7 +8,7 @@ from pathlib import Path
 
 from protocol.messages import CLIENT_MESSAGES
 from server.app import Server
-from server.net.session import ACCEPTS, OK, Phase
+from server.net.states import ACCEPTS, OK, Phase
 
 from .wsclient import WsClient, human_table
 
