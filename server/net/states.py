@@ -1,14 +1,15 @@
 """The connection's states and what each accepts: the whole state table, in one place.
 
 In the manner of h11, everything that decides whether a client message is handled in
-the state its connection is in lives here: ``Phase``, the states, and ``ACCEPTS``, for
+the state its connection is in lives here: ``Phase``, the states; ``ACCEPTS``, for
 every client message type of every minor version, per phase, either ``OK`` or the
-error code refusing it. ``Session.dispatch`` asks ``refusal`` before it runs a handler;
-the phase changes only in ``Session._enter``. Refusals the table's own state decides
-(``not_in_lobby``, ``not_started``, ``game_over``) come from ``Table``, and those of a
-handler's own checks (a ``resume`` of another table, a request needing a signed-in
-player) from the handler. docs/PROTOCOL.md ("Session states") shows the same table; a
-test holds the two equal.
+error code refusing it; and ``MOVES``, the messages that move a connection on.
+``Session.dispatch`` asks ``refusal`` before it runs a handler; the phase changes only
+in ``Session._enter``. Refusals the table's own state decides (``not_in_lobby``,
+``not_started``, ``game_over``) come from ``Table``, and those of a handler's own
+checks (a ``resume`` or ``rejoin`` of another table, a request needing a signed-in
+player) from the handler. docs/PROTOCOL.md ("Session states") shows the same tables; a
+test holds them equal.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 
 from ..core.errors import TableError
 
-__all__ = ["ACCEPTS", "OK", "Phase", "refusal"]
+__all__ = ["ACCEPTS", "MOVES", "OK", "Phase", "refusal"]
 
 
 class Phase(enum.Enum):
@@ -81,6 +82,23 @@ ACCEPTS: Mapping[str, Mapping[Phase, str]] = {
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 or ``rejoin`` while seated is refused by its handler unless it names this connection's
 own table."""
+
+MOVES: tuple[tuple[Phase, str, str, Phase], ...] = (
+    # from  client message    its answer   to
+    (_C, "hello", "welcome", _L),
+    (_L, "create_table", "joined", _S),  # with a ``player``
+    (_L, "join", "joined", _S),
+    (_L, "watch", "watching", _W),
+    (_L, "resume", "resumed", _S),
+    (_L, "rejoin", "resumed", _S),  # 1.2
+    (_S, "leave", "left", _L),
+    (_W, "leave", "left", _L),
+)
+"""How a connection moves between phases: from a phase, the client message it accepts
+there, the answer that says the move happened, and the phase it is in from then on
+(``Session._enter``). The server moves a connection on its own too: 1.1's
+``rematched`` seats it (or lets it watch) at the new table, and a closing connection
+(``bye`` ``replaced`` or ``moved``) is in the lobby, with nothing left to accept."""
 
 _REFUSALS = {
     _HELLO: "send hello first",
