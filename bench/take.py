@@ -51,7 +51,8 @@ from server.lobby import NO_QUOTAS
 from server.lobby.registry import Lobby
 from server.net.conduct import UNMODERATED
 from server.net.framing import Frame, Framing
-from server.net.session import Phase, Session
+from server.net.session import Session
+from server.net.states import Phase
 from server.players.account import Account
 from server.store import MemoryStore
 from shared.options import Options
@@ -180,13 +181,15 @@ class Connection(Counted, Session):
     """A ``Session`` in the lobby after its ``hello``, without a WebSocket: it handles
     client frames as a connection's session does; its frames are counted (``Counted``)."""
 
+    closing = False  # no transport: it never closes
+
     def __init__(self, lobby: Lobby, minor: int, combined: bool) -> None:
         Counted.__init__(self, minor, combined)
         # what ``Session.__init__`` and ``on_hello`` set that the handlers use
         self.account, self.config, self.lobby = Account(None), ServerConfig(), lobby
         self.figures, self.conduct = SessionFigures(), UNMODERATED
         self.phase, self.table, self.invite, self.name = Phase.LOBBY, None, None, "load"
-        self.closing = self.json = False
+        self.json = False
         self.host, self.log_extra = "127.0.0.1", {}
         self.ids = 0
 

@@ -39,7 +39,8 @@ from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of
 from .net.requests import duplicate_refusal, host_refusal
-from .net.session import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, Session
+from .net.session import Session
+from .net.transport import CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN
 from .ops.admin import Admin, listing
 from .ops.health import PATHS as HEALTH_PATHS
 from .ops.health import Check, Readiness

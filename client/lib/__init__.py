@@ -1,10 +1,11 @@
 """The Python client library of protocol v1: one ``Client`` per connection to a server.
 
-``Client`` (``client.lib.connection``) holds the connection, its requests and its
-reconnection; ``client.lib.errors`` the typed errors; ``client.lib.results`` what the
-requests and ``Client.updates()`` hand back; ``client.lib.address`` the reading of an
-address. This package names them all in one place, so code imports ``from client.lib
-import Client, NotYourTurn``.
+``Client`` (``client.lib.connection``) holds the connection and its reconnection; its
+requests are those of ``client.lib.requests`` (the lobby and the table) and
+``client.lib.players`` (1.2's registered players). ``client.lib.errors`` holds the
+typed errors, ``client.lib.results`` what the requests and ``Client.updates()`` hand
+back, ``client.lib.address`` the reading of an address. This package names them all in
+one place, so code imports ``from client.lib import Client, NotYourTurn``.
 """
 
 from __future__ import annotations

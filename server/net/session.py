@@ -2,40 +2,34 @@
 between protocol messages and the lobby and tables.
 
 The session's states and what each accepts are one table, ``ACCEPTS`` (in the manner of
-h11): for every client message type, per state, either ``OK`` or the error code that
-refuses it. A handler runs only for a message its state accepts, and the state changes
-only in ``_enter``. Refusals the table's own state decides (``not_in_lobby``,
-``not_started``, ``game_over``) come from ``Table``. Every refusal is a typed ``error``
-answering the message's id, after which the connection carries on.
+h11, all of it in ``server.net.states``): a handler runs only for a message its state
+accepts, and the state changes only in ``_enter``. Every refusal is a typed ``error``
+answering the message's id, after which the connection carries on. The handlers of
+protocol 1.2's players are ``server.players.account``'s.
 
-Everything the session sends goes through ``send``: it numbers the message (``seq``)
-and queues its frame for one writer task per connection, which hands frames to
-``ServerConnection.send`` in order. The queue is bounded in bytes: a client whose unread
-output passes ``ServerConfig.max_output`` is dropped at once (``bye`` ``too_slow``,
-close 1013), so a slow reader never blocks a table or holds unbounded memory.
+What the session sends goes through its ``Transport`` (``server.net.transport``): the
+frames numbered and queued in order, bounded by ``max_output``, and the close. Here are
+the reading and the handlers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import enum
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import ProtocolError, check_version, decode_client, spoken_version
 from protocol.convert import options_to_shared
-from protocol.jsonframes import from_json, to_json
-from protocol.wire import encode_ack, encode_as
+from protocol.jsonframes import from_json
+from protocol.wire import encode_ack
 from shared.errors import RuleError
 from shared.game import Take
 
@@ -60,73 +54,28 @@ from ..core.tokens import hash_token
 from ..figures import SessionFigures
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
-from ..players.account import PLAYER_ACCEPTS, PLAYER_HANDLERS, Account
+from ..players.account import PLAYER_HANDLERS, Account
 from .conduct import UNMODERATED, Conduct
 from .framing import Frame, Framing
 from .peers import client_address, peer_of
 from .ratelimit import RateLimiter, TokenBucket
+from .states import ACCEPTS, Phase, refusal
 from .summaries import TABLES_OVERHEAD, packed_size, table_summary
+from .transport import (
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_REPLACED,
+    CLOSE_TRY_AGAIN,
+    Transport,
+)
 
-__all__ = ["ACCEPTS", "OK", "Phase", "Session"]
+__all__ = ["Session"]
 
 log = logging.getLogger("kupferkessel.session")
-
-CLOSE_NORMAL = 1000
-CLOSE_GOING_AWAY = 1001
-CLOSE_POLICY = 1008
-CLOSE_TRY_AGAIN = 1013
-CLOSE_REPLACED = 4001  # application code: the seat was resumed on another connection
-CLOSE_GRACE = 5.0
-"""Seconds a closing connection has to take its bye and close before it is dropped."""
-
-
-class Phase(enum.Enum):
-    """Where a connection is (docs/PROTOCOL.md, "Connection states")."""
-
-    CONNECTED = "connected"  # the WebSocket is open; only hello
-    LOBBY = "lobby"  # after welcome, or after left
-    SEATED = "seated"  # joined or resumed: playing a seat of ``Session.table``
-    WATCHING = "watching"  # watching ``Session.table``
-
-
-OK = "ok"
-"""In ``ACCEPTS``: the message is handled in that phase."""
-
-_C, _L, _S, _W = Phase.CONNECTED, Phase.LOBBY, Phase.SEATED, Phase.WATCHING
-_HELLO_FIRST = "hello_required"
-ACCEPTS: dict[str, dict[Phase, str]] = {
-    # message type     connected           lobby              seated                watching
-    "hello": {_C: OK, _L: "not_allowed", _S: "not_allowed", _W: "not_allowed"},
-    "ping": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: OK},
-    "list_tables": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: OK},
-    "create_table": {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"},
-    "join": {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"},
-    "watch": {_C: _HELLO_FIRST, _L: OK, _S: "already_seated", _W: "already_seated"},
-    "resume": {_C: _HELLO_FIRST, _L: OK, _S: OK, _W: "already_seated"},
-    "ready": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    "take": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    "resign": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    "chat": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: OK},
-    "leave": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: OK},
-    "claim": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    "back": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    "rematch": {_C: _HELLO_FIRST, _L: "not_seated", _S: OK, _W: "not_seated"},
-    **{k: {Phase(p): v for p, v in row.items()} for k, row in PLAYER_ACCEPTS.items()},  # 1.2
-}
-"""Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
-while seated is refused by its handler unless it names this connection's own table."""
 
 
 def _unknown(kind: str, msg_id: int | None) -> ProtocolError:
     return ProtocolError(m.ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", msg_id)
-
-
-_REFUSALS = {
-    "hello_required": "send hello first",
-    "not_allowed": "{} is not allowed now",
-    "already_seated": "leave your current table first",
-    "not_seated": "you are not at a table",
-}
 
 
 class Session(Framing):
@@ -161,133 +110,39 @@ class Session(Framing):
         self.table: TableHandle | None = None
         self.invite: str | None = None  # the invite code this session entered its table with
         self.name = "?"
-        self.seq = 0  # the last message's number; only ``send`` moves it
-        self.closing = False  # ``close`` was called (or the connection ended)
         # the JSON subprotocol: the same messages as text frames (``protocol.jsonframes``)
         self.json = getattr(ws, "subprotocol", None) == m.JSON_SUBPROTOCOL
-        self._out: deque[bytes | str] = deque()  # frames for the writer task, in order
-        self._out_bytes = 0  # their total size
-        self._max_output = cfg.max_output
-        self._write_limit = cfg.write_limit
-        self._sending = False  # the writer is in ``ws.send`` (which may wait to drain)
-        self._unconfirmed = 0  # bytes written at once since a ``ws.send`` last returned
-        self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
-        self._close_code = (CLOSE_NORMAL, "")
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = peer_of(ws)
         self.host = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
         self.log_extra = peer_fields(self.peer, self.host)  # and so does the log's limit
         self.account = (account or Account(None)).at(self.host, lambda: ws.state is State.OPEN)
+        self.transport = Transport(
+            ws,
+            json=self.json,
+            max_output=cfg.max_output,
+            write_limit=cfg.write_limit,
+            log_extra=self.log_extra,
+        )
 
     # ------------------------------------------------------------------ sending
     def send(self, message: BaseModel | Frame, re: int | None = None) -> None:
-        """Send one message: a server message model (answering client message ``re``
-        if given), or a function making the frame from its ``seq``. The message gets the
-        next ``seq`` and its frame joins the outgoing queue. Nothing is sent once the
-        session is closing. If the queue would pass ``max_output`` bytes the client
-        reads too slowly: the backlog is dropped and the connection closed (1013)."""
-        if self.closing:
-            return
-        self.seq += 1
-        if isinstance(message, BaseModel):
-            frame: bytes | str = encode_as(type(message), message, seq=self.seq, re=re)
-        else:
-            frame = message(self.seq)
-        if self.json:
-            frame = to_json(frame)  # type: ignore[arg-type]
-        if self._out_bytes + len(frame) > self._max_output:
-            log.warning("client too slow, closing", extra=self.log_extra)
-            self._out.clear()
-            self._out_bytes = 0
-            self.close(CLOSE_TRY_AGAIN, "too_slow: unread output over the limit")
-            return
-        self._queue(frame)
-
-    def _queue(self, frame: bytes | str) -> None:
-        """Write ``frame`` at once if nothing waits before it, else queue it for the
-        writer task.
-
-        Written at once with ``websockets.asyncio.server.broadcast`` (the library's own
-        synchronous send, with no flow control) while fewer than ``write_limit`` bytes
-        have gone that way since the writer's last ``ws.send`` returned (which proves the
-        socket's buffer was below ``write_limit`` then); past that, frames queue and the
-        writer's ``ws.send`` waits for the socket. So the buffer holds at most about
-        twice ``write_limit``, and most frames skip a task switch and the writer's
-        ``send`` (measured: server CPU per intent in ``bench/load.py``, see
-        docs/OPERATIONS.md). A test plays the same game through both paths."""
-        n = len(frame)
-        if not self._out and not self._sending and self._unconfirmed + n <= self._write_limit:
-            self._unconfirmed += n
-            try:  # noqa: SIM105 (not contextlib.suppress: 1 us a frame, every frame)
-                broadcast((self.ws,), frame, raise_exceptions=True)
-            except Exception:  # a broken connection: the reader ends it
-                pass
-            return
-        self._out.append(frame)
-        self._out_bytes += n
-        self._wake()
-
-    def _wake(self) -> None:
-        wakeup = self._wakeup
-        if wakeup is not None:
-            self._wakeup = None
-            wakeup.set_result(None)
+        """Send one message (``Transport.send``): a server message model (answering
+        client message ``re`` if given), or a function making the frame from its ``seq``."""
+        self.transport.send(message, re)
 
     def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
         self.figures.errors.add(code)  # every error sent is counted (a refusal: in handle_frame)
         self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
 
     def close(self, code: int, reason: str) -> None:
-        """Send ``bye`` (for our own reasons) after what is queued, then close with
-        ``code``. The bye always fits: a queue over its limit was dropped first."""
-        if self.closing:
-            return
-        self.seq += 1
-        bye = m.ByeMsg(reason=reason.split(":")[0], message=reason)
-        frame = encode_as(m.ByeMsg, bye, seq=self.seq)
-        self._queue(to_json(frame) if self.json else frame)
-        self.closing = True
-        self._close_code = (code, reason[:120])
-        self._wake()  # the writer closes the connection after the bye
-        # a client that does not read never lets the bye and the close out: the
-        # connection is dropped if it is not closed CLOSE_GRACE seconds from now
-        asyncio.get_running_loop().call_later(CLOSE_GRACE, self._drop_if_open)
+        """Send ``bye`` after what is queued, then close with ``code``."""
+        self.transport.close(code, reason)
 
-    def _drop_if_open(self) -> None:
-        drop = getattr(self.ws, "drop", None)  # the server's counted connection
-        if drop is not None and self.ws.state is not State.CLOSED:
-            log.info("closing took too long, dropping", extra=self.log_extra)
-            drop()
-
-    async def _writer(self) -> None:
-        """Hand queued frames to the library one by one (``ServerConnection.send``
-        waits while the socket's buffer is over ``write_limit``); once the session is
-        closing and the queue is empty, close the WebSocket."""
-        out = self._out
-        loop = asyncio.get_running_loop()
-        try:
-            while True:
-                if not out:
-                    if self.closing:
-                        code, reason = self._close_code
-                        with contextlib.suppress(Exception):
-                            await self.ws.close(code, reason)
-                        return
-                    self._wakeup = loop.create_future()
-                    await self._wakeup
-                    continue
-                frame = out.popleft()
-                self._out_bytes -= len(frame)
-                self._sending = True
-                await self.ws.send(frame)
-                self._sending = False
-                self._unconfirmed = 0
-        except ConnectionClosed:
-            pass
-        finally:
-            self.closing = True
-            out.clear()
-            self._out_bytes = 0
+    @property
+    def closing(self) -> bool:
+        """Whether the session is closing (``close`` was called, or it ended)."""
+        return self.transport.closing
 
     # ------------------------------------------------------------------ Occupant
     def deliver_rematch(self, table: TableHandle, new: TableHandle, seat: int | None) -> bool:
@@ -310,7 +165,7 @@ class Session(Framing):
 
     # ------------------------------------------------------------------ reading
     async def run(self) -> None:
-        writer = asyncio.create_task(self._writer())
+        self.transport.start()
         loop = asyncio.get_running_loop()
         recv = self.ws.recv
         try:
@@ -334,20 +189,7 @@ class Session(Framing):
             if self.table is not None:
                 self.table.detach(self)
                 self.table = None
-            self.closing = True  # nothing more is queued; the writer closes after the rest
-            self._wake()
-            # Keep reading (and discarding) while the writer closes: a flooding client
-            # fills the incoming buffer, reading pauses, and the closing handshake would
-            # otherwise hang until websockets' close_timeout.
-            drain = asyncio.create_task(self._drain())
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
-            drain.cancel()
-
-    async def _drain(self) -> None:
-        with contextlib.suppress(Exception):
-            while True:
-                await self.ws.recv()
+            await self.transport.finish()  # the writer closes after what is queued
 
     async def handle_frame(self, frame: str | bytes) -> None:
         if isinstance(frame, str) != self.json:
@@ -384,11 +226,10 @@ class Session(Framing):
 
     async def dispatch(self, msg: Any) -> None:
         """Run the handler of ``msg`` if this phase accepts it (``ACCEPTS``)."""
-        kind = msg.type
-        verdict = ACCEPTS[kind][self.phase]
-        if verdict != OK:
-            raise TableError(verdict, _REFUSALS[verdict].format(kind))
-        await _HANDLERS[kind](self, msg)
+        refused = refusal(msg.type, self.phase)
+        if refused is not None:
+            raise refused
+        await _HANDLERS[msg.type](self, msg)
 
     def _enter(self, phase: Phase, table: TableHandle | None) -> None:
         """The one place the session's phase (and its table) change."""
@@ -432,7 +273,8 @@ class Session(Framing):
         a client that reads."""
         cfg = self.config
         lobby = self.lobby
-        if self._out_bytes + cfg.max_listing_bytes > self._max_output // 2:
+        transport = self.transport
+        if transport.unread + cfg.max_listing_bytes > transport.max_output // 2:
             raise TableError("rate_limited", "read the tables already sent first")
         limit = min(msg.limit or cfg.list_page, cfg.list_page_max)
         room = cfg.max_listing_bytes - TABLES_OVERHEAD

@@ -39,7 +39,8 @@ from typing import Any, Protocol
 from ..core.errors import TableError
 from ..core.table import Table
 from ..lobby.registry import Lobby
-from ..net.session import Phase, Session
+from ..net.session import Session
+from ..net.states import Phase
 from ..store import Sanction
 from .moderation import Moderation, until_text
 

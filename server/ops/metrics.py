@@ -51,7 +51,8 @@ from ..figures import SessionFigures, Timings
 from ..lobby.registry import Lobby
 from ..net.guard import Guard
 from ..net.peers import is_loopback
-from ..net.session import Phase, Session
+from ..net.session import Session
+from ..net.states import Phase
 from ..players.hashing import HashFigures
 from ..store import Store
 from ..version import version

@@ -1,9 +1,10 @@
-"""One connection's player, and the handlers of protocol 1.2's messages.
+"""One connection's player, and the handlers of protocol 1.2's and 1.3's messages.
 
 Why: a session knows nothing of players beyond this: ``Account`` says who it plays as
 (signed in or anonymous), names and links the seats it takes, checks the rules of rated
-tables; ``PLAYER_HANDLERS`` answer the 1.2 messages. The session wires them in with a few
-lines, and hands over only what they need (``Seating``).
+tables; ``PLAYER_HANDLERS`` answer the 1.2 and 1.3 messages. The session runs them where
+its state table (``server.net.states.ACCEPTS``) accepts them, and hands over only what
+they need (``Seating``).
 """
 
 from __future__ import annotations
@@ -26,33 +27,7 @@ from ..store.players import StoredPlayer
 from .names import check_name
 from .service import Players
 
-__all__ = ["ATTEMPTS", "PLAYER_ACCEPTS", "PLAYER_HANDLERS", "Account", "Seating"]
-
-_LOBBY_ONLY = {"lobby": "ok", "seated": "already_seated", "watching": "already_seated"}
-PLAYER_ACCEPTS: dict[str, dict[str, str]] = {
-    **{k: {"connected": "hello_required", **_LOBBY_ONLY} for k in ("register", "sign_in")},
-    "redeem_code": {"connected": "hello_required", **_LOBBY_ONLY},
-    "rejoin": {
-        "connected": "hello_required",
-        "lobby": "ok",
-        "seated": "ok",
-        "watching": "already_seated",
-    },
-    **{
-        k: {"connected": "hello_required", "lobby": "ok", "seated": "ok", "watching": "ok"}
-        for k in (
-            "new_device_code",
-            "show_profile",
-            "list_games",
-            "get_record",
-            "show_leaderboard",
-            "list_devices",
-            "revoke_device",
-        )
-    },
-}
-"""1.2's and 1.3's rows of the session's state table (``server.net.session.ACCEPTS``): message
-type -> session phase -> ``ok`` or the error refusing it (docs/PROTOCOL.md)."""
+__all__ = ["ATTEMPTS", "PLAYER_HANDLERS", "Account", "Seating"]
 
 ATTEMPTS = (5, 60.0)
 """Slow hashes asked for per connection (``register``, ``sign_in``, ``redeem_code``,
