@@ -28,6 +28,7 @@ from protocol.codec import encode
 from protocol.convert import catalogue
 
 from . import webui
+from .aio import patiently
 from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
 from .config import ServerConfig
@@ -49,7 +50,6 @@ from .ops.moderation import Moderation, until_text
 from .players.account import Account
 from .players.service import Players
 from .store import MemoryStore, Store, StoreUnavailable
-from .tasks import patiently
 from .version import version
 
 if TYPE_CHECKING:

@@ -61,6 +61,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from ..aio import patiently, stop_tasks
 from ..bots.seats import BotPlayer
 from ..core.handle import TableFacts, TableHandle
 from ..core.restore import stored_form
@@ -68,7 +69,6 @@ from ..core.table import FINISHED, Table, hash_token
 from ..lobby.quotas import Served
 from ..net.session import Session
 from ..store import Store, StoredTable, StoreUnavailable
-from ..tasks import patiently, stop_tasks
 from .bus import Bus
 from .counts import ClusterCounts
 from .listing import Listings
