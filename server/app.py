@@ -27,7 +27,6 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
-from . import webui
 from .aio import patiently
 from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
@@ -36,6 +35,7 @@ from .figures import SessionFigures
 from .lobby.directory import Directory
 from .lobby.quotas import Counts
 from .lobby.registry import Lobby
+from .net import webui
 from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of

@@ -70,7 +70,7 @@ class ServerConfig:
     # names a request's Host may give beside the addresses, localhost and ``host``
     # (``net.requests``; "*": any name)
     allowed_hosts: tuple[str, ...] = ()
-    web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)
+    web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.net.webui)
     metrics: bool = False  # answer GET /metrics (server.ops.metrics); ``serve`` turns it on
     metrics_loopback: bool = False  # ... to this machine only
     metrics_token: str | None = None  # ... to requests with this bearer token only
