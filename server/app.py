@@ -221,7 +221,7 @@ class Server:
             except OSError:
                 await self.stop()
                 raise
-        # at any log level (server.startup.START): where it listens is what a start says
+        # at any log level (server.commands.startup.START): where it listens is what a start says
         logging.getLogger("kupferkessel.start").info(
             "listening", extra={"host": self.config.host, "port": self.port}
         )
@@ -468,7 +468,7 @@ async def run_server(
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down cleanly; a server that must stop by
     itself (its database taken by another server) stops too and raises why. ``SIGHUP``
-    calls ``reload`` (``server.startup.Reload``) if given."""
+    calls ``reload`` (``server.commands.startup.Reload``) if given."""
     server = Server(config, store)
     await server.start()
     loop = asyncio.get_running_loop()

@@ -13,8 +13,7 @@ import contextlib
 import socket
 
 from server.app import SERVER_VERSION, Server, ServerConfig
-from server.main import default_db_path
-from server.store import MemoryStore, SqliteStore, Store, StoreInUse
+from server.store import MemoryStore, SqliteStore, Store, StoreInUse, default_db_path
 
 from ..discovery import Announcer, announce_server
 from ..lib import DEFAULT_PORT, Client, ClientError
