@@ -94,7 +94,7 @@ class Server:
             quotas=config.quotas,
             directory=directory,
             counts=counts,
-            players=ComputerPlayers(self.bots, config.bot_think),
+            computers=ComputerPlayers(self.bots, config.bot_think),
         )
         self.sessions: set[Session] = set()
         self.players = Players(  # 1.2
