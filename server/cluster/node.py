@@ -560,10 +560,10 @@ class Cluster:
         for tid in ready:
             self._adopt_soon(tid)
 
-    def figures(self) -> dict[str, int]:
-        """This node's figures for the metrics: the leases it holds, the tables it
-        adopted and handed over, the intents it forwarded to owners and served for
-        other nodes' sessions."""
+    def stats(self) -> dict[str, int]:
+        """This node's counters for the metrics (as ``Store.stats``): the leases it
+        holds, the tables it adopted and handed over, the intents it forwarded to owners
+        and served for other nodes' sessions."""
         return {
             "leases": len(self.lobby.tables) + len(self._claiming),
             "adopted": self.adopted,
