@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocol.messages import DEFAULT_LIMITS
 from server.app import ServerConfig, run_server
+from server.commands.serve import tune_gc
 from server.lobby import NO_QUOTAS
 from server.logs import setup_logging
-from server.main import tune_gc
 from server.store import MemoryStore, SqliteStore, Store, open_store
 
 
@@ -30,7 +30,9 @@ def main() -> None:
     p.add_argument("--ws-max-queue", type=int, default=16)
     p.add_argument("--max-output", type=int, default=256 * 1024)
     p.add_argument("--finished-ttl", type=float, default=600.0)
-    p.add_argument("--default-gc", action="store_true", help="without server.main.tune_gc")
+    p.add_argument(
+        "--default-gc", action="store_true", help="without server.commands.serve.tune_gc"
+    )
     p.add_argument("--profile", help="write cProfile stats of the server to this file")
     p.add_argument("--sample", help="sample by CPU time from SIGUSR1 to SIGUSR2 into this file")
     args = p.parse_args()

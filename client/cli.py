@@ -20,10 +20,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("client.commands.host", "serve on the LAN, advertise it, and open the client"),
     "join": ("client.commands.join", "browse the LAN for games or connect to ws://HOST:PORT"),
     "watch": ("client.commands.watch", "watch a table as a spectator"),
-    "serve": ("server.main", "run a dedicated server"),
-    "export": ("server.export", "write a stored game's record as JSON"),
-    "admin": ("server.admin", "act on a running server: tables, players, close, mute, ban"),
-    "ratings": ("server.ratings_cli", "recompute the players' ratings from the stored games"),
+    "serve": ("server.commands.serve", "run a dedicated server"),
+    "export": ("server.commands.export", "write a stored game's record as JSON"),
+    "admin": (
+        "server.commands.admin",
+        "act on a running server: tables, players, close, mute, ban",
+    ),
+    "ratings": ("server.commands.ratings", "recompute the players' ratings from the stored games"),
     "bot": ("client.bot_runner", "connect a computer player to a server"),
     "replay": ("client.commands.replay", "replay a game record and print the position"),
 }

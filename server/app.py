@@ -27,7 +27,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
-from . import webui
+from .aio import patiently
 from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
 from .config import ServerConfig
@@ -35,6 +35,7 @@ from .figures import SessionFigures
 from .lobby.directory import Directory
 from .lobby.quotas import Counts
 from .lobby.registry import Lobby
+from .net import webui
 from .net.guard import CountedConnection, Guard
 from .net.origins import origin_refusal
 from .net.peers import client_address, peer_of
@@ -50,7 +51,6 @@ from .ops.moderation import Moderation, until_text
 from .players.account import Account
 from .players.service import Players
 from .store import MemoryStore, Store, StoreUnavailable
-from .tasks import patiently
 from .version import version
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class Server:
             quotas=config.quotas,
             directory=directory,
             counts=counts,
-            players=ComputerPlayers(self.bots, config.bot_think),
+            computers=ComputerPlayers(self.bots, config.bot_think),
         )
         self.sessions: set[Session] = set()
         self.players = Players(  # 1.2
@@ -222,7 +222,7 @@ class Server:
             except OSError:
                 await self.stop()
                 raise
-        # at any log level (server.startup.START): where it listens is what a start says
+        # at any log level (server.commands.startup.START): where it listens is what a start says
         logging.getLogger("kupferkessel.start").info(
             "listening", extra={"host": self.config.host, "port": self.port}
         )
@@ -469,7 +469,7 @@ async def run_server(
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down cleanly; a server that must stop by
     itself (its database taken by another server) stops too and raises why. ``SIGHUP``
-    calls ``reload`` (``server.startup.Reload``) if given."""
+    calls ``reload`` (``server.commands.startup.Reload``) if given."""
     server = Server(config, store)
     await server.start()
     loop = asyncio.get_running_loop()

@@ -1,18 +1,15 @@
 """The server's configuration: every setting ``kupferkessel serve`` has a flag for.
 
 One frozen record handed to the parts that need it (the server, its sessions), so no
-part reaches up to the server to read a setting.
+part reaches up to the server to read a setting. The flags that set it, and the config
+file, are ``serve``'s (``server.commands``).
 """
 
 from __future__ import annotations
 
-import difflib
 import time
-import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from protocol import messages as m
 
@@ -20,7 +17,7 @@ from .bots.pool import default_workers
 from .lobby.quotas import Quotas
 from .players.hashing import SignInBounds
 
-__all__ = ["ConfigError", "ServerConfig", "read_config_file"]
+__all__ = ["ServerConfig"]
 
 
 @dataclass
@@ -70,62 +67,9 @@ class ServerConfig:
     # names a request's Host may give beside the addresses, localhost and ``host``
     # (``net.requests``; "*": any name)
     allowed_hosts: tuple[str, ...] = ()
-    web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.webui)
+    web: bool = True  # answer plain HTTP GET/HEAD with the browser client (server.net.webui)
     metrics: bool = False  # answer GET /metrics (server.ops.metrics); ``serve`` turns it on
     metrics_loopback: bool = False  # ... to this machine only
     metrics_token: str | None = None  # ... to requests with this bearer token only
     # the admin endpoint's unix socket (server.ops.admin); None: no admin endpoint
     admin_socket: str | None = None
-
-
-class ConfigError(ValueError):
-    """A config file that cannot be read, a key no flag has, or a value of the wrong kind."""
-
-
-_KINDS = {
-    "bool": "true or false",
-    "int": "a whole number",
-    "float": "a number",
-    "str": "a string",
-    "list": "a list of strings",
-}
-
-
-def _fits(kind: str, value: Any) -> bool:
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "float":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def read_config_file(
-    path: Path, known: Mapping[str, tuple[str, tuple[str, ...] | None]]
-) -> dict[str, Any]:
-    """The settings of the TOML file ``path``: each key the name of a flag of ``known``
-    (name -> its kind and, if it has them, its choices), checked against it. Why: a
-    typo in a file read at every start must stop the start, not be ignored."""
-    try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise ConfigError(f"the config file cannot be read: {e}") from e
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from e
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key not in known:
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(f"{path}: unknown setting {key!r}{hint}")
-        kind, choices = known[key]
-        if not _fits(kind, value):
-            raise ConfigError(f"{path}: {key!r} must be {_KINDS[kind]}, not {value!r}")
-        if choices is not None and value not in choices:
-            raise ConfigError(f"{path}: {key!r} must be one of {', '.join(choices)}, not {value!r}")
-        out[key] = float(value) if kind == "float" else value
-    return out

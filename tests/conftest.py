@@ -45,11 +45,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _logging_as_it_was() -> Iterator[None]:
-    """Each test leaves the process's logging as it found it. ``server.main.run`` in
-    process (a test of ``serve``'s exits) sets up the server's logging: the
-    ``kupferkessel`` logger at the level asked for and a JSON handler on the root, which
-    would stay for every later test in the same worker (a warning another test waits
-    for in ``caplog`` was then dropped at level ``error``)."""
+    """Each test leaves the process's logging as it found it.
+    ``server.commands.serve.run`` in process (a test of ``serve``'s exits) sets up the
+    server's logging: the ``kupferkessel`` logger at the level asked for and a JSON
+    handler on the root, which would stay for every later test in the same worker (a
+    warning another test waits for in ``caplog`` was then dropped at level ``error``)."""
     root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
     saved = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
     yield

@@ -11,10 +11,9 @@ import argparse
 import asyncio
 import contextlib
 import socket
+from pathlib import Path
 
-from server.app import SERVER_VERSION, Server, ServerConfig
-from server.main import default_db_path
-from server.store import MemoryStore, SqliteStore, Store, StoreInUse
+from server.embedded import EmbeddedServer, StoreInUse, default_db_path
 
 from ..discovery import Announcer, announce_server
 from ..lib import DEFAULT_PORT, Client, ClientError
@@ -48,14 +47,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 async def host(args: argparse.Namespace) -> int:
-    store: Store = MemoryStore() if args.no_persist else SqliteStore(args.db or default_db_path())
+    db = None if args.no_persist else args.db or default_db_path()
     server_name = args.server_name or f"{args.name or default_name()}'s games"
-    server = await _start(store, server_name, args.port, args.bind, web=not args.no_web)
+    server = await _start(db, server_name, args.port, args.bind, web=not args.no_web)
     lan = args.bind in ("0.0.0.0", "::")
     announcer = Announcer(
         server_name,
         server.port,
-        SERVER_VERSION,
+        server.version,
         addresses=None if lan else [args.bind],
         web=not args.no_web,
     )
@@ -64,11 +63,7 @@ async def host(args: argparse.Namespace) -> int:
     urls = web_urls(announcer.addresses, server.port) if not args.no_web else []
     announcing: asyncio.Task[None] | None = None
     if not args.no_announce:
-
-        def open_tables() -> int:
-            return sum(1 for t in server.lobby.listing() if t.state == "lobby")
-
-        announcing = asyncio.create_task(announce_server(announcer, open_tables))
+        announcing = asyncio.create_task(announce_server(announcer, server.open_tables))
         status += " (announced on the LAN)"
     client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, protocol=TERMINAL_PROTOCOL)
     try:
@@ -89,17 +84,15 @@ async def host(args: argparse.Namespace) -> int:
 
 
 async def _start(
-    store: Store, name: str, port: int | None, bind: str = "0.0.0.0", web: bool = True
-) -> Server:
+    db: str | Path | None, name: str, port: int | None, bind: str = "0.0.0.0", web: bool = True
+) -> EmbeddedServer:
     """Start serving on ``port``; with no port asked for, on the usual one, or on any
     free one when something else (a ``serve``, another host) holds it: the LAN
     announcement carries the port, so friends find it all the same. (The port is tried
     before the server starts, which restores games and their bots from the store.)"""
     if port is None:
         port = DEFAULT_PORT if _can_bind(DEFAULT_PORT, bind) else 0
-    server = Server(ServerConfig(host=bind, port=port, name=name, web=web), store)
-    await server.start()
-    return server
+    return await EmbeddedServer.start(name, host=bind, port=port, db=db, web=web)
 
 
 def _can_bind(port: int, bind: str = "0.0.0.0") -> bool:

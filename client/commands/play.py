@@ -13,8 +13,7 @@ import asyncio
 import dataclasses
 
 from protocol.convert import options_from_shared
-from server.app import Server, ServerConfig
-from server.store import MemoryStore
+from server.embedded import EmbeddedServer
 from shared.bots import LEVELS
 from shared.cards import THIRD_COLOURS
 from shared.options import MEMORY_MODES, START_CARD_MODES, Options
@@ -50,8 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 async def play(args: argparse.Namespace) -> int:
-    server = Server(ServerConfig(host="127.0.0.1", port=0, name="local game"), MemoryStore())
-    await server.start()
+    server = await EmbeddedServer.start("local game")  # loopback, any free port, in memory
     client = Client(
         f"ws://127.0.0.1:{server.port}",
         name=args.name,

@@ -177,7 +177,7 @@ def start_stand_in(
 class ComputerPlayers:
     """The server's computer players, thinking ``think`` seconds a move (None: each
     level's own) in ``pool``: what the lobby seats at a table or starts for an absent
-    person (``server.lobby.ComputerPlayers``). Without a pool they think in threads."""
+    person (``server.lobby.Computers``). Without a pool they think in threads."""
 
     def __init__(self, pool: BotPool | None = None, think: float | None = None) -> None:
         self.pool = pool

@@ -37,11 +37,11 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from ..aio import stop_tasks
 from ..core.errors import CLUSTER_UNAVAILABLE, unavailable
 from ..core.table import FINISHED, Table, TableError
 from ..figures import Tally
 from ..lobby.quotas import KINDS, NO_QUOTAS, REFUSALS, Held, Served, counts_as, limits_of, refuse
-from ..tasks import stop_tasks
 
 __all__ = ["TABLES", "ClusterCounts", "peer_key"]
 

@@ -61,6 +61,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from ..aio import patiently, stop_tasks
 from ..bots.seats import BotPlayer
 from ..core.handle import TableFacts, TableHandle
 from ..core.restore import stored_form
@@ -68,7 +69,6 @@ from ..core.table import FINISHED, Table, hash_token
 from ..lobby.quotas import Served
 from ..net.session import Session
 from ..store import Store, StoredTable, StoreUnavailable
-from ..tasks import patiently, stop_tasks
 from .bus import Bus
 from .counts import ClusterCounts
 from .listing import Listings
@@ -572,10 +572,10 @@ class Cluster:
         for tid in ready:
             self._adopt_soon(tid)
 
-    def figures(self) -> dict[str, int]:
-        """This node's figures for the metrics: the leases it holds, the tables it
-        adopted and handed over, the intents it forwarded to owners and served for
-        other nodes' sessions."""
+    def stats(self) -> dict[str, int]:
+        """This node's counters for the metrics (as ``Store.stats``): the leases it
+        holds, the tables it adopted and handed over, the intents it forwarded to owners
+        and served for other nodes' sessions."""
         return {
             "leases": len(self.lobby.tables) + len(self._claiming),
             "adopted": self.adopted,

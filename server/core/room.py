@@ -27,8 +27,8 @@ from shared.record import Record
 from shared.result import GameResult
 from shared.view import View, views
 
+from ..aio import later
 from ..store import StaleOwner, Store
-from .aio import later
 from .errors import TableError
 from .handle import PublicSeat, next_serial
 from .lineup import Ends, Lineup

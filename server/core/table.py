@@ -33,9 +33,9 @@ from shared.game import Game, Take
 from shared.record import Record
 from shared.result import announced
 
+from ..aio import outlast, to_the_end
 from ..store import PlayerSeated
 from . import intents as i
-from .aio import outlast, to_the_end
 from .errors import TableError, same_player
 from .handle import TableHandle
 from .lineup import Ends

@@ -3,12 +3,12 @@
 
 from .directory import Directory, LocalDirectory
 from .quotas import NO_QUOTAS, Counts, LocalCounts, Quotas
-from .registry import INVITE_ALPHABET, ComputerPlayers, Lobby, new_invite
+from .registry import INVITE_ALPHABET, Computers, Lobby, new_invite
 
 __all__ = [
     "INVITE_ALPHABET",
     "NO_QUOTAS",
-    "ComputerPlayers",
+    "Computers",
     "Counts",
     "Directory",
     "Lobby",

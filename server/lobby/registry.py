@@ -57,8 +57,9 @@ def rematch_name(name: str, longest: int = DEFAULT_LIMITS.max_table_name) -> str
     return base[: max(1, longest - len(tail))].rstrip() + tail
 
 
-class ComputerPlayers(Protocol):
-    """The server's computer players (``server.bots.seats.ComputerPlayers``)."""
+class Computers(Protocol):
+    """What the lobby asks of the server's computer players
+    (``server.bots.seats.ComputerPlayers``): a bot in a seat, a stand-in for a person."""
 
     def seat(self, table: Table, seat: int, level: str) -> object:
         """Seat a bot of ``level`` at ``table`` (it plays that seat from now on)."""
@@ -83,7 +84,7 @@ class Lobby:
         quotas: Quotas | None = None,
         directory: Directory | None = None,
         counts: Counts | None = None,
-        players: ComputerPlayers | None = None,
+        computers: Computers | None = None,
     ) -> None:
         self.store = store
         self.quotas = quotas or Quotas()
@@ -92,7 +93,7 @@ class Lobby:
         # what counts against ``max_tables`` and the quotas: this process's tables, or
         # on a node of a cluster the cluster's (``server.cluster.counts``)
         self.counts: Counts = counts or LocalCounts(self)
-        self.players = players  # the computer players (None: no bots, no stand-ins)
+        self.computers = computers  # the computer players (None: no bots, no stand-ins)
         self.max_tables = max_tables
         self.finished_ttl = finished_ttl
         self.lobby_ttl = lobby_ttl  # <= 0: tables waiting in the lobby never expire
@@ -285,8 +286,8 @@ class Lobby:
         self.counts.added(table)
         for seat_no, level in bots:
             seat = await table.add_bot(level, seat_no)
-            if self.players is not None:
-                self.players.seat(table, seat, level)
+            if self.computers is not None:
+                self.computers.seat(table, seat, level)
         log.info("table created", extra={"table": table_id, "players": options.players})
         await table.maybe_start()  # a table of bots only starts at once
         return table, invite
@@ -331,8 +332,8 @@ class Lobby:
         if table.state == PLAYING:
             self._schedule(table)
         for seat in table.seats:
-            if seat.bot is not None and self.players is not None and table.state != FINISHED:
-                self.players.seat(table, seat.index, seat.bot)
+            if seat.bot is not None and self.computers is not None and table.state != FINISHED:
+                self.computers.seat(table, seat.index, seat.bot)
         return table
 
     # ------------------------------------------------------------- the tables' host
@@ -354,7 +355,7 @@ class Lobby:
         self.directory.lost(table)
 
     def stand_in(self, table: Table, seat: int) -> StandIn | None:
-        return None if self.players is None else self.players.stand_in(table, seat)
+        return None if self.computers is None else self.computers.stand_in(table, seat)
 
     def release(self, table: Table) -> bool:
         """Stop serving ``table`` here (another node serves it now): forget it. False if
@@ -404,8 +405,8 @@ class Lobby:
                 s.token_hash = None
             occ = s.occupant
             if s.bot is not None:
-                if self.players is not None:
-                    self.players.seat(new, to.index, s.bot)
+                if self.computers is not None:
+                    self.computers.seat(new, to.index, s.bot)
             elif occ is not None and occ.deliver_rematch(old, new, to.index):
                 to.occupant = occ
                 s.occupant = None

@@ -1,13 +1,13 @@
 """``GET /metrics``: the server's figures in the Prometheus text format.
 
 Theory of operation. Every figure is read when the endpoint is scraped, from the parts
-that keep it (``Figures.collect``): the sessions' protocol versions, the lobby's tables,
-the guard's drops, the store's commits, the bot pool's moves, the counts' refusals and,
-on a node, the cluster's leases and forwarded intents. What must be counted at the
-event is counted by the part itself (``server.figures``), which knows nothing of
-Prometheus. Each server has its own ``CollectorRegistry``: several servers in one
-process (the tests) never mix their figures, and nothing lands in the library's global
-registry. Only counts and durations leave: no name, address, token or card.
+that keep it (``MetricsCollector.collect``): the sessions' protocol versions, the
+lobby's tables, the guard's drops, the store's commits, the bot pool's moves, the
+counts' refusals and, on a node, the cluster's leases and forwarded intents. What must
+be counted at the event is counted by the part itself (``server.figures``), which knows
+nothing of Prometheus. Each server has its own ``CollectorRegistry``: several servers in
+one process (the tests) never mix their figures, and nothing lands in the library's
+global registry. Only counts and durations leave: no name, address, token or card.
 
 Every family is there from the first scrape, its known series at zero (connections of
 each protocol version and encoding, errors of each code, refusals of each reason): an
@@ -61,7 +61,7 @@ from .health import Readiness
 if TYPE_CHECKING:  # a node's code (and redis) is imported only on a node
     from ..cluster.node import Cluster
 
-__all__ = ["FORWARDING_HEADERS", "PREFIX", "Figures", "Metrics", "Parts", "forwarded"]
+__all__ = ["FORWARDING_HEADERS", "PREFIX", "Metrics", "MetricsCollector", "Parts", "forwarded"]
 
 PREFIX = "kupferkessel_"
 
@@ -91,7 +91,7 @@ def _counter(name: str, doc: str, value: float) -> CounterMetricFamily:
     return CounterMetricFamily(PREFIX + name, doc, value=value)
 
 
-class Figures(Collector):
+class MetricsCollector(Collector):
     """The custom collector: every metric, read from the parts at each scrape."""
 
     def __init__(self, parts: Parts) -> None:
@@ -299,7 +299,7 @@ class Figures(Collector):
         )
 
     def _node(self, node: Cluster) -> Iterator[Metric]:
-        f = node.figures()
+        f = node.stats()
         yield GaugeMetricFamily(
             PREFIX + "node_leases", "Table leases this node holds", value=f["leases"]
         )
@@ -360,7 +360,7 @@ class Metrics:
 
     def __init__(self, parts: Parts, *, loopback: bool = False, token: str | None = None) -> None:
         self.registry = CollectorRegistry()
-        self.registry.register(Figures(parts))
+        self.registry.register(MetricsCollector(parts))
         ProcessCollector(registry=self.registry)  # CPU, memory, open files of the process
         self.loopback = loopback
         self.token = token

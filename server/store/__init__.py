@@ -62,7 +62,7 @@ from .base import (
 from .memory import MemoryStore
 from .migrations import PG_MIGRATIONS, SQLITE_MIGRATIONS
 from .sql import ALIVE_KEPT, SqlStore
-from .sqlite import SQLITE_HEADER, SqliteStore, check_database_path
+from .sqlite import SQLITE_HEADER, SqliteStore, check_database_path, default_db_path
 
 __all__ = [
     "ALIVE_KEPT",
@@ -83,6 +83,7 @@ __all__ = [
     "StoredSeat",
     "StoredTable",
     "check_database_path",
+    "default_db_path",
     "open_store",
 ]
 

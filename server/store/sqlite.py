@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import IO, Any
 
+import platformdirs
+
 from .base import BadDatabase, StoreInUse
 from .migrations import SQLITE_MIGRATIONS
 from .sql import SqlStore
@@ -20,9 +22,14 @@ try:
 except ImportError:  # on Windows: there, nothing stops a second server
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["SQLITE_HEADER", "SqliteStore", "check_database_path"]
+__all__ = ["SQLITE_HEADER", "SqliteStore", "check_database_path", "default_db_path"]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def default_db_path() -> Path:
+    """This user's database when none is named: ``serve``'s, and ``host``'s."""
+    return Path(platformdirs.user_data_dir("kupferkessel")) / "server.db"
 
 
 def check_database_path(path: str | Path) -> Path:

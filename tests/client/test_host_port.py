@@ -8,7 +8,6 @@ import socket
 import pytest
 
 from client.commands import host
-from server.store import MemoryStore
 
 
 def _hold_port() -> tuple[socket.socket, int]:
@@ -25,7 +24,7 @@ async def test_default_port_taken_falls_back_to_a_free_one(
     held, port = _hold_port()
     monkeypatch.setattr(host, "DEFAULT_PORT", port)
     try:
-        server = await host._start(MemoryStore(), "test host", None)
+        server = await host._start(None, "test host", None)
         try:
             assert server.port not in (port, 0)
         finally:
@@ -38,7 +37,7 @@ async def test_default_port_free_is_used(monkeypatch: pytest.MonkeyPatch) -> Non
     held, port = _hold_port()
     held.close()  # free again: the usual port is taken when it can be
     monkeypatch.setattr(host, "DEFAULT_PORT", port)
-    server = await host._start(MemoryStore(), "test host", None)
+    server = await host._start(None, "test host", None)
     try:
         assert server.port == port
     finally:
@@ -49,6 +48,6 @@ async def test_an_explicit_port_taken_is_an_error() -> None:
     held, port = _hold_port()
     try:
         with pytest.raises(OSError):
-            await host._start(MemoryStore(), "test host", port)
+            await host._start(None, "test host", port)
     finally:
         held.close()

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from server.admin import request
 from server.app import Server
+from server.commands.admin import request
 from server.store import Sanction, open_store
 from tests.helpers.clock import FakeClock
 from tests.server.wsclient import WsClient, create, human_table, join, serving

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from server.admin import request, show
 from server.app import Server
+from server.commands.admin import request, show
 from tests.helpers.cluster import cluster
 from tests.helpers.services import Redis
 from tests.server.wsclient import WsClient, advance, create, join

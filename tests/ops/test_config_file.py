@@ -14,8 +14,16 @@ from typing import Any
 
 import pytest
 
-from server.config import ConfigError, read_config_file
-from server.main import FLAGS, Flag, add_arguments, config_from_args, run, settle, store_from_args
+from server.commands.configfile import ConfigError, read_config_file
+from server.commands.serve import (
+    FLAGS,
+    Flag,
+    add_arguments,
+    config_from_args,
+    run,
+    settle,
+    store_from_args,
+)
 from server.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -110,7 +110,7 @@ def test_the_players_commands_never_import_the_cluster_drivers(
     code = (
         "import asyncio, sys\n"
         "import client.commands.play, client.commands.host, client.commands.join\n"
-        "import client.commands.watch, client.commands.replay, server.main\n"
+        "import client.commands.watch, client.commands.replay, server.commands.serve\n"
         "from server.app import Server, ServerConfig\n"
         "from server.store import SqliteStore\n"
         "async def once():\n"

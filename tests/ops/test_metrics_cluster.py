@@ -43,7 +43,7 @@ async def test_a_node_shows_its_leases_and_forwarded_intents(
         assert on_a.value("kupferkessel_node_forwarded_intents_total") == 0
         await a.stop()  # a hands its table over: b adopts it
         assert (await scrape(b.port)).value("kupferkessel_node_handovers_total") == 0
-        await until(lambda: b.cluster is not None and b.cluster.figures()["adopted"] == 1)
+        await until(lambda: b.cluster is not None and b.cluster.stats()["adopted"] == 1)
         after = await scrape(b.port)
         assert after.value("kupferkessel_node_leases") == 1
         assert after.value("kupferkessel_node_adoptions_total") == 1

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from server.config import ConfigError
-from server.flags import FLAGS, Flag, add_arguments, settle
-from server.main import config_from_args, run, store_from_args
-from server.startup import masked
+from server.commands.configfile import ConfigError
+from server.commands.flags import FLAGS, Flag, add_arguments, settle
+from server.commands.serve import config_from_args, run, store_from_args
+from server.commands.startup import masked
 from server.store import MemoryStore, SqliteStore
 
 from .test_config_file import _keep_logging, _toml

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from server import export, ratings_cli
-from server.config import ConfigError
-from server.flags import help_text
-from server.main import FLAGS, run, settle
+from server.commands import export, ratings
+from server.commands.configfile import ConfigError
+from server.commands.flags import help_text
+from server.commands.serve import FLAGS, run, settle
 from server.store import open_store
 from tests.server.test_operations import KUPFERKESSEL
 
@@ -106,7 +106,7 @@ def _command(module: Any, *argv: str) -> int:
 
 @pytest.mark.parametrize(
     ("module", "argv", "out"),
-    [(export, ("--list",), "id\tstate\tactions"), (ratings_cli, ("show",), "rank\trating")],
+    [(export, ("--list",), "id\tstate\tactions"), (ratings, ("show",), "rank\trating")],
 )
 def test_export_and_ratings_find_the_store_by_the_config_file(
     module: Any,

@@ -19,7 +19,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from server import ratings_cli
+from server.commands import ratings
 from server.store import open_store
 from tests.helpers.services import Postgres
 
@@ -94,7 +94,7 @@ def _newer(url: str) -> None:
 def test_an_older_server_refuses_a_newer_postgresql_schema(
     pg_url: str, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
 ) -> None:
-    from server.main import run
+    from server.commands.serve import run
 
     _newer(pg_url)
     request.addfinalizer(_keep_logging())
@@ -111,7 +111,7 @@ def test_ratings_refuses_a_newer_schema_in_one_line(
     db = str(tmp_path / "kk.db")
     _newer(db)
     p = argparse.ArgumentParser()
-    ratings_cli.add_arguments(p)
-    assert ratings_cli.run(p.parse_args(["recompute", "--store", db])) == 2
+    ratings.add_arguments(p)
+    assert ratings.run(p.parse_args(["recompute", "--store", db])) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "schema version 99, newer than this server's" in err

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from server.admin import request
 from server.app import Server
+from server.commands.admin import request
 from server.store import open_store
 from server.store.players import StoredPlayer
 from tests.server.wsclient import WsClient, create, serving

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.core.aio import outlast, to_the_end
+from server.aio import outlast, to_the_end
 from server.core.table import PLAYING
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore, open_store

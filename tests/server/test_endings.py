@@ -13,7 +13,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from server.app import Server
-from server.export import export_game
+from server.commands.export import export_game
 from server.lobby.registry import rematch_name
 from server.store import SqlStore
 from shared.record import Record

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from server.app import Server, ServerConfig
+from server.commands.serve import add_arguments, config_from_args
 from server.core.table import Table
 from server.lobby import Lobby
-from server.main import add_arguments, config_from_args
 from server.store import MemoryStore
 from shared.options import Options
 

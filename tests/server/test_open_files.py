@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from server.main import ACCEPT_TURNS, FD_RESERVE
+from server.commands.serve import ACCEPT_TURNS, FD_RESERVE
 
 from .wsclient import WsClient, http_get
 

@@ -12,7 +12,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import InvalidStatus
 
 from protocol import messages as m
-from server.main import add_arguments, config_from_args
+from server.commands.serve import add_arguments, config_from_args
 from server.net.origins import origin_refusal
 
 from .conftest import MakeServer

@@ -18,10 +18,10 @@ import pytest
 
 from client.cli import main as cli_main
 from server.app import Server
-from server.config import ConfigError
+from server.commands.configfile import ConfigError
+from server.commands.export import PUBLIC_FORMAT, export_game, public_record
+from server.commands.serve import add_arguments, store_from_args
 from server.core.table import hash_token
-from server.export import PUBLIC_FORMAT, export_game, public_record
-from server.main import add_arguments, store_from_args
 from server.store import MemoryStore, SqliteStore, open_store
 from server.store.postgres import PostgresStore
 from shared.cards import CARD_IDS, RECIPES

@@ -52,7 +52,7 @@ async def _absent_seat(
     period: a stand-in plays it (not thinking yet: it is not its turn)."""
     clock = FakeClock()
     lobby = Lobby(
-        MemoryStore(), now=clock, quotas=NO_QUOTAS, players=ComputerPlayers(pool, think=0.01)
+        MemoryStore(), now=clock, quotas=NO_QUOTAS, computers=ComputerPlayers(pool, think=0.01)
     )
     table, _ = await lobby.create("t", Options(players=2), timing=TimeRules(grace=GRACE))
     people = [Listener(), Listener()]

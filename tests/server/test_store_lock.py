@@ -43,7 +43,7 @@ def test_serve_says_why_and_exits_1(tmp_path: Path, capfd: pytest.CaptureFixture
     import argparse
     import asyncio
 
-    from server.main import add_arguments, run
+    from server.commands.serve import add_arguments, run
 
     db = tmp_path / "kk.db"
     holder = SqliteStore(db)

@@ -30,7 +30,7 @@ from tick import Person  # a person's connection that hears and says nothing
 
 def new_lobby(store: Store, clock: FakeClock) -> Lobby:
     # real computer players, moving in threads
-    return Lobby(store, now=clock, quotas=NO_QUOTAS, players=ComputerPlayers())
+    return Lobby(store, now=clock, quotas=NO_QUOTAS, computers=ComputerPlayers())
 
 
 def same(lobby: Lobby, now: float) -> list[Table]:

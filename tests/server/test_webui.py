@@ -1,4 +1,4 @@
-"""The web client's files: what ``server.webui`` answers (caching, types, methods, CSP,
+"""The web client's files: what ``server.net.webui`` answers (caching, types, methods, CSP,
 gzip, nothing outside the asset folder), the built assets themselves, and a real
 server on loopback answering ``GET /`` and an asset on its WebSocket port."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.webui import ASSETS_DIR, CSP, IMMUTABLE, WebAssets
+from server.net.webui import ASSETS_DIR, CSP, IMMUTABLE, WebAssets
 
 from .conftest import MakeServer
 from .wsclient import WsClient

@@ -161,7 +161,7 @@ class WsClient:
         with contextlib.suppress(Exception):
             await self.ws.close()
         # asyncio.wait, not wait_for: on Python 3.11 wait_for loses a cancellation of
-        # this task that comes as the reader ends (see server.tasks)
+        # this task that comes as the reader ends (see server.aio)
         await asyncio.wait({self._reader}, timeout=5)
 
     def abort(self) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from server.webui import ASSETS_DIR
+from server.net.webui import ASSETS_DIR
 
 pytestmark = pytest.mark.e2e  # runs Node (and npm) in processes of their own
 

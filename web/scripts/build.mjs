@@ -1,4 +1,4 @@
-// Builds the web client into server/webassets/ (served by server/webui.py): the page,
+// Builds the web client into server/webassets/ (served by server/net/webui.py): the page,
 // its script and style under content-hashed names, the client library as its own ES
 // module, and the licenses of every bundled package. The output depends only on the
 // sources and the locked packages, so a fresh `npm ci && npm run build` reproduces the

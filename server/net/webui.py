@@ -27,7 +27,7 @@ from websockets.http11 import Request, Response
 
 __all__ = ["ASSETS_DIR", "CSP", "Reply", "WebAssets", "default_assets", "respond"]
 
-ASSETS_DIR = Path(__file__).with_name("webassets")
+ASSETS_DIR = Path(__file__).parent.parent / "webassets"
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "

@@ -21,9 +21,9 @@ from shared.events import Event
 from shared.record import Record, action_to_dict
 from shared.view import view
 
-from .extras import database_errors
+from ..extras import database_errors
+from ..store import SqlStore, StoredGame, StoreUnavailable, open_store
 from .flags import add_served_arguments, served_store
-from .store import SqlStore, StoredGame, StoreUnavailable, open_store
 
 __all__ = ["PUBLIC_FORMAT", "add_arguments", "export_game", "public_record", "run"]
 

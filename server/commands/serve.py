@@ -1,7 +1,7 @@
 """``kupferkessel serve``: run a dedicated server.
 
 Its flags, the environment variables and the config file that may set them, and the
-order in which they win, are in ``server.flags``. The default host is loopback:
+order in which they win, are in ``server.commands.flags``. The default host is loopback:
 listening on every interface is an explicit choice (``--host 0.0.0.0`` or
 ``--public``).
 """
@@ -14,22 +14,21 @@ import gc
 import logging
 import sqlite3
 
-from .app import ServerConfig, run_server
-from .extras import require, unreachable
-from .flags import FLAGS, Flag, add_arguments, admin_socket, default_db_path, settle, store_url
-from .lobby.quotas import Quotas
-from .logs import setup_logging
-from .players.hashing import SignInBounds
-from .players.service import RATED_EXTRAS
+from ..app import ServerConfig, run_server
+from ..extras import require, unreachable
+from ..lobby.quotas import Quotas
+from ..logs import setup_logging
+from ..players.hashing import SignInBounds
+from ..players.service import RATED_EXTRAS
+from ..store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
+from .flags import FLAGS, Flag, add_arguments, admin_socket, settle, store_url
 from .startup import Reload, ignore_hangups, log_settings, read_token
-from .store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 
 __all__ = [
     "FLAGS",
     "Flag",
     "add_arguments",
     "config_from_args",
-    "default_db_path",
     "read_token",
     "run",
     "settle",

@@ -3,7 +3,7 @@ start whatever the log level (secrets masked), and ``SIGHUP``, which reloads wha
 change without a restart and never stops the server.
 
 Why: an operator must be able to read from the log which store, port and limits a
-server runs with, and where each came from (``server.flags``: flag, environment,
+server runs with, and where each came from (``server.commands.flags``: flag, environment,
 config file or default), even at ``log-level = "warning"``; a log rotation or a closed
 terminal that sends ``SIGHUP`` must not take the server down.
 """
@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from ..logs import set_level
+from ..version import version
 from .flags import FLAGS, settle
-from .logs import set_level
-from .version import version
 
 if TYPE_CHECKING:
-    from .app import Server
+    from ..app import Server
 
 __all__ = [
     "RELOADABLE",

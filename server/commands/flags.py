@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from .bots.pool import default_workers
-from .config import ConfigError, read_config_file
-from .lobby.quotas import Quotas
-from .players.hashing import SignInBounds
+from ..bots.pool import default_workers
+from ..lobby.quotas import Quotas
+from ..players.hashing import SignInBounds
+from ..store import default_db_path
+from .configfile import ConfigError, read_config_file
 
 __all__ = [
     "FLAGS",
@@ -34,16 +33,11 @@ __all__ = [
     "add_arguments",
     "add_served_arguments",
     "admin_socket",
-    "default_db_path",
     "served",
     "served_store",
     "settle",
     "store_url",
 ]
-
-
-def default_db_path() -> Path:
-    return Path(platformdirs.user_data_dir("kupferkessel")) / "server.db"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Background tasks stop for sure (``server.tasks.stop_tasks``), even when a
+"""Background tasks stop for sure (``server.aio.stop_tasks``), even when a
 cancellation is lost, as Python 3.11 loses one that comes as a command of redis-py
 (written under ``asyncio.wait_for``) completes: a stopped cluster node went on with its
 upkeep, publishing itself alive, and a test's end waited for it forever."""
@@ -11,7 +11,7 @@ import random
 
 import redis.asyncio as aioredis
 
-from server.tasks import stop_tasks
+from server.aio import stop_tasks
 
 from ..helpers.services import Redis
 
@@ -68,7 +68,7 @@ async def test_loops_of_redis_commands_stop_at_any_moment(redis_server: Redis) -
             task = asyncio.create_task(upkeep())
             for _ in range(rng.randrange(1, 40)):
                 await asyncio.sleep(0)
-            assert await stop_tasks([task], 0.5) == set(), i  # redis-py 8.2: see server.tasks
+            assert await stop_tasks([task], 0.5) == set(), i  # redis-py 8.2: see server.aio
             assert task.cancelled()
     finally:
         await r.delete("kk:test:nodes")

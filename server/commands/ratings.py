@@ -12,11 +12,11 @@ import argparse
 import asyncio
 import sys
 
-from .config import ConfigError
-from .extras import MissingExtra, database_errors, require
+from ..extras import MissingExtra, database_errors, require
+from ..players.service import Players
+from ..store import BadDatabase, StoreInUse, StoreUnavailable, open_store
+from .configfile import ConfigError
 from .flags import add_served_arguments, served_store
-from .players.service import Players
-from .store import BadDatabase, StoreInUse, StoreUnavailable, open_store
 
 __all__ = ["add_arguments", "recompute", "run"]
 
