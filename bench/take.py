@@ -188,7 +188,7 @@ class Connection(Counted, Session):
         self.figures, self.conduct = SessionFigures(), UNMODERATED
         self.phase, self.table, self.invite, self.name = Phase.LOBBY, None, None, "load"
         self.closing = self.json = False
-        self.host, self.log_extra = "127.0.0.1", {}
+        self.address, self.log_extra = "127.0.0.1", {}
         self.ids = 0
 
     async def says(self, msg: dict[str, object]) -> None:
