@@ -17,8 +17,8 @@ from websockets.exceptions import InvalidStatus
 
 from protocol import messages as m
 from server.logs import setup_logging
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.servers import MakeServer
+from tests.helpers.tables import expire, table_of
+
 from ..helpers import FakeClock
-from .conftest import MakeServer
-from .test_endings import _expire, table_of
 from .wsclient import WsClient
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
@@ -44,7 +45,7 @@ async def test_take_over_back_and_resignation_in_the_documented_order(
     mover = a.latest_view().view.to_move
     sleeper, other = (a, b)[mover], (a, b)[1 - mover]
     start = len(sleeper.msgs)
-    await _expire(server, clock, a, 11)  # timed out: the computer moves and takes over
+    await expire(server, clock, a, 11)  # timed out: the computer moves and takes over
     got = await _until(sleeper, start, lambda x: x.type == "presence" and x.seats[mover].computer)
     # after a wand the seat is still to move: one more view, of the same version
     assert got in (["events", "view", "presence"], ["events", "view", "view", "presence"]), got

@@ -19,10 +19,9 @@ import pytest
 
 from server.store import SqliteStore
 from tests.client.rated import play_rated_game
-
-from . import conftest
-from .conftest import LiveServer, open_lobby, shot, until
-from .test_axe import AXE, violations
+from tests.helpers import web
+from tests.helpers.pages import AXE, violations
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +30,7 @@ pytestmark = pytest.mark.e2e
 def kept_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
     """The live server of the browser tests on an SQLite store: a memory store keeps no
     finished games, so it has no games to list or replay."""
-    monkeypatch.setattr(conftest, "MemoryStore", lambda: SqliteStore(tmp_path / "server.db"))
+    monkeypatch.setattr(web, "MemoryStore", lambda: SqliteStore(tmp_path / "server.db"))
     live = LiveServer()
     try:
         yield live
