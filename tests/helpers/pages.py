@@ -5,6 +5,7 @@ its accessibility (``violations``, axe-core)."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -217,3 +218,31 @@ def new_table(page: Any, live: LiveServer, name: str, players: str, private: boo
     page.click("#create-go")
     page.wait_for_selector("#invite-link")
     return str(page.locator("#invite-link").get_attribute("href"))
+
+
+def device_code(page: Any) -> str:
+    """Ask for a new device code and read it: once the page shows a code other than the
+    one it showed before (a second ask leaves the first, used code up until the answer
+    comes, and a busy machine reads it then)."""
+    shown = page.locator("#device-code")
+    before = shown.inner_text() if shown.count() else None
+    page.click("#device-code-go")
+    until(
+        page,
+        "arg => { const c = document.getElementById('device-code');"
+        " return !!c && c.textContent !== arg; }",
+        before,
+    )
+    code: str = page.inner_text("#device-code")
+    assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code), code
+    return code
+
+
+def register(page: Any, live: LiveServer, name: str = "Ada") -> None:
+    """Open the lobby and register ``name`` from the page's Your player screen."""
+    open_lobby(page, live)
+    page.click("#your-player")
+    page.wait_for_selector("#reg-name")
+    page.fill("#reg-name", name)
+    page.click("#register-go")
+    until(page, f"document.getElementById('profile-h')?.textContent === 'Player {name}'")

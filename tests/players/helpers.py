@@ -12,8 +12,8 @@ from typing import Any
 
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
-from server.store import open_store
 from server.players.hashing import NO_ADDRESS_BOUNDS
+from server.store import open_store
 from server.store.players import StoredPlayer
 from tests.server.wsclient import WsClient, random_take
 
