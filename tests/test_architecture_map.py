@@ -139,17 +139,15 @@ def _tree(root: Path, files: list[str]) -> Path:
 
 
 def test_names_are_placed_by_section_bullet_and_directory(tmp_path: Path) -> None:
-    root = _tree(
-        tmp_path,
-        [
-            "server/app.py",
-            "server/core/table.py",
-            "server/core/sub/deep.py",
-            "client/ui/app.py",
-            "client/ui/render/grid.py",
-            "client/table.py",
-        ],
-    )
+    files = [
+        "server/app.py",
+        "server/core/table.py",
+        "server/core/sub/deep.py",
+        "client/ui/app.py",
+        "client/ui/render/grid.py",
+        "client/table.py",
+    ]
+    root = _tree(tmp_path, [*files, "client/other.py"])
     lines = [
         "### `server/`: the server",
         "- `core/`: a table.",
@@ -161,12 +159,5 @@ def test_names_are_placed_by_section_bullet_and_directory(tmp_path: Path) -> Non
         "- `table.py`, `nowhere.py`",
     ]
     found = read_map(root, lines)
-    assert found.named == {
-        "server/app.py",
-        "server/core/table.py",
-        "server/core/sub/deep.py",
-        "client/ui/app.py",
-        "client/ui/render/grid.py",
-        "client/table.py",
-    }
+    assert found.named == set(files)  # each where it stands, nothing else
     assert [u.split()[0] for u in found.unplaced] == ["nowhere.py"]
