@@ -55,16 +55,21 @@ def _bullets(lines: list[str]) -> list[tuple[str | None, int, str]]:
     """(section directory, indent, text) per bullet, continuation lines joined."""
     out: list[tuple[str | None, int, str]] = []
     section: str | None = None
+    open_bullet = False  # a blank line ends a bullet: a paragraph after it is prose
     for line in lines:
         if line.startswith("### "):
             tokens = _TOKEN.findall(line)
             dirs = [t for t in tokens if t.endswith("/")]
             section = dirs[0].rstrip("/") if len(dirs) == 1 else None
+            open_bullet = False
             continue
         bullet = _BULLET.match(line)
         if bullet:
             out.append((section, len(bullet.group(1)), line[bullet.end() :]))
-        elif out and line.strip():
+            open_bullet = True
+        elif not line.strip():
+            open_bullet = False
+        elif open_bullet:
             section_, indent, text = out[-1]
             out[-1] = (section_, indent, f"{text} {line.strip()}")
     return out
@@ -157,6 +162,8 @@ def test_names_are_placed_by_section_bullet_and_directory(tmp_path: Path) -> Non
         "### `client/`",
         "- `ui/`: `app.py`; `render/`: (`grid.py`)",
         "- `table.py`, `nowhere.py`",
+        "",
+        "Prose after a list names `other.py` where it is used, unchecked.",
     ]
     found = read_map(root, lines)
     assert found.named == set(files)  # each where it stands, nothing else
