@@ -1,7 +1,7 @@
 """Cluster figures: PostgreSQL against SQLite, forwarded intents, failover time.
 
 Prints figures, never fails (a benchmark, not a timed test). It starts its own
-PostgreSQL (``fsync=on``, as in production) and Redis on loopback (``tests/services.py``)
+PostgreSQL (``fsync=on``, as in production) and Redis on loopback (``bench/services.py``)
 and drives the servers with the load clients of ``bench/load.py``.
 
 1. One node on PostgreSQL against one node on SQLite, the same run: ``--tables`` tables
@@ -46,7 +46,7 @@ import redis
 from websockets.asyncio.client import connect
 
 from bench.load import Child, drive, ms, pct
-from tests.services import Postgres, Redis
+from bench.services import Postgres, Redis
 
 
 def load_args(args: argparse.Namespace) -> argparse.Namespace:

@@ -34,10 +34,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.leaderboard import _median_ms
+from bench.stored import result
 from server.players.account import Account
 from server.players.service import DEFAULT_PAGE, Players, games_cursor
 from server.store import open_store
-from tests.players.helpers import result
 
 OTHERS = 50
 

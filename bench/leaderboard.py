@@ -2,7 +2,7 @@
 request (before: what ``show_leaderboard`` once did, ``Players.leaderboard``) against
 the indexed keyset page (after: ``Players.leaderboard_page``), on a real store.
 
-Each player gets rated games by the store's own path (``tests.players.helpers.
+Each player gets rated games by the store's own path (``bench.stored.
 stored_game``: table, seats linked, rated, finished; the ratings follow). Then the first
 page and a deep one (the middle of the board) are asked for ``--requests`` times each
 way; prints the medians and the ratio, and checks both ways give the same page.
@@ -25,9 +25,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stored import registered, stored_game
 from server.players.service import DEFAULT_PAGE, Players
 from server.store import open_store
-from tests.players.helpers import registered, stored_game
 
 
 def _median_ms(fn: Callable[[], Any], n: int) -> float:

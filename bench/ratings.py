@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stored import registered, stored_game
 from server.players.service import Players
 from server.store import open_store
-from tests.players.helpers import registered, stored_game
 
 
 def _places(rng: random.Random, n: int) -> list[int]:

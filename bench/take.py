@@ -189,8 +189,8 @@ class Connection(Counted, Session):
         self.account, self.config, self.lobby = Account(None), ServerConfig(), lobby
         self.figures, self.conduct = SessionFigures(), UNMODERATED
         self.phase, self.table, self.invite, self.name = Phase.LOBBY, None, None, "load"
-        self.json = False
-        self.host, self.log_extra = "127.0.0.1", {}
+        self.closing = self.json = False
+        self.address, self.log_extra = "127.0.0.1", {}
         self.ids = 0
 
     async def says(self, msg: dict[str, object]) -> None:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Check the project's import graph: no import cycle and no module over 600 lines.
+"""Check the project's import graph: no import cycle and no module over 600 lines; and
+no test module imported by another, nor ``tests/`` by a benchmark.
 
 Why: a type-only or lazy import that closes a cycle is a back-reference to an owner,
 and a long module usually holds two concerns (docs/ARCHITECTURE.md). This check reads
@@ -46,6 +47,7 @@ __all__ = [
     "Report",
     "build_graph",
     "check",
+    "cross_test_imports",
     "cycles",
     "find_modules",
     "long_modules",
@@ -417,6 +419,46 @@ def check(
     )
 
 
+# ----------------------------------------------------------------------------- tests
+def _imported(path: Path, root: Path) -> Iterator[tuple[int, str]]:
+    """(line, dotted name) of every module an import in ``path`` may name: for ``from
+    a import b`` both ``a`` and ``a.b`` (``b`` may be a submodule)."""
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    package = path.relative_to(root).with_suffix("").parts[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            parts = list(package[: len(package) - node.level + 1]) if node.level else []
+            base = ".".join(parts + ([node.module] if node.module else []))
+            yield node.lineno, base
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}"
+
+
+def cross_test_imports(root: Path = ROOT) -> list[str]:
+    """What breaks the rule of shared test helpers (docs/ARCHITECTURE.md): a module under
+    ``tests/`` importing a test module (``test_*``) or a ``conftest``, and a benchmark
+    importing anything of ``tests/``. Helpers several tests need live in
+    ``tests/helpers/``; what the benchmarks need too lives in ``bench/``."""
+    found = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        for line, name in dict.fromkeys(_imported(path, root)):
+            last = name.rpartition(".")[2]
+            if name.startswith("tests.") and (last.startswith("test_") or last == "conftest"):
+                found.append(f"{rel}:{line}: imports {name}")
+    for path in sorted((root / "bench").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        lines = {}  # the module each offending import statement names
+        for line, name in _imported(path, root):
+            if name == "tests" or name.startswith("tests."):
+                lines.setdefault(line, name)
+        found += [f"{rel}:{line}: imports {name}" for line, name in lines.items()]
+    return found
+
+
 # ----------------------------------------------------------------------------- output
 def render(report: Report) -> str:
     """The report as text for people."""
@@ -461,11 +503,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, SyntaxError) as err:
         print(f"check_architecture: {err}", file=sys.stderr)
         return 2
+    helpers = cross_test_imports(args.root) if (args.root / "tests").is_dir() else []
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
+        print(json.dumps(report.to_dict() | {"cross_test_imports": helpers}, indent=2))
     else:
         print(render(report))
-    return 0 if report.ok else 1
+        if helpers:
+            print(f"{len(helpers)} import(s) of a test module, a conftest or tests/ from bench/:")
+            print("\n".join(f"  {h}" for h in helpers))
+    return 0 if report.ok and not helpers else 1
 
 
 if __name__ == "__main__":

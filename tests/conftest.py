@@ -1,5 +1,5 @@
 """Fixtures every package's tests may use: real PostgreSQL and Redis servers
-(``tests.helpers.services``), started once per test process (once per xdist worker) on
+(``bench/services.py``), started once per test process (once per xdist worker) on
 free loopback ports and removed at the end, and ``store_url``, which runs a test once
 per store backend.
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers.services import Postgres, Redis
+from bench.services import Postgres, Redis
 
 # A test using one of these (directly or through another fixture) is end-to-end.
 E2E_FIXTURES = frozenset({"postgres", "redis_server", "pg_url", "own_postgres", "own_redis"})

@@ -221,8 +221,8 @@ def test_the_command_line_exit_status_and_json(tmp_path: Path) -> None:
     good = subprocess.run([*run, "--packages", "beta", "--json"], capture_output=True, text=True)
     assert good.returncode == 0
     assert json.loads(good.stdout)["ok"] is True
-    data = json.loads(subprocess.run([*run, "--packages", "alpha", "beta", "--json"],
-                                     capture_output=True, text=True).stdout)  # fmt: skip
+    both = [*run, "--packages", "alpha", "beta", "--json"]
+    data = json.loads(subprocess.run(both, capture_output=True, text=True).stdout)
     assert data["cycles"][0]["modules"] == ["alpha.a", "alpha.b"]
     missing = subprocess.run([*run, "--packages", "gamma"], capture_output=True, text=True)
     assert missing.returncode == 2
@@ -246,6 +246,37 @@ def test_the_project_has_no_cycle_and_no_long_module() -> None:
     report = ca.check(ROOT, ca.DEFAULT_PACKAGES)
     assert report.modules > 20
     assert report.ok, ca.render(report)
+
+
+def test_a_test_module_imported_by_another_is_found(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "alpha/a.py": "",
+            "tests/helpers/kit.py": "from tests.server.wsclient import x\n",
+            "tests/server/wsclient.py": "",
+            "tests/server/test_a.py": "from ..helpers.kit import y\nfrom .wsclient import x\n",
+            "tests/server/test_b.py": "from .test_a import y\nfrom .conftest import Kind\n",
+            "tests/web/test_c.py": "from . import conftest\ndef f():\n import tests.server.test_a",
+            "bench/load.py": "from tests.helpers.kit import y\nimport alpha.a\n",
+        },
+    )
+    assert ca.cross_test_imports(tmp_path) == [
+        "tests/server/test_b.py:1: imports tests.server.test_a",
+        "tests/server/test_b.py:2: imports tests.server.conftest",
+        "tests/web/test_c.py:1: imports tests.web.conftest",
+        "tests/web/test_c.py:3: imports tests.server.test_a",
+        "bench/load.py:1: imports tests.helpers.kit",
+    ]
+    run = [sys.executable, str(SCRIPT), "--root", str(tmp_path), "--packages", "alpha"]
+    out = subprocess.run(run, capture_output=True, text=True)
+    assert out.returncode == 1 and "tests/web/test_c.py:1: imports tests.web.conftest" in out.stdout
+
+
+def test_no_test_module_imports_another_and_bench_imports_no_test() -> None:
+    """Helpers several tests need live in tests/helpers, never in a test module or a
+    conftest; the benchmarks stand on their own (what tests share with them is in bench/)."""
+    assert ca.cross_test_imports(ROOT) == []
 
 
 def test_the_default_packages_are_all_four() -> None:

@@ -114,9 +114,9 @@ class Session(Framing):
         self.json = getattr(ws, "subprotocol", None) == m.JSON_SUBPROTOCOL
         self.last_seen = asyncio.get_running_loop().time()
         self.peer = peer_of(ws)
-        self.host = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
-        self.log_extra = peer_fields(self.peer, self.host)  # and so does the log's limit
-        self.account = (account or Account(None)).at(self.host, lambda: ws.state is State.OPEN)
+        self.address = client_address(ws, self.peer, cfg.trust_forwarded)  # quotas count by it
+        self.log_extra = peer_fields(self.peer, self.address)  # and so does the log's limit
+        self.account = (account or Account(None)).at(self.address, lambda: ws.state is State.OPEN)
         self.transport = Transport(
             ws,
             json=self.json,
@@ -324,7 +324,7 @@ class Session(Framing):
         if msg.player is not None and len(seats) >= o.players:
             raise TableError("bad_options", "no seat left for you: every seat is a bot's")
         if msg.player is not None:
-            self.conduct.may_sit(self.account.seat_name(msg.player), self.host)  # before a table
+            self.conduct.may_sit(self.account.seat_name(msg.player), self.address)  # before a table
         rated, timing = self.account.table_rules(msg, self.minor)  # 1.2: rated, then clocked
         table, invite = await self.lobby.create(
             msg.name,
@@ -332,7 +332,7 @@ class Session(Framing):
             private=msg.private,
             bots=[(b.seat, b.level) for b in msg.bots],
             timing=timing,
-            peer=self.host,
+            peer=self.address,
             rated=rated,
         )
         summary = table_summary(table, self.minor)
@@ -346,7 +346,7 @@ class Session(Framing):
     ) -> None:
         self.account.check_join(table)  # 1.2: rated tables, one seat per player
         player = self.account.seat_name(player)
-        self.conduct.may_sit(player, self.host)
+        self.conduct.may_sit(player, self.address)
         index, token = await table.apply(self, Join(player, seat, seeded, self.account.player_id()))
         self._enter(Phase.SEATED, table)
         self.name = player
@@ -359,7 +359,7 @@ class Session(Framing):
         self.invite = msg.invite
 
     async def on_watch(self, msg: m.WatchMsg) -> None:
-        self.conduct.may_sit(self.account.watch_name(self.name), self.host)  # who chats here
+        self.conduct.may_sit(self.account.watch_name(self.name), self.address)  # who chats here
         table = await self.lobby.locate(msg.table, msg.invite)
         self.invite = msg.invite
         self._enter(Phase.WATCHING, table)
@@ -378,7 +378,7 @@ class Session(Framing):
             raise TableError("already_seated", "leave your current table first")
         if table.seat_of(self) not in (None, seat):  # one connection, one seat
             raise TableError("already_seated", "this connection already plays another seat")
-        self.conduct.may_sit(table.public_seats()[seat].name or "", self.host)
+        self.conduct.may_sit(table.public_seats()[seat].name or "", self.address)
         self.send(m.ResumedMsg(table=table.id, seat=seat), re)
         self._enter(Phase.SEATED, table)
         await table.apply(self, Resume(token_hash))
@@ -426,7 +426,7 @@ class Session(Framing):
         if not self.chat_bucket.take():
             self.figures.rate_limited.add("chat")
             raise TableError("rate_limited", "too many chat lines: wait a moment")
-        self.conduct.may_chat(self.name, self.host)
+        self.conduct.may_chat(self.name, self.address)
         await table.apply(self, Chat(self.name, msg.text))
 
 

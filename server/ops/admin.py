@@ -142,7 +142,7 @@ def _player_dict(s: Session) -> dict[str, Any]:
     table = s.table
     return {
         "name": s.name,
-        "address": s.host,
+        "address": s.address,
         "peer": s.peer,
         "protocol": None if s.phase is Phase.CONNECTED else f"1.{s.minor}",
         "state": s.phase.value,

@@ -54,7 +54,7 @@ class Sanctioned(Protocol):
     """A connection a ban may close: its player name, its address, and how to close."""
 
     name: str
-    host: str
+    address: str
 
     def close(self, code: int, reason: str) -> None: ...
 
@@ -184,7 +184,7 @@ class Moderation:
     def concerns(self, s: Sanction, who: Sanctioned) -> bool:
         """Whether sanction ``s`` is about the connection ``who``."""
         if s.target == "address":
-            return covers(s.value, who.host)
+            return covers(s.value, who.address)
         return name_key(who.name) == name_key(s.value)
 
     def enforce(self, s: Sanction, connections: Iterable[Sanctioned]) -> int:
@@ -196,7 +196,8 @@ class Moderation:
         for c in list(connections):
             if self.concerns(s, c):
                 log.info(
-                    "closed: banned", extra={"sanction": s.id, "player": c.name, "address": c.host}
+                    "closed: banned",
+                    extra={"sanction": s.id, "player": c.name, "address": c.address},
                 )
                 c.close(CLOSE_POLICY, f"banned: the operator banned {_what(s)} {until_text(s)}")
                 closed += 1

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator
-
-import pytest
 
 from client.lib import Client
 from client.ui.app import KupferApp
@@ -22,29 +19,10 @@ from protocol.convert import catalogue, view_model
 from shared.options import Options
 from shared.record import Record
 from shared.view import view
-
-from .test_screens import app_at, draw, whole
-from .test_since_room import took
-from .test_small_screen import away  # noqa: F401  (the fixture)
+from tests.helpers.screens import draw, took, whole, with_away
 
 AWAY = "Black (Bob) is away: a computer plays for them"
 AWAY_NOTE = "away, a computer plays"  # the since lines' words for it
-
-
-def with_away(client: Client, absent: bool = True) -> m.PresenceMsg:
-    assert client.presence is not None
-    bob = {"name": "Bob", "bot": None, "absent": absent, "computer": absent}
-    bob["connected"] = not absent
-    seats = tuple(s.model_copy(update=bob) if s.seat == 1 else s for s in client.presence.seats)
-    return m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0)
-
-
-@pytest.fixture
-async def away3(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
-    """Ann's turn at a three-player recipe table; Black (Bob) is away."""
-    async with app_at(url, m.TableOptions(players=3, recipes=True, seed=5)) as (kapp, client):
-        kapp.game.on_update(with_away(client))
-        yield kapp, client
 
 
 def check(kapp: KupferApp, client: Client, *, mine: bool = True) -> str:
@@ -203,7 +181,7 @@ async def test_the_move_of_the_seat_choosing_now_is_said_once_at_60x20(
 
 
 async def test_the_claim_question_is_one_line_at_60_columns(
-    away: tuple[KupferApp, Client],  # noqa: F811
+    away: tuple[KupferApp, Client],
 ) -> None:
     """The question "Claim the win? Black (Bob) is away: the game ends now and you win.
     y/n" took two rows at 60 columns, under the away line that says who is away: there

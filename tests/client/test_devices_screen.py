@@ -4,23 +4,14 @@ cut, ``r`` on another one revokes it, and the one you are on is not revoked."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from client.lib import Client
 from client.ui.app import KupferApp
 from protocol import messages as m
-
-from .test_screens import SIZES, SizedOutput, draw, whole
-
-
-async def _until(check: Callable[[], bool]) -> None:
-    async with asyncio.timeout(20):
-        while not check():
-            await asyncio.sleep(0.01)
+from tests.helpers import until
+from tests.helpers.screens import SIZES, SizedOutput, draw, whole
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -38,10 +29,10 @@ async def test_your_devices_are_listed_and_one_is_revoked(
             kapp = KupferApp(name="Ada", client=ada, input=inp, output=SizedOutput())
             screen = kapp.players
             screen.show("me")
-            await _until(lambda: screen.player is not None)
+            await until(lambda: screen.player is not None)
             whole("l: your devices", draw(kapp, width, height))
             screen.key("l")
-            await _until(lambda: screen.devices.total == 2)
+            await until(lambda: screen.devices.total == 2)
             shown = draw(kapp, width, height)
             for text in (
                 "2 devices (at most 10)",
@@ -53,7 +44,7 @@ async def test_your_devices_are_listed_and_one_is_revoked(
             assert "revoke it from another one" in kapp.status
             screen.key("down")
             screen.key("r")
-            await _until(lambda: screen.devices.total == 1)
+            await until(lambda: screen.devices.total == 1)
             shown = draw(kapp, width, height)
             whole("1 device (at most 10)", shown)
             whole("revoked a device added with a code: it signs in no more", shown)

@@ -14,8 +14,7 @@ from client.lib import Client
 from client.tokens import TokenStore
 from client.ui.app import KupferApp
 from protocol import messages as m
-
-from .test_screens import SizedOutput, draw, flat
+from tests.helpers.screens import SizedOutput, draw, flat
 
 LONG = "Bob's long table name here"
 WORD = "Supercalifragilisticexpialidocio"  # 32 characters, wider than the column at 60

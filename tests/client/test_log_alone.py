@@ -12,10 +12,7 @@ from client.ui.recent import Recent
 from client.ui.render import text_of
 from client.ui.table import LogEntry
 from protocol import messages as m
-
-from .test_away_room import away3  # noqa: F401  (the fixture)
-from .test_screens import draw
-from .test_since_room import took
+from tests.helpers.screens import draw, took
 
 LOG = [
     LogEntry("Black (Bob) moves 3 spaces", 1),
@@ -56,7 +53,7 @@ def test_two_rows_show_the_take_and_its_refill_not_a_pointer_and_the_refill() ->
 
 
 async def test_at_60x20_the_log_row_under_the_panel_reads_alone(
-    away3: tuple[KupferApp, Client],  # noqa: F811
+    away3: tuple[KupferApp, Client],
 ) -> None:
     """Black's computer took a card and Lilac chooses: the one log row at 60x20 showed
     "  Toad 1 fills the gap" alone."""

@@ -22,30 +22,14 @@ from client.ui.app import KupferApp
 from client.ui.log import keep_log, restore_log
 from client.ui.pacing import CATCH_UP, Pacer
 from client.ui.recent import Recent
-from client.ui.render import Cards, render_grid, text_of
+from client.ui.render import render_grid, text_of
 from client.ui.table import LogEntry
 from protocol import messages as m
-from protocol.convert import catalogue, view_model
+from protocol.convert import view_model
 from shared.options import Options
 from shared.record import Record
 from shared.view import view
-
-CARDS = Cards.of(catalogue())
-COLOURS = ("white", "black", "lilac")
-
-
-def moved(seat: int, a: int, b: int) -> m.MovedEvent:
-    return m.MovedEvent(seat=seat, from_space=a, to_space=b, skipped=())
-
-
-def took(seat: int, card: str, row: int = 1, col: int = 2) -> m.TookEvent:
-    return m.TookEvent(
-        seat=seat, card=card, line=f"col{col}", row=row, col=col, special=False, ends_game=False
-    )
-
-
-def refilled(card: str, row: int = 1, col: int = 2) -> m.RefilledEvent:
-    return m.RefilledEvent(row=row, col=col, card=card)
+from tests.helpers.pacing import CARDS, COLOURS, moved, refilled, took
 
 
 def batch(*events: m.GameEvent) -> m.EventsMsg:

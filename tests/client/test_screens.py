@@ -6,15 +6,9 @@ the window must be."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import re
-from collections.abc import AsyncIterator
 
 import pytest
-from prompt_toolkit.data_structures import Size as PtSize
-from prompt_toolkit.formatted_text import fragment_list_to_text
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from client.lib import Client, Status
 from client.ui.app import KupferApp
@@ -38,77 +32,7 @@ from protocol.convert import view_model
 from shared.bots import make_bot, play
 from shared.options import Options
 from shared.view import view
-
-SIZES = [(60, 20), (80, 24), (120, 40)]
-
-
-class SizedOutput(DummyOutput):
-    def __init__(self) -> None:
-        self.size = PtSize(rows=24, columns=80)
-
-    def get_size(self) -> PtSize:
-        return self.size
-
-
-def flat(text: str) -> str:
-    """The screen as one line of words: wrapped text reads on across lines."""
-    return re.sub(r"\s+", " ", text)
-
-
-def draw(kapp: KupferApp, width: int, height: int) -> str:
-    """The screen; with the side panel beside the grid, each column read on its own
-    (after the whole screen), so that text wrapped within a column reads on."""
-    out = kapp.app.output
-    assert isinstance(out, SizedOutput)
-    out.size = PtSize(rows=height, columns=width)
-    text = fragment_list_to_text(kapp.text())
-    assert kapp.cut_lines == [], kapp.cut_lines  # no line was too long for the screen
-    lines = text.split("\n")
-    assert len(lines) == height, text
-    assert all(len(line) == width for line in lines), text
-    size = Size(width, height)
-    split = 0
-    if kapp.screen == "table" and size.side_right and not kapp.show_help:
-        split = size.grid_width + 1
-    elif kapp.screen == "lobby" and kapp.lobby.form is None and not kapp.show_help:
-        split = 35
-    if split:
-        text += "\n" + "\n".join(ln[:split] for ln in lines)
-        text += "\n" + "\n".join(ln[split:] for ln in lines)
-    return text
-
-
-def whole(needle: str, screen: str) -> None:
-    assert flat(needle) in flat(screen), f"{needle!r} is cut or missing:\n{screen}"
-
-
-@contextlib.asynccontextmanager
-async def app_at(
-    url: str, options: m.TableOptions, bots: int = 2, name: str = "Ann"
-) -> AsyncIterator[tuple[KupferApp, Client]]:
-    """An app seated at a new table at seat 1 against ``bots`` easy bots, once its
-    turn comes (the bots never move first)."""
-    client = Client(url, name=name, persist_tokens=False)
-    await client.connect()
-    seats = [(seat, "easy") for seat in range(1, bots + 1)]
-    await client.create_table("t", options, bots=seats, player="Ann", seat=0)
-    await client.ready()
-    async with asyncio.timeout(30):
-        while client.view is None or client.view.to_move != 0:
-            await asyncio.sleep(0.02)
-    with create_pipe_input() as inp:
-        kapp = KupferApp(name="Ann", client=client, input=inp, output=SizedOutput())
-        kapp.sat_down(client)
-        yield kapp, client
-    await client.close()
-
-
-@pytest.fixture
-async def seated(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
-    """An app at a three-player recipe table against two bots that never move first."""
-    options = m.TableOptions(players=3, recipes=True, memory="casual", seed=5)
-    async with app_at(url, options, name="Annabelle-Marie") as seated:
-        yield seated
+from tests.helpers.screens import SIZES, SizedOutput, draw, flat, whole
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)

@@ -15,10 +15,8 @@ from client.ui.log import keep_log, restore_log
 from client.ui.recent import Recent
 from client.ui.render import text_of
 from protocol import messages as m
-
-from .test_away_room import away3  # noqa: F401  (the fixture)
-from .test_pacing import CARDS, COLOURS, moved, refilled, took
-from .test_since_room import took as took_at
+from tests.helpers.pacing import CARDS, COLOURS, moved, refilled, took
+from tests.helpers.screens import took as took_at
 
 AWAY, BACK = "away, a computer plays", "back"
 
@@ -83,7 +81,7 @@ def test_our_own_turn_now_does_not_put_our_computers_line_last() -> None:
 
 
 async def test_at_60x20_two_rows_for_three_seats_say_all_three(
-    away3: tuple[KupferApp, Client],  # noqa: F811
+    away3: tuple[KupferApp, Client],
 ) -> None:
     """Two rows for the since lines of three seats read "since your take, more: L" and
     the newest seat's line: the two older seats now share the first row."""

@@ -13,23 +13,12 @@ from client.lib import Client
 from client.ui.app import KupferApp
 from client.ui.recent import Recent
 from protocol import messages as m
-
-from .test_screens import app_at, draw, seated  # noqa: F401  (the fixture)
-
-
-def took(seat: int, card: str, col: int) -> list[m.GameEvent]:
-    return [
-        m.MovedEvent(seat=seat, from_space=1, to_space=4, skipped=()),
-        m.TookEvent(
-            seat=seat, card=card, line=f"col{col}", row=2, col=col, special=False, ends_game=False
-        ),
-        m.RefilledEvent(row=2, col=col, card="toad-1"),
-    ]
+from tests.helpers.screens import app_at, draw, took
 
 
 @pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 20), (120, 40)])
 async def test_both_other_seats_takes_show_under_the_grid(
-    seated: tuple[KupferApp, Client],  # noqa: F811
+    seated: tuple[KupferApp, Client],
     width: int,
     height: int,
 ) -> None:

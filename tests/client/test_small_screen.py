@@ -5,8 +5,6 @@ only behind ``L``."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from client.lib import Client
@@ -21,27 +19,9 @@ from protocol.convert import catalogue, view_model
 from shared.options import Options
 from shared.record import Record
 from shared.view import view
-
-from .test_screens import app_at, draw, seated, whole  # noqa: F401  (the fixture)
-from .test_since_room import took
+from tests.helpers.screens import draw, took, whole
 
 CARDS = Cards.of(catalogue())
-
-
-@pytest.fixture
-async def away(url: str) -> AsyncIterator[tuple[KupferApp, Client]]:
-    """Ann's turn at a two-player table whose other seat, Bob's, is away."""
-    async with app_at(url, m.TableOptions(seed=5), bots=1) as (kapp, client):
-        assert client.presence is not None
-        kapp.game.table.log.extend(
-            LogEntry(f"entry {n}: Black (Bob) takes Dragon blood 4 from column 3") for n in range(9)
-        )
-        bob = {"name": "Bob", "bot": None, "absent": True, "computer": True, "connected": False}
-        seats = tuple(s.model_copy(update=bob) if s.seat == 1 else s for s in client.presence.seats)
-        kapp.game.on_update(
-            m.PresenceMsg(table=client.table, state="playing", seats=seats, spectators=0)
-        )
-        yield kapp, client
 
 
 async def test_at_60x20_the_log_shows_while_the_opponent_is_away(
@@ -82,7 +62,7 @@ async def test_at_60x20_the_log_shows_while_the_opponent_is_away(
 
 
 async def test_at_60x20_your_own_kettle_and_recipes_show_on_your_turn(
-    seated: tuple[KupferApp, Client],  # noqa: F811
+    seated: tuple[KupferApp, Client],
 ) -> None:
     """Three players with recipes, a clock line and both other seats' takes: under the
     grid the panel has two rows. On your turn your kettle's line and your recipes come

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ..helpers.ports import free_port as free_port  # the terminal tests take it from here
+from bench.ports import free_port as free_port  # the terminal tests take it from here
 
 ROOT = Path(__file__).resolve().parents[2]
 KK = f"{sys.executable} -m client.cli"

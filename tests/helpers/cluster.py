@@ -18,11 +18,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from bench.ports import free_port
 from server.app import Server, ServerConfig
 from server.store import open_store
 from tests.server.wsclient import http_get
-
-from .ports import free_port
 
 __all__ = ["LEASE", "Node", "cluster"]
 

@@ -3,10 +3,12 @@ own parser, and a sample's value looked up by name and labels."""
 
 from __future__ import annotations
 
+import random
+
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server.wsclient import http_get
+from tests.server.wsclient import WsClient, create, http_get, play_seat
 
 __all__ = ["Scrape", "get", "scrape"]
 
@@ -49,3 +51,14 @@ async def scrape(port: int, headers: dict[str, str] | None = None) -> Scrape:
     assert status == 200, (status, body)
     assert got["content-type"].startswith("text/plain; version="), got
     return Scrape(body.decode())
+
+
+async def game_against_a_bot(port: int, level: str, seed: int) -> WsClient:
+    """A person's whole game against a server-side bot of ``level``: the person, still
+    connected."""
+    human = await WsClient.open(port, "h")
+    bots = [{"seat": 1, "level": level}]
+    await create(human, player="h", options={"players": 2}, bots=bots, seat=0)
+    await human.send("ready")
+    await play_seat(human, 0, random.Random(seed))
+    return human

@@ -4,16 +4,15 @@ directory (port 0), with the metrics on, stopped at teardown."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server.app import Server
+from tests.helpers.servers import MakeServer
 from tests.server.wsclient import serving
-
-MakeServer = Callable[..., Awaitable[Server]]
 
 
 @pytest.fixture

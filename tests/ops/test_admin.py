@@ -17,34 +17,16 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from server.app import Server
-from server.commands.admin import request
 from server.store import Sanction, open_store
+from tests.helpers.admin import ask, say
 from tests.helpers.clock import FakeClock
+from tests.helpers.servers import MakeServer
 from tests.server.wsclient import WsClient, create, human_table, join, serving
-
-from .conftest import MakeServer
-
-
-async def ask(server: Server, action: str, **fields: Any) -> dict[str, Any]:
-    """One request through the server's admin socket (the command's own function)."""
-    assert server.admin is not None
-    return await asyncio.to_thread(request, str(server.admin.path), {"action": action, **fields})
 
 
 @pytest.fixture
 async def admin_server(make_server: MakeServer, tmp_path: Path) -> Server:
     return await make_server(admin_socket=str(tmp_path / "admin.sock"))
-
-
-async def say(client: WsClient, text: str) -> str:
-    """Send a chat line: "said" once it comes back, else the error code refusing it."""
-    start = len(client.msgs)
-    sent = await client.send("chat", text=text)
-    got = await client.wait_for(
-        lambda x: (x.type == "error" and x.re == sent) or (x.type == "chat" and x.text == text),
-        start=start,
-    )
-    return "said" if got.type == "chat" else str(got.code)
 
 
 def admin_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:

@@ -8,16 +8,14 @@ import asyncio
 import json
 import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.processes import KUPFERKESSEL
 from tests.server.wsclient import WsClient, create, join
 
 pytestmark = pytest.mark.e2e
-
-KUPFERKESSEL = Path(sys.executable).parent / "kupferkessel"
 
 
 async def kk(*args: str) -> tuple[int, str, str]:

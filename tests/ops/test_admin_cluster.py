@@ -8,24 +8,18 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from websockets.exceptions import InvalidStatus
 
+from bench.services import Redis
 from server.app import Server
-from server.commands.admin import request, show
+from server.commands.admin import show
+from tests.helpers.admin import ask
 from tests.helpers.cluster import cluster
-from tests.helpers.services import Redis
 from tests.server.wsclient import WsClient, advance, create, join
 
 pytestmark = pytest.mark.e2e
-
-
-async def ask(server: Server, action: str, **fields: Any) -> dict[str, Any]:
-    """One request through the node's admin socket (the command's own function)."""
-    assert server.admin is not None
-    return await asyncio.to_thread(request, str(server.admin.path), {"action": action, **fields})
 
 
 async def each_knows_the_other(a: Server, b: Server) -> None:

@@ -18,10 +18,9 @@ from websockets.exceptions import InvalidStatus
 
 from server.app import Server
 from server.store import Sanction, open_store
+from tests.helpers.admin import ask, say
+from tests.helpers.servers import MakeServer
 from tests.server.wsclient import WsClient, human_table, serving
-
-from .conftest import MakeServer
-from .test_admin import ask, say
 
 
 def coming_from(address: str) -> dict[str, Any]:

@@ -4,11 +4,8 @@ files are clear errors; the example in docs/ is valid and names every flag."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import logging
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +15,16 @@ from server.commands.configfile import ConfigError, read_config_file
 from server.commands.serve import (
     FLAGS,
     Flag,
-    add_arguments,
     config_from_args,
     run,
     settle,
     store_from_args,
 )
 from server.store import MemoryStore
+from tests.helpers.config import keep_logging, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "kupferkessel.toml"
-
-
-def parse(*argv: str) -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    add_arguments(p)
-    return p.parse_args(list(argv))
 
 
 def _other(flag: Flag) -> Any:
@@ -47,12 +38,6 @@ def _other(flag: Flag) -> Any:
         "str": f"/srv/kk/{flag.name}" if flag.path else f"value-{flag.name}",
         "list": ["https://a.example", "https://b.example"],
     }[flag.kind]
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return json.dumps(value)  # strings, numbers, lists of strings: the same in TOML
 
 
 def test_the_file_reaches_the_server_config(tmp_path: Path) -> None:
@@ -125,17 +110,6 @@ def test_bad_files_are_clear_errors(tmp_path: Path, text: str, says: str) -> Non
     assert says in str(e.value) and str(file) in str(e.value)
 
 
-def _keep_logging() -> Callable[[], None]:
-    """The logging set-up as it is now, to put back (the returned function)."""
-    root, ours = logging.getLogger(), logging.getLogger("kupferkessel")
-    kept = (root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate)
-
-    def restore() -> None:
-        root.handlers[:], root.level, ours.handlers[:], ours.level, ours.propagate = kept
-
-    return restore
-
-
 def test_serve_refuses_to_start_on_a_bad_file(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
 ) -> None:
@@ -143,7 +117,7 @@ def test_serve_refuses_to_start_on_a_bad_file(
     after, so later tests do not log to a closed stream."""
     file = tmp_path / "kk.toml"
     file.write_text("prot = 1\n")
-    request.addfinalizer(_keep_logging())
+    request.addfinalizer(keep_logging())
     assert run(parse("--config", str(file))) == 2
     lines = [json.loads(line) for line in capfd.readouterr().err.splitlines()]
     assert lines[-1]["msg"] == "cannot serve" and "'prot'" in lines[-1]["error"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.test_operations import ServeProcess
+from tests.helpers.processes import ServeProcess
 from tests.server.wsclient import WsClient
 
 

@@ -18,10 +18,9 @@ from server.figures import HANDSHAKE_REFUSALS
 from server.lobby import Quotas
 from server.ops.metrics import Metrics
 from server.version import version
-from tests.helpers.metrics import Scrape, get, scrape
+from tests.helpers.metrics import Scrape, game_against_a_bot, get, scrape
+from tests.helpers.servers import MakeServer
 from tests.server.wsclient import WsClient, advance, create, human_table, play_seat
-
-from .conftest import MakeServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,17 +101,6 @@ async def test_scrapes_while_games_run_all_parse(make_server: MakeServer) -> Non
     assert final.value("kupferkessel_takes_total") == final.value(
         "kupferkessel_take_ack_seconds_count"
     )
-
-
-async def game_against_a_bot(port: int, level: str, seed: int) -> WsClient:
-    """A person's whole game against a server-side bot of ``level``: the person, still
-    connected."""
-    human = await WsClient.open(port, "h")
-    bots = [{"seat": 1, "level": level}]
-    await create(human, player="h", options={"players": 2}, bots=bots, seat=0)
-    await human.send("ready")
-    await play_seat(human, 0, random.Random(seed))
-    return human
 
 
 async def test_bot_moves_are_counted(make_server: MakeServer) -> None:

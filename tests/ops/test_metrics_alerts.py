@@ -20,11 +20,9 @@ from server.app import Server, ServerConfig
 from server.figures import HANDSHAKE_REFUSALS
 from server.version import version
 from shared.cards import CARD_IDS
-from tests.helpers.metrics import scrape
+from tests.helpers.metrics import game_against_a_bot, scrape
+from tests.helpers.servers import MakeServer
 from tests.server.wsclient import WsClient
-
-from .conftest import MakeServer
-from .test_metrics import game_against_a_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "prometheus" / "kupferkessel-alerts.yml"

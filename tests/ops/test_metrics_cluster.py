@@ -9,10 +9,10 @@ import random
 
 import pytest
 
+from bench.services import Redis
 from tests.helpers import until
 from tests.helpers.cluster import cluster
 from tests.helpers.metrics import scrape
-from tests.helpers.services import Redis
 from tests.server.wsclient import WsClient, advance, create, join
 
 pytestmark = pytest.mark.e2e

@@ -6,7 +6,6 @@ force logged once at start whatever the log level, secrets masked."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from pathlib import Path
@@ -15,20 +14,13 @@ from typing import Any
 import pytest
 
 from server.commands.configfile import ConfigError
-from server.commands.flags import FLAGS, Flag, add_arguments, settle
+from server.commands.flags import FLAGS, Flag, settle
 from server.commands.serve import config_from_args, run, store_from_args
 from server.commands.startup import masked
 from server.store import MemoryStore, SqliteStore
-
-from .test_config_file import _keep_logging, _toml
+from tests.helpers.config import keep_logging, parse, toml_value
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def parse(*argv: str) -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    add_arguments(p)
-    return p.parse_args(list(argv))
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +66,7 @@ def test_each_setting_flag_over_environment_over_file_over_default(
     assert got() == (flag.default, "default")
     in_file, in_env, on_line = _values(flag)
     file = tmp_path / "kk.toml"
-    file.write_text(f"{flag.name} = {_toml(in_file)}\n")
+    file.write_text(f"{flag.name} = {toml_value(in_file)}\n")
     assert got("--config", str(file)) == (in_file, "file")
     monkeypatch.setenv(flag.env or "", _env_text(in_env))
     assert got("--config", str(file)) == (in_env, "environment")
@@ -132,7 +124,7 @@ def test_host_on_the_line_beats_public_in_the_file(tmp_path: Path) -> None:
 def test_no_persist_beside_a_store_is_an_error_not_a_memory_server(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
 ) -> None:
-    request.addfinalizer(_keep_logging())
+    request.addfinalizer(keep_logging())
     assert run(parse("--no-persist", "--store", "postgresql://kk@127.0.0.1:1/kk")) == 2
     last = json.loads(capfd.readouterr().err.splitlines()[-1])
     assert last["msg"] == "cannot serve"
@@ -197,7 +189,7 @@ def test_the_settings_are_logged_once_at_any_level(
 ) -> None:
     """At ``log-level = "warning"`` a start says what it runs with: the store (its
     password masked), each setting and where it came from, and never the metrics token."""
-    request.addfinalizer(_keep_logging())
+    request.addfinalizer(keep_logging())
     token = tmp_path / "metrics.token"
     token.write_text("tok-secret-123\n")
     file = tmp_path / "kk.toml"

@@ -22,9 +22,8 @@ from server.commands.configfile import ConfigError
 from server.commands.flags import help_text
 from server.commands.serve import FLAGS, run, settle
 from server.store import open_store
-from tests.server.test_operations import KUPFERKESSEL
-
-from .test_config_file import _keep_logging, parse
+from tests.helpers.config import keep_logging, parse
+from tests.helpers.processes import KUPFERKESSEL
 
 
 @pytest.mark.parametrize(
@@ -43,7 +42,7 @@ from .test_config_file import _keep_logging, parse
 def test_a_value_out_of_range_stops_the_start(
     argv: list[str], says: str, capfd: pytest.CaptureFixture[str], request: pytest.FixtureRequest
 ) -> None:
-    request.addfinalizer(_keep_logging())
+    request.addfinalizer(keep_logging())
     assert run(parse(*argv)) == 2
     last = json.loads(capfd.readouterr().err.splitlines()[-1])
     assert last["msg"] == "cannot serve" and last["error"] == says
@@ -160,7 +159,7 @@ def test_a_database_of_a_newer_schema_is_one_line_and_exit_2(
     con.execute("UPDATE schema_version SET version = 99")
     con.commit()
     con.close()
-    request.addfinalizer(_keep_logging())
+    request.addfinalizer(keep_logging())
     assert run(parse("--port", "0", "--no-admin", "--store", str(db))) == 2
     err = capfd.readouterr().err
     last = json.loads(err.splitlines()[-1])

@@ -19,12 +19,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from bench.services import Postgres
 from server.commands import ratings
 from server.store import open_store
-from tests.helpers.services import Postgres
-
-from .test_config_file import _keep_logging
-from .test_precedence import parse
+from tests.helpers.config import keep_logging, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATIONS = ROOT / "docs" / "OPERATIONS.md"
@@ -97,7 +95,7 @@ def test_an_older_server_refuses_a_newer_postgresql_schema(
     from server.commands.serve import run
 
     _newer(pg_url)
-    request.addfinalizer(_keep_logging())
+    request.addfinalizer(keep_logging())
     assert run(parse("--port", "0", "--no-admin", "--store", pg_url)) == 2
     err = capfd.readouterr().err
     last = json.loads(err.splitlines()[-1])

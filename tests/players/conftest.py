@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.services import Redis
-from tests.server.conftest import make_server, server
+from bench.services import Redis
+from tests.helpers.servers import make_server, server
 
 __all__ = ["make_server", "redis_url", "server"]
 

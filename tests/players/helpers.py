@@ -1,28 +1,21 @@
-"""Helpers of the players' tests: a server on a real store, signed-in clients, and
-rated games stored through the store's own path."""
+"""Helpers of the players' tests: a server on a real store, signed-in clients (rated
+games stored through the store's own path are ``bench/stored.py``'s)."""
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from server.app import Server, ServerConfig
-from server.core.life import TableLife
 from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
-from server.players.ratings import OWN_TAKES
-from server.store import Store, open_store
+from server.store import open_store
 from server.store.players import StoredPlayer
-from shared.options import Options
-from shared.record import Record
 from tests.server.wsclient import WsClient, random_take
-
-_tables = itertools.count(1)
 
 INVISIBLE = {
     "zero width space": "\u200b",
@@ -82,64 +75,6 @@ async def signed_in(port: int, name: str, secret: str, *, register: bool = False
     return client
 
 
-async def registered(store: Store, n: int, prefix: str = "bench") -> list[str]:
-    """``n`` players registered straight in ``store`` (no secret to check): their ids."""
-    ids = []
-    for i in range(n):
-        p = StoredPlayer(f"{prefix}{i:05d}", f"{prefix} player {i:05d}", f"{prefix} {i}", 1.0e9 + i)
-        assert await store.add_player(p, "scrypt$bench")
-        ids.append(p.id)
-    return ids
-
-
-def result(places: Sequence[int], ending: str = "played_out") -> dict[str, Any]:
-    """A stored result (``GameResult.to_dict``) with ``places``."""
-    winners = [] if ending == "abandoned" else [s for s, p in enumerate(places) if p == 1]
-    return {
-        "ending": ending,
-        "winners": winners,
-        "places": list(places),
-        "totals": [100 - 10 * p for p in places],
-        "resigned": [],
-        "replaced": [],
-        "timed_out": [],
-        "claimed_by": None,
-    }
-
-
-async def stored_game(
-    store: Store,
-    player_ids: Sequence[str],
-    places: Sequence[int],
-    *,
-    ending: str = "played_out",
-    rated: bool = True,
-    names: Sequence[str] | None = None,
-    own: Sequence[int] | None = None,
-    result_of: dict[str, Any] | None = None,
-    private: bool = False,
-    finish: bool = True,
-) -> str:
-    """A game of ``player_ids`` (seat order) stored as a server stores one, linked to
-    its players and finished with ``places`` (or ``result_of``), each seat's person
-    having made ``own`` takes itself (by default enough for the game to count): its
-    rating follows by the store's own path (``finish``, then the players' listener).
-    Returns the table id. ``finish`` false leaves it started, for the caller to finish
-    (``result``)."""
-    table_id = f"g{next(_tables)}x{secrets.token_hex(3)}"
-    n = len(player_ids)
-    options = Options(players=n, seed=len(table_id))
-    await store.create_table(table_id, f"game {table_id}", options, private, None, rated=rated)
-    for seat, pid in enumerate(player_ids):
-        name = names[seat] if names else f"p{seat}"
-        await store.set_seat(table_id, seat, name, secrets.token_hex(8), None, player=pid)
-    own = [OWN_TAKES] * n if own is None else list(own)
-    await store.start_game(table_id, Record.new(options), TableLife(own=tuple(own)).to_dict())
-    if finish:
-        await store.finish(table_id, result_of or result(places, ending))
-    return table_id
-
-
 async def take_if_mine(client: WsClient, seat: int) -> bool:
     """One take for ``seat`` if it is to move on the client's newest view; whether it
     was made (a time-out may have moved first: then the server says ``stale_state``)."""
@@ -164,3 +99,23 @@ async def own_takes(seats: list[WsClient], n: int) -> None:
             mover = seats[0].latest_view().view.to_move
             if await take_if_mine(seats[mover], mover):
                 made[mover] += 1
+
+
+HISTORY = [  # (seats as player numbers, places, ending)
+    ((0, 1), (1, 2), "played_out"),
+    ((1, 2, 0), (1, 1, 3), "played_out"),
+    ((2, 0), (1, 2), "resigned"),
+    ((0, 1, 2), (2, 1, 3), "timed_out"),
+    ((3, 0), (1, 2), "abandoned"),  # counts nothing
+    ((1, 3), (2, 1), "claimed"),
+    ((3, 2, 1), (3, 2, 1), "played_out"),
+]
+
+
+async def stored_players(store: object, n: int) -> list[StoredPlayer]:
+    out = []
+    for i in range(n):
+        p = StoredPlayer(secrets.token_hex(6), f"key{i}", f"P{i}", 1000.0 + i)
+        assert await store.add_player(p, "scrypt$x")  # type: ignore[attr-defined]
+        out.append(p)
+    return out

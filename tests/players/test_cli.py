@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from bench.stored import stored_game
 from client.cli import main
 from server.players.service import Players
 from server.store import open_store
-
-from .helpers import stored_game
-from .test_ratings import HISTORY, _players
+from tests.players.helpers import HISTORY, stored_players
 
 
 async def _fill(path: Path) -> list[tuple[str, float | None, float | None, int]]:
@@ -19,7 +18,7 @@ async def _fill(path: Path) -> list[tuple[str, float | None, float | None, int]]
     await store.start()
     try:
         Players(store)
-        ids = [p.id for p in await _players(store, 4)]
+        ids = [p.id for p in await stored_players(store, 4)]
         for seats, places, ending in HISTORY:
             await stored_game(store, [ids[p] for p in seats], places, ending=ending)
         return [(p.name, p.mu, p.sigma, p.rated_games) for p in store.rated_players()]

@@ -12,7 +12,7 @@ from protocol import messages as m
 from server.lobby.registry import rematch_name
 from server.net.summaries import TABLES_OVERHEAD
 from shared.record import Record
-from tests.server.conftest import MakeServer
+from tests.helpers.servers import MakeServer
 from tests.server.wsclient import WsClient, create, join
 
 from .helpers import new_secret, signed_in

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bench.stored import result, stored_game
 from server.players.names import name_key
 from server.players.service import Players
 from server.store import MemoryStore, Store, open_store
@@ -20,7 +21,7 @@ from server.store.migrations import PG_MIGRATIONS, SQLITE_MIGRATIONS
 from server.store.players import StoredPlayer, won
 from tests.server.wsclient import WsClient
 
-from .helpers import new_secret, result, signed_in, stored_game, stored_server
+from .helpers import new_secret, signed_in, stored_server
 
 HISTORY = next(i for i, s in enumerate(SQLITE_MIGRATIONS) if "TABLE IF NOT EXISTS history" in s)
 """The index of the migration that adds the history (12)."""

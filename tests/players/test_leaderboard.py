@@ -9,11 +9,10 @@ import random
 import threading
 import time
 
+from bench.stored import stored_game
 from server.players.service import Players
 from server.store import MemoryStore, Store, open_store
 from server.store.players import StoredPlayer, won
-
-from .helpers import stored_game
 
 NAMES = ["Ada", "ada2", "Émile", "Zoë", "zed", "Ölaf", "Bob", "bob3", "Čapek", "Ünal", "Io"]
 

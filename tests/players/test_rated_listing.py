@@ -4,12 +4,10 @@ rematch, whose game is rated too; 1.0 and 1.1 listings never carry the mark."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import msgpack  # type: ignore[import-untyped]
 
 from server.players.ratings import OWN_TAKES
+from tests.helpers import until
 from tests.helpers.cluster import cluster
 from tests.server.wsclient import WsClient, create
 
@@ -21,12 +19,6 @@ async def _listed(c: WsClient) -> dict[str, bool]:
     page = await c.request("list_tables")
     assert page.type == "tables", page
     return {t.name: t.rated for t in page.tables}
-
-
-async def _until(pred: Callable[[], bool], timeout: float = 30) -> None:
-    async with asyncio.timeout(timeout):
-        while not pred():
-            await asyncio.sleep(0.05)
 
 
 async def test_the_listing_marks_rated_tables_across_a_restart(store_url: str) -> None:
@@ -92,7 +84,7 @@ async def test_another_nodes_listing_marks_rated_tables(pg_url: str, redis_url: 
         await create(ada, player="Ada", name="ranked", rated=True)
         on_a = await WsClient.open(a.port, "anon", (1, 1))
         await create(on_a, None, name="friendly")
-        await _until(lambda: b.cluster is not None and len(b.cluster.listing()) == 2)
+        await until(lambda: b.cluster is not None and len(b.cluster.listing()) == 2, timeout=30)
         on_b = await WsClient.open(b.port, "bob", (1, 2))
         assert await _listed(on_b) == {"ranked": True, "friendly": False}
         [ranked] = [t for t in a.lobby.tables.values() if t.name == "ranked"]

@@ -15,6 +15,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 from openskill.models import PlackettLuce
 
+from bench.stored import result, stored_game
 from protocol import encode
 from protocol import messages as m
 from protocol.examples_players import ADA, ADA_BEFORE, GRACE
@@ -24,15 +25,7 @@ from server.store import open_store
 from server.store.players import StoredPlayer
 from tests.server.wsclient import WsClient, create
 
-from .helpers import (
-    new_secret,
-    own_takes,
-    result,
-    signed_in,
-    stored_game,
-    stored_server,
-    take_if_mine,
-)
+from .helpers import new_secret, own_takes, signed_in, stored_server, take_if_mine
 
 PROTOCOL = Path(__file__).parents[2] / "docs" / "PROTOCOL.md"
 

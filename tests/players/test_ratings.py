@@ -4,36 +4,16 @@ that count; rated tables' rules; profiles, games, records and the leaderboard.""
 
 from __future__ import annotations
 
-import secrets
-
 from openskill.models import PlackettLuce
 
+from bench.stored import stored_game
 from server.players.ratings import OWN_TAKES, PROVISIONAL_GAMES, display, initial
 from server.players.service import Players
 from server.store import open_store
-from server.store.players import StoredPlayer
+from tests.players.helpers import HISTORY, stored_players
 from tests.server.wsclient import WsClient, create
 
-from .helpers import new_secret, own_takes, signed_in, stored_game, stored_server
-
-HISTORY = [  # (seats as player numbers, places, ending)
-    ((0, 1), (1, 2), "played_out"),
-    ((1, 2, 0), (1, 1, 3), "played_out"),
-    ((2, 0), (1, 2), "resigned"),
-    ((0, 1, 2), (2, 1, 3), "timed_out"),
-    ((3, 0), (1, 2), "abandoned"),  # counts nothing
-    ((1, 3), (2, 1), "claimed"),
-    ((3, 2, 1), (3, 2, 1), "played_out"),
-]
-
-
-async def _players(store: object, n: int) -> list[StoredPlayer]:
-    out = []
-    for i in range(n):
-        p = StoredPlayer(secrets.token_hex(6), f"key{i}", f"P{i}", 1000.0 + i)
-        assert await store.add_player(p, "scrypt$x")  # type: ignore[attr-defined]
-        out.append(p)
-    return out
+from .helpers import new_secret, own_takes, signed_in, stored_server
 
 
 def _expected() -> dict[int, tuple[float, float, int]]:
@@ -56,7 +36,7 @@ async def test_ratings_are_openskills_and_recompute_identically(store_url: str) 
     await store.start()
     try:
         service = Players(store)
-        players = await _players(store, 4)
+        players = await stored_players(store, 4)
         ids = [p.id for p in players]
         for seats, places, ending in HISTORY:
             await stored_game(store, [ids[p] for p in seats], places, ending=ending)

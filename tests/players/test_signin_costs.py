@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from server.players.hashing import Hasher, SignInBounds
 from server.store import open_store
 from server.store.migrations import SQLITE_MIGRATIONS
 from server.store.players import StoredPlayer
+from tests.helpers import until
 from tests.server.wsclient import WsClient
 
 from .helpers import new_secret, signed_in, stored_server
@@ -35,21 +36,13 @@ async def _from(port: int, address: str, protocol: tuple[int, int] = V13) -> WsC
     return await WsClient.open(port, f"c-{address}", protocol, local_addr=(address, 0))
 
 
-async def _until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
-    """Wait for ``check()`` to hold (a condition, not a time)."""
-    async with asyncio.timeout(seconds):
-        while not check():
-            await asyncio.sleep(0.01)
-    assert check(), what
-
-
 @contextlib.asynccontextmanager
 async def _held(hasher: Hasher) -> AsyncIterator[None]:
     """The hasher's one thread held, while inside, by a hash that waits."""
     go = threading.Event()
     before = hasher.figures.hashed
     held = asyncio.ensure_future(hasher.run(lambda: go.wait(30), None))
-    await _until(lambda: hasher.figures.hashed == before + 1, "the thread is held")
+    await until(lambda: hasher.figures.hashed == before + 1, what="the thread is held")
     try:
         yield
     finally:
@@ -170,14 +163,14 @@ async def test_the_queued_work_of_a_closed_connection_is_never_hashed(tmp_path: 
                 c = await _from(server.port, f"127.0.1.{i + 1}")
                 await c.send("sign_in", name="Ada", secret=new_secret())
                 gone.append(c)
-            await _until(lambda: hasher.waiting == 6, "six sign-ins wait")
+            await until(lambda: hasher.waiting == 6, what="six sign-ins wait")
             for c in gone:
                 await c.ws.close()
-            await _until(
+            await until(
                 lambda: all(s.ws.state is State.CLOSED for s in server.sessions),
-                "the server saw them close",
+                what="the server saw them close",
             )
-        await _until(lambda: hasher.figures.dropped == 6, "their work was dropped")
+        await until(lambda: hasher.figures.dropped == 6, what="their work was dropped")
         assert hasher.figures.hashed == 1 and hasher.waiting == 0
 
 
@@ -189,7 +182,7 @@ async def test_a_full_queue_refuses_with_a_retry_time(tmp_path: Path) -> None:
             waiting = [await _from(server.port, f"127.0.2.{i + 1}") for i in range(2)]
             for c in waiting:
                 await c.send("sign_in", name="Ada", secret=new_secret())
-            await _until(lambda: hasher.waiting == 2, "the queue is full")
+            await until(lambda: hasher.waiting == 2, what="the queue is full")
             late = await _from(server.port, "127.0.2.9")
             err = await late.request("sign_in", name="Ada", secret=new_secret())
             assert err.code == "rate_limited" and err.retry_after >= 1, err
@@ -276,7 +269,7 @@ async def test_a_full_line_makes_room_for_an_address_served_less_lately(tmp_path
         async with _held(hasher):
             for c in flood[:2]:
                 await c.send("sign_in", name="A", secret=new_secret())
-            await _until(lambda: hasher.waiting == 2, "the line is full")
+            await until(lambda: hasher.waiting == 2, what="the line is full")
             other = await _from(server.port, "127.0.5.2")
             await other.send("sign_in", name="A", secret=new_secret())
             err = await flood[1].wait_for(lambda x: x.type == "error")

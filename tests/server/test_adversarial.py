@@ -18,9 +18,9 @@ import pytest
 from protocol import messages as m
 from server.app import Server
 from shared.cards import CARD_IDS
+from tests.helpers.servers import MakeServer
 
 from ..helpers.games import check_final
-from .conftest import MakeServer
 from .wsclient import ERROR_CODES, WsClient, advance, http_get, human_table, play_seat
 
 SOAK = os.environ.get("KK_SOAK") == "1"

@@ -14,9 +14,9 @@ from shared.game import Take
 from shared.options import Options
 from shared.record import Record
 from shared.scoring import score_game
+from tests.helpers.servers import MakeServer
 
 from ..helpers import FakeClock
-from .conftest import MakeServer
 from .wsclient import WsClient, create, human_table, join
 
 

@@ -11,9 +11,8 @@ import random
 
 import redis.asyncio as aioredis
 
+from bench.services import Redis
 from server.aio import stop_tasks
-
-from ..helpers.services import Redis
 
 
 async def test_a_task_that_loses_its_first_cancellation_is_stopped() -> None:

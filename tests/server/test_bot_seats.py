@@ -18,8 +18,8 @@ from server.app import Server
 from server.bots.seats import BotPlayer
 from shared.events import Event
 from shared.view import View, view
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create, play_seat
 
 

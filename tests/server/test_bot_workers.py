@@ -15,8 +15,8 @@ from shared.bots import make_bot
 from shared.options import Options
 from shared.record import Record
 from shared.view import view
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, human_table, random_take
 
 HARD = [{"seat": s, "level": "hard"} for s in range(3)]

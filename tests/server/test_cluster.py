@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from bench.services import Redis
 from protocol import messages as m
 from protocol.wire import encode_ack, encode_as, encode_events, encode_view
 from server.app import Server, ServerConfig
@@ -31,7 +32,6 @@ from shared.view import view
 from ..helpers import until
 from ..helpers.cluster import cluster
 from ..helpers.leak_oracle import check_game, play_one
-from ..helpers.services import Redis
 from .wsclient import WsClient, create, http_get, join, play_seat, random_take
 
 
@@ -122,28 +122,25 @@ async def test_games_with_seats_and_spectators_on_different_nodes(
         print(f"\ncluster leak oracle: {len(games)} games, {frames} frames checked")
 
 
-async def _until(pred: Any, timeout: float = 30) -> None:
-    await until(pred, timeout=timeout)
-
-
 async def test_the_lobby_and_healthz_cover_the_cluster(pg_url: str, redis_url: str) -> None:
     async with cluster(pg_url, redis_url, n=2) as (a, b):
         ca = await WsClient.open(a.port, "ann")
         table, _, _ = await create(ca, "ann", name="on node a")
         private, _, _ = await create(await WsClient.open(a.port, "pat"), private=True)
         cb = await WsClient.open(b.port, "bob")
-        await _until(lambda: b.cluster is not None and b.cluster.listing())
+        await until(lambda: b.cluster is not None and b.cluster.listing(), timeout=30)
         listed = await cb.request("list_tables")
         assert [t.id for t in listed.tables] == [table]  # a private table is never listed
         assert listed.tables[0].seats[0].name == "ann" and listed.tables[0].seats[0].connected
         _, token = await join(cb, table, "bob")
-        await _until(  # as of the nodes' last reports (a report of a's between pat's
+        await until(  # as of the nodes' last reports (a report of a's between pat's
             # connecting and pat's table counts pat but one table)
             lambda: (
                 b.health().get("cluster_connections") == 3
                 and b.health().get("cluster_nodes") == 2
                 and b.health().get("cluster_tables") == 2
-            )
+            ),
+            timeout=30,
         )
         status, _, body = await http_get(b.port)
         health = json.loads(body)
@@ -194,14 +191,16 @@ async def test_nodes_publish_what_changed_in_their_listing(
                 for r in readers
             )
 
-        await _until(lambda: follows(b))
+        await until(lambda: follows(b), timeout=30)
         assert len(_listed(b)) == 30
         version = a.cluster.listings.version
         await asyncio.sleep(a.cluster.lease)  # three rounds: nothing changed, nothing sent
         assert a.cluster.listings.version == version
         guest = await WsClient.open(b.port, "guest")
         await join(guest, made[7].id, "guest")  # forwarded to a: the summary changes there
-        await _until(lambda: follows(b) and _listed(b)[made[7].id].seats[0].name == "guest")
+        await until(
+            lambda: follows(b) and _listed(b)[made[7].id].seats[0].name == "guest", timeout=30
+        )
         assert a.cluster.listings.version > version
         r = aioredis.Redis.from_url(redis_url)
         try:
@@ -213,13 +212,16 @@ async def test_nodes_publish_what_changed_in_their_listing(
             )
             await c.start()
             try:
-                await _until(lambda: follows(c))  # read whole once
+                await until(lambda: follows(c), timeout=30)  # read whole once
                 version = a.cluster.listings.version
                 await r.delete(f"kk:listed:{a.cluster.node}")  # lost (as in a Redis restart)
-                await _until(lambda: a.cluster is not None and a.cluster.listings.version > version)
+                await until(
+                    lambda: a.cluster is not None and a.cluster.listings.version > version,
+                    timeout=30,
+                )
                 assert await r.hlen(f"kk:listed:{a.cluster.node}") == 31
                 made[3].broadcast_presence()  # (unchanged: nothing more to send)
-                await _until(lambda: follows(b, c))
+                await until(lambda: follows(b, c), timeout=30)
             finally:
                 await c.stop()
         finally:
@@ -239,7 +241,7 @@ async def test_a_stopping_node_hands_its_tables_over(pg_url: str, redis_url: str
         await cb.wait_type("view")  # the game started
         await a.stop()  # SIGTERM: a hands the table to b, then closes ann's connection
         assert a.cluster is not None and a.cluster.handed_over == 1
-        await _until(lambda: table in b.lobby.tables)
+        await until(lambda: table in b.lobby.tables, timeout=30)
         ca2 = await WsClient.open(b.port, "ann again")
         assert (await ca2.request("resume", token=token_a)).type == "resumed"
         finals = await asyncio.gather(play_seat(ca2, 0, rng), play_seat(cb, 1, rng))
@@ -266,7 +268,7 @@ async def test_a_handed_over_clocked_move_keeps_the_time_it_had_used(
         assert table in a.lobby.tables
         now[0] += 12  # 12 s into the first move, a stops
         await a.stop()
-        await _until(lambda: table in b.lobby.tables, 5)
+        await until(lambda: table in b.lobby.tables, timeout=5)
         clock = b.lobby.tables[table].lineup.clock
         assert clock is not None and clock.deadline() == now[0] - 12 + 30 + 60
         for c in (ca, cb):
@@ -431,7 +433,7 @@ async def test_a_write_refused_by_its_fence_is_answered_stale_state(
         fields = random_take(v.view, random.Random(5))
         refused = await mover.request("take", **{**fields, "state_version": v.state_version})
         assert (refused.type, refused.code) == ("error", "stale_state"), refused
-        await _until(lambda: table not in a.lobby.tables)
+        await until(lambda: table not in a.lobby.tables, timeout=30)
         for c, i in zip((ca, cb), start, strict=True):  # a fresh view from the new owner
             fresh = await c.wait_for(lambda x: x.type == "view", start=i, timeout=20)
             assert fresh.state_version == v.state_version
@@ -464,7 +466,7 @@ async def test_a_private_tables_spectator_follows_it_to_a_new_owner(
         r = aioredis.from_url(redis_url)
         await r.set(f"kk:lease:{table}", "a node that took it over", px=1500)
         await r.aclose()
-        await _until(lambda: table not in a.lobby.tables)  # a let go at its next renewal
+        await until(lambda: table not in a.lobby.tables, timeout=30)  # a let go at its next renewal
         start = len(cs.msgs)
         await cs.wait_for(lambda x: x.type == "view", start=start, timeout=20)
         rng = random.Random(7)

@@ -26,12 +26,12 @@ import pytest
 import redis.asyncio as aioredis
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from bench.services import Postgres, Redis
 from server.store import open_store
 from shared.record import Record
 from shared.scoring import score_game
 
 from ..helpers.cluster import LEASE, Node
-from ..helpers.services import Postgres, Redis
 from .wsclient import WsClient, random_take
 
 SOAK = os.environ.get("KK_SOAK") == "1"

@@ -20,16 +20,16 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from websockets.exceptions import ConnectionClosed
 
+from bench.services import Postgres, Redis
 from server.app import Server
 from server.cluster.counts import TABLES, ClusterCounts, peer_key
 from server.core.table import TableError
 from server.lobby.quotas import NO_QUOTAS, Quotas
 from shared.options import Options
+from tests.helpers.servers import MakeServer
 
 from ..helpers import until
 from ..helpers.cluster import LEASE, Node, cluster
-from ..helpers.services import Postgres, Redis
-from .conftest import MakeServer
 from .wsclient import WsClient, create, http_get
 
 HARD = [{"seat": 0, "level": "hard"}, {"seat": 1, "level": "hard"}]

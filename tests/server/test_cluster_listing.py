@@ -4,13 +4,12 @@ Redis."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import pytest
 
+from bench.services import Redis
+
+from ..helpers import until
 from ..helpers.cluster import cluster
-from ..services import Redis
 from .wsclient import WsClient, create
 
 pytestmark = pytest.mark.e2e
@@ -19,12 +18,6 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def redis_url(redis_server: Redis) -> str:
     return redis_server.url
-
-
-async def _until(pred: Callable[[], bool], timeout: float = 30) -> None:
-    async with asyncio.timeout(timeout):
-        while not pred():
-            await asyncio.sleep(0.05)
 
 
 async def _every_id(c: WsClient, limit: int) -> list[str]:
@@ -48,8 +41,8 @@ async def test_total_counts_every_nodes_public_tables(pg_url: str, redis_url: st
         await create(on_a, None, name="hidden", private=True)
         on_b = await WsClient.open(b.port, "bob", (1, 1))
         await create(on_b, None, name="b0")
-        await _until(lambda: b.cluster is not None and len(b.cluster.listing()) == 3)
-        await _until(lambda: a.cluster is not None and len(a.cluster.listing()) == 1)
+        await until(lambda: b.cluster is not None and len(b.cluster.listing()) == 3, timeout=30)
+        await until(lambda: a.cluster is not None and len(a.cluster.listing()) == 1, timeout=30)
         for node, c in ((b, on_b), (a, on_a)):
             first = await c.request("list_tables", limit=2)
             ids = await _every_id(c, 2)

@@ -11,9 +11,9 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from shared.options import Options
+from tests.helpers.servers import MakeServer
 
 from ..helpers import FakeClock
-from .conftest import MakeServer
 from .wsclient import WsClient, human_table
 
 

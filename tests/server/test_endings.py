@@ -17,10 +17,11 @@ from server.commands.export import export_game
 from server.lobby.registry import rematch_name
 from server.store import SqlStore
 from shared.record import Record
+from tests.helpers.servers import MakeServer
+from tests.helpers.tables import expire, table_of
 
 from ..helpers import FakeClock
-from .conftest import MakeServer
-from .wsclient import WsClient, create, human_table, join, random_take, serving
+from .wsclient import WsClient, create, join, random_take, serving
 
 
 async def hello(port: int, name: str, minor: int = 1, **fields: Any) -> WsClient:
@@ -28,13 +29,6 @@ async def hello(port: int, name: str, minor: int = 1, **fields: Any) -> WsClient
     welcome = await c.request("hello", protocol=[1, minor], client=name, **fields)
     assert welcome.type == "welcome" and tuple(welcome.protocol) == (1, minor)
     return c
-
-
-async def table_of(
-    server: Server, players: int = 2, minors: tuple[int, ...] = (1, 1, 1), **create_fields: Any
-) -> tuple[str, list[WsClient], list[str]]:
-    """``players`` connected people (protocol 1.minor each), all ready: the game runs."""
-    return await human_table(server.port, players, minors=minors, create_fields=create_fields)
 
 
 async def final_view(c: WsClient) -> Any:
@@ -252,24 +246,13 @@ async def test_back_takes_the_seat_back_after_time_outs(make_server: MakeServer)
     assert (err.type, err.code) == ("error", "not_allowed")  # nobody plays a's seat
     mover = a.latest_view().view.to_move
     sleeper = (a, b)[mover]
-    await _expire(server, clock, a, 11)  # one expiry is enough here: absent
+    await expire(server, clock, a, 11)  # one expiry is enough here: absent
     p = await a.wait_for(lambda x: x.type == "presence" and x.seats[mover].absent)
     assert p.seats[mover].computer and mover in table.lineup.timed_out
     ack = await sleeper.request("back")
     assert ack.type == "ack", ack
     p = await a.wait_for(lambda x: x.type == "presence" and not x.seats[mover].computer)
     assert mover not in table.lineup.stand_ins and table.lineup.expiries[mover] == 0
-
-
-# ---------------------------------------------------------------------------- clocks
-async def _expire(server: Server, clock: FakeClock, client: WsClient, seconds: float) -> Any:
-    """Let ``seconds`` pass and the server notice; returns the update that followed."""
-    version = client.latest_view().state_version
-    clock.t += seconds
-    await server.lobby.tick()
-    await client.wait_until(lambda: client.latest_view().state_version > version)
-    events = [m for m in client.msgs if m is not None and m.type == "events"]
-    return events[-1] if events and events[-1].state_version == version + 1 else None
 
 
 async def test_clock_expiry_moves_for_the_seat_and_says_so(make_server: MakeServer) -> None:
@@ -283,7 +266,7 @@ async def test_clock_expiry_moves_for_the_seat_and_says_so(make_server: MakeServ
     clock.t += 25  # within move time plus reserve: nothing yet
     await server.lobby.tick()
     assert a.latest_view().view.to_move == mover
-    ev = await _expire(server, clock, a, 6)
+    ev = await expire(server, clock, a, 6)
     assert ev is not None and ev.events[0].kind == "timed_out" and ev.events[0].seat == mover
     assert any(e.kind == "took" and e.seat == mover for e in ev.events)
     after = a.latest_view().view.clock
@@ -302,7 +285,7 @@ async def test_the_clock_counts_each_seats_time_outs_in_a_row(make_server: MakeS
     assert a.latest_view().view.clock.timeouts == ()  # none yet: left out
     mover = a.latest_view().view.to_move
     sleeper = (a, b)[mover]
-    await _expire(server, clock, a, 11)
+    await expire(server, clock, a, 11)
     seen = a.latest_view().view.clock
     assert seen.timeouts[mover] == 1 and seen.timeouts[1 - mover] == 0
     assert seen.absent_after == 4
@@ -352,7 +335,7 @@ async def test_time_outs_in_a_row_make_the_seat_absent_then_the_game_ends(
         if v.view.to_move != 0:  # the bot moves by itself
             await a.wait_until(lambda v=v: a.latest_view().state_version > v.state_version)
             continue
-        await _expire(server, clock, a, 11)
+        await expire(server, clock, a, 11)
         expiries += 1
     fv = await final_view(a)
     assert fv.result.ending == "timed_out" and tuple(fv.result.winners) == (1,)

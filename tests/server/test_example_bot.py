@@ -14,8 +14,8 @@ from types import ModuleType
 import pytest
 
 from server.app import Server
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "random_bot.py"

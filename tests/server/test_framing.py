@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.servers import MakeServer
+
 from ..helpers.games import check_final
-from .conftest import MakeServer
 from .wsclient import human_table, play_seat
 
 

@@ -27,8 +27,8 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from protocol import messages as m
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .golden_frames import Masker, frame_lines, hold_to, settle
 from .wsclient import WsClient
 

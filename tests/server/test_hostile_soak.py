@@ -15,8 +15,8 @@ import pytest
 
 from server.core.table import LOBBY, PLAYING
 from server.lobby import Quotas
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, http_get
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[2] / "bench"))

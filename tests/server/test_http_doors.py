@@ -17,8 +17,8 @@ from websockets.exceptions import InvalidStatus
 
 from protocol import messages as m
 from server.logs import setup_logging
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create
 
 
@@ -169,7 +169,7 @@ async def test_a_proxys_forwarded_for_given_twice_is_read_whole(
     async with asyncio.timeout(10):
         while not server.sessions:
             await asyncio.sleep(0.01)
-    assert [s.host for s in server.sessions] == ["203.0.113.9"]
+    assert [s.address for s in server.sessions] == ["203.0.113.9"]
 
 
 # ------------------------------------------------------------------ no credential in the log

@@ -13,8 +13,8 @@ import msgpack  # type: ignore[import-untyped]
 from protocol.codec import MAX_SERVER_FRAME
 from server.app import Server
 from shared.options import Options
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create
 
 SUMMARY_1_0 = {"id", "name", "private", "state", "options", "seats", "spectators"}

@@ -23,8 +23,8 @@ from server.core.table import Table
 from server.lobby import Lobby
 from server.store import MemoryStore
 from shared.options import Options
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create, http_get, human_table, join, serving
 
 TTL = 100.0

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from server.logs import LogLimit, peer_fields, setup_logging, source_of
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create, http_get
 
 

@@ -10,8 +10,6 @@ import os
 import random
 import signal
 import socket
-import sys
-from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
@@ -21,12 +19,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import Server
+from tests.helpers.processes import ServeProcess
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create, http_get, human_table, play_seat
-
-ROOT = Path(__file__).resolve().parents[2]
-KUPFERKESSEL = Path(sys.executable).parent / "kupferkessel"
 
 
 async def test_healthz_counts(server: Server) -> None:
@@ -120,58 +116,6 @@ async def test_a_handshake_with_data_before_the_answer_is_refused(
     assert b"Data after the request headers" in answer
     status, _, _ = await http_get(server.port)
     assert status == 200
-
-
-class ServeProcess:
-    """``kupferkessel serve --port 0`` as a child process; stderr collected line by line."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.lines: list[str] = []
-        self.port = asyncio.get_running_loop().create_future()
-        self._reader = asyncio.create_task(self._read())
-
-    @classmethod
-    async def start(cls, *args: str, group: bool = False) -> ServeProcess:
-        """``group``: in a process group of its own, as a terminal runs a command."""
-        proc = await asyncio.create_subprocess_exec(
-            str(KUPFERKESSEL),
-            "serve",
-            "--port",
-            "0",
-            "--no-persist",
-            *args,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=ROOT,
-            env={**os.environ, "KK_HOST": "127.0.0.1"},
-            start_new_session=group,
-        )
-        serve = cls(proc)
-        async with asyncio.timeout(30):
-            await asyncio.shield(serve.port)
-        return serve
-
-    async def _read(self) -> None:
-        assert self.proc.stderr is not None
-        async for raw in self.proc.stderr:
-            line = raw.decode()
-            self.lines.append(line)
-            if not self.port.done() and '"listening"' in line:
-                self.port.set_result(json.loads(line)["port"])
-        if not self.port.done():
-            self.port.set_exception(RuntimeError("".join(self.lines)))
-
-    async def stop(self, sig: int) -> int:
-        self.proc.send_signal(sig)
-        async with asyncio.timeout(15):
-            code = await self.proc.wait()
-            await self._reader
-        return code
-
-    def records(self) -> list[dict[str, object]]:
-        return [json.loads(line) for line in self.lines]
 
 
 @pytest.mark.e2e

@@ -14,8 +14,8 @@ from websockets.exceptions import InvalidStatus
 from protocol import messages as m
 from server.commands.serve import add_arguments, config_from_args
 from server.net.origins import origin_refusal
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import http_get
 
 

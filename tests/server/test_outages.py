@@ -20,10 +20,10 @@ from typing import Any
 import psycopg
 import pytest
 
+from bench.services import Postgres, Redis
 from server.app import Server, ServerConfig
 from server.store import StoreInUse, open_store
 from tests.helpers.cluster import LEASE, cluster
-from tests.helpers.services import Postgres, Redis
 from tests.helpers.waiting import until
 
 from .wsclient import NO_QUOTAS, WsClient, advance, create, http_get, join, random_take, serving

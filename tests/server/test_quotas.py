@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from server.lobby import Quotas
 from server.lobby.quotas import Held, refusal
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, create
 
 HARD = [{"seat": 0, "level": "hard"}, {"seat": 1, "level": "hard"}]

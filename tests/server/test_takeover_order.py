@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.servers import MakeServer
+from tests.helpers.tables import expire, table_of
+
 from ..helpers import FakeClock
-from .conftest import MakeServer
-from .test_endings import _expire, table_of
 from .wsclient import WsClient
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
@@ -30,7 +31,7 @@ async def _past(c: WsClient, version: int) -> None:
     await c.wait_until(lambda: c.latest_view().state_version > version)
 
 
-async def _until(c: WsClient, start: int, pred: Any) -> list[str]:
+async def _frames_until(c: WsClient, start: int, pred: Any) -> list[str]:
     await c.wait_for(pred, start=start)
     return _shape(c, start)
 
@@ -44,8 +45,10 @@ async def test_take_over_back_and_resignation_in_the_documented_order(
     mover = a.latest_view().view.to_move
     sleeper, other = (a, b)[mover], (a, b)[1 - mover]
     start = len(sleeper.msgs)
-    await _expire(server, clock, a, 11)  # timed out: the computer moves and takes over
-    got = await _until(sleeper, start, lambda x: x.type == "presence" and x.seats[mover].computer)
+    await expire(server, clock, a, 11)  # timed out: the computer moves and takes over
+    got = await _frames_until(
+        sleeper, start, lambda x: x.type == "presence" and x.seats[mover].computer
+    )
     # after a wand the seat is still to move: one more view, of the same version
     assert got in (["events", "view", "presence"], ["events", "view", "view", "presence"]), got
     views = [x for x in sleeper.msgs[start:] if x is not None and x.type == "view"]
@@ -55,12 +58,12 @@ async def test_take_over_back_and_resignation_in_the_documented_order(
         take = other.latest_view().view.takes[0].model_dump(exclude_defaults=True)
         start = len(sleeper.msgs)
         await other.request("take", state_version=version, **take)
-        got = await _until(sleeper, start, lambda x: x.type == "view")
+        got = await _frames_until(sleeper, start, lambda x: x.type == "view")
         assert got == ["events", "view"], got  # the seat's turn, the computer's: no takes
         await _past(other, version)
     start = len(sleeper.msgs)  # the seat's turn, the computer's move: back
     await sleeper.send("back")
-    got = await _until(sleeper, start, lambda x: x.type == "ack")
+    got = await _frames_until(sleeper, start, lambda x: x.type == "ack")
     # the computer may have made its move just before (its events and view come
     # first, and the fresh view then has no takes: the turn has passed)
     assert got[-3:] in (["view+takes", "presence", "ack"], ["view", "presence", "ack"]), got
@@ -73,7 +76,7 @@ async def test_take_over_back_and_resignation_in_the_documented_order(
     resigner = clients[mover]
     start = len(resigner.msgs)
     await resigner.send("resign")
-    got = await _until(resigner, start, lambda x: x.type == "ack")
+    got = await _frames_until(resigner, start, lambda x: x.type == "ack")
     assert got == ["view", "presence", "ack"], got
 
     text = " ".join(PROTOCOL.read_text().split())

@@ -14,8 +14,8 @@ import time
 import msgpack  # type: ignore[import-untyped]
 
 from protocol import messages as m
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient, http_get
 
 SEND_BUFFER = 4096

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from server.net.webui import ASSETS_DIR, CSP, IMMUTABLE, WebAssets
+from tests.helpers.servers import MakeServer
 
-from .conftest import MakeServer
 from .wsclient import WsClient
 
 HASHED_JS = "app.0123456789.js"

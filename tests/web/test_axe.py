@@ -3,30 +3,14 @@ installed by ``npm ci``) at phone and desktop sizes: no serious or critical viol
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot
+from tests.helpers.pages import AXE, violations
+from tests.helpers.web import LiveServer, open_lobby, shot
 
 pytestmark = pytest.mark.e2e
-
-AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
-
-RUN = """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
-  .filter(v => v.impact === "serious" || v.impact === "critical")
-  .map(v => v.id + " (" + v.impact + "): " +
-    v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")))"""
-
-
-def violations(page: Any) -> list[str]:
-    """Serious and critical axe-core violations of the page as it is now. (The script
-    is handed in through the DevTools protocol, which the page's CSP does not govern.)"""
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text())
-    found: list[str] = page.evaluate(RUN)
-    return found
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

@@ -11,109 +11,17 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, TABLET, LiveServer, open_lobby, shot, until
+from tests.helpers.pages import (
+    GAME_TIMEOUT,
+    create_table,
+    join_by_invite,
+    my_turn,
+    play_to_the_end,
+    take_one,
+)
+from tests.helpers.web import DESKTOP, PHONE, TABLET, LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
-
-GAME_TIMEOUT = 240.0  # seconds for a whole game (the bot's moves shown 0.3 s apart)
-
-
-def create_table(
-    page: Any, name: str = "Ann", fill: dict[str, str] | None = None, **options: str
-) -> None:
-    """Create a table as ``name``: ``options`` are the form's choices (select id to
-    value), ``fill`` its typed fields (input id to text)."""
-    page.fill("#player-name", name)
-    page.click("#new-table")
-    page.wait_for_selector("#create-go")
-    for field, value in options.items():
-        page.select_option(f"#{field}", value)
-    for field, text in (fill or {}).items():
-        page.fill(f"#{field}", text)
-    page.click("#create-go")
-
-
-def join_by_invite(host: Any, open_page: Any, name: str = "Bea") -> Any:
-    """A phone page that opens the waiting ``host``'s invite link and sits down as
-    ``name``; returns it once both pages show the table."""
-    host.wait_for_selector("#invite-link")
-    guest = open_page("phone")
-    guest.goto(host.locator("#invite-link").get_attribute("href"))
-    guest.fill("#player-name", name)
-    guest.click("#join-go")
-    host.wait_for_selector("#board")
-    guest.wait_for_selector("#board")
-    return guest
-
-
-def tap(page: Any, locator: Any, size: str, timeout: float | None = None) -> None:
-    if size == "phone":
-        locator.tap(timeout=timeout)
-    else:
-        locator.click(timeout=timeout)
-
-
-def my_turn(page: Any) -> bool:
-    return bool(page.locator(".cell.take:not([disabled])").count())
-
-
-def take_one(
-    page: Any, size: str, pick: int = 0, option: int = -1, timeout: float | None = None
-) -> str:
-    """Take a card by touch or mouse: choose it, then one of the answers; returns the
-    answer's words. ``timeout`` (ms) bounds each wait (Playwright's default: 30 s)."""
-    cards = page.locator(".cell.take:not([disabled])")
-    tap(page, cards.nth(pick % max(1, cards.count())), size, timeout)
-    answers = page.locator(".options button")
-    answers.first.wait_for(timeout=timeout)
-    n = answers.count()
-    choice = answers.nth(option % n if option >= 0 else n - 1)
-    words: str = choice.inner_text(timeout=timeout)
-    tap(page, choice, size, timeout)
-    return words
-
-
-def play_to_the_end(page: Any, size: str, shots: str | None = None, limit: int = 10_000) -> int:
-    """Play every turn of this seat until the game ends (or ``limit`` takes); returns the
-    takes made. The first turn with a question is saved as a screenshot."""
-    deadline = time.monotonic() + GAME_TIMEOUT
-    takes = 0
-    asked = False
-    while time.monotonic() < deadline and takes < limit:
-        if page.locator("#end-h").count():
-            return takes
-        if my_turn(page):
-            cards = page.locator(".cell.take:not([disabled])")
-            if shots and takes == 0:
-                shot(page, f"{shots}-4-your-turn")
-            tap(page, cards.nth(takes % cards.count()), size)
-            answers = page.locator(".options button")
-            try:
-                answers.first.wait_for(timeout=5_000)
-            except pytest.importorskip("playwright.sync_api").TimeoutError:
-                # the board was drawn anew under the tap (the seat resumed after a lost
-                # connection): tap again, as a person would
-                continue
-            assert page.locator("#preview").inner_text().startswith(("This card", "With the wand"))
-            if shots and not asked and answers.count() > 1:
-                shot(page, f"{shots}-5-question")
-                shot(page, f"{shots}-5-question-board", "#board")
-                asked = True
-            # alternate between the answers: symbols used and declined
-            answers.nth(takes % answers.count()).click() if size == "desktop" else answers.nth(
-                takes % answers.count()
-            ).tap()
-            takes += 1
-            until(
-                page,
-                "!document.querySelector('.options button') || "
-                "document.querySelector('.options button').disabled",
-            )
-        else:
-            page.wait_for_timeout(50)
-    if takes >= limit:
-        return takes
-    raise AssertionError(f"the game did not end in {GAME_TIMEOUT} s")
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

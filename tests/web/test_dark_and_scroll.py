@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import SCREENSHOTS, LiveServer, open_lobby, shot
-from .test_axe import AXE, violations
-from .test_browser import create_table
+from tests.helpers.pages import AXE, create_table, violations
+from tests.helpers.web import SCREENSHOTS, LiveServer, open_lobby, shot
 
 pytestmark = pytest.mark.e2e
 

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot, until
-from .test_axe import AXE, violations
-from .test_players_web import device_code, register
+from tests.helpers.pages import AXE, device_code, register, violations
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 

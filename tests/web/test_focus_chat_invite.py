@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot, until
-from .test_playtest_fixes import start_game
+from tests.helpers.pages import new_table, start_game
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
@@ -152,27 +152,6 @@ def test_a_spectators_chat_outlives_a_reload_as_a_seats_does(
     eve.wait_for_selector("#tables")
     assert eve.evaluate("k => localStorage.getItem(k)", key) is None
     assert ann.errors == [] and eve.errors == []
-
-
-def new_table(page: Any, live: LiveServer, name: str, players: str, private: bool = False) -> str:
-    """Ann's table for people to join (every other seat waits for a person); returns
-    its invite link."""
-    start = {"table-name": name, "opt-move": "30"}
-    open_lobby(page, live)
-    page.fill("#player-name", "Ann")
-    page.click("#new-table")
-    page.wait_for_selector("#create-go")
-    page.select_option("#opt-players", players)
-    page.check("#opt-recipes")
-    if private:
-        page.check("#opt-private")
-    for s in range(1, int(players)):
-        page.select_option(f"#seat-{s}", "")
-    for field, value in start.items():
-        page.fill(f"#{field}", value)
-    page.click("#create-go")
-    page.wait_for_selector("#invite-link")
-    return str(page.locator("#invite-link").get_attribute("href"))
 
 
 def seat_choices(page: Any) -> list[str]:

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot, until
-from .test_browser import take_one
-from .test_focus_chat_invite import new_table
+from tests.helpers.pages import new_table, take_one
+from tests.helpers.web import LiveServer, shot, until
 
 pytestmark = pytest.mark.e2e
 

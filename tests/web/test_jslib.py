@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import LiveServer
+from tests.helpers.web import LiveServer
 
 pytestmark = pytest.mark.e2e  # runs Node (and npm) in processes of their own
 

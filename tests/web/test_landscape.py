@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot
-from .test_playtest_3 import WORDS_OVER_WORDS
-from .test_playtest_fixes import CUT_WORDS, start_game
+from tests.helpers.pages import CUT_WORDS, WORDS_OVER_WORDS, start_game
+from tests.helpers.web import LiveServer, shot
 
 pytestmark = pytest.mark.e2e
 

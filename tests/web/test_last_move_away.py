@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot, until
-from .test_browser import create_table, join_by_invite, take_one
+from tests.helpers.pages import create_table, join_by_invite, take_one
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot
-from .test_playtest_fixes import my_turn_at
+from tests.helpers.pages import my_turn_at
+from tests.helpers.web import LiveServer, shot
 
 pytestmark = pytest.mark.e2e
 

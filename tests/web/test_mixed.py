@@ -23,8 +23,7 @@ from client.ui.render.cards import SYMBOL_WORD, short_name
 from shared.cards import CARDS
 from shared.events import Event, Took
 from tests.client.tmux import KK, Tmux, needs_tmux
-
-from .conftest import LiveServer, open_lobby, save_text, shot, until
+from tests.helpers.web import LiveServer, open_lobby, save_text, shot, until
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 

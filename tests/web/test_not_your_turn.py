@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, until
-from .test_browser import take_one
-from .test_playtest_fixes import start_game
+from tests.helpers.pages import start_game, take_one
+from tests.helpers.web import LiveServer, until
 
 pytestmark = pytest.mark.e2e
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import PACE_KEY, LiveServer, open_lobby, until
-from .test_browser import create_table, my_turn, take_one
+from tests.helpers.pages import create_table, my_turn, take_one
+from tests.helpers.web import PACE_KEY, LiveServer, open_lobby, until
 
 pytestmark = pytest.mark.e2e
 

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot, until
-from .test_browser import take_one
-from .test_playtest_fixes import my_turn_at
+from tests.helpers.pages import my_turn_at, take_one
+from tests.helpers.web import LiveServer, shot, until
 
 pytestmark = pytest.mark.e2e
 

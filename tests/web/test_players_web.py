@@ -19,10 +19,9 @@ import pytest
 
 from server.store import SqliteStore
 from tests.client.rated import play_rated_game
-
-from . import conftest
-from .conftest import LiveServer, open_lobby, shot, until
-from .test_axe import AXE, violations
+from tests.helpers import web
+from tests.helpers.pages import AXE, device_code, register, violations
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +30,7 @@ pytestmark = pytest.mark.e2e
 def kept_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
     """The live server of the browser tests on an SQLite store: a memory store keeps no
     finished games, so it has no games to list or replay."""
-    monkeypatch.setattr(conftest, "MemoryStore", lambda: SqliteStore(tmp_path / "server.db"))
+    monkeypatch.setattr(web, "MemoryStore", lambda: SqliteStore(tmp_path / "server.db"))
     live = LiveServer()
     try:
         yield live
@@ -53,34 +52,6 @@ def rated_game(url: str, code: str) -> None:
     t.start()
     t.join(180)
     assert not t.is_alive() and not failed, failed
-
-
-def device_code(page: Any) -> str:
-    """Ask for a new device code and read it: once the page shows a code other than the
-    one it showed before (a second ask leaves the first, used code up until the answer
-    comes, and a busy machine reads it then)."""
-    shown = page.locator("#device-code")
-    before = shown.inner_text() if shown.count() else None
-    page.click("#device-code-go")
-    until(
-        page,
-        "arg => { const c = document.getElementById('device-code');"
-        " return !!c && c.textContent !== arg; }",
-        before,
-    )
-    code: str = page.inner_text("#device-code")
-    assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code), code
-    return code
-
-
-def register(page: Any, live: LiveServer, name: str = "Ada") -> None:
-    """Open the lobby and register ``name`` from the page's Your player screen."""
-    open_lobby(page, live)
-    page.click("#your-player")
-    page.wait_for_selector("#reg-name")
-    page.fill("#reg-name", name)
-    page.click("#register-go")
-    until(page, f"document.getElementById('profile-h')?.textContent === 'Player {name}'")
 
 
 @pytest.mark.long

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot, until
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 

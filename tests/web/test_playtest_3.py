@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot, until
-from .test_browser import my_turn, take_one
-from .test_playtest_fixes import CUT_WORDS, start_game
+from tests.helpers.pages import CUT_WORDS, WORDS_OVER_WORDS, my_turn, start_game, take_one
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
 
@@ -130,26 +129,6 @@ def test_a_private_table_keeps_its_invite_across_a_reload(
     assert seat_tags(guest) == ["White", "Black", "Green"]
     assert guest.locator("#wait-h").inner_text().startswith("Three of us")
     assert host.errors == [] and guest.errors == []
-
-
-# every pair of a card's shown lines of words that lie over each other (a line's box
-# taken 2 px in from above and below, the slack of its font's ascent and descent)
-WORDS_OVER_WORDS = """() => [...document.querySelectorAll('#board .cell.card')].flatMap(c => {
-  const lines = [...c.children]
-    .filter(x => !x.classList.contains('sr-only') && getComputedStyle(x).display !== 'none')
-    .flatMap(x => {
-      const range = document.createRange();
-      range.selectNodeContents(x);
-      return [...range.getClientRects()].map(r => [x.textContent, r]);
-    });
-  const out = [];
-  lines.forEach(([a, p], i) => lines.slice(i + 1).forEach(([b, q]) => {
-    if (p.left < q.right && q.left < p.right
-        && p.top + 2 < q.bottom - 2 && q.top + 2 < p.bottom - 2)
-      out.push(`${c.dataset.card}: "${a}" over "${b}"`);
-  }));
-  return out;
-})"""
 
 
 def game_at(open_page: Any, live: LiveServer, width: int, height: int) -> Any:
@@ -326,9 +305,7 @@ WIDER_THAN_THE_SCREEN = (
 )
 
 
-def test_a_long_word_stays_inside_a_phone_s_screen(
-    live_server: LiveServer, open_page: Any
-) -> None:
+def test_a_long_word_stays_inside_a_phone_s_screen(live_server: LiveServer, open_page: Any) -> None:
     host = open_page("phone")
     open_lobby(host, live_server)
     host.fill("#player-name", "W" * 32)

@@ -11,54 +11,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, open_lobby, shot, until
+from tests.helpers.pages import CUT_WORDS, start_game, three_with_recipes
+from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 pytestmark = pytest.mark.e2e
-
-# every shown word of every card on the grid that does not fit inside its card
-CUT_WORDS = """() => [...document.querySelectorAll('#board .cell.card')].flatMap(c => {
-  const r = c.getBoundingClientRect();
-  return [...c.children].filter(x => !x.classList.contains('sr-only')
-      && getComputedStyle(x).display !== 'none')
-    .filter(x => {
-      const q = x.getBoundingClientRect();
-      return q.top < r.top || q.bottom > r.bottom || q.left < r.left || q.right > r.right
-        || x.scrollWidth > x.clientWidth + 1;
-    })
-    .map(x => `${c.getAttribute('aria-label') || c.dataset.card}: ${x.textContent}`);
-})"""
-
-
-def start_game(page: Any, live: LiveServer, **fields: str) -> None:
-    """A new table against the computer: ``fields`` fill the form's inputs by id."""
-    open_lobby(page, live)
-    page.fill("#player-name", "Ann")
-    page.click("#new-table")
-    page.wait_for_selector("#create-go")
-    for field, value in fields.items():
-        page.fill(f"#{field}", value)
-    page.click("#create-go")
-
-
-def three_with_recipes(page: Any, live: LiveServer) -> None:
-    """A new table of three with the recipe variant, Ann against two computers."""
-    open_lobby(page, live)
-    page.fill("#player-name", "Ann")
-    page.click("#new-table")
-    page.select_option("#opt-players", "3")
-    page.check("#opt-recipes")
-    page.click("#create-go")
-    page.wait_for_selector("#board")
-
-
-def my_turn_at(open_page: Any, live: LiveServer, size: str, width: int, height: int) -> Any:
-    """A page of ``size`` ("phone", "desktop") set to ``width`` x ``height``, at a new
-    table against the computer (seed 1), its cards to take on the screen."""
-    page = open_page(size)
-    page.set_viewport_size({"width": width, "height": height})
-    start_game(page, live, **{"opt-seed": "1"})
-    page.wait_for_selector(".cell.take")
-    return page
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (320, 568)])

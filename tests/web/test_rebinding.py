@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, chromium
+from tests.helpers.web import LiveServer, chromium
 
 pytestmark = pytest.mark.e2e
 

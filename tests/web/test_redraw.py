@@ -15,8 +15,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from shared.options import Options
-
-from .conftest import LiveServer, open_lobby, until
+from tests.helpers.web import LiveServer, open_lobby, until
 
 pytestmark = pytest.mark.e2e
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot, until
-from .test_playtest_fixes import start_game
+from tests.helpers.pages import start_game
+from tests.helpers.web import LiveServer, shot, until
 
 pytestmark = pytest.mark.e2e
 

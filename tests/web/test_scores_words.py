@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot
-from .test_browser import play_to_the_end
-from .test_playtest_fixes import three_with_recipes
+from tests.helpers.pages import play_to_the_end, three_with_recipes
+from tests.helpers.web import LiveServer, shot
 
 pytestmark = pytest.mark.e2e
 

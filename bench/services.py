@@ -22,7 +22,7 @@ from pathlib import Path
 
 import redis
 
-from .ports import free_port
+from bench.ports import free_port
 
 __all__ = ["Postgres", "Redis"]
 

@@ -1,0 +1,43 @@
+"""A real ``Server`` on 127.0.0.1, on a free port, per test: ``make_server`` and
+``server``, the fixtures of the server and players tests (their ``conftest.py`` files
+take them from here), and ``MakeServer``, their type."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from server.app import Server, ServerConfig
+from server.lobby import NO_QUOTAS
+from server.players.hashing import NO_ADDRESS_BOUNDS
+from server.store import MemoryStore
+
+MakeServer = Callable[..., Awaitable[Server]]
+"""``make_server``'s type: ``await make_server(**config)`` gives a started server."""
+
+
+@pytest.fixture
+async def make_server() -> AsyncIterator[MakeServer]:
+    """``await make_server(**config)``: a started server (port 0), stopped at teardown."""
+    servers: list[Server] = []
+
+    async def make(**config: Any) -> Server:
+        config.setdefault("port", 0)
+        config.setdefault("host", "127.0.0.1")
+        config.setdefault("quotas", NO_QUOTAS)  # many players from one address; see test_quotas
+        config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
+        server = Server(ServerConfig(**config), MemoryStore())
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield make
+    for s in servers:
+        await s.stop()
+
+
+@pytest.fixture
+async def server(make_server: MakeServer) -> Server:
+    return await make_server()
