@@ -67,9 +67,15 @@ class Serve:
     async def __aenter__(self) -> Serve:
         self.out = self.log.open("wb")
         self.proc = await asyncio.create_subprocess_exec(
-            str(KUPFERKESSEL), "serve", "--port", "0", "--no-persist", *self.flags,
-            stdout=asyncio.subprocess.DEVNULL, stderr=self.out,
-        )  # fmt: skip
+            str(KUPFERKESSEL),
+            "serve",
+            "--port",
+            "0",
+            "--no-persist",
+            *self.flags,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=self.out,
+        )
         async with asyncio.timeout(30):
             while True:
                 for line in self.log.read_text().splitlines():
@@ -120,9 +126,16 @@ async def one(name: str | None, seconds: float) -> dict[str, object]:
         attacker = None
         if name:  # in a process of its own: it must not slow the probe down
             attacker = await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--attack", name, "--port", str(serve.port),
-                "--seconds", str(seconds), stdout=asyncio.subprocess.PIPE,
-            )  # fmt: skip
+                sys.executable,
+                __file__,
+                "--attack",
+                name,
+                "--port",
+                str(serve.port),
+                "--seconds",
+                str(seconds),
+                stdout=asyncio.subprocess.PIPE,
+            )
         rss_max = rss_before
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:

@@ -227,8 +227,13 @@ async def one_game(
         cpu[name] += time.thread_time() - started
         frames[name] += first.frames + second.frames - before
 
-    create = {"type": "create_table", "name": "load", "player": "p0", "seat": 0,
-              "options": {"players": 2}}  # fmt: skip
+    create = {
+        "type": "create_table",
+        "name": "load",
+        "player": "p0",
+        "seat": 0,
+        "options": {"players": 2},
+    }
     await part("setup", (first, create))
     table = first.table
     assert isinstance(table, Table), first.phase
@@ -263,10 +268,15 @@ async def per_game(args: argparse.Namespace, minor: int, combined: bool) -> None
         besides = cpu["setup"] + cpu["leave"] + cpu["end"] - args.games * take
         n = args.games
         rounds.append(
-            {"besides": besides / n, "take": take, "end": cpu["end"] / n - take,
-             "setup": cpu["setup"] / n, "leave": cpu["leave"] / n,
-             "whole": sum(cpu.values()) / taken}
-        )  # fmt: skip
+            {
+                "besides": besides / n,
+                "take": take,
+                "end": cpu["end"] / n - take,
+                "setup": cpu["setup"] / n,
+                "leave": cpu["leave"] / n,
+                "whole": sum(cpu.values()) / taken,
+            }
+        )
         takes += taken
     games = args.rounds * args.games
     mid = {k: statistics.median(r[k] for r in rounds) * 1e6 for k in rounds[0]}

@@ -54,9 +54,10 @@ class AccountStore:
         return {
             url: {"name": e["name"], "secret": e["secret"]}
             for url, e in raw.items()
-            if isinstance(e, dict) and isinstance(e.get("name"), str)
+            if isinstance(e, dict)
+            and isinstance(e.get("name"), str)
             and isinstance(e.get("secret"), str)
-        }  # fmt: skip
+        }
 
     def get(self, url: str) -> Account | None:
         """The player kept for ``url``, if any."""

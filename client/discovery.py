@@ -78,8 +78,8 @@ class Announcer:
         }
         if self.web and self.addresses:
             a = self.addresses[0]
-            properties["url"] = f"http://[{a}]:{self.port}/" if ":" in a else (
-                f"http://{a}:{self.port}/"
+            properties["url"] = (
+                f"http://[{a}]:{self.port}/" if ":" in a else (f"http://{a}:{self.port}/")
             )
         return AsyncServiceInfo(
             SERVICE_TYPE,

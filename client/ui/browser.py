@@ -35,9 +35,7 @@ def browser_lines(urls: list[str], width: int, rows: int) -> list[Line]:
     if not urls:
         body += wrap([("", "This server serves no browser client (--no-web).")], width, 0)
     else:
-        body += wrap(
-            [("", "On a phone or laptop on this network, open:")], width, 0
-        )
+        body += wrap([("", "On a phone or laptop on this network, open:")], width, 0)
         body += [[("bold", f"  {u}")] for u in urls]
         body.append([])
         code = qr_lines(urls[0])

@@ -159,9 +159,17 @@ def main() -> None:
     args = p.parse_args()
     try:
         final = asyncio.run(
-            run(args.url, args.name, args.table, args.invite, args.players, args.level,
-                args.seed, args.json)
-        )  # fmt: skip
+            run(
+                args.url,
+                args.name,
+                args.table,
+                args.invite,
+                args.players,
+                args.level,
+                args.seed,
+                args.json,
+            )
+        )
     except (Refused, OSError) as e:
         sys.exit(f"random_bot: {e}")
     for score in final["scores"]:

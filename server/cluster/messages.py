@@ -287,8 +287,14 @@ def encode(msg: NodeMessage) -> Fields:
         case Replaced(handle_id, seat):
             return {"k": "replaced", "sid": handle_id, "seat": seat}
         case Rematched(handle_id, table, created, seat, seats):
-            return {"k": "rematched", "sid": handle_id, "t": table, "c": created, "seat": seat,
-                    "seats": seats}  # fmt: skip
+            return {
+                "k": "rematched",
+                "sid": handle_id,
+                "t": table,
+                "c": created,
+                "seat": seat,
+                "seats": seats,
+            }
         case Moved(table):
             return {"k": "moved", "t": table}
         case Refused(table, handle_id, code, message):

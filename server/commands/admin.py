@@ -56,9 +56,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             " notation (203.0.113.0/24, 2001:db8::/48) instead of a name",
         )
         s.add_argument(
-            "--for", dest="duration", type=parse_duration, metavar="DURATION",
+            "--for",
+            dest="duration",
+            type=parse_duration,
+            metavar="DURATION",
             help="how long: 90s, 30m, 2h, 7d, 1w (default: until lifted)",
-        )  # fmt: skip
+        )
         s.add_argument("--reason", default="", help="why (stored and logged)")
     lift = sub.add_parser("lift", help="lift a mute or ban before its end")
     lift.add_argument("id", help="the sanction's id (see: admin sanctions)")

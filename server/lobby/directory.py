@@ -24,9 +24,7 @@ class Directory(Protocol):
         """The public tables served elsewhere (as of their servers' last report)."""
         ...
 
-    async def locate(
-        self, table_id: str, current: TableHandle | None
-    ) -> TableHandle | None:
+    async def locate(self, table_id: str, current: TableHandle | None) -> TableHandle | None:
         """A table served elsewhere, as a handle its session can use (None: there is no
         such table anywhere). ``current``: the session's own table, if it has one."""
         ...
@@ -64,9 +62,7 @@ class LocalDirectory:
     def listing(self) -> list[TableFacts]:
         return []
 
-    async def locate(
-        self, table_id: str, current: TableHandle | None
-    ) -> TableHandle | None:
+    async def locate(self, table_id: str, current: TableHandle | None) -> TableHandle | None:
         return None
 
     def entered(self, table: TableHandle, invite: str | None) -> None:

@@ -50,8 +50,17 @@ def test_the_cpu_goes_to_the_function_that_spent_it(tmp_path: Path) -> None:
 
 @pytest.mark.e2e
 def test_a_small_sampled_run() -> None:
-    out = run_bench("load.py", "--only=sample", "--tables=3", "--procs=1", "--seconds=2",
-                    "--warmup=0.5", "--clients=1.1", "--profile-top=10", timeout=120)  # fmt: skip
+    out = run_bench(
+        "load.py",
+        "--only=sample",
+        "--tables=3",
+        "--procs=1",
+        "--seconds=2",
+        "--warmup=0.5",
+        "--clients=1.1",
+        "--profile-top=10",
+        timeout=120,
+    )
     for target in ("relay", "memory"):
         line = rf"{target}: \d+ intents/s, [0-9.]+ us per intent sampled \(\d+ samples\)"
         assert re.search(line, out), out

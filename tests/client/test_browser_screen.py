@@ -31,8 +31,12 @@ def test_the_qr_code_encodes_the_address() -> None:
     for i, line in enumerate(code):
         top, bottom = rows[2 * i], rows[2 * i + 1] if 2 * i + 1 < size else [False] * size
         for ch, t, b in zip(line, top, bottom, strict=True):
-            assert ch == {(True, True): "█", (True, False): "▀", (False, True): "▄",
-                          (False, False): " "}[(t, b)]  # fmt: skip
+            assert (
+                ch
+                == {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}[
+                    (t, b)
+                ]
+            )
 
 
 def test_the_screen_fits_80x24_with_its_code_and_says_so_at_60x20() -> None:

@@ -309,8 +309,13 @@ def test_a_move_counts_its_spaces_as_the_log_does() -> None:
     r.feed([m.MovedEvent(seat=1, from_space=3, to_space=8, skipped=(5,))])
     full = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100, one_line=True)]
     assert full == ["Black, since your take: moved 4 spaces jumping a pawn, choosing"], full
-    r.feed([m.TookEvent(seat=1, card="moss-3", line="col2", row=1, col=2, special=False,
-                        ends_game=False)])  # fmt: skip
+    r.feed(
+        [
+            m.TookEvent(
+                seat=1, card="moss-3", line="col2", row=1, col=2, special=False, ends_game=False
+            )
+        ]
+    )
     r.feed([m.MovedEvent(seat=1, from_space=8, to_space=9, skipped=())])
     lines = [text_of(ln) for ln in r.lines(2, COLOURS, CARDS, 100, one_line=True)]
     assert lines == ["Black, since your take: Moss 3 (col 2); moved 1 space, choosing"], lines

@@ -28,18 +28,31 @@ from shared.record import Record
 from tests.helpers.screens import SIZES, SizedOutput, draw, whole
 
 ADA = m.PlayerInfo(
-    name="Ada", since=1764583200, rating=12.41, mu=27.9, sigma=5.16, provisional=True,
-    rated_games=4, games=31, wins=17,
-)  # fmt: skip
+    name="Ada",
+    since=1764583200,
+    rating=12.41,
+    mu=27.9,
+    sigma=5.16,
+    provisional=True,
+    rated_games=4,
+    games=31,
+    wins=17,
+)
 
 
 def summary(n: int) -> m.GameSummary:
     return m.GameSummary(
-        table=f"t{n}", name=f"Friday potions {n}", finished=1764590400 + n * 600, seat=n % 2,
+        table=f"t{n}",
+        name=f"Friday potions {n}",
+        finished=1764590400 + n * 600,
+        seat=n % 2,
         names=("Ada", "Grace Brewster-Hopper") if n % 2 == 0 else ("Grace Brewster-Hopper", "Ada"),
-        ending="played_out" if n % 3 else "resigned", places=(1, 2), rated=n % 2 == 0,
-        rating_before=10.0 + n / 10, rating_after=10.5 + n / 10,
-    )  # fmt: skip
+        ending="played_out" if n % 3 else "resigned",
+        places=(1, 2),
+        rated=n % 2 == 0,
+        rating_before=10.0 + n / 10,
+        rating_after=10.5 + n / 10,
+    )
 
 
 def played_record(seed: int = 3) -> Record:
@@ -99,10 +112,17 @@ async def test_the_leaderboard_reads_whole(app: KupferApp, width: int, height: i
     board = app.players
     board.page = "board"
     entries = [
-        m.LeaderEntry(rank=i + 1, name=f"Player number {i}", rating=30 - i, mu=35, sigma=2,
-                      rated_games=40 - i, provisional=i > 10)
+        m.LeaderEntry(
+            rank=i + 1,
+            name=f"Player number {i}",
+            rating=30 - i,
+            mu=35,
+            sigma=2,
+            rated_games=40 - i,
+            provisional=i > 10,
+        )
         for i in range(20)
-    ]  # fmt: skip
+    ]
     board.board.add(entries, "r20", 45)
     screen = draw(app, width, height)
     whole("leaderboard", screen)
@@ -232,9 +252,18 @@ def test_registered_seats_read_as_registered() -> None:
         m.SeatInfo(seat=0, name="Hanna", connected=True, ready=True, registered=True),
         m.SeatInfo(seat=1, name="Hanna", connected=True),
     )
-    lines = [text_of(ln) for ln in waiting_lines(
-        "t1", 80, seats=seats, listing=(), started=False, invite=None, allow_lobby=True,
-    )]  # fmt: skip
+    lines = [
+        text_of(ln)
+        for ln in waiting_lines(
+            "t1",
+            80,
+            seats=seats,
+            listing=(),
+            started=False,
+            invite=None,
+            allow_lobby=True,
+        )
+    ]
     assert "  seat 1: Hanna (registered) (ready)" in lines
     assert "  seat 2: Hanna (joined)" in lines
     game = Record.new(Options(seed=3, players=2)).start([])

@@ -65,10 +65,16 @@ def test_a_corner_stop_decides_nothing_and_keeps_the_log() -> None:
     t = TableModel(me=0)
     t.set_view(a_view(to_move=0), 1)
     log = entries(
-        ("W moves", 0), ("W takes", None), ("B moves", 1), ("B takes Toad", None),
-        ("  Moss fills the gap", None), ("W stops at a corner", 0), ("B moves", 1),
-        ("B takes Root", None), ("W moves", 0),
-    )  # fmt: skip
+        ("W moves", 0),
+        ("W takes", None),
+        ("B moves", 1),
+        ("B takes Toad", None),
+        ("  Moss fills the gap", None),
+        ("W stops at a corner", 0),
+        ("B moves", 1),
+        ("B takes Root", None),
+        ("W moves", 0),
+    )
     t.log.extend(entries(("old", 1), ("B takes old", None)) + log)
     assert [e.text for e in t.visible_log()] == [e.text for e in log]
     t.set_view(a_view(to_move=1), 2)  # Black to move again: we stopped at a corner
@@ -96,9 +102,14 @@ def test_a_wand_turn_is_one_turn_of_the_round() -> None:
     t = TableModel(me=1)
     t.set_view(a_view(to_move=1), 1)
     log = entries(
-        ("B moves", 1), ("B takes wand", None), ("W moves", 0), ("W wand", None),
-        ("W moves again", 0), ("W takes", None), ("B moves", 1),
-    )  # fmt: skip
+        ("B moves", 1),
+        ("B takes wand", None),
+        ("W moves", 0),
+        ("W wand", None),
+        ("W moves again", 0),
+        ("W takes", None),
+        ("B moves", 1),
+    )
     t.log.extend(log)
     assert [e.text for e in t.visible_log()] == [e.text for e in log]
 

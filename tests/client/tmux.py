@@ -59,9 +59,18 @@ class Tmux:
         data = data_dir or self.data_dir
         env = f"KUPFERKESSEL_DATA_DIR={data} LANG=C.UTF-8 TERM=xterm-256color {self.pace} {env}"
         self.tmux(
-            "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
-            "-c", str(ROOT), f"env {env} {command}",
-        )  # fmt: skip
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            str(size[0]),
+            "-y",
+            str(size[1]),
+            "-c",
+            str(ROOT),
+            f"env {env} {command}",
+        )
 
     def screen(self, name: str = "kk") -> str:
         return self.tmux("capture-pane", "-p", "-t", name)

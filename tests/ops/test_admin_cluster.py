@@ -93,8 +93,16 @@ async def test_any_node_closes_a_table_its_owner_serves(
 
 def test_the_command_shows_each_entrys_node_and_the_nodes_missing() -> None:
     seat = {"seat": 0, "name": "ann", "bot": None, "connected": True}
-    table = {"id": "t1", "state": "playing", "version": 3, "seats": [seat], "spectators": 0,
-             "name": "Ann's table", "ended": None, "node": "web2-1-aa"}  # fmt: skip
+    table = {
+        "id": "t1",
+        "state": "playing",
+        "version": 3,
+        "seats": [seat],
+        "spectators": 0,
+        "name": "Ann's table",
+        "ended": None,
+        "node": "web2-1-aa",
+    }
     lines = show("tables", {"tables": [table], "unanswered": ["web3-2-bb"]})
     assert lines[1].endswith("node web2-1-aa")
     assert lines[2] == "no answer from node web3-2-bb: its part is missing"
@@ -102,8 +110,15 @@ def test_the_command_shows_each_entrys_node_and_the_nodes_missing() -> None:
     assert len(alone) == 2 and "node" not in alone[1]  # a single server: no node
     closed = show("close", {"table": "t1", "ending": "resigned", "winners": [1], "node": "n2"})
     assert closed == ["closed t1 (served by node n2): resigned, winners [1]"]
-    person = {"name": "ann", "address": "127.0.0.1", "protocol": "1.1", "state": "seated",
-              "table": "t1", "seat": 0, "node": "n2"}  # fmt: skip
+    person = {
+        "name": "ann",
+        "address": "127.0.0.1",
+        "protocol": "1.1",
+        "state": "seated",
+        "table": "t1",
+        "seat": 0,
+        "node": "n2",
+    }
     assert show("players", {"players": [person], "unanswered": []})[1].endswith("node n2")
 
 

@@ -44,9 +44,7 @@ async def test_leak_oracle_with_players(tmp_path: Path, caplog: pytest.LogCaptur
     data = db.read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("kk.db-*"))
     # what the server logs (``setup_logging``): its own records at every level, the
     # libraries' from warning up (their debug records show the frames clients send)
-    ours = [
-        r for r in caplog.records if r.name.startswith("kupferkessel") or r.levelno >= 30
-    ]
+    ours = [r for r in caplog.records if r.name.startswith("kupferkessel") or r.levelno >= 30]
     assert any(r.getMessage() == "player registered" for r in ours)
     logged = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in ours)
     for secret in secrets:

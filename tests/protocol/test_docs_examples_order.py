@@ -136,8 +136,10 @@ async def test_the_documented_order_of_messages() -> None:
     await server.start()
     try:
         url = f"ws://127.0.0.1:{server.port}/"
-        async with websockets.connect(url, subprotocols=[SUBPROTOCOL]) as wa, \
-                websockets.connect(url, subprotocols=[SUBPROTOCOL]) as wg:
+        async with (
+            websockets.connect(url, subprotocols=[SUBPROTOCOL]) as wa,
+            websockets.connect(url, subprotocols=[SUBPROTOCOL]) as wg,
+        ):
             assert wa.subprotocol == wg.subprotocol == SUBPROTOCOL
             ada, grace = Conn(wa, "Ada"), Conn(wg, "Grace")
             table: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -153,7 +155,7 @@ async def test_the_documented_order_of_messages() -> None:
         by_take = ada if ada.frames[-1]["type"] == "ack" else grace
         other = grace if by_take is ada else ada
         assert by_take.frames[-1]["re"] == by_take.sent_take
-        for line, got in zip(shown, by_take.frames[-len(shown):], strict=True):
+        for line, got in zip(shown, by_take.frames[-len(shown) :], strict=True):
             _expect(re.sub(r'"(seq|re|state_version)":\d+,?', "", line), got, by_take.who)
         assert [m["type"] for m in other.frames[-3:]] == ["events", "view", "presence"]
         assert other.frames[-1]["state"] == "finished"

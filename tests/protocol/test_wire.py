@@ -100,8 +100,13 @@ def test_a_field_added_to_a_model_is_on_the_wire() -> None:
     msg = Wider(state_version=3, re=1, extra=2, note="x")
     assert encode(msg, seq=4) == by_model(msg, seq=4)
     assert list(msgpack.unpackb(encode(msg, seq=4))) == [
-        "type", "seq", "re", "state_version", "extra", "note"
-    ]  # fmt: skip
+        "type",
+        "seq",
+        "re",
+        "state_version",
+        "extra",
+        "note",
+    ]
 
 
 def test_dict_sources_take_defaults_for_absent_fields() -> None:

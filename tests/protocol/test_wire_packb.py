@@ -19,16 +19,40 @@ from shared.view import views
 # every size boundary of msgpack's encodings: fixint, (u)int8..64, fixstr, str8..32,
 # fixarray and array16, fixmap and map16, bin8..16
 _INTS = st.integers(-(2**63), 2**64 - 1) | st.sampled_from(
-    [0, 127, 128, 255, 256, 65535, 65536, 2**32 - 1, 2**32, -32, -33, -128, -129, -32768,
-     -32769, -(2**31), -(2**31) - 1, 2**63 - 1, 2**63]
-)  # fmt: skip
+    [
+        0,
+        127,
+        128,
+        255,
+        256,
+        65535,
+        65536,
+        2**32 - 1,
+        2**32,
+        -32,
+        -33,
+        -128,
+        -129,
+        -32768,
+        -32769,
+        -(2**31),
+        -(2**31) - 1,
+        2**63 - 1,
+        2**63,
+    ]
+)
 _TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=300) | st.sampled_from(
     ["", "x" * 31, "x" * 32, "x" * 255, "x" * 256, "é" * 20, "雪" * 100, "x" * 70000]
 )
 _SCALARS = (
-    st.none() | st.booleans() | _INTS | st.floats(allow_nan=False) | _TEXT
-    | st.binary(max_size=300) | st.sampled_from([float("inf"), -0.0, b"x" * 256])
-)  # fmt: skip
+    st.none()
+    | st.booleans()
+    | _INTS
+    | st.floats(allow_nan=False)
+    | _TEXT
+    | st.binary(max_size=300)
+    | st.sampled_from([float("inf"), -0.0, b"x" * 256])
+)
 _VALUES = st.recursive(
     _SCALARS,
     lambda inner: (

@@ -45,8 +45,15 @@ def _states(
     return out[-3:]
 
 
-def _simple(kind: str, events: tuple[Event, ...], view: View, version: int, seq: int,
-            re: int | None, lacks: frozenset[str]) -> bytes:  # fmt: skip
+def _simple(
+    kind: str,
+    events: tuple[Event, ...],
+    view: View,
+    version: int,
+    seq: int,
+    re: int | None,
+    lacks: frozenset[str],
+) -> bytes:
     fitted = dataclasses.replace(view, **dict.fromkeys(lacks))
     if kind == "view":
         return encode_as(m.ViewMsg, {"state_version": version, "view": fitted}, seq=seq)
@@ -56,8 +63,15 @@ def _simple(kind: str, events: tuple[Event, ...], view: View, version: int, seq:
     return encode_as(m.UpdateMsg, source, seq=seq, re=re)
 
 
-def _fast(kind: str, events: tuple[Event, ...], view: View, version: int, seq: int,
-          re: int | None, lacks: frozenset[str]) -> bytes:  # fmt: skip
+def _fast(
+    kind: str,
+    events: tuple[Event, ...],
+    view: View,
+    version: int,
+    seq: int,
+    re: int | None,
+    lacks: frozenset[str],
+) -> bytes:
     if kind == "view":
         return encode_view(view, version, seq, lacks)
     if kind == "events":

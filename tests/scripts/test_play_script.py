@@ -28,8 +28,9 @@ def _checkout(tmp: Path) -> Path:
 def _launch(checkout: Path) -> list[str]:
     calls = checkout / ".venv" / "calls"
     calls.unlink(missing_ok=True)
-    subprocess.run(["bash", str(checkout / "scripts" / "play.sh"), "--level", "easy"],
-                   check=True, timeout=30)  # fmt: skip
+    subprocess.run(
+        ["bash", str(checkout / "scripts" / "play.sh"), "--level", "easy"], check=True, timeout=30
+    )
     return calls.read_text().splitlines()
 
 

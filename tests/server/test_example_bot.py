@@ -38,8 +38,11 @@ def test_the_example_uses_nothing_of_this_project() -> None:
     )
     out = subprocess.run(
         [sys.executable, "-I", "-c", code, str(EXAMPLE)],
-        capture_output=True, text=True, check=True, cwd="/",
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+    )
     assert out.stdout.strip() == "[]"
 
 
@@ -49,9 +52,12 @@ async def test_it_plays_a_whole_game_against_the_computer(
 ) -> None:
     bot = load_example()
     final = await bot.run(
-        f"ws://127.0.0.1:{server.port}/", players=players, level="easy", seed=players,
+        f"ws://127.0.0.1:{server.port}/",
+        players=players,
+        level="easy",
+        seed=players,
         as_json=as_json,
-    )  # fmt: skip
+    )
     assert final["game_over"] and final["seat"] == 0 and final["ply"] > 20
     assert [s["seat"] for s in final["scores"]] == list(range(players))
     assert final["result"]["ending"] == "played_out"

@@ -19,8 +19,11 @@ from .wsclient import WsClient
 def test_a_frame_is_the_same_map_in_either_encoding() -> None:
     frame = from_json('{"type":"take","id":3,"card":"toad-2","targets":[0,2]}')
     assert json.loads(to_json(frame)) == {
-        "type": "take", "id": 3, "card": "toad-2", "targets": [0, 2]
-    }  # fmt: skip
+        "type": "take",
+        "id": 3,
+        "card": "toad-2",
+        "targets": [0, 2],
+    }
     assert to_json(from_json('{"name":"Gr\\u00fcn \\u2603"}')) == '{"name":"Gr\\u00fcn \\u2603"}'
 
 

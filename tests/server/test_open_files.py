@@ -42,11 +42,18 @@ async def serve_limited(
     Without ``--store`` in ``args`` it keeps nothing; its pid goes into ``pids``."""
     persist = () if "--store" in args else ("--no-persist",)
     proc = await asyncio.create_subprocess_exec(
-        str(KUPFERKESSEL), "serve", "--port", "0", *persist, *args,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE, preexec_fn=_limit(soft, hard),
+        str(KUPFERKESSEL),
+        "serve",
+        "--port",
+        "0",
+        *persist,
+        *args,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=_limit(soft, hard),
         env={**os.environ, "KK_HOST": "127.0.0.1"},
-    )  # fmt: skip
+    )
     lines: list[str] = []
     port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

@@ -19,14 +19,27 @@ import shared.view
 from shared.frozen import QUICK, quick
 
 USED_ON = {
-    shared.events.Moved, shared.events.PassedCorner, shared.events.Took,
-    shared.events.Exploded, shared.events.ExtraTurn, shared.events.Refilled,
-    shared.events.Discarded, shared.events.TurnPassed, shared.events.TimedOut,
-    shared.events.GameOver, shared.view.KettleView, shared.view.TakeChoice,
-    shared.view.View, shared.scoring.IngredientScore, shared.scoring.RecipeScore,
-    shared.scoring.Score, shared.scoring.Result, shared.clock.ClockView,
-    server.core.handle.PublicSeat, server.core.life.TableLife,
-}  # fmt: skip
+    shared.events.Moved,
+    shared.events.PassedCorner,
+    shared.events.Took,
+    shared.events.Exploded,
+    shared.events.ExtraTurn,
+    shared.events.Refilled,
+    shared.events.Discarded,
+    shared.events.TurnPassed,
+    shared.events.TimedOut,
+    shared.events.GameOver,
+    shared.view.KettleView,
+    shared.view.TakeChoice,
+    shared.view.View,
+    shared.scoring.IngredientScore,
+    shared.scoring.RecipeScore,
+    shared.scoring.Score,
+    shared.scoring.Result,
+    shared.clock.ClockView,
+    server.core.handle.PublicSeat,
+    server.core.life.TableLife,
+}
 
 
 def test_it_is_used_where_the_hot_path_makes_records() -> None:

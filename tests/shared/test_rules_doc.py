@@ -129,10 +129,29 @@ def test_the_end_example_of_section_5_2() -> None:
 
 
 def test_the_scoring_examples_of_section_6_4() -> None:
-    white = ["whiskers-1", "whiskers-2", "whiskers-3", "whiskers-4", "eye_of_newt-3",
-             "moss-1", "moss-2", "moss-4", "toad-2", "toad-3"]  # fmt: skip
-    black = ["bat_wing-1", "bat_wing-3", "bat_wing-4", "spider_web-4", "root-1", "root-3",
-             "root-4", "fungus-2", "frog_slime-1"]  # fmt: skip
+    white = [
+        "whiskers-1",
+        "whiskers-2",
+        "whiskers-3",
+        "whiskers-4",
+        "eye_of_newt-3",
+        "moss-1",
+        "moss-2",
+        "moss-4",
+        "toad-2",
+        "toad-3",
+    ]
+    black = [
+        "bat_wing-1",
+        "bat_wing-3",
+        "bat_wing-4",
+        "spider_web-4",
+        "root-1",
+        "root-3",
+        "root-4",
+        "fungus-2",
+        "frog_slime-1",
+    ]
     alone = score_kettles([white, black[:1]], ["white", "black"]).scores[0]
     assert sum(i.total for i in alone.ingredients) == 26
     assert [i.total for i in alone.ingredients] == [25, -6, 7, 0]

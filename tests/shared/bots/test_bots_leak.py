@@ -134,9 +134,22 @@ _ALLOWED_ENGINE = {
     "view": {"View"},  # the type, never the function that projects a game
 }
 _FORBIDDEN_NAMES = {
-    "gc", "inspect", "sys", "ctypes", "importlib", "builtins", "__import__", "globals",
-    "locals", "vars", "_getframe", "f_back", "f_locals", "get_referrers", "get_objects",
-}  # fmt: skip
+    "gc",
+    "inspect",
+    "sys",
+    "ctypes",
+    "importlib",
+    "builtins",
+    "__import__",
+    "globals",
+    "locals",
+    "vars",
+    "_getframe",
+    "f_back",
+    "f_locals",
+    "get_referrers",
+    "get_objects",
+}
 # Attributes that only the real game or its deal has: the seed, dealing a game.
 _FORBIDDEN_ATTRIBUTES = _FORBIDDEN_NAMES | {"seed", "deal", "deal_setup", "_dealt"}
 
