@@ -62,9 +62,11 @@ async def run(url: str, players: int, requests: int, concurrent: int) -> dict[st
         cursors: dict[int, str | None] = {0: None}
         cursor = None
         while len(cursors) < 2:  # the cursor of the middle page, paged to as a client does
-            page = service.leaderboard_page(cursor, 100)
+            page = service.leaderboard_page(cursor, DEFAULT_PAGE)
             cursor = page.next
-            if cursor is not None and int(cursor[22:]) >= deep:
+            if cursor is None:  # the whole board came before the middle (a tiny board)
+                break
+            if int(cursor[22:]) >= deep:
                 cursors[int(cursor[22:])] = cursor
         deep = max(cursors)
         for name, start in (("first", 0), ("deep", deep)):

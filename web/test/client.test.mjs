@@ -17,16 +17,19 @@ if (!URL) throw new Error("KK_WS_URL is not set (run through tests/web/test_jsli
 
 const connect = () => KupferkesselClient.connect(URL, { client: "kk-js-test" });
 
-test("the handshake speaks protocol 1.2 and hands over the catalogue", async () => {
+test("the handshake speaks protocol 1.3 and hands over the catalogue", async () => {
   const c = await connect();
-  assert.deepEqual(c.welcome.protocol, [1, 2]);
-  assert.equal(c.welcome.catalogue.cards.length > 40, true);
-  assert.equal(c.welcome.bot_levels.length > 0, true);
-  assert.equal(c.seq, 1);
-  const pong = await c.request("ping", {});
-  assert.equal(pong.type, "pong");
-  assert.equal(c.seq, 2);
-  c.close();
+  try {
+    assert.deepEqual(c.welcome.protocol, [1, 3]);
+    assert.equal(c.welcome.catalogue.cards.length > 40, true);
+    assert.equal(c.welcome.bot_levels.length > 0, true);
+    assert.equal(c.seq, 1);
+    const pong = await c.request("ping", {});
+    assert.equal(pong.type, "pong");
+    assert.equal(c.seq, 2);
+  } finally {
+    c.close(); // a failed check must not leave the run waiting on an open socket
+  }
 });
 
 test("a refusal rejects with the server's error code", async () => {
