@@ -471,23 +471,12 @@ async def run_server(
     itself (its database taken by another server) stops too and raises why. ``SIGHUP``
     calls ``reload`` (``server.commands.startup.Reload``) if given."""
     server = Server(config, store)
-    started = False
-
-    def hangup() -> None:
-        if reload is not None and started:
-            reload(server)
-        else:
-            log.info("SIGHUP ignored: the server is still starting")
-
-    # before the start, whose "listening" line tells a supervisor it may signal: a
-    # SIGTERM at that moment stops the server cleanly instead of killing it
+    await server.start()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, server.must_stop.set)
-    if hasattr(signal, "SIGHUP"):
-        loop.add_signal_handler(signal.SIGHUP, hangup)
-    await server.start()
-    started = True
+    if reload is not None and hasattr(signal, "SIGHUP"):
+        loop.add_signal_handler(signal.SIGHUP, reload, server)
     await server.must_stop.wait()
     await server.stop()
     if server.fatal is not None:
