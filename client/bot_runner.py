@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import secrets
 import sys
+from collections.abc import Sequence
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
@@ -20,6 +21,7 @@ from protocol import messages as m
 from shared.bots import LEVELS, make_bot
 from shared.bots.base import Bot
 from shared.events import Event
+from shared.game import Take
 
 from .convert import events_from_models, view_from_model
 from .lib import Client, ClientError, ConnectionLost, ServerError, Status
@@ -63,18 +65,45 @@ async def play_seat(client: Client, level: str, seed: int | None = None) -> m.Ga
                 continue
             decided_on = update.state_version
             take = await asyncio.to_thread(bot.decide, view)
-            try:
-                await client.take(
-                    take.card,
-                    special=take.special,
-                    targets=take.targets,
-                    keep=take.keep,
-                    state_version=update.state_version,
-                )
-            except (ServerError, ConnectionLost) as e:  # a fresh view will follow
-                print(f"take refused: {e}", file=sys.stderr)
+            if not await send_take(client, take, update.state_version):
                 decided_on = -1
     raise ConnectionLost("the update stream ended")
+
+
+# A server that cannot reach its database (or a node its cluster) refuses a take with
+# ``internal`` and one of these details: nothing was applied and no fresh view follows,
+# so the same take is sent again after a pause, as PROTOCOL.md asks (Errors).
+RETRYABLE = frozenset({"store_unavailable", "cluster_unavailable"})
+RETRY_PAUSES = (1.0, 1.0, 2.0, 3.0, 5.0)  # then every 5 s, until the server answers
+
+
+async def send_take(
+    client: Client, take: Take, state_version: int, pauses: Sequence[float] = RETRY_PAUSES
+) -> bool:
+    """Send ``take`` at ``state_version``, again while the server says it cannot store
+    it now; False when it was refused otherwise (a fresh view will follow)."""
+    tries = 0
+    while True:
+        try:
+            await client.take(
+                take.card,
+                special=take.special,
+                targets=take.targets,
+                keep=take.keep,
+                state_version=state_version,
+            )
+            return True
+        except ServerError as e:
+            if e.detail not in RETRYABLE:
+                print(f"take refused: {e}", file=sys.stderr)
+                return False
+            pause = pauses[min(tries, len(pauses) - 1)]
+            tries += 1
+            print(f"take not stored ({e.detail}): trying again in {pause:g} s", file=sys.stderr)
+            await asyncio.sleep(pause)
+        except ConnectionLost as e:  # a fresh view follows the reconnection
+            print(f"take refused: {e}", file=sys.stderr)
+            return False
 
 
 def describe_result(view: m.GameView) -> str:

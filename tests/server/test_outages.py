@@ -21,8 +21,12 @@ import psycopg
 import pytest
 
 from bench.services import Postgres, Redis
+from client.bot_runner import send_take
+from client.convert import view_from_model
+from client.lib import Client
 from server.app import Server, ServerConfig
 from server.store import StoreInUse, open_store
+from shared.bots import make_bot
 from tests.helpers.cluster import LEASE, cluster
 from tests.helpers.waiting import until
 
@@ -195,6 +199,50 @@ async def test_a_bot_whose_move_the_store_refused_moves_once_it_is_back(
             timeout=20,
         )
         assert stored_takes(url, table) == person.latest_view().state_version
+
+
+async def test_kupferkessel_bot_sends_its_take_again_once_the_store_is_back(
+    own_postgres: Postgres, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kupferkessel bot``'s take refused with ``store_unavailable`` is sent again (no
+    fresh view follows such a refusal) and lands once PostgreSQL is back."""
+    url = own_postgres.database()
+    async with serving(url) as server:
+        person = await WsClient.open(server.port, "p0")
+        table, _, _ = await create(person, options={"players": 2})
+        bot = Client(f"ws://127.0.0.1:{server.port}", name="Bot", persist_tokens=False)
+        await bot.connect()
+        try:
+            await bot.join(table, "Bot")
+            await person.send("ready")
+            await bot.ready()
+            await person.wait_type("view")
+            current = person.latest_view()
+            if current.view.to_move == 0:  # our take first: then it is the bot's turn
+                fields = random_take(current.view, random.Random(3))
+                fields["special"] = False
+                await person.request("take", **{**fields, "state_version": current.state_version})
+            await until(lambda: bot.view is not None and bot.view.to_move == 1, timeout=20)
+            assert bot.view is not None
+            version = bot.state_version
+            take = make_bot("easy", 1, seed=1).decide(view_from_model(bot.view))
+            await asyncio.to_thread(own_postgres.halt)
+            sending = asyncio.create_task(send_take(bot, take, version, pauses=(0.2,)))
+            said = ""
+
+            def retrying() -> bool:
+                nonlocal said
+                said += capsys.readouterr().err
+                return "take not stored (store_unavailable): trying again" in said
+
+            await until(retrying, timeout=20)
+            assert not sending.done()
+            await asyncio.to_thread(own_postgres.resume)
+            assert await asyncio.wait_for(sending, timeout=30) is True
+            assert stored_takes(url, table) == version + 1
+        finally:
+            await bot.close()
+            await person.close()
 
 
 async def test_a_server_whose_database_was_taken_stops(
