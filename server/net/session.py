@@ -55,6 +55,7 @@ from ..figures import SessionFigures
 from ..lobby.registry import Lobby
 from ..logs import peer_fields
 from ..players.account import PLAYER_HANDLERS, Account
+from ..players.names import check_shown_text
 from .conduct import UNMODERATED, Conduct
 from .framing import Frame, Framing
 from .peers import client_address, peer_of
@@ -309,6 +310,7 @@ class Session(Framing):
         self.limiter.messages.charge(size / cfg.listing_bytes_per_token)
 
     async def on_create_table(self, msg: m.CreateTableMsg) -> None:
+        check_shown_text(msg.name, "a table's name")
         o = msg.options
         try:
             options = options_to_shared(o)
@@ -426,6 +428,7 @@ class Session(Framing):
         if not self.chat_bucket.take():
             self.figures.rate_limited.add("chat")
             raise TableError("rate_limited", "too many chat lines: wait a moment")
+        check_shown_text(msg.text, "a chat line")
         self.conduct.may_chat(self.name, self.address)
         await table.apply(self, Chat(self.name, msg.text))
 

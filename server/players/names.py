@@ -345,6 +345,25 @@ def check_name(name: str, *, scripts: bool = True) -> None:
         raise TableError("invalid_field", message, detail)
 
 
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidi embeddings, overrides and isolates: in text shown beside other text (a table's
+name in the lobby, a chat line) they reorder what follows them, e.g. a name that shows
+as another table's or a line that seems to be someone else's. The marks (U+200E, U+200F,
+U+061C) only nudge neutral characters and stay allowed."""
+
+
+def check_shown_text(text: str, what: str) -> None:
+    """``invalid_field`` (``detail`` ``bidi``) for ``text`` shown to others (``what``:
+    which field, for the message) that carries a bidi embedding, override or isolate."""
+    for c in text:
+        if c in BIDI_CONTROLS:
+            raise TableError(
+                "invalid_field",
+                f"{what} may not contain U+{ord(c):04X}: no bidi embeddings, overrides or isolates",
+                "bidi",
+            )
+
+
 if __name__ == "__main__":  # python -m server.players.names: write TABLE_FILE anew
     from pathlib import Path
 

@@ -164,3 +164,22 @@ def test_replay_of_deeply_nested_json_exits_2(
     assert cli_main(["replay", str(deep)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nested too deeply" in err
+
+
+async def test_bidi_overrides_are_refused_in_table_names_and_chat(server: Server) -> None:
+    """An override in a table's name or a chat line would reorder what the lobby or the
+    chat shows after it (``txt.exe`` shown as ``exe.txt``, a line seeming another's)."""
+    host = await WsClient.open(server.port, "host")
+    for bad in ("Bo\u202etxt.exe", "\u2067Ada's table", "a\u202ab\u202c"):
+        err = await host.request("create_table", name=bad, options={"players": 2})
+        assert (err.type, err.code, err.detail) == ("error", "invalid_field", "bidi"), err
+    assert server.lobby.tables == {}
+    table, _, _ = await create(host, name="طاولة\u200f Bo 👩\u200d👩\u200d👧")  # marks, ZWJ
+    assert server.lobby.tables[table].name.startswith("طاولة")
+    guest = await WsClient.open(server.port, "guest")
+    await join(guest, table, "g")
+    err = await guest.request("chat", text="host: I resign\u202e")
+    assert (err.type, err.code, err.detail) == ("error", "invalid_field", "bidi"), err
+    await guest.send("chat", text="gg \u200f")
+    line = await host.wait_type("chat")
+    assert line.text == "gg \u200f"
