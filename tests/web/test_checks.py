@@ -2,9 +2,11 @@
 no import cycle anywhere in ``web/src`` (madge, type-only imports counted: a screen
 gets a small interface from ``host.ts`` instead of importing ``main.ts``), and every
 source file as Prettier lays it out (``web/.prettierrc.json``), as ``ruff format``
-decides the Python's layout.
+decides the Python's layout; and no module of ``web/src`` over 600 lines, the rule
+``scripts/check_architecture.py`` holds the Python to (the generator's own files, which
+``web/.prettierignore`` lists, excepted: they are rewritten from ``docs/schema/``).
 
-They need ``npm ci`` in ``web/`` (``.ci/run`` does it) and skip without it."""
+The first two need ``npm ci`` in ``web/`` (``.ci/run`` does it) and skip without it."""
 
 from __future__ import annotations
 
@@ -14,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e  # runs Node in processes of its own
-
 WEB = Path(__file__).resolve().parents[2] / "web"
+MAX_LINES = 600
 
 
 def run_script(script: str, tool: str) -> subprocess.CompletedProcess[str]:
@@ -35,6 +36,7 @@ def run_script(script: str, tool: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.e2e  # runs Node in a process of its own
 def test_no_import_cycle_in_the_web_client() -> None:
     run = run_script("check-cycles", "madge")
     assert run.returncode == 0, f"an import cycle in web/src:\n{run.stdout}\n{run.stderr}"
@@ -44,8 +46,26 @@ def test_no_import_cycle_in_the_web_client() -> None:
     assert "No circular dependency found" in run.stdout + run.stderr
 
 
+@pytest.mark.e2e
 def test_the_web_client_is_formatted() -> None:
     run = run_script("check-format", "prettier")
     assert run.returncode == 0, (
         f"not as Prettier lays it out: run npm run format in web/\n{run.stdout}\n{run.stderr}"
     )
+
+
+def generated() -> set[Path]:
+    """The files the generator writes (``web/.prettierignore`` lists them)."""
+    lines = (WEB / ".prettierignore").read_text().splitlines()
+    return {WEB / x.strip() for x in lines if x.strip() and not x.lstrip().startswith("#")}
+
+
+def test_no_module_of_the_web_client_is_over_600_lines() -> None:
+    modules = [p for p in sorted((WEB / "src").rglob("*.ts")) if p not in generated()]
+    assert len(modules) > 10, modules  # the sources were found
+    long = {
+        str(p.relative_to(WEB)): n
+        for p in modules
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long, f"over {MAX_LINES} lines (split by concept): {long}"

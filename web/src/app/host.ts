@@ -10,7 +10,14 @@
  * each other.
  */
 import type { KupferkesselClient } from "../lib/index";
-import type { GameView, PlayerInfo, PresenceMsg, TableSummary, TakeOption } from "../lib/protocol";
+import type {
+  GameView,
+  PlayerInfo,
+  PresenceMsg,
+  ServerMessage,
+  TableSummary,
+  TakeOption,
+} from "../lib/protocol";
 import type { GameLog, LogEntry } from "./log";
 import type { Here } from "./store";
 import type { Cards } from "./words";
@@ -44,6 +51,16 @@ export type TableAction = "resign" | "claim" | "back" | "leave";
 export interface Says {
   /** A line in the status bar (`info`: news that goes by itself; "" clears it). */
   say(text: string, info?: boolean): void;
+}
+
+/** What the connection asks (`connection.ts`). */
+export interface ConnectionHost extends Says {
+  /** The page's main part (the notice that the seat is played elsewhere). */
+  readonly main: HTMLElement;
+  /** A connection was opened (again): go back to where the page was. */
+  opened(client: KupferkesselClient): Promise<void>;
+  /** A message of the server. */
+  heard(msg: ServerMessage): void;
 }
 
 /** What the invite links ask (`invite.ts`): the table this page is at. */
@@ -81,10 +98,26 @@ export interface ChatHost {
   readonly chatBox: HTMLElement;
 }
 
+/** What the chat box asks (`chat.ts`): the connection to say a line on, the game's
+ * colours to name its speakers by. */
+export interface ChatBoxHost {
+  readonly client: KupferkesselClient | null;
+  readonly t: TableState;
+  refused(e: unknown): void;
+}
+
 /** What the form of a new table asks (`create.ts`). */
 export interface CreateHost extends ScreenHost {
   /** Ready to play as soon as seated (the waiting screen's choice). */
   wantReady: boolean;
+}
+
+/** What the page's address asks (`links.ts`): an invite or watch link to follow. */
+export interface LinksHost extends ScreenHost {
+  readonly screen: Screen;
+  readonly here: Here | null;
+  /** The table an invite or watch link names, and its listing if the server lists it. */
+  prefill: { table: string; invite: string; watch: boolean; known?: TableSummary | null } | null;
 }
 
 /** What the lobby, the join form and the waiting screen ask (`lobby.ts`). */
@@ -112,25 +145,63 @@ export interface LobbyHost extends PlayersHost, CreateHost, InviteHost, ChatHost
   act(type: TableAction): void;
 }
 
-/** What the table screen asks (`table.ts`). */
-export interface TableHost extends InviteHost, ChatHost {
-  readonly main: HTMLElement;
-  readonly cards: Cards | null;
+/** What every part of the table screen reads: its state, who sits where, whose turn. */
+export interface TableReads {
   readonly t: TableState;
   readonly presence: PresenceMsg | null;
+  /** The page's main part, where the table is drawn. */
+  readonly main: HTMLElement;
   isMyTurn(): boolean;
   /** `White (Ann)`, with `you` for this browser's seat. */
   who(seat: number): string;
-  /** A seat's clock in words (`1:30 left, running`). */
-  clockText(seat: number): string;
-  /** The log by the memory rule, and the moves since this seat's last decision. */
-  visibleLog(): LogEntry[];
-  sinceLastDecision(): LogEntry[];
+}
+
+/** What the grid and the question ask (`board.ts`, `question.ts`): choose a card, take
+ * it, answer a question of the seat. */
+export interface TurnHost extends TableReads {
   /** Draw the table screen again (a question asked, a card chosen). */
   renderTableNow(): void;
   /** Keyboard focus to the turn banner, unless the person is typing somewhere. */
   focusTurn(): void;
   take(option: TakeOption): Promise<void>;
   act(type: TableAction): void;
+}
+
+/** What the seat's own buttons ask (`actions.ts`): those of a turn, and the links. */
+export interface ActionsHost extends TurnHost, InviteHost {}
+
+/** What the players and the log ask (`panels.ts`). */
+export interface PanelsHost extends TableReads {
+  /** A seat's clock in words (`1:30 left, running`). */
+  clockText(seat: number): string;
+  /** The log by the memory rule, and the moves since this seat's last decision. */
+  visibleLog(): LogEntry[];
+  sinceLastDecision(): LogEntry[];
+}
+
+/** What the game's end asks (`ending.ts`). */
+export interface EndingHost extends TableReads {
   rematch(on: boolean): void;
+}
+
+/** What the table screen asks (`table.ts`): each of its parts' interfaces. */
+export interface TableHost extends ActionsHost, PanelsHost, EndingHost, ChatHost {
+  readonly cards: Cards | null;
+}
+
+/** What the update pump asks (`updates.ts`): the table's state to change, and the
+ * screen, the announcer and the focus to show each update with. */
+export interface UpdatesHost extends TableReads {
+  readonly cards: Cards | null;
+  readonly screen: Screen;
+  /** The table and seat this page is at (its log is kept per table and seat). */
+  readonly here: Here | null;
+  show(screen: Screen): void;
+  renderTableNow(): void;
+  /** Read `text` out to a screen reader. */
+  announce(text: string): void;
+  /** Keyboard focus to a card to take (this seat's turn has come). */
+  focusStart(): void;
+  /** The game's first view came: what was drawn before it (the chat) is drawn again. */
+  firstView(): void;
 }

@@ -373,7 +373,7 @@ function about(t: TableSummary, colours: string[]): HTMLElement {
 
 /** The listed summary of `table`, looked for in the server's first few pages of
  * tables (null: not listed, a private table, or gone). */
-export async function lookUp(app: LobbyHost, table: string): Promise<TableSummary | null> {
+export async function lookUp(app: ScreenHost, table: string): Promise<TableSummary | null> {
   const c = app.client;
   let cursor: string | undefined;
   for (let page = 0; c && page < 5; page++) {

@@ -89,3 +89,22 @@ export function paceSetting(pacer: Pacer): void {
     select.value = pacer.name;
   });
 }
+
+/** The settings panel lies over the top of the page: a tap or click anywhere else closes
+ * it, as Esc inside it does (the focus back on its summary), so that a phone need not aim
+ * at "Settings" again to see the grid under it. */
+export function closeSettingsOutside(): void {
+  const settings = byId<HTMLDetailsElement>("settings");
+  document.addEventListener(
+    "pointerdown",
+    (e) => {
+      if (settings.open && !settings.contains(e.target as Node)) settings.open = false;
+    },
+    true,
+  );
+  settings.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !settings.open) return;
+    settings.open = false;
+    settings.querySelector("summary")?.focus();
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * The page's connection to its server: opened with the person's name in `hello`, opened
+ * again after a loss (waiting longer after each try, up to 10 s), kept from looking idle
+ * on a quiet table, and let go when the seat was taken up in another window or on
+ * another device (coming back by itself would take it from there in turn). The header's
+ * connection line says where it stands.
+ */
+import { ConnectionClosed, KupferkesselClient } from "../lib/index";
+import type { ByeMsg, PlayerInfo } from "../lib/protocol";
+import { byId, h, replace } from "./dom";
+import type { ConnectionHost } from "./host";
+import { account, prefs } from "./store";
+
+const VERSION = "0.1.0";
+
+export class Connection {
+  /** The connection in use (null: none at the moment). */
+  client: KupferkesselClient | null = null;
+  private retries = 0;
+  /** The status bar says why the server closed the connection (`bye`). */
+  private byeSaid = false;
+  /** The name this connection's `hello` said (`helloName`). */
+  private helloSaid = "";
+  private readonly line = byId("conn");
+
+  constructor(private readonly host: ConnectionHost) {
+    setInterval(() => this.keepAlive(), 500);
+  }
+
+  /** Connect (again); the host is told once the connection is open. */
+  async open(): Promise<void> {
+    this.setLine(this.retries ? `reconnecting (try ${this.retries})` : "connecting");
+    let client: KupferkesselClient;
+    const said = helloName();
+    try {
+      client = await KupferkesselClient.connect(wsUrl(), { client: said, clientVersion: VERSION });
+    } catch (e) {
+      this.retry(e);
+      return;
+    }
+    this.client = client;
+    this.helloSaid = said;
+    this.retries = 0;
+    if (this.byeSaid) {
+      // what the server said as it went is over: it is back
+      this.byeSaid = false;
+      this.host.say("The server is back.", true);
+    }
+    this.signedIn(null);
+    client.on("*", (m) => this.host.heard(m));
+    client.onClose((e) => {
+      if (this.client !== client) return;
+      this.client = null;
+      if (e.reason === "replaced" || e.code === 4001) this.elsewhere();
+      else this.retry(e);
+    });
+    await this.host.opened(client);
+  }
+
+  /** The name `hello` would say now is not the one this connection said: a spectator's
+   * chat lines go by it, so a new connection must say it (`reopen`). */
+  helloChanged(): boolean {
+    return helloName() !== this.helloSaid;
+  }
+
+  /** Let this connection go and open a new one. */
+  reopen(): void {
+    const c = this.client;
+    this.client = null;
+    c?.close();
+    void this.open();
+  }
+
+  /** The server said why it closes the connection. */
+  bye(msg: ByeMsg): void {
+    this.byeSaid = true;
+    this.host.say(
+      msg.reason === "shutdown"
+        ? "The server is stopping; your seat is kept if it comes back."
+        : `The server closed the connection: ${msg.message || msg.reason}`,
+    );
+  }
+
+  /** 1.2: signed in as `p` (null: anonymous); the connection line says so. */
+  signedIn(p: PlayerInfo | null): void {
+    if (this.client)
+      this.setLine(`connected to ${this.client.welcome.server}${p ? ` as ${p.name}` : ""}`);
+  }
+
+  private setLine(text: string): void {
+    this.line.textContent = text;
+  }
+
+  private retry(e: unknown): void {
+    this.retries += 1;
+    const why = e instanceof ConnectionClosed && e.reason ? ` (${e.reason})` : "";
+    this.setLine(`connection lost${why}: reconnecting (try ${this.retries})`);
+    const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries - 1, 5));
+    setTimeout(() => void this.open(), delay);
+  }
+
+  /** A quiet table is not an idle client: a ping before the server would think so. */
+  private keepAlive(): void {
+    const c = this.client;
+    if (c && !c.closed && Date.now() - c.lastSent > (c.welcome.limits.idle_timeout * 1000) / 3) {
+      c.request("ping", {}).catch(() => undefined);
+    }
+  }
+
+  /** The seat was resumed in another window or on another device: the page waits to be
+   * asked before it takes it back. */
+  private elsewhere(): void {
+    this.setLine("not connected");
+    const again = () => {
+      this.retries = 0;
+      void this.open();
+    };
+    replace(
+      this.host.main,
+      h(
+        "section",
+        { class: "form", "aria-labelledby": "away-h" },
+        h("h2", { id: "away-h", tabindex: -1 }, "Your seat is played elsewhere"),
+        h(
+          "p",
+          {},
+          "Another window or device took this seat up with its token, so this page let go of it.",
+        ),
+        h(
+          "p",
+          { class: "buttons" },
+          h("button", { class: "primary", id: "play-here", onclick: again }, "Play here again"),
+        ),
+      ),
+    );
+    byId("away-h").focus();
+  }
+}
+
+function wsUrl(): string {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+}
+
+/** The name said in `hello`: a spectator's chat lines are named after it (PROTOCOL.md,
+ * "chat"), so it is the person's, as the terminal client says its player's; the
+ * program's name while the page knows none. */
+function helloName(): string {
+  const name = (account.get()?.name ?? prefs.name()).replace(/[\x00-\x1f\x7f-\x9f]/g, "").trim();
+  return name ? [...name].slice(0, 32).join("").trim() : "kupferkessel-web";
+}

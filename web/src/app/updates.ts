@@ -1,0 +1,216 @@
+/**
+ * The table's updates, shown in order and paced (`pace.ts`), each one's events logged
+ * and read out; the presence news that goes into the log (resignations, seats a
+ * computer took over, people back); and the log kept by the table's memory rule.
+ */
+import { lineOf } from "../lib/index";
+import type { PresenceMsg, UpdateMsg } from "../lib/protocol";
+import type { UpdatesHost } from "./host";
+import { GameLog, type LogEntry } from "./log";
+import type { Pacer } from "./pace";
+import type { Presses } from "./presses";
+import { savedLog } from "./store";
+import { endingWords, eventWords, lineWords, winnersWords } from "./words";
+
+export class Updates {
+  private queue: UpdateMsg[] = [];
+  private pumping = false;
+  /** The state version the log had seen when the seat was resumed (null: not resuming). */
+  private resumedFrom: number | null = null;
+
+  constructor(
+    private readonly app: UpdatesHost,
+    private readonly pacer: Pacer,
+    private readonly presses: Presses,
+  ) {}
+
+  /** An update of the table: shown in its turn. */
+  push(u: UpdateMsg): void {
+    this.queue.push(u);
+    void this.pump();
+  }
+
+  /** Another table or seat: the updates of the one before are dropped. */
+  clear(): void {
+    this.queue = [];
+  }
+
+  /** The seat was resumed, or the table watched again: the fresh view that follows
+   * says whether the game moved on meanwhile. */
+  resumed(): void {
+    this.resumedFrom = this.app.t.log.version;
+  }
+
+  /** Resignations, seats a computer took over and people who came back go into the
+   * log (and are read out), as moves do. */
+  presence(before: PresenceMsg, now: PresenceMsg): void {
+    const said: string[] = [];
+    for (const s of now.seats) {
+      const b = before.seats[s.seat];
+      if (!b || s.bot) continue;
+      let text: string | null = null;
+      if (s.resigned && !b.resigned) {
+        if (this.noteResigned(s.seat, !!s.computer && now.state === "playing"))
+          said.push(this.app.t.log.entries[this.app.t.log.entries.length - 1].text);
+        continue;
+      }
+      if (now.state !== "playing") continue;
+      if (s.absent && !b.absent)
+        text = `${this.app.who(s.seat)} is away: a computer plays the seat`;
+      else if (!s.absent && b.absent && !s.resigned) text = `${this.app.who(s.seat)} is back`;
+      if (text) {
+        this.app.t.log.note("presence", text, s.seat);
+        said.push(text);
+      }
+    }
+    if (said.length) {
+      this.app.announce(said.join(". ") + ".");
+      this.save();
+    }
+  }
+
+  /** Log `seat`'s resignation once (the presence and the game's end may both tell of
+   * it, in either order); false if it is in the log already. */
+  private noteResigned(seat: number, computerPlays: boolean): boolean {
+    if (this.app.t.log.entries.some((e) => e.kind === "resigned" && e.seat === seat)) return false;
+    this.app.t.log.note(
+      "resigned",
+      `${this.app.who(seat)} resigned${computerPlays ? ": a computer plays the seat to the end" : ""}`,
+      seat,
+    );
+    return true;
+  }
+
+  /** Updates are shown in order; another seat's move waits until the one before has
+   * been on screen for the pace the person chose (`pace.ts`), so every move can be
+   * seen. After a wait the queue is looked at again: the pace may have changed, or the
+   * page gone to another table. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length) {
+        if (this.presses.pressing) {
+          await this.presses.released(); // a finger or button is down (`presses.ts`)
+          continue;
+        }
+        const u = this.queue[0];
+        const others =
+          u.re == null &&
+          u.events?.some(
+            (e) => "seat" in e && e.seat !== this.app.t.seat && e.kind !== "turn_passed",
+          );
+        const wait = others ? this.pacer.due(this.queue.length) : 0;
+        if (wait > 0) {
+          await this.pacer.sleep(wait);
+          continue;
+        }
+        this.queue.shift();
+        this.apply(u);
+        this.pacer.shown();
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private apply(u: UpdateMsg): void {
+    const t = this.app.t;
+    const before = t.view;
+    t.view = u.view;
+    t.version = u.state_version;
+    t.viewAt = performance.now();
+    t.pending = false;
+    if (t.selected && !u.view.takes?.some((o) => o.card === t.selected)) t.selected = null;
+    const said: string[] = [];
+    if (this.resumedFrom !== null) {
+      // the moves made while away come as a fresh view, not as events
+      // (once: never twice in a row; a log of unknown version says it if it has lines)
+      const last = t.log.entries[t.log.entries.length - 1];
+      const moved =
+        this.resumedFrom === -1 ? !!last || u.view.ply > 0 : this.resumedFrom !== u.state_version;
+      // a spectator who comes in during the game has seen none of it
+      const back =
+        last || t.seat !== null
+          ? "Back at the table: moves made meanwhile are not in the log"
+          : "You came in during the game: the moves before are not in the log";
+      if (moved && last?.kind !== "back") t.log.note("back", back);
+      // the last take this page saw is not the last one made: no "Last move" or mark of it
+      if (moved) t.last = null;
+      this.resumedFrom = null;
+    }
+    const computer = new Set(
+      (this.app.presence?.seats ?? []).filter((s) => s.computer).map((s) => s.seat),
+    );
+    const { added, took } = t.log.add(
+      u.events ?? [],
+      (ev) => eventWords(ev, (s) => this.app.who(s), this.app.cards!, lineOf),
+      computer,
+    );
+    for (const e of added) if (e.seat !== t.seat || t.seat === null) said.push(e.text);
+    if (took) t.last = took;
+    const ended = before !== null && !before.game_over && u.view.game_over && u.view.result;
+    if (ended && !u.events?.some((e) => e.kind === "game_over")) {
+      // an ending before the last card (resigned, claimed, time ran out) has no event
+      const result = u.view.result!;
+      const who = (s: number) => this.app.who(s);
+      if (result.ending === "resigned")
+        for (const s of result.resigned ?? []) this.noteResigned(s, false);
+      t.log.note(
+        "over",
+        `The game is over: ${result.ending === "resigned" ? winnersWords(result, who) : endingWords(result, who)}`,
+      );
+    }
+    t.log.version = u.state_version;
+    this.save();
+    const nowMine = this.app.isMyTurn();
+    const wasMine = before !== null && before.to_move === t.seat && !before.game_over;
+    if (this.app.screen !== "table") this.app.show("table");
+    else this.app.renderTableNow();
+    if (!before) this.app.firstView(); // lines kept from before a reload: now with their colours
+    if (nowMine && (!wasMine || u.re != null))
+      said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
+    if (said.length) this.app.announce(said.join(". ") + ".");
+    if (nowMine && !t.confirm) {
+      // (a question being answered, "Resign?", keeps the focus: the turn is announced)
+      const a = document.activeElement;
+      if (!wasMine || !a || a === document.body || a === this.app.main || a.id === "turn")
+        this.app.focusStart();
+    }
+    if (u.view.game_over && u.view.result)
+      this.app.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
+    if (ended) {
+      // the end in view, unless the person is typing (a chat line) somewhere
+      const a = document.activeElement;
+      if (!a || !["INPUT", "TEXTAREA", "SELECT"].includes(a.tagName))
+        document.getElementById("end-h")?.focus();
+    }
+  }
+
+  private casual(): boolean {
+    return (this.app.t.view?.options.memory ?? "strict") === "casual";
+  }
+
+  visible(): LogEntry[] {
+    return this.app.t.log.visible(this.app.t.seat, this.app.t.view?.to_move ?? null, this.casual());
+  }
+
+  since(): LogEntry[] {
+    return this.app.t.seat === null ? [] : this.app.t.log.since(this.app.t.seat);
+  }
+
+  private save(): void {
+    const h = this.app.here;
+    if (h)
+      savedLog.put(
+        h.table,
+        h.seat,
+        this.app.t.log.save(h.seat, this.casual(), this.app.t.view?.players),
+      );
+  }
+
+  load(table: string, seat: number | null): void {
+    this.app.t.log = GameLog.load(savedLog.get(table, seat));
+    this.app.t.last = this.app.t.log.lastTook();
+  }
+}
