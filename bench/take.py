@@ -93,7 +93,7 @@ async def play(seed: int, minor: int, combined: bool, spectators: int) -> tuple[
         table.watch(Counted(minor, combined))  # type: ignore[arg-type]
     for occ in seats:
         await table.set_ready(occ, True)  # type: ignore[arg-type]
-    everyone = [occ for _, occ in table.occupants()]
+    everyone = [occ for _, occ in table.telling.occupants()]
     before = sum(o.frames for o in everyone)  # type: ignore[attr-defined]
     takes = 0
     spent = 0.0

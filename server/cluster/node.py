@@ -470,7 +470,7 @@ class Cluster:
         """Our own sessions at ``table``, which another node serves from now on, each
         get a ``RemoteTable`` to it (``Session.follow``), starting from its facts now."""
         st = stored_form(table)
-        for seat_no, occ in table.occupants():
+        for seat_no, occ in table.telling.occupants():
             if not isinstance(occ, Session):
                 continue
             proxy = RemoteTable(self.forwarding, st, None)

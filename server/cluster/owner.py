@@ -114,7 +114,7 @@ class Serving:
         """``table`` is not served here any more: forget its sessions of other nodes;
         returns their nodes (to be told the table ``moved``)."""
         session_nodes = set()
-        for _, occ in table.occupants():
+        for _, occ in table.telling.occupants():
             if isinstance(occ, RemoteOccupant):
                 session_nodes.add(occ.session_node)
                 self.occupants.pop((occ.session_node, occ.handle_id), None)

@@ -16,7 +16,8 @@ from shared.clock import Clock, TimeRules
 from ..store import Store, StoredSeat, StoredTable
 from .life import TableLife, own_takes
 from .roles import DETACHED
-from .table import FINISHED, PLAYING, Seat, Table, TableHost
+from .seating import Seat
+from .table import FINISHED, PLAYING, Table, TableHost
 
 __all__ = ["seats_from_stored", "stored_form", "table_from_stored", "timing_from_stored"]
 
@@ -87,18 +88,11 @@ def table_from_stored(
         rated=st.rated,
     )
     table.made_by = st.made_by
-    table.seats = seats_from_stored(st)
+    table.seating.seats = seats_from_stored(st)
     if st.record is not None:
-        table.record = st.record
-        table.game = st.record.replay()
-        table.version = len(st.record.actions)
-        table.state = PLAYING
+        table.course.started(st.record, st.record.replay(), len(st.record.actions))
         if st.state == FINISHED:
-            table.state, table.finished_at = FINISHED, st.finished
-            result = st.record.result
-            table.result = result
-            table.finish_reason = result.ending if result is not None else "played_out"
-            table.lineup.resigned = list(result.resigned) if result is not None else []
+            table.ending.restored(st.record.result, st.finished)
     if table.state == PLAYING:
         restore_life(table, TableLife.from_stored(st.life, table.options.players), st.alive)
     return table
@@ -124,6 +118,6 @@ def restore_life(table: Table, life: TableLife, alive: float | None) -> None:
         if alive is not None and clock.seat == table.game.to_move:
             used = clock.spent(min(alive, now))
         clock.start(table.game.to_move, now, used)
-    people = [s.index for s in table.seats if s.person]
+    people = table.seating.people()
     for take_over in table.lineup.restore(life, people, now, own=own, clock=clock):
-        table.take_over(take_over.seat)
+        table.stand_ins.take_over(table, take_over.seat)

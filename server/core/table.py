@@ -1,14 +1,14 @@
 """Tables: seats, spectators and the one game each table plays, from its start to its
 result and, if everyone wants, a rematch.
 
-A ``Table`` owns its ``Game`` and every secret of it; what it holds and how it talks to
-its occupants is its ``Room`` (``server.core.room``), who plays each seat of its game
-its ``Lineup`` (``server.core.lineup``). Intents to one table are applied one at a time
-under its lock; each is validated against the state version it was decided on,
-applied to a copy of the game, made durable in the store, and only then acknowledged
-and broadcast. Likewise a game's end (the last take, a resignation, a claim,
-time-outs, an abandoned table) is stored before anyone hears of it, and every ending
-has a result (``shared.result``, RULES.md section 12).
+A ``Table`` owns its ``Game`` and every secret of it. It plays it and holds its parts,
+each handed what it needs: ``Seating`` (who sits and watches where), ``Telling`` (what
+each hears), ``Lineup`` (who plays each seat of the game), ``StandIns`` (the computer
+players standing in), ``Fence`` (its writes), ``Course`` (the game: each take tried on
+a copy, stored, then made its own and told) and ``Ending`` (its end stored, then
+told). Intents to one table are applied one at a time under its lock, each checked
+against the state version it was decided on; every ending has a result
+(``shared.result``, RULES.md section 12).
 
 A table's life beyond the moves (RULES.md section 12, docs/PROTOCOL.md "A table's whole
 life") is driven by ``tick``, which the lobby calls with the current time: a seat whose
@@ -22,33 +22,36 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias, assert_never
 
-from shared.bots import make_bot
-from shared.clock import Clock
-from shared.errors import RuleError
+from shared.clock import Clock, TimeRules
 from shared.events import Event, TimedOut
 from shared.game import Game, Take
+from shared.options import Options
 from shared.record import Record
-from shared.result import announced
+from shared.result import GameResult
 
-from ..aio import outlast, to_the_end
-from ..store import PlayerSeated
+from ..store import PlayerSeated, Store
 from . import intents as i
+from .course import Course
+from .ending import Ending
 from .errors import TableError, same_player
-from .handle import TableHandle
-from .lineup import Ends
+from .fence import Fence
+from .handle import PublicSeat, TableHandle, next_serial
+from .lineup import Ends, Lineup
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
 from .roles import TableHost as _TableHost
-from .room import FINISHED, LOBBY, PLAYING, Room, Seat
-from .tokens import hash_token, new_token
+from .seating import Seat, Seating
+from .standins import StandIns
+from .telling import Telling
+from .tokens import hash_token, invite_admits, new_token
 
 __all__ = [
     "DETACHED",
-    "EXPIRY_BOT",
     "FINISHED",
     "LOBBY",
     "PLAYING",
@@ -65,8 +68,7 @@ __all__ = [
 
 log = logging.getLogger("kupferkessel.table")
 
-EXPIRY_BOT = "easy"
-"""The computer player that makes a move whose time ran out: quick and sound."""
+LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
 Occupant: TypeAlias = "_Occupant[Table]"
 """Who receives a seat's or a spectator's traffic (``roles.Occupant``)."""
@@ -78,8 +80,147 @@ Answer: TypeAlias = "tuple[Occupant, int]"
 """The occupant a take's update answers, and its message's id (``Play.re``)."""
 
 
-class Table(Room):
+class Table:
     """A table (see the module docstring)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        options: Options,
+        store: Store,
+        *,
+        private: bool = False,
+        invite_hash: str | None = None,
+        created: float | None = None,
+        timing: TimeRules | None = None,
+        now: Callable[[], float] | None = None,
+        host: TableHost = DETACHED,
+        rated: bool = False,
+    ) -> None:
+        self.id = table_id
+        self.rated = rated  # 1.2: only signed-in players sit here; the result rates them
+        self.host = host
+        self.name = name
+        self.options = options  # may carry a seed chosen by the creator
+        self.store = store
+        self.private = private
+        self.invite_hash = invite_hash
+        self.timing = timing or TimeRules()
+        self.now = now or time.time
+        self.created = self.now() if created is None else created
+        self.lock = asyncio.Lock()
+        # the client address whose quotas the table counts against (``server.lobby.quotas``)
+        self.made_by: str | None = None
+        self.serial = next_serial()  # the lobby listing's order
+        # the parts, each handed what it needs
+        self.seating = Seating(options.players, self.now)
+        self.lineup: Lineup[StandIn] = Lineup(options.players, self.timing)
+        self.telling = Telling(self.seating, self.lineup, self.now)
+        self.fence = Fence(store, table_id, lambda: self.host.lost(self))
+        self.stand_ins = StandIns(
+            self.lineup,
+            self.seating,
+            self.telling,
+            lambda seat: self.host.stand_in(self, seat),
+            table_id,
+        )
+        self.ending = Ending(
+            self.fence,
+            self.lineup,
+            self.telling,
+            self.stand_ins,
+            self.now,
+            lambda: self._end_stored(),
+        )
+        self.course = Course(
+            self.fence,
+            self.lineup,
+            self.telling,
+            self.ending,
+            self.now,
+            lambda: self._due_changed(),
+            self.life,
+        )
+
+    # ------------------------------------------------------------- facts
+    @property
+    def state(self) -> str:
+        """``lobby`` until the game starts, then ``playing`` until its end is stored."""
+        if self.ending.done:
+            return FINISHED
+        return LOBBY if self.game is None else PLAYING
+
+    @property
+    def game(self) -> Game | None:
+        return self.course.game
+
+    @property
+    def record(self) -> Record | None:
+        return self.course.record
+
+    @property
+    def version(self) -> int:
+        return self.course.version
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.ending.result
+
+    @property
+    def finished_at(self) -> float | None:
+        return self.ending.at
+
+    @property
+    def finish_reason(self) -> str | None:
+        return self.ending.reason
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.seating.seats
+
+    @property
+    def spectator_count(self) -> int:
+        return len(self.seating.spectators)
+
+    @property
+    def open(self) -> bool:
+        """Waiting in the lobby with a free seat: someone may join."""
+        return self.state == LOBBY and self.seating.free
+
+    @property
+    def seeded(self) -> bool:
+        """The creator chose the seed: they may know the whole deal."""
+        return self.options.seed is not None
+
+    def public_seats(self) -> list[PublicSeat]:
+        """Each seat's public facts (``TableFacts``): what listings and presence show."""
+        return self.seating.public_seats(self.lineup)
+
+    def seat_of(self, occupant: Occupant) -> int | None:
+        return self.seating.seat_of(occupant)
+
+    def invite_ok(self, code: str | None) -> bool:
+        """Whether ``code`` lets one join or watch (any code will do at a public table)."""
+        return invite_admits(self.private, self.invite_hash, code)
+
+    def next_due(self) -> float | None:
+        """When ``tick`` next has something to do (None: nothing is pending)."""
+        return self.lineup.next_due() if self.state == PLAYING else None
+
+    def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
+        """What the store keeps of the game beyond its record (``Lineup.life``)."""
+        return self.lineup.life(self.store.server_id, self.rated, clock)
+
+    # ------------------------------------------------------------- telling
+    def send_view_to(self, occupant: Occupant, seat: int | None = None) -> None:
+        """A fresh full view for one occupant (``Telling.view_to``)."""
+        self.telling.view_to(self, occupant, seat)
+
+    def broadcast_presence(self) -> None:
+        """Presence to everyone here, once the host knows what changed."""
+        self.host.changed(self)
+        self.telling.presence(self)
 
     # ------------------------------------------------------------- intents
     async def apply(self, occupant: Occupant, intent: i.Intent) -> Any:
@@ -100,9 +241,7 @@ class Table(Room):
             case i.Ready(ready):
                 await self.set_ready(occupant, ready)
             case i.Play(take, state_version, re):  # the update to ``occupant`` answers ``re``
-                seat = self.seat_of(occupant)
-                if seat is None:
-                    raise TableError("not_seated", "spectators cannot act; join a seat to play")
+                seat = self._seated(occupant, "spectators cannot act; join a seat to play")
                 answer = None if re is None else (occupant, re)
                 return await self.take_for_seat(
                     seat, take, state_version, person=True, answer=answer
@@ -116,7 +255,7 @@ class Table(Room):
             case i.Rematch(yes):
                 await self.vote_rematch(occupant, yes)
             case i.Chat(name, text):
-                self.chat(occupant, name, text)
+                self.telling.chat(self, occupant, name, text)
             case _:
                 assert_never(intent)
         return None
@@ -144,33 +283,18 @@ class Table(Room):
                     " (a seeded table); join with seeded: true to sit down knowing it",
                     "seeded",
                 )
-            if seat is not None:
-                if not 0 <= seat < len(self.seats):
-                    raise TableError("invalid_field", f"no seat {seat} at this table")
-                if self.seats[seat].taken:
-                    raise TableError("seat_taken", f"seat {seat} is taken")
-                chosen = self.seats[seat]
-            else:
-                free = [s for s in self.seats if not s.taken]
-                if not free:
-                    raise TableError("table_full", "every seat at this table is taken")
-                chosen = free[0]
-            if player_id is not None and any(s.player == player_id for s in self.seats):
-                raise same_player()  # checked under the lock, and by the store (races)
+            chosen = self.seating.for_join(seat, player_id)  # under the lock (races: the store)
             token = new_token()
             th = hash_token(token)
-            epoch = self.epoch_held()
+            epoch = self.fence.epoch_held()
             write = self.store.set_seat(
                 self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
             )
             try:
-                await self.durable(write)
+                await self.fence.durable(write)
             except PlayerSeated as e:  # nothing stored: the table is as it was
                 raise same_player() from e
-            chosen.name, chosen.token_hash, chosen.player = name, th, player_id
-            chosen.occupant, chosen.ready = occupant, False
-            self.spectators.discard(occupant)
-            self._note_presence()
+            self.seating.sit(chosen, occupant, name, th, player_id)
         self.broadcast_presence()
         return chosen.index, token
 
@@ -179,13 +303,10 @@ class Table(Room):
         async with self.lock:
             if self.state != LOBBY:
                 raise TableError("not_in_lobby", "bots can only be seated before the game")
-            free = [s for s in self.seats if not s.taken and (seat is None or s.index == seat)]
-            if not free:
-                raise TableError("table_full", "no free seat for a bot")
-            chosen = free[0]
+            chosen = self.seating.for_bot(seat)
             name = f"{level} bot"
-            epoch = self.epoch_held()
-            await self.durable(
+            epoch = self.fence.epoch_held()
+            await self.fence.durable(
                 self.store.set_seat(self.id, chosen.index, name, None, level, epoch=epoch)
             )
             chosen.name, chosen.bot, chosen.ready = name, level, True
@@ -197,8 +318,7 @@ class Table(Room):
         self.seats[seat].occupant = occupant
 
     def watch(self, occupant: Occupant) -> None:
-        self.spectators.add(occupant)
-        self._note_presence()
+        self.seating.watch(occupant)
         self.send_view_to(occupant)
         self.broadcast_presence()
 
@@ -206,59 +326,44 @@ class Table(Room):
         """Leave the table. Before the game a seat is given up; during it the seat stays
         the player's (resume with the token) and only the connection detaches: after
         the grace period a computer player plays it until the person resumes."""
-        if occupant in self.spectators:
-            self.spectators.discard(occupant)
-            self._note_presence()
+        if self.seating.unwatch(occupant):
             self.broadcast_presence()
             return
         async with self.lock:
-            seat = self.seat_of(occupant)  # under the lock: a resume may have replaced it
-            if seat is None:
-                raise TableError("not_seated", "you are not at this table")
-            epoch = self.epoch_held()
-            s = self.seats[seat]
-            s.occupant = None
+            # under the lock: a resume may have replaced it
+            seat = self._seated(occupant, "you are not at this table")
+            epoch = self.fence.epoch_held()
+            self.seating.vacate(seat)
             self._went_away(seat)
-            self._note_presence()
             if self.state == LOBBY:
                 # the token dies before the store is written: a ``resume`` of it racing
                 # this leave finds no seat (not a seat without a name)
-                s.name = s.token_hash = s.player = None
-                s.ready = False
-                await self.durable(self.store.clear_seat(self.id, seat, epoch=epoch))
+                self.seating.clear(seat)
+                await self.fence.durable(self.store.clear_seat(self.id, seat, epoch=epoch))
         self.broadcast_presence()
 
     def detach(self, occupant: Occupant) -> None:
         """The connection closed: keep the seat, mark it disconnected."""
-        self.spectators.discard(occupant)
-        for s in self.seats:
-            if s.occupant is occupant:
-                s.occupant = None
-                self._went_away(s.index)
-        self._note_presence()
+        for seat in self.seating.detach(occupant):
+            self._went_away(seat)
         self.broadcast_presence()
 
     def resume(self, token_hash: str, occupant: Occupant) -> int:
         """Take a seat back with its token; an older connection on it is replaced, and
         a computer player standing in for an absent person stops."""
-        for s in self.seats:
-            if s.token_hash is not None and secrets.compare_digest(s.token_hash, token_hash):
-                old = s.occupant
-                s.occupant = occupant
-                self.spectators.discard(occupant)
-                self._note_presence()
-                self._back(s.index)
-                if old is not None and old is not occupant:
-                    old.replaced(self, s.index)
-                self.send_view_to(occupant)
-                self.broadcast_presence()
-                return s.index
-        raise TableError("bad_token", "that seat token is not valid here")
+        s = self.seating.by_token(token_hash)
+        if s is None:
+            raise TableError("bad_token", "that seat token is not valid here")
+        old = self.seating.resume(s, occupant)
+        self.stand_ins.back(s.index)
+        if old is not None and old is not occupant:
+            old.replaced(self, s.index)
+        self.send_view_to(occupant)
+        self.broadcast_presence()
+        return s.index
 
     async def set_ready(self, occupant: Occupant, ready: bool = True) -> None:
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can be ready")
+        seat = self._seated(occupant, "only a seated player can be ready")
         if self.state != LOBBY:
             raise TableError("not_in_lobby", "the game has already started")
         self.seats[seat].ready = ready
@@ -268,9 +373,9 @@ class Table(Room):
     async def maybe_start(self) -> None:
         """Start the game once every seat is taken and everyone is ready (a bot always is)."""
         async with self.lock:
-            if self.state != LOBBY or not all(s.taken and s.ready for s in self.seats):
+            if self.state != LOBBY or not self.seating.full_and_ready:
                 return
-            epoch = self.epoch_held()
+            epoch = self.fence.epoch_held()
             options = self.options
             if options.seed is None:
                 options = options.replace(seed=secrets.randbits(63))
@@ -278,15 +383,14 @@ class Table(Room):
             record, game = Record.deal(options, events)
             # stored with the game: a crash knows the first move's start
             clock = self.lineup.new_clock(game.to_move, self.now())
-            await self.durable(
+            await self.fence.durable(
                 self.store.start_game(self.id, record, self.life(clock), epoch=epoch)
             )
-            self.record, self.game, self.version = record, game, 0
-            self.state = PLAYING
+            self.course.started(record, game)  # playing from now on
             self.lineup.clock = clock
             self._due_changed()
             log.info("game started", extra={"table": self.id})
-            self._send_update(events)
+            self.telling.update(self, events)
         self.broadcast_presence()
 
     # ------------------------------------------------------------- play
@@ -305,94 +409,25 @@ class Table(Room):
         its take is then dropped unless it still plays the seat (``_plays``). The
         update to ``answer``'s occupant carries its message id."""
         async with self.lock:
-            if by is not None and not self._plays(seat, by):
+            if by is not None and not self.stand_ins.plays(seat, by):
                 return i.Taken(self.version)
-            game = self._running(state_version)
+            game = self.course.running(state_version)
             if seat != game.to_move:
                 raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
             if person:
                 if seat in self.lineup.resigned:
                     raise TableError("not_allowed", "you resigned: a computer plays your seat")
                 if seat in self.lineup.stand_ins:  # the person is back and acts
-                    self._back(seat)
+                    self.stand_ins.back(seat)
             # a person's own take is stored with it (``life``): what makes a rated game count
             held = self.lineup.person_takes(seat) if person else None
             try:
-                answered = await self._apply_locked(seat, take, [], answer)
+                answered = await self.course.take(self, seat, take, [], answer)
             except Exception:  # a refused take is no take: the time-outs in a row stand
                 if held is not None:
                     self.lineup.refused(seat, held)
                 raise
             return i.Taken(self.version, answered)
-
-    def _running(self, state_version: int) -> Game:
-        """The game, if it runs and is at ``state_version`` (else the refusal)."""
-        game = self.game
-        if self.state == LOBBY or game is None or self.record is None:
-            raise TableError("not_started", "the game has not started yet")
-        if self.state == FINISHED:
-            raise TableError("game_over", "the game is over")
-        if state_version != self.version:
-            raise TableError(
-                "stale_state",
-                f"that intent was decided on state {state_version}; "
-                f"the game is at state {self.version}",
-            )
-        return game
-
-    async def _apply_locked(
-        self, seat: int, take: Take, events: list[Event], answer: Answer | None = None
-    ) -> bool:
-        """Validate, store, then announce one take (the lock held); the last take of
-        the game stores and announces its result too. Returns whether its update
-        answered ``answer``."""
-        assert self.game is not None and self.record is not None
-        epoch = self.epoch_held()  # the claim this take is accepted under; its writes carry it
-        trial = self.game.copy()
-        try:
-            trial.apply(take, seat, events)
-        except RuleError as e:
-            raise TableError("illegal_move", e.message, e.code) from e
-        index = len(self.record.actions)
-        clock = self.lineup.clock_after(None if trial.over else trial.to_move, self.now())
-        # durable before the ack; once the write is asked for, the table follows it
-        # whatever happens to the caller (a stand-in stopped, a connection gone): see
-        # ``_commit``; a game's last take stores its end too: a task of its own
-        commit = self._commit(index, take, trial, clock, events, epoch, answer)
-        return await (to_the_end(commit) if trial.over else commit)
-
-    async def _commit(
-        self,
-        index: int,
-        take: Take,
-        trial: Game,
-        clock: Clock | None,
-        events: list[Event],
-        epoch: int | None,
-        answer: Answer | None,
-    ) -> bool:
-        """Store take ``index`` under ``epoch``, then make it the table's (and announce it):
-        cancelled meanwhile, all of that first (``outlast``), and nothing after it
-        suspends but a game's last take, which its caller runs in a task of its own."""
-        assert self.record is not None
-        write = self.store.append_action(self.id, index, take, self.life(clock), epoch=epoch)
-        cancelled = await outlast(write)
-        await self.durable(write)  # done: its failure, if any, raised at once
-        self.record.actions.append(take)
-        self.game = trial
-        self.lineup.clock = clock
-        self.version += 1
-        self._due_changed()
-        if trial.over:  # the end is stored before anyone hears of it
-            result = self._judge("played_out")
-            await self._store_end(result, epoch=epoch)
-            events = announced(events, result)
-        answered = self._send_update(events, answer)
-        if trial.over:
-            self._announce_end(None)
-        if cancelled:
-            raise asyncio.CancelledError
-        return answered
 
     # ------------------------------------------------------------- time
     async def tick(self, now: float | None = None) -> None:
@@ -403,7 +438,7 @@ class Table(Room):
             return
         due = self.lineup.due(now)
         for take_over in due:
-            self.take_over(take_over.seat)
+            self.stand_ins.take_over(self, take_over.seat)
         if due:
             async with self.lock:
                 await self.save_life()
@@ -419,20 +454,19 @@ class Table(Room):
             if self.state != PLAYING or self.version != version or self.game is None:
                 return  # someone moved meanwhile
             seat = self.game.to_move
-            bot = make_bot(EXPIRY_BOT, seat, seed=secrets.randbits(32))
-            take = bot.decide(self.view_for(seat))
+            take = self.stand_ins.expiry_move(self, seat)
             log.info("time out", extra={"table": self.id, "seat": seat})
             self.lineup.ran_out(seat)
-            await self._apply_locked(seat, take, [TimedOut(seat)])
+            await self.course.take(self, seat, take, [TimedOut(seat)])
             if self.state != PLAYING:
                 return
-            todo = self.lineup.after_time_out(seat, self._people())
+            todo = self.lineup.after_time_out(seat, self.seating.people())
             if not todo:
                 return
-            self.take_over(seat)
+            self.stand_ins.take_over(self, seat)
             await self.save_life()
             if isinstance(todo[-1], Ends):
-                await self._end_early(todo[-1])
+                await self.ending.early(self, todo[-1])
                 return
         self.broadcast_presence()
 
@@ -442,48 +476,42 @@ class Table(Room):
         nobody but computer players would be left, the game ends and the others win;
         otherwise a computer player plays the seat to the end and it ranks last. Returns
         the state version after it."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can resign")
+        seat = self._seated(occupant, "only a seated player can resign")
         async with self.lock:
             if self.state == FINISHED:
                 raise TableError("game_over", "the game is over")
             if self.state != PLAYING or self.game is None:
                 raise TableError("not_started", "there is no game running to resign")
-            todo = self.lineup.resign(seat, self._people())
+            todo = self.lineup.resign(seat, self.seating.people())
             if isinstance(todo, Ends):
-                await self._end_early(todo)
+                await self.ending.early(self, todo)
                 return self.version
             await self.save_life()  # the resignation is durable before it is heard of
-            self.take_over(todo.seat)
+            self.stand_ins.take_over(self, todo.seat)
         self.broadcast_presence()
         return self.version
 
     async def claim(self, occupant: Occupant) -> int:
         """With two players, end the game and win while the opponent is absent; returns
         the state version after it."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can claim")
+        seat = self._seated(occupant, "only a seated player can claim")
         async with self.lock:
             if self.state != PLAYING or self.game is None:
                 code = "game_over" if self.state == FINISHED else "not_started"
                 raise TableError(code, "there is no game running to claim")
-            await self._end_early(self.lineup.claim(seat))
+            await self.ending.early(self, self.lineup.claim(seat))
         return self.version
 
     async def back(self, occupant: Occupant) -> int:
         """The person takes its seat back from the computer player standing in; returns
         the state version."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can come back")
+        seat = self._seated(occupant, "only a seated player can come back")
         if self.state != PLAYING:
             code = "game_over" if self.state == FINISHED else "not_started"
             raise TableError(code, "there is no game running")
-        if not self.absent(seat):
+        if not self.lineup.absent(seat):
             raise TableError("not_allowed", "no computer player plays your seat")
-        self._back(seat)
+        self.stand_ins.back(seat)
         self.send_view_to(occupant)  # now with the takes, if the seat is to move
         self.broadcast_presence()
         return self.version
@@ -495,14 +523,7 @@ class Table(Room):
         async with self.lock:
             if self.state == FINISHED or (only_if is not None and not only_if(self)):
                 return False
-            if self.game is None:  # abandoned before its game started: no result
-                await self._store_end(None, ending, epoch=self.epoch_held())
-                self._announce_end(None)
-            elif self.game.over:
-                await self._store_end(self._judge("played_out"), epoch=self.epoch_held())
-                self._announce_end(None)
-            else:
-                await self._end_early(Ends(ending))
+            await self.ending.end(self, ending)
         return True
 
     async def close(self, resigning: int | None = None) -> bool:
@@ -517,7 +538,7 @@ class Table(Room):
                 return False
             if self.state != PLAYING or self.game is None:
                 raise TableError("not_started", "no game runs there: close it without a seat")
-            await self._end_early(self.lineup.close(resigning))
+            await self.ending.early(self, self.lineup.close(resigning))
         return True
 
     async def end_by_operator(self, resigning: int | None = None) -> tuple[str, list[int]]:
@@ -532,26 +553,45 @@ class Table(Room):
     async def vote_rematch(self, occupant: Occupant, yes: bool) -> None:
         """Ask for (or withdraw) a rematch (RULES.md section 12.6); when every person
         seated asks, the host starts it."""
-        seat = self.seat_of(occupant)
-        if seat is None:
-            raise TableError("not_seated", "only a seated player can ask for a rematch")
+        seat = self._seated(occupant, "only a seated player can ask for a rematch")
         if self.state != FINISHED or self.result is None:
             raise TableError("not_finished", "a rematch follows a game that has ended")
-        if yes and any(s.occupant.minor < 1 for s in self.seats if s.person and s.occupant):
-            raise TableError(  # it needs every person's vote, and 1.0 has no rematch
-                "not_allowed",
-                "a player here speaks protocol 1.0, which has no rematch",
-                "protocol_1_0",
-            )
-        if yes:
-            self.rematch_votes.add(seat)
-        else:
-            self.rematch_votes.discard(seat)
+        self.seating.vote(seat, yes)
         self.broadcast_presence()
-        people = {s.index for s in self.seats if s.person}
-        if people <= self.rematch_votes:
-            self.rematch_votes.clear()
+        if self.seating.rematch_agreed():
             await self.host.rematch(self)
+
+    # ------------------------------------------------------------- who plays each seat
+    def _seated(self, occupant: Occupant, refusal: str) -> int:
+        """The seat ``occupant`` sits at; refused ``not_seated`` (``refusal``) if none."""
+        seat = self.seating.seat_of(occupant)
+        if seat is None:
+            raise TableError("not_seated", refusal)
+        return seat
+
+    def _went_away(self, seat: int) -> None:
+        """A person's connection left its seat during the game: the grace period runs."""
+        if self.state == PLAYING and self.seats[seat].person:
+            self.lineup.went_away(seat, self.now())
+            self._due_changed()
+
+    async def save_life(self) -> None:
+        """Store ``life()`` now (a running game's)."""
+        life = self.life()
+        if life is not None and self.state == PLAYING:
+            epoch = self.fence.epoch_held()
+            await self.fence.durable(self.store.save_life(self.id, life, epoch=epoch))
+
+    def _due_changed(self) -> None:
+        """Say (``on_due``) that ``next_due`` may have come earlier: called wherever a
+        clock starts or a grace period begins. A later or no due time needs no call
+        (the lobby finds out when the earlier one comes)."""
+        self.host.due_changed(self)
+
+    def _end_stored(self) -> None:
+        """The game's end is stored (``Ending``): the host hears of it."""
+        self.host.finished(self)
+        self.host.changed(self)
 
 
 if TYPE_CHECKING:  # mypy proves that a table is a handle (``server.core.handle``)

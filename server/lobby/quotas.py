@@ -79,9 +79,9 @@ def counts_as(table: Table) -> tuple[str, ...]:
     kinds = []
     if table.state == LOBBY:
         kinds.append("lobby")
-    elif table.state == PLAYING and not table.attended:
+    elif table.state == PLAYING and not table.seating.attended:
         kinds.append("unattended")
-    if table.bots_only:
+    if table.seating.bots_only:
         kinds.append("bots")
     return tuple(kinds)
 
@@ -202,8 +202,8 @@ class LocalCounts:
         return Held(
             tables,
             sum(t.state == LOBBY for t in mine),
-            sum(t.state == PLAYING and not t.attended for t in mine),
-            sum(t.bots_only for t in mine),
+            sum(t.state == PLAYING and not t.seating.attended for t in mine),
+            sum(t.seating.bots_only for t in mine),
         )
 
     async def reserve(self, table_id: str, peer: str | None, bots_only: bool) -> None:

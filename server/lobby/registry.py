@@ -387,8 +387,8 @@ class Lobby:
             to = new.seats[(s.index + 1) % n]
             if s.name is None:
                 continue
-            epoch = new.epoch_held()
-            await new.durable(
+            epoch = new.fence.epoch_held()
+            await new.fence.durable(
                 self.store.set_seat(
                     new.id, to.index, s.name, s.token_hash, s.bot, epoch=epoch, player=s.player
                 )
@@ -396,8 +396,8 @@ class Lobby:
             to.name, to.token_hash, to.bot, to.ready = s.name, s.token_hash, s.bot, True
             to.player = s.player
             if s.token_hash is not None:  # the token now opens the new seat
-                epoch = old.epoch_held()
-                await old.durable(
+                epoch = old.fence.epoch_held()
+                await old.fence.durable(
                     self.store.set_seat(
                         old.id, s.index, s.name, None, s.bot, epoch=epoch, player=s.player
                     )
@@ -410,12 +410,12 @@ class Lobby:
             elif occ is not None and occ.deliver_rematch(old, new, to.index):
                 to.occupant = occ
                 s.occupant = None
-        for occ in list(old.spectators):
+        for occ in list(old.seating.spectators):
             if occ.deliver_rematch(old, new, None):
-                old.spectators.discard(occ)
-                new.spectators.add(occ)
-        old._note_presence()
-        new._note_presence()
+                old.seating.spectators.discard(occ)
+                new.seating.spectators.add(occ)
+        old.seating.note_presence()
+        new.seating.note_presence()
         log.info("rematch", extra={"table": old.id, "new": new.id})
         old.broadcast_presence()
         new.broadcast_presence()
@@ -492,12 +492,12 @@ class Lobby:
         return await self.expire_lobbies(now) + self.sweep(now)
 
     def _abandoned(self, table: Table, now: float) -> bool:
-        if table.idle_since is None:
+        if table.seating.idle_since is None:
             return False
         if table.state == LOBBY:
-            return self.lobby_ttl > 0 and now - table.idle_since >= self.lobby_ttl
+            return self.lobby_ttl > 0 and now - table.seating.idle_since >= self.lobby_ttl
         if table.state == PLAYING:
-            return self.abandon_ttl > 0 and now - table.idle_since >= self.abandon_ttl
+            return self.abandon_ttl > 0 and now - table.seating.idle_since >= self.abandon_ttl
         return False
 
     async def expire_lobbies(self, now: float | None = None) -> int:
@@ -518,7 +518,7 @@ class Lobby:
                 continue
             # someone who watched or resumed while the store wrote stays able to see
             # the end; the table then leaves with the finished ones (``sweep``)
-            if not table.attended and self.tables.get(table.id) is table:
+            if not table.seating.attended and self.tables.get(table.id) is table:
                 del self.tables[table.id]
                 self.finished_here -= 1
                 gone += 1

@@ -236,7 +236,7 @@ async def test_1_1_intents_are_unknown_to_a_1_0_connection(server: Server) -> No
         "protocol_1_0",
     ), refused
     table = server.lobby.get(table_id)
-    assert not table.rematch_votes
+    assert not table.seating.rematch_votes
 
 
 async def test_a_1_0_join_at_a_seeded_table_is_told_why(server: Server) -> None:

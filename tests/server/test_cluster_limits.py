@@ -115,14 +115,14 @@ async def test_an_unattended_game_counts_wherever_its_people_are(
         await player.send("ready")
         await player.wait_type("view")
         player.abort()  # the game runs on at a, nobody connected
-        await _until(lambda: not a.lobby.tables[table].attended)
+        await _until(lambda: not a.lobby.tables[table].seating.attended)
         await _settled([a, b])
         c = await WsClient.open(b.port, "c")
         refused = await c.request("create_table", name="one more")
         assert refused.code == "server_full" and "nobody connected" in refused.message, refused
         watcher = await WsClient.open(b.port, "w")
         assert (await watcher.request("watch", table=table)).type == "watching"
-        await _until(lambda: a.lobby.tables[table].attended)
+        await _until(lambda: a.lobby.tables[table].seating.attended)
         await _settled([a, b])
         assert (await c.request("create_table", name="one more")).type == "table_created"
 

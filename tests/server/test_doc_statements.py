@@ -87,7 +87,7 @@ async def test_places_are_a_competition_ranking_even_when_nobody_won(
     table = server.lobby.get(table_id)
     for c in clients:
         await c.close()
-    await clients[0].wait_until(lambda: table.idle_since is not None)
+    await clients[0].wait_until(lambda: table.seating.idle_since is not None)
     clock.t += 601
     assert await server.lobby.sweep_all() == 1
     result = table.result

@@ -149,7 +149,7 @@ async def test_abandoned_game_ends_and_leaves_memory(make_server: MakeServer) ->
     table = server.lobby.get(table_id)
     for c in clients:
         await c.close()
-    await clients[0].wait_until(lambda: table.idle_since is not None)
+    await clients[0].wait_until(lambda: table.seating.idle_since is not None)
     clock.t += 599
     assert await server.lobby.sweep_all() == 0
     clock.t += 2
@@ -173,7 +173,7 @@ async def test_a_game_of_bots_nobody_watches_is_abandoned(make_server: MakeServe
     created = await c.request("create_table", name="bots", options={"players": 2}, bots=bots)
     assert created.type == "table_created"
     table = server.lobby.get(created.table.id)
-    assert table.state == "playing" and table.idle_since is not None
+    assert table.state == "playing" and table.seating.idle_since is not None
     clock.t += 59
     assert await server.lobby.sweep_all() == 0
     clock.t += 2

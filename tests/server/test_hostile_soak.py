@@ -46,8 +46,8 @@ async def test_hostile_clients_all_at_once(make_server: MakeServer) -> None:
     # the quotas held: one address, at most its lobby tables and bot games
     q = server.lobby.quotas
     tables = list(server.lobby.tables.values())
-    assert sum(t.state == LOBBY and not t.attended for t in tables) <= q.lobby_tables + 1
-    assert sum(t.state == PLAYING and t.bots_only for t in tables) <= q.bot_games
+    assert sum(t.state == LOBBY and not t.seating.attended for t in tables) <= q.lobby_tables + 1
+    assert sum(t.state == PLAYING and t.seating.bots_only for t in tables) <= q.bot_games
     assert counters["ping flood, never reading"]["bytes_sent"] > 0
     # every attacker is gone; the server serves
     async with asyncio.timeout(20):

@@ -12,6 +12,7 @@ from server.lobby import Lobby
 from server.lobby.quotas import Held, LocalCounts, Quotas, counts_as, limits_of, refusal
 from server.store import MemoryStore
 from shared.options import Options
+from shared.record import Record
 
 
 class _Person:
@@ -26,12 +27,16 @@ def _tables() -> list[Table]:
         itertools.product((LOBBY, PLAYING, FINISHED), (False, True), (False, True))
     ):
         table = Table(f"t{i}", "t", Options(players=2), store)
-        table.state = state
+        if state != LOBBY:  # its game dealt (and, finished, ended without a result)
+            table.course.started(*Record.deal(Options(players=2, seed=i), []))
+        if state == FINISHED:
+            table.ending.restored(None, 0.0)
+        assert table.state == state
         for seat in table.seats:
             seat.name = "bot" if bots else "p"
             seat.bot = "easy" if bots else None
         if attended:
-            table.spectators.add(_Person())  # type: ignore[arg-type]
+            table.seating.spectators.add(_Person())  # type: ignore[arg-type]
         out.append(table)
     return out
 

@@ -43,9 +43,9 @@ async def one_table(
 async def idle(table: Table) -> float:
     """Wait until the server has seen the last person go; since when the table is idle."""
     async with asyncio.timeout(10):
-        while table.idle_since is None:
+        while table.seating.idle_since is None:
             await asyncio.sleep(0.01)
-    return table.idle_since
+    return table.seating.idle_since
 
 
 def stored_state(db: Path, table: str) -> str:
@@ -79,7 +79,7 @@ async def test_an_unattended_lobby_table_expires_after_the_ttl(make_server: Make
 async def test_a_connected_player_keeps_the_table(make_server: MakeServer) -> None:
     server, c, table, _ = await one_table(make_server, "alice")
     table_id = table.id
-    assert table.idle_since is None
+    assert table.seating.idle_since is None
     assert await server.lobby.sweep_all(now=time.time() + 100 * TTL) == 0
     assert server.lobby.get(table_id).state == "lobby"
     await c.ping()  # the player is still at the table and can go on
@@ -96,7 +96,7 @@ async def test_it_expires_ttl_after_the_last_player_left(make_server: MakeServer
     table = lobby.get(table_id)
     left = await a.request("leave")
     assert left.type == "left"
-    assert table.idle_since is None  # bob is still there
+    assert table.seating.idle_since is None  # bob is still there
     assert await lobby.sweep_all(now=time.time() + 100 * TTL) == 0
     before = time.time()
     await b.close()  # the connection closes: the seat stays bob's, nobody is there
@@ -116,7 +116,7 @@ async def test_a_player_coming_back_restarts_the_clock(make_server: MakeServer) 
     first = await idle(table)
     again = await WsClient.open(server.port, "alice")
     assert (await again.request("resume", token=token)).type == "resumed"
-    assert table.idle_since is None
+    assert table.seating.idle_since is None
     assert await server.lobby.sweep_all(now=first + 100 * TTL) == 0
     await again.close()
     second = await idle(table)
@@ -130,7 +130,7 @@ async def test_a_spectator_keeps_it_alive(make_server: MakeServer) -> None:
     lobby, table_id = server.lobby, table.id
     w = await WsClient.open(server.port, "watcher")
     assert (await w.request("watch", table=table_id)).type == "watching"
-    assert table.idle_since is None
+    assert table.seating.idle_since is None
     assert await lobby.sweep_all(now=time.time() + 100 * TTL) == 0
     assert lobby.get(table_id).state == "lobby"
     assert (await w.request("leave")).type == "left"
@@ -236,9 +236,9 @@ async def test_the_store_marks_it_finished_and_a_restart_does_not_restore_it(
         await a.close()
         await b.close()
         since = await idle(table)
-        kept_since = server.lobby.get(kept_id).idle_since
+        kept_since = server.lobby.get(kept_id).seating.idle_since
         assert kept_since is not None
-        server.lobby.get(kept_id).idle_since = since + 1  # made later: expires after
+        server.lobby.get(kept_id).seating.idle_since = since + 1  # made later: expires after
         assert await server.lobby.sweep_all(now=since + TTL) == 1
         assert table_id not in server.lobby.tables and kept_id in server.lobby.tables
     assert stored_state(db, table_id) == "finished"
@@ -248,12 +248,14 @@ async def test_the_store_marks_it_finished_and_a_restart_does_not_restore_it(
         assert table_id not in server.lobby.tables
         kept = server.lobby.get(kept_id)
         assert kept.state == "lobby"
-        assert kept.idle_since is not None and kept.idle_since >= before  # the restart
+        assert (
+            kept.seating.idle_since is not None and kept.seating.idle_since >= before
+        )  # the restart
         c = await WsClient.open(server.port, "alice")
         err = await c.request("resume", token=token)
         assert err.type == "error" and err.code == "bad_token"
-        assert await server.lobby.sweep_all(now=kept.idle_since + TTL - 1) == 0
-        assert await server.lobby.sweep_all(now=kept.idle_since + TTL) == 1
+        assert await server.lobby.sweep_all(now=kept.seating.idle_since + TTL - 1) == 0
+        assert await server.lobby.sweep_all(now=kept.seating.idle_since + TTL) == 1
         await c.close()
     assert stored_state(db, kept_id) == "finished"
     async with serving(db, lobby_ttl=TTL) as server:
@@ -286,8 +288,8 @@ async def test_someone_arriving_while_it_expires_still_sees_the_end() -> None:
     store = _GatedStore()
     lobby = Lobby(store, lobby_ttl=TTL, finished_ttl=60)
     table, _ = await lobby.create("t", Options(players=2))
-    assert table.idle_since is not None
-    expiring = asyncio.create_task(lobby.expire_lobbies(now=table.idle_since + TTL))
+    assert table.seating.idle_since is not None
+    expiring = asyncio.create_task(lobby.expire_lobbies(now=table.seating.idle_since + TTL))
     await store.entered.wait()
     table.watch(_Occupant())
     store.go.set()

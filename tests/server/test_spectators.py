@@ -56,7 +56,7 @@ async def test_spectator_cannot_act_nor_sit_once_started(server: Server) -> None
     assert err.type == "error" and err.code == "not_in_lobby"
     left = await watcher.request("leave")
     assert left.type == "left"
-    assert server.lobby.get(table).spectators == set()
+    assert server.lobby.get(table).seating.spectators == set()
     for c in [*clients, watcher, other]:
         await c.close()
 

@@ -1,0 +1,142 @@
+"""The course of a table's game: its record, the game replayed from it and its state
+version, and how one take becomes the game's (docs/ARCHITECTURE.md, "How one take
+travels"): tried on a copy, stored, and only then made the game's and told; a game's
+last take stores its end too (``Ending``) before anyone hears of it.
+
+``Course`` is that, as a plain object a ``Table`` holds: handed the table's ``Fence``,
+``Lineup`` (the clock), ``Telling`` and ``Ending``, the time, and two callables of the
+table's: ``due_changed`` (a clock started) and ``life`` (what the store keeps of the
+game beyond its record, stored with each take). Each take runs under the table's lock
+and is handed the ``Over`` it is told of: the table, as its occupants know it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from shared.clock import Clock
+from shared.errors import RuleError
+from shared.events import Event
+from shared.game import Game, Take
+from shared.record import Record
+from shared.result import announced
+
+from ..aio import outlast, to_the_end
+from .ending import Ending, Over
+from .errors import TableError
+from .fence import Fence
+from .lineup import Lineup
+from .seating import Occupant
+from .telling import Telling
+
+__all__ = ["Course"]
+
+
+class Course:
+    """The game of a table, from its deal on (see the module docstring)."""
+
+    def __init__(
+        self,
+        fence: Fence,
+        lineup: Lineup[Any],
+        telling: Telling,
+        ending: Ending,
+        now: Callable[[], float],
+        due_changed: Callable[[], None],
+        life: Callable[[Clock | None], dict[str, Any] | None],
+    ) -> None:
+        self.fence = fence
+        self.lineup = lineup
+        self.telling = telling
+        self.ending = ending
+        self.now = now
+        self.due_changed = due_changed
+        self.life = life
+        self.game: Game | None = None  # None: in the lobby
+        self.record: Record | None = None
+        self.version = 0
+
+    def started(self, record: Record, game: Game, version: int = 0) -> None:
+        """The game of ``record`` runs (dealt, or replayed up to ``version``)."""
+        self.record, self.game, self.version = record, game, version
+
+    def running(self, state_version: int) -> Game:
+        """The game, if it runs and is at ``state_version`` (else the refusal)."""
+        game = self.game
+        if game is None or self.record is None:
+            raise TableError("not_started", "the game has not started yet")
+        if self.ending.done:
+            raise TableError("game_over", "the game is over")
+        if state_version != self.version:
+            raise TableError(
+                "stale_state",
+                f"that intent was decided on state {state_version}; "
+                f"the game is at state {self.version}",
+            )
+        return game
+
+    async def take(
+        self,
+        scene: Over,
+        seat: int,
+        take: Take,
+        events: list[Event],
+        answer: tuple[Occupant, int] | None = None,
+    ) -> bool:
+        """Validate, store, then announce one take (the table's lock held); the last
+        take of the game stores and announces its result too. Returns whether its
+        update answered ``answer`` (its occupant and message id)."""
+        assert self.game is not None and self.record is not None
+        # the claim this take is accepted under; its writes carry it
+        epoch = self.fence.epoch_held()
+        trial = self.game.copy()
+        try:
+            trial.apply(take, seat, events)
+        except RuleError as e:
+            raise TableError("illegal_move", e.message, e.code) from e
+        index = len(self.record.actions)
+        clock = self.lineup.clock_after(None if trial.over else trial.to_move, self.now())
+        # durable before the ack; once the write is asked for, the table follows it
+        # whatever happens to the caller (a stand-in stopped, a connection gone): see
+        # ``_commit``; a game's last take stores its end too: a task of its own
+        commit = self._commit(scene, index, take, trial, clock, events, epoch, answer)
+        return await (to_the_end(commit) if trial.over else commit)
+
+    async def _commit(
+        self,
+        scene: Over,
+        index: int,
+        take: Take,
+        trial: Game,
+        clock: Clock | None,
+        events: list[Event],
+        epoch: int | None,
+        answer: tuple[Occupant, int] | None,
+    ) -> bool:
+        """Store take ``index`` under ``epoch``, then make it the game's (and announce it):
+        cancelled meanwhile, all of that first (``outlast``), and nothing after it
+        suspends but a game's last take, which its caller runs in a task of its own."""
+        assert self.record is not None
+        fence = self.fence
+        write = fence.store.append_action(
+            fence.table_id, index, take, self.life(clock), epoch=epoch
+        )
+        cancelled = await outlast(write)
+        await fence.durable(write)  # done: its failure, if any, raised at once
+        self.record.actions.append(take)
+        self.game = trial
+        self.lineup.clock = clock
+        self.version += 1
+        self.due_changed()
+        if trial.over:  # the end is stored before anyone hears of it
+            result = self.lineup.judge(trial, "played_out")
+            await self.ending.store_end(scene, result, epoch=epoch)
+            events = announced(events, result)
+        answered = self.telling.update(scene, events, answer)
+        if trial.over:
+            self.ending.tell(scene)
+        if cancelled:
+            raise asyncio.CancelledError
+        return answered
