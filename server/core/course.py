@@ -3,16 +3,20 @@ version, and how one take becomes the game's (docs/ARCHITECTURE.md, "How one tak
 travels"): tried on a copy, stored, and only then made the game's and told; a game's
 last take stores its end too (``Ending``) before anyone hears of it.
 
-``Course`` is that, as a plain object a ``Table`` holds: handed the table's ``Fence``,
-``Lineup`` (the clock), ``Telling`` and ``Ending``, the time, and two callables of the
-table's: ``due_changed`` (a clock started) and ``life`` (what the store keeps of the
-game beyond its record, stored with each take). Each take runs under the table's lock
-and is handed the ``Over`` it is told of: the table, as its occupants know it.
+``Course`` is that, as a plain object a ``Table`` holds: handed the table's ``Writes``,
+``Lineup`` (the clock), ``Telling`` and ``Ending``, the time, ``due_changed`` (what
+the table does once a clock started) and what the game's life is stored with (the
+server running it, whether the table is rated). It deals the game (``start``) and
+stores its life beyond its record (``life``, ``save_life``). Each call runs under the
+table's lock and is handed the ``Over`` it is told of: the table, as its occupants
+know it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -20,18 +24,21 @@ from shared.clock import Clock
 from shared.errors import RuleError
 from shared.events import Event
 from shared.game import Game, Take
+from shared.options import Options
 from shared.record import Record
 from shared.result import announced
 
 from ..aio import outlast, to_the_end
 from .ending import Ending, Over
 from .errors import TableError
-from .fence import Fence
 from .lineup import Lineup
 from .seating import Occupant
 from .telling import Telling
+from .writes import Writes
 
 __all__ = ["Course"]
+
+log = logging.getLogger("kupferkessel.table")
 
 
 class Course:
@@ -39,24 +46,52 @@ class Course:
 
     def __init__(
         self,
-        fence: Fence,
+        writes: Writes,
         lineup: Lineup[Any],
         telling: Telling,
         ending: Ending,
         now: Callable[[], float],
         due_changed: Callable[[], None],
-        life: Callable[[Clock | None], dict[str, Any] | None],
+        kept: tuple[str, bool],
     ) -> None:
-        self.fence = fence
+        self.writes = writes
         self.lineup = lineup
         self.telling = telling
         self.ending = ending
         self.now = now
         self.due_changed = due_changed
-        self.life = life
+        self.server, self.rated = kept  # what a life is stored with (``Lineup.life``)
         self.game: Game | None = None  # None: in the lobby
         self.record: Record | None = None
         self.version = 0
+
+    async def start(self, scene: Over, options: Options) -> None:
+        """Deal the game of ``options`` (a seed drawn unless the creator chose one) and
+        store it, with its first clock (a crash knows the first move's start); then it
+        runs, and everyone is told."""
+        epoch = self.writes.epoch_held()
+        if options.seed is None:
+            options = options.replace(seed=secrets.randbits(63))
+        events: list[Event] = []
+        record, game = Record.deal(options, events)
+        clock = self.lineup.new_clock(game.to_move, self.now())
+        await self.writes.start(record, self.life(clock), epoch=epoch)
+        self.started(record, game)
+        self.lineup.clock = clock
+        self.due_changed()
+        log.info("game started", extra={"table": self.writes.table_id})
+        self.telling.update(scene, events)
+
+    def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
+        """What the store keeps of the game beyond its record (``Lineup.life``), with
+        ``clock`` for the lineup's."""
+        return self.lineup.life(self.server, self.rated, clock)
+
+    async def save_life(self) -> None:
+        """Store ``life()`` now (a running game's)."""
+        life = self.life()
+        if life is not None and self.game is not None and not self.ending.done:
+            await self.writes.life(life, epoch=self.writes.epoch_held())
 
     def started(self, record: Record, game: Game, version: int = 0) -> None:
         """The game of ``record`` runs (dealt, or replayed up to ``version``)."""
@@ -90,7 +125,7 @@ class Course:
         update answered ``answer`` (its occupant and message id)."""
         assert self.game is not None and self.record is not None
         # the claim this take is accepted under; its writes carry it
-        epoch = self.fence.epoch_held()
+        epoch = self.writes.epoch_held()
         trial = self.game.copy()
         try:
             trial.apply(take, seat, events)
@@ -119,12 +154,9 @@ class Course:
         cancelled meanwhile, all of that first (``outlast``), and nothing after it
         suspends but a game's last take, which its caller runs in a task of its own."""
         assert self.record is not None
-        fence = self.fence
-        write = fence.store.append_action(
-            fence.table_id, index, take, self.life(clock), epoch=epoch
-        )
+        write = self.writes.take(index, take, self.life(clock), epoch=epoch)
         cancelled = await outlast(write)
-        await fence.durable(write)  # done: its failure, if any, raised at once
+        await self.writes.durable(write)  # done: its failure, if any, raised at once
         self.record.actions.append(take)
         self.game = trial
         self.lineup.clock = clock

@@ -2,10 +2,10 @@
 then announce"), and what is known of it since: whether it ended, its result, when
 and how.
 
-``Ending`` is that, as a plain object a ``Table`` holds: handed the table's ``Fence``
-(its writes), its ``Lineup`` (which judges the result), ``Telling`` and ``StandIns``,
+``Ending`` is that, as a plain object a ``Table`` holds: handed the table's
+``Writes``, its ``Lineup`` (which judges the result), ``Telling`` and ``StandIns``,
 and ``stored``, what the table does once its end is stored (it tells its host). Each
-call runs under the table's lock and is handed the ``Scene`` it ends: the table, as
+call runs under the table's lock and is handed the ``Over`` it ends: the table, as
 its occupants are told of it, and its record.
 """
 
@@ -18,10 +18,10 @@ from typing import Any, Protocol
 from shared.record import Record
 from shared.result import GameResult
 
-from .fence import Fence
 from .lineup import Ends, Lineup
 from .standins import StandIns
 from .telling import Scene, Telling
+from .writes import Writes
 
 __all__ = ["Ending", "Over"]
 
@@ -37,18 +37,18 @@ class Over(Scene, Protocol):
 
 
 class Ending:
-    """The end of the game of the table ``fence`` writes (see the module docstring)."""
+    """The end of the game of the table of ``writes`` (see the module docstring)."""
 
     def __init__(
         self,
-        fence: Fence,
+        writes: Writes,
         lineup: Lineup[Any],
         telling: Telling,
         stand_ins: StandIns,
         now: Callable[[], float],
         stored: Callable[[], None],
     ) -> None:
-        self.fence = fence
+        self.writes = writes
         self.lineup = lineup
         self.telling = telling
         self.stand_ins = stand_ins
@@ -75,9 +75,7 @@ class Ending:
     ) -> None:
         """Store the end (``result``; None: ``ending`` without a game) under ``epoch``,
         then mark the game ended; ``stored`` follows."""
-        fence = self.fence
-        stored = None if result is None else result.to_dict()
-        await fence.durable(fence.store.finish(fence.table_id, stored, epoch=epoch))
+        await self.writes.finish(None if result is None else result.to_dict(), epoch=epoch)
         self.done = True
         self.result = result
         if scene.record is not None:
@@ -85,7 +83,7 @@ class Ending:
         self.lineup.finished(self.now())
         self.at = self.now()
         self.reason = result.ending if result is not None else ending
-        log.info("game finished", extra={"table": self.fence.table_id, "reason": self.reason})
+        log.info("game finished", extra={"table": self.writes.table_id, "reason": self.reason})
         self.stored()
 
     def tell(self, scene: Scene, seat: int | None = None) -> None:
@@ -98,7 +96,7 @@ class Ending:
         gets the final view with the result, then the end."""
         assert scene.game is not None
         result = self.lineup.judge(scene.game, ends.ending, ends.claimed_by)
-        await self.store_end(scene, result, epoch=self.fence.epoch_held())
+        await self.store_end(scene, result, epoch=self.writes.epoch_held())
         self.telling.result(scene)
         self.tell(scene, result.resigned[-1] if result.ending == "resigned" else None)
 
@@ -106,11 +104,11 @@ class Ending:
         """End the table as ``ending`` now: a game not started ends without a result, a
         played-out one as ``played_out``, any other early (``early``)."""
         if scene.game is None:
-            await self.store_end(scene, None, ending, epoch=self.fence.epoch_held())
+            await self.store_end(scene, None, ending, epoch=self.writes.epoch_held())
             self.tell(scene)
         elif scene.game.over:
             result = self.lineup.judge(scene.game, "played_out")
-            await self.store_end(scene, result, epoch=self.fence.epoch_held())
+            await self.store_end(scene, result, epoch=self.writes.epoch_held())
             self.tell(scene)
         else:
             await self.early(scene, Ends(ending))

@@ -24,7 +24,7 @@ __all__ = ["TableLife", "own_takes", "takes_per_seat"]
 @quick
 @dataclass(frozen=True, slots=True)
 class TableLife:
-    """A running game's life beyond its record (``Table.life``)."""
+    """A running game's life beyond its record (``Course.life``)."""
 
     resigned: tuple[int, ...] = ()
     """Seats that resigned, in order."""

@@ -4,7 +4,7 @@ result and, if everyone wants, a rematch.
 A ``Table`` owns its ``Game`` and every secret of it. It plays it and holds its parts,
 each handed what it needs: ``Seating`` (who sits and watches where), ``Telling`` (what
 each hears), ``Lineup`` (who plays each seat of the game), ``StandIns`` (the computer
-players standing in), ``Fence`` (its writes), ``Course`` (the game: each take tried on
+players standing in), ``Writes`` (its durable writes), ``Course`` (the game: each take tried on
 a copy, stored, then made its own and told) and ``Ending`` (its end stored, then
 told). Intents to one table are applied one at a time under its lock, each checked
 against the state version it was decided on; every ending has a result
@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias, assert_never
 
-from shared.clock import Clock, TimeRules
-from shared.events import Event, TimedOut
+from shared.clock import TimeRules
+from shared.events import TimedOut
 from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
@@ -38,7 +37,6 @@ from . import intents as i
 from .course import Course
 from .ending import Ending
 from .errors import TableError, same_player
-from .fence import Fence
 from .handle import PublicSeat, TableHandle, next_serial
 from .lineup import Ends, Lineup
 from .roles import DETACHED, Detached
@@ -49,6 +47,7 @@ from .seating import Seat, Seating
 from .standins import StandIns
 from .telling import Telling
 from .tokens import hash_token, invite_admits, new_token
+from .writes import Writes
 
 __all__ = [
     "DETACHED",
@@ -103,7 +102,6 @@ class Table:
         self.host = host
         self.name = name
         self.options = options  # may carry a seed chosen by the creator
-        self.store = store
         self.private = private
         self.invite_hash = invite_hash
         self.timing = timing or TimeRules()
@@ -117,7 +115,7 @@ class Table:
         self.seating = Seating(options.players, self.now)
         self.lineup: Lineup[StandIn] = Lineup(options.players, self.timing)
         self.telling = Telling(self.seating, self.lineup, self.now)
-        self.fence = Fence(store, table_id, lambda: self.host.lost(self))
+        self.writes = Writes(store, table_id, lambda: self.host.lost(self))
         self.stand_ins = StandIns(
             self.lineup,
             self.seating,
@@ -126,7 +124,7 @@ class Table:
             table_id,
         )
         self.ending = Ending(
-            self.fence,
+            self.writes,
             self.lineup,
             self.telling,
             self.stand_ins,
@@ -134,13 +132,13 @@ class Table:
             lambda: self._end_stored(),
         )
         self.course = Course(
-            self.fence,
+            self.writes,
             self.lineup,
             self.telling,
             self.ending,
             self.now,
             lambda: self._due_changed(),
-            self.life,
+            (store.server_id, rated),
         )
 
     # ------------------------------------------------------------- facts
@@ -207,10 +205,6 @@ class Table:
     def next_due(self) -> float | None:
         """When ``tick`` next has something to do (None: nothing is pending)."""
         return self.lineup.next_due() if self.state == PLAYING else None
-
-    def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
-        """What the store keeps of the game beyond its record (``Lineup.life``)."""
-        return self.lineup.life(self.store.server_id, self.rated, clock)
 
     # ------------------------------------------------------------- telling
     def send_view_to(self, occupant: Occupant, seat: int | None = None) -> None:
@@ -286,12 +280,10 @@ class Table:
             chosen = self.seating.for_join(seat, player_id)  # under the lock (races: the store)
             token = new_token()
             th = hash_token(token)
-            epoch = self.fence.epoch_held()
-            write = self.store.set_seat(
-                self.id, chosen.index, name, th, None, epoch=epoch, player=player_id
-            )
             try:
-                await self.fence.durable(write)
+                await self.writes.seat(
+                    chosen.index, name, th, None, epoch=self.writes.epoch_held(), player=player_id
+                )
             except PlayerSeated as e:  # nothing stored: the table is as it was
                 raise same_player() from e
             self.seating.sit(chosen, occupant, name, th, player_id)
@@ -305,10 +297,7 @@ class Table:
                 raise TableError("not_in_lobby", "bots can only be seated before the game")
             chosen = self.seating.for_bot(seat)
             name = f"{level} bot"
-            epoch = self.fence.epoch_held()
-            await self.fence.durable(
-                self.store.set_seat(self.id, chosen.index, name, None, level, epoch=epoch)
-            )
+            await self.writes.seat(chosen.index, name, None, level, epoch=self.writes.epoch_held())
             chosen.name, chosen.bot, chosen.ready = name, level, True
         self.broadcast_presence()
         return chosen.index
@@ -332,14 +321,14 @@ class Table:
         async with self.lock:
             # under the lock: a resume may have replaced it
             seat = self._seated(occupant, "you are not at this table")
-            epoch = self.fence.epoch_held()
+            epoch = self.writes.epoch_held()
             self.seating.vacate(seat)
             self._went_away(seat)
             if self.state == LOBBY:
                 # the token dies before the store is written: a ``resume`` of it racing
                 # this leave finds no seat (not a seat without a name)
                 self.seating.clear(seat)
-                await self.fence.durable(self.store.clear_seat(self.id, seat, epoch=epoch))
+                await self.writes.clear_seat(seat, epoch=epoch)
         self.broadcast_presence()
 
     def detach(self, occupant: Occupant) -> None:
@@ -375,22 +364,7 @@ class Table:
         async with self.lock:
             if self.state != LOBBY or not self.seating.full_and_ready:
                 return
-            epoch = self.fence.epoch_held()
-            options = self.options
-            if options.seed is None:
-                options = options.replace(seed=secrets.randbits(63))
-            events: list[Event] = []
-            record, game = Record.deal(options, events)
-            # stored with the game: a crash knows the first move's start
-            clock = self.lineup.new_clock(game.to_move, self.now())
-            await self.fence.durable(
-                self.store.start_game(self.id, record, self.life(clock), epoch=epoch)
-            )
-            self.course.started(record, game)  # playing from now on
-            self.lineup.clock = clock
-            self._due_changed()
-            log.info("game started", extra={"table": self.id})
-            self.telling.update(self, events)
+            await self.course.start(self, self.options)  # playing from now on
         self.broadcast_presence()
 
     # ------------------------------------------------------------- play
@@ -441,7 +415,7 @@ class Table:
             self.stand_ins.take_over(self, take_over.seat)
         if due:
             async with self.lock:
-                await self.save_life()
+                await self.course.save_life()
             self.broadcast_presence()
         if self.lineup.time_up(now) is not None:
             await self._expire(self.version)
@@ -464,7 +438,7 @@ class Table:
             if not todo:
                 return
             self.stand_ins.take_over(self, seat)
-            await self.save_life()
+            await self.course.save_life()
             if isinstance(todo[-1], Ends):
                 await self.ending.early(self, todo[-1])
                 return
@@ -486,7 +460,7 @@ class Table:
             if isinstance(todo, Ends):
                 await self.ending.early(self, todo)
                 return self.version
-            await self.save_life()  # the resignation is durable before it is heard of
+            await self.course.save_life()  # the resignation is durable before it is heard of
             self.stand_ins.take_over(self, todo.seat)
         self.broadcast_presence()
         return self.version
@@ -561,7 +535,7 @@ class Table:
         if self.seating.rematch_agreed():
             await self.host.rematch(self)
 
-    # ------------------------------------------------------------- who plays each seat
+    # ------------------------------------------------------------- seats, the host
     def _seated(self, occupant: Occupant, refusal: str) -> int:
         """The seat ``occupant`` sits at; refused ``not_seated`` (``refusal``) if none."""
         seat = self.seating.seat_of(occupant)
@@ -574,13 +548,6 @@ class Table:
         if self.state == PLAYING and self.seats[seat].person:
             self.lineup.went_away(seat, self.now())
             self._due_changed()
-
-    async def save_life(self) -> None:
-        """Store ``life()`` now (a running game's)."""
-        life = self.life()
-        if life is not None and self.state == PLAYING:
-            epoch = self.fence.epoch_held()
-            await self.fence.durable(self.store.save_life(self.id, life, epoch=epoch))
 
     def _due_changed(self) -> None:
         """Say (``on_due``) that ``next_due`` may have come earlier: called wherever a

@@ -319,7 +319,9 @@ class Lobby:
             # it crashed after the last take but before marking the game finished
             await table.finish("played_out")
         elif table.lineup.clock is not None and table.state == PLAYING:
-            await table.save_life()  # the move's new start: a second crash charges no downtime
+            await (
+                table.course.save_life()
+            )  # the move's new start: a second crash charges no downtime
         return table
 
     def _restore_one(self, st: StoredTable) -> Table:
@@ -387,21 +389,15 @@ class Lobby:
             to = new.seats[(s.index + 1) % n]
             if s.name is None:
                 continue
-            epoch = new.fence.epoch_held()
-            await new.fence.durable(
-                self.store.set_seat(
-                    new.id, to.index, s.name, s.token_hash, s.bot, epoch=epoch, player=s.player
-                )
+            epoch = new.writes.epoch_held()
+            await new.writes.seat(
+                to.index, s.name, s.token_hash, s.bot, epoch=epoch, player=s.player
             )
             to.name, to.token_hash, to.bot, to.ready = s.name, s.token_hash, s.bot, True
             to.player = s.player
             if s.token_hash is not None:  # the token now opens the new seat
-                epoch = old.fence.epoch_held()
-                await old.fence.durable(
-                    self.store.set_seat(
-                        old.id, s.index, s.name, None, s.bot, epoch=epoch, player=s.player
-                    )
-                )
+                epoch = old.writes.epoch_held()
+                await old.writes.seat(s.index, s.name, None, s.bot, epoch=epoch, player=s.player)
                 s.token_hash = None
             occ = s.occupant
             if s.bot is not None:

@@ -87,7 +87,7 @@ class StoredTable:
     seats: list[StoredSeat] = field(default_factory=list)
     record: Record | None = None
     timing: dict[str, Any] | None = None  # ``TimeRules`` as created (None: the defaults)
-    life: dict[str, Any] | None = None  # ``Table.life()`` as last stored
+    life: dict[str, Any] | None = None  # ``Course.life()`` as last stored
     made_by: str | None = None  # the client address whose quotas it counts against
     alive: float | None = None  # the last alive note of the server its life names (if any)
     epoch: int = 0  # how often the table was claimed (0: never, a single server's)
@@ -212,7 +212,7 @@ class Store(PlayerStore, ABC):
         self, table_id: str, life: dict[str, Any], *, epoch: int | None = None
     ) -> None:
         """Store a running game's life beyond its record (resignations, stand-ins,
-        clocks: ``Table.life``)."""
+        clocks: ``Course.life``)."""
 
     @abstractmethod
     async def finish(

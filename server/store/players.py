@@ -138,7 +138,7 @@ class PlayerStore(DeviceStore, ABC):
 
     @abstractmethod
     def game_life(self, table_id: str) -> dict[str, Any] | None:
-        """A rated table's game's life beyond its record as last stored (``Table.life``:
+        """A rated table's game's life beyond its record as last stored (``Course.life``:
         who resigned or timed out, each person's own takes); None if none was stored."""
 
     @abstractmethod

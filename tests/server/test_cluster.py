@@ -82,8 +82,6 @@ def test_a_remote_table_has_every_method_a_session_uses() -> None:
         "close",  # the operator's (kupferkessel admin), on the node serving the table
         "end_by_operator",  # the same, answering the admin (here or for another node)
         "take_for_seat",
-        "life",
-        "save_life",
         "next_due",
         "tick",
     }

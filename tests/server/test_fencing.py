@@ -140,7 +140,7 @@ async def test_every_write_of_a_table_carries_the_epoch_of_its_intent(store_url:
         assert refused.value.code == "stale_state" and lost == [table]
         table.lineup.resigned.append(seat)  # a life beyond the record to keep
         with pytest.raises(TableError) as again:
-            await table.save_life()
+            await table.course.save_life()
         assert again.value.code == "stale_state"
         with pytest.raises(TableError):
             await table.finish("abandoned")
