@@ -52,7 +52,9 @@ class Course:
         ending: Ending,
         now: Callable[[], float],
         due_changed: Callable[[], None],
-        kept: tuple[str, bool],
+        *,
+        server: str,
+        rated: bool,
     ) -> None:
         self.writes = writes
         self.lineup = lineup
@@ -60,7 +62,7 @@ class Course:
         self.ending = ending
         self.now = now
         self.due_changed = due_changed
-        self.server, self.rated = kept  # what a life is stored with (``Lineup.life``)
+        self.server, self.rated = server, rated  # what a life is stored with (``Lineup.life``)
         self.game: Game | None = None  # None: in the lobby
         self.record: Record | None = None
         self.version = 0

@@ -129,7 +129,7 @@ class Table:
             self.telling,
             self.stand_ins,
             self.now,
-            lambda: self._end_stored(),
+            self._end_stored,
         )
         self.course = Course(
             self.writes,
@@ -137,8 +137,9 @@ class Table:
             self.telling,
             self.ending,
             self.now,
-            lambda: self._due_changed(),
-            (store.server_id, rated),
+            self._due_changed,
+            server=store.server_id,
+            rated=rated,
         )
 
     # ------------------------------------------------------------- facts

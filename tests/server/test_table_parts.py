@@ -1,6 +1,7 @@
-"""The people at a table (``server.core.seating``) and what each of them hears
-(``server.core.telling``): plain synchronous parts a ``Table`` holds, driven here
-without an event loop, a store or a table."""
+"""The synchronous parts a ``Table`` holds, driven here without an event loop, a store
+or a table: the people at it (``server.core.seating``), what each of them hears
+(``server.core.telling``) and the computer players standing in
+(``server.core.standins``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from server.core.errors import TableError
 from server.core.lineup import Lineup
 from server.core.seating import Seating
+from server.core.standins import StandIns
 from server.core.telling import Telling
 from shared.clock import TimeRules
 from shared.events import Event
@@ -25,7 +27,7 @@ from shared.view import View
 
 @dataclass(eq=False)
 class Ear:
-    """An occupant that keeps what it hears."""
+    """An occupant that keeps what it hears (a stand-in too: it is never stopped here)."""
 
     minor: int = 3
     heard: list[tuple[str, Any]] = field(default_factory=list)
@@ -59,6 +61,9 @@ class Ear:
         return False
 
     def replaced(self, table: object, seat: int) -> None:
+        pass
+
+    async def stop(self) -> None:
         pass
 
 
@@ -150,7 +155,7 @@ def test_everyone_hears_an_update_made_for_its_seat_the_mover_with_its_id() -> N
     _, game = Record.deal(Options(players=2, seed=7))
     scene = Scene(game)
     mover = game.to_move
-    assert telling.update(scene, [], (seating.seats[mover].occupant, 5))
+    assert telling.update(scene, [], ((ann, bo)[mover], 5))
     for seat, ear in ((0, ann), (1, bo), (None, watcher)):
         kind, (view, re) = ear.heard[-1]
         assert kind == "update" and view.seat == seat
@@ -177,3 +182,49 @@ def test_chat_speaks_under_the_seat_s_name_a_spectator_marked() -> None:
     ]
     telling.view_to(Scene(None), watcher)  # before the game: no view
     assert watcher.heard[-1][0] == "chat"
+
+
+def _dealt(minor: int) -> tuple[Seating, Lineup[Ear], Telling, Scene, int]:
+    """Two people seated (speaking protocol 1.``minor``) at a dealt game, and its mover."""
+    seating = Seating(2, Clock())
+    lineup: Lineup[Ear] = Lineup(2, TimeRules())
+    telling = Telling(seating, lineup, Clock())
+    for seat in range(2):
+        seating.sit(seating.for_join(seat, None), Ear(minor=minor), f"p{seat}", f"h{seat}", None)
+    _, game = Record.deal(Options(players=2, seed=11))
+    return seating, lineup, telling, Scene(game), game.to_move
+
+
+@pytest.mark.parametrize("minor", [0, 1])
+def test_a_stand_in_for_the_mover_takes_the_takes_from_a_1_1_person(minor: int) -> None:
+    seating, lineup, telling, scene, mover = _dealt(minor)
+    started: list[int] = []
+    stand_in = Ear()
+
+    def start(seat: int) -> Ear:
+        started.append(seat)
+        return stand_in
+
+    stand_ins = StandIns(lineup, seating, telling, start, "t1")
+    stand_ins.take_over(scene, mover)
+    stand_ins.take_over(scene, mover)  # it plays the seat already: none more
+    assert started == [mover] and lineup.stand_ins == {mover: stand_in}
+    person = seating.seats[mover].occupant
+    assert isinstance(person, Ear)
+    if minor:  # the same state, its takes gone
+        assert [kind for kind, _ in person.heard] == ["view"]
+        assert person.heard[0][1].takes is None
+    else:  # 1.0 knows no takes: nothing is taken back from it
+        assert person.heard == []
+    assert stand_ins.plays(mover, stand_in) and not stand_ins.plays(mover, Ear())
+    other = seating.seats[1 - mover]
+    assert stand_ins.plays(other.index, other.occupant)  # a bot seated there plays it
+
+
+def test_no_computer_player_to_start_leaves_the_seat_its_person_s() -> None:
+    seating, lineup, telling, scene, mover = _dealt(1)
+    stand_ins = StandIns(lineup, seating, telling, lambda seat: None, "t1")
+    stand_ins.take_over(scene, mover)
+    assert lineup.stand_ins == {} and lineup.may_take(mover)
+    take = stand_ins.expiry_move(scene, mover)  # a move made for a seat out of time
+    assert take in scene.game.legal_actions()  # type: ignore[union-attr]
