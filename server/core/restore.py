@@ -14,6 +14,7 @@ from dataclasses import asdict
 from shared.clock import Clock, TimeRules
 
 from ..store import Store, StoredSeat, StoredTable
+from .journal import Journal
 from .life import TableLife, own_takes
 from .roles import DETACHED
 from .table import FINISHED, PLAYING, Seat, Table, TableHost
@@ -99,8 +100,12 @@ def table_from_stored(
             table.result = result
             table.finish_reason = result.ending if result is not None else "played_out"
             table.lineup.resigned = list(result.resigned) if result is not None else []
-    if table.state == PLAYING:
-        restore_life(table, TableLife.from_stored(st.life, table.options.players), st.alive)
+            if table.rated:
+                table.ratings = store.rating_shown(table.id)
+        life = TableLife.from_stored(st.life, table.options.players)
+        table.journal = Journal.replayed(st.record, life.computer, life.expired, table.result)
+        if table.state == PLAYING:
+            restore_life(table, life, st.alive)
     return table
 
 

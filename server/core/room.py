@@ -19,19 +19,21 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from protocol.messages.missed import MAX_MISSED_STEPS
 from shared.clock import Clock, TimeRules
 from shared.events import Event
 from shared.game import Game
 from shared.options import Options
 from shared.record import Record
-from shared.result import GameResult
+from shared.result import GameResult, seat_endings
 from shared.view import View, views
 
 from ..aio import later
 from ..store import StaleOwner, Store
 from .errors import TableError
 from .handle import PublicSeat, next_serial
-from .lineup import Ends, Lineup
+from .journal import Journal
+from .lineup import Ends, Lineup, Mark
 from .roles import DETACHED
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
@@ -113,6 +115,10 @@ class Room:
         self.finish_reason: str | None = None  # the result's ending (or abandoned)
         self.result: GameResult | None = None
         self.lineup: Lineup[StandIn] = Lineup(options.players, self.timing)
+        self.journal = Journal()  # 1.4: each state's events, for whoever missed them
+        # 1.4: at a finished rated table, each rated seat's rating before (None: its
+        # first rated game) and after the game, as shown (``Store.rating_changes``)
+        self.ratings: dict[int, tuple[float | None, float]] = {}
         self.rematch_votes: set[int] = set()
         self.lock = asyncio.Lock()
         # the client address whose quotas the table counts against (``server.lobby.quotas``)
@@ -174,6 +180,8 @@ class Room:
 
     def public_seats(self) -> list[PublicSeat]:
         """Each seat's public facts (``TableFacts``): what listings and presence show."""
+        computer = self.journal.computer_takes(len(self.seats))
+        ended = seat_endings(self.result) if self.result is not None else None
         return [
             PublicSeat(
                 s.index,
@@ -186,6 +194,9 @@ class Room:
                 s.index in self.lineup.stand_ins,
                 s.index in self.rematch_votes,
                 s.player is not None,
+                computer[s.index],
+                None if ended is None else ended[s.index],
+                *self.ratings.get(s.index, (None, None)),
             )
             for s in self.seats
         ]
@@ -234,13 +245,17 @@ class Room:
         return self._views([seat])[seat]
 
     def _send_update(
-        self, events: Sequence[Event], answer: tuple[Occupant, int] | None = None
+        self,
+        events: Sequence[Event],
+        answer: tuple[Occupant, int] | None = None,
+        by_computer: bool = False,
     ) -> bool:
         """A new state: to every seat, stand-in and spectator its public events and the
         view made for it (spectators share one). Everyone gets the same events, one
         tuple, and what the views share is the same objects, so that what they share
         is encoded once for all (``protocol.wire``). ``answer``'s occupant gets its
-        message id with its update; returns whether it did."""
+        message id with its update; returns whether it did. ``by_computer``: a
+        computer player made the take for a person's seat."""
         events = tuple(events)
         targets = self.occupants()
         made = self._views([seat for seat, _ in targets])
@@ -248,7 +263,7 @@ class Room:
         for seat, occ in targets:
             view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
             re = answer[1] if answer is not None and occ is answer[0] else None
-            occ.deliver_update(self, events, view, self.version, re)
+            occ.deliver_update(self, events, view, self.version, re, by_computer)
         return answer is not None and any(occ is answer[0] for _, occ in targets)
 
     def _mine(self, seat: int | None, view: View) -> View:
@@ -269,6 +284,23 @@ class Room:
                 # protocol 1.0 never saw a game end early: the last position, as before
                 made = views(self.game, [seat])[0]
             occupant.deliver_view(self, made, self.version)
+
+    def catch_up(self, occupant: Occupant, since: int, re: int) -> None:
+        """1.4's ``catch_up``: the steps after state ``since`` (the newest
+        ``MAX_MISSED_STEPS``) to ``occupant``, answering ``re``. Every seat and
+        spectator gets the same public events live, so the steps are the same for all."""
+        if self.seat_of(occupant) is None and occupant not in self.spectators:
+            raise TableError("not_seated", "only who sits or watches here may catch up")
+        if self.game is None:
+            raise TableError("not_started", "the game has not started yet")
+        if since > self.version:
+            raise TableError(
+                "invalid_field",
+                f"catch_up: since ({since}) is after the table's state ({self.version})",
+                "since",
+            )
+        steps, omitted = self.journal.since(since, MAX_MISSED_STEPS)
+        occupant.deliver_missed(self, since, self.version, steps, omitted, re)
 
     def broadcast_presence(self) -> None:
         self.host.changed(self)
@@ -294,9 +326,9 @@ class Room:
             self.lineup.went_away(seat, self.now())
             self._due_changed()
 
-    def life(self, clock: Clock | None = None) -> dict[str, Any] | None:
+    def life(self, clock: Clock | None = None, take: Mark | None = None) -> dict[str, Any] | None:
         """What the store keeps of the game beyond its record (``Lineup.life``)."""
-        return self.lineup.life(self.store.server_id, self.rated, clock)
+        return self.lineup.life(self.store.server_id, self.rated, clock, take)
 
     async def save_life(self) -> None:
         """Store ``life()`` now (a running game's)."""
@@ -378,6 +410,8 @@ class Room:
         )
         self.state = FINISHED
         self.result = result
+        if self.rated:  # rated once ``finish`` was durable (``Store.when_finished``)
+            self.ratings = self.store.rating_shown(self.id)
         if self.record is not None:
             self.record.result = result
         self.lineup.finished(self.now())

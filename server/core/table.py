@@ -38,7 +38,7 @@ from ..store import PlayerSeated
 from . import intents as i
 from .errors import TableError, same_player
 from .handle import TableHandle
-from .lineup import Ends
+from .lineup import Ends, Mark
 from .roles import DETACHED, Detached
 from .roles import Occupant as _Occupant
 from .roles import StandIn as _StandIn
@@ -117,6 +117,8 @@ class Table(Room):
                 await self.vote_rematch(occupant, yes)
             case i.Chat(name, text):
                 self.chat(occupant, name, text)
+            case i.CatchUp(since, re):
+                self.catch_up(occupant, since, re)
             case _:
                 assert_never(intent)
         return None
@@ -317,8 +319,9 @@ class Table(Room):
                     self._back(seat)
             # a person's own take is stored with it (``life``): what makes a rated game count
             held = self.lineup.person_takes(seat) if person else None
+            by_computer = not person and self.seats[seat].person  # 1.4's mark
             try:
-                answered = await self._apply_locked(seat, take, [], answer)
+                answered = await self._apply_locked(seat, take, [], answer, by_computer)
             except Exception:  # a refused take is no take: the time-outs in a row stand
                 if held is not None:
                     self.lineup.refused(seat, held)
@@ -341,11 +344,17 @@ class Table(Room):
         return game
 
     async def _apply_locked(
-        self, seat: int, take: Take, events: list[Event], answer: Answer | None = None
+        self,
+        seat: int,
+        take: Take,
+        events: list[Event],
+        answer: Answer | None = None,
+        by_computer: bool = False,
     ) -> bool:
         """Validate, store, then announce one take (the lock held); the last take of
         the game stores and announces its result too. Returns whether its update
-        answered ``answer``."""
+        answered ``answer``. ``by_computer``: a computer player makes it for a
+        person's seat (kept with it: ``Mark``)."""
         assert self.game is not None and self.record is not None
         epoch = self.epoch_held()  # the claim this take is accepted under; its writes carry it
         trial = self.game.copy()
@@ -354,16 +363,17 @@ class Table(Room):
         except RuleError as e:
             raise TableError("illegal_move", e.message, e.code) from e
         index = len(self.record.actions)
+        mark = Mark(index, by_computer, bool(events) and isinstance(events[0], TimedOut))
         clock = self.lineup.clock_after(None if trial.over else trial.to_move, self.now())
         # durable before the ack; once the write is asked for, the table follows it
         # whatever happens to the caller (a stand-in stopped, a connection gone): see
         # ``_commit``; a game's last take stores its end too: a task of its own
-        commit = self._commit(index, take, trial, clock, events, epoch, answer)
+        commit = self._commit(mark, take, trial, clock, events, epoch, answer)
         return await (to_the_end(commit) if trial.over else commit)
 
     async def _commit(
         self,
-        index: int,
+        mark: Mark,
         take: Take,
         trial: Game,
         clock: Clock | None,
@@ -371,13 +381,17 @@ class Table(Room):
         epoch: int | None,
         answer: Answer | None,
     ) -> bool:
-        """Store take ``index`` under ``epoch``, then make it the table's (and announce it):
-        cancelled meanwhile, all of that first (``outlast``), and nothing after it
-        suspends but a game's last take, which its caller runs in a task of its own."""
-        assert self.record is not None
-        write = self.store.append_action(self.id, index, take, self.life(clock), epoch=epoch)
+        """Store take ``mark.index`` under ``epoch``, then make it the table's (and
+        announce it): cancelled meanwhile, all of that first (``outlast``), and nothing
+        after it suspends but a game's last take, which its caller runs in a task of its
+        own."""
+        assert self.record is not None and self.game is not None
+        life = self.life(clock, mark)
+        write = self.store.append_action(self.id, mark.index, take, life, epoch=epoch)
         cancelled = await outlast(write)
         await self.durable(write)  # done: its failure, if any, raised at once
+        seat = self.game.to_move
+        self.lineup.made(mark)
         self.record.actions.append(take)
         self.game = trial
         self.lineup.clock = clock
@@ -387,7 +401,8 @@ class Table(Room):
             result = self._judge("played_out")
             await self._store_end(result, epoch=epoch)
             events = announced(events, result)
-        answered = self._send_update(events, answer)
+        self.journal.add(seat, tuple(events), mark.by_computer)
+        answered = self._send_update(events, answer, mark.by_computer)
         if trial.over:
             self._announce_end(None)
         if cancelled:
@@ -423,7 +438,7 @@ class Table(Room):
             take = bot.decide(self.view_for(seat))
             log.info("time out", extra={"table": self.id, "seat": seat})
             self.lineup.ran_out(seat)
-            await self._apply_locked(seat, take, [TimedOut(seat)])
+            await self._apply_locked(seat, take, [TimedOut(seat)], None, self.seats[seat].person)
             if self.state != PLAYING:
                 return
             todo = self.lineup.after_time_out(seat, self._people())
