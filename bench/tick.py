@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout first
 
 from server.app import ServerConfig
+from server.core.journal import Step
 from server.core.table import Table
 from server.lobby import NO_QUOTAS, Lobby
 from server.store import MemoryStore
@@ -55,7 +56,18 @@ class Person:
         pass
 
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int, re: int | None = None
+        self,
+        table: Table,
+        events: Sequence[Event],
+        view: View,
+        version: int,
+        re: int | None = None,
+        by_computer: bool = False,
+    ) -> None:
+        pass
+
+    def deliver_missed(
+        self, table: Table, since: int, version: int, steps: Sequence[Step], omitted: int, re: int
     ) -> None:
         pass
 

@@ -36,6 +36,7 @@ from .messages import (
     BotSeat,
     ByeMsg,
     Catalogue,
+    CatchUpMsg,
     ChatLineMsg,
     ChatMsg,
     ClaimMsg,
@@ -48,6 +49,8 @@ from .messages import (
     LeaveMsg,
     LeftMsg,
     ListTablesMsg,
+    MissedMsg,
+    MissedStep,
     PingMsg,
     PongMsg,
     PresenceMsg,
@@ -78,23 +81,24 @@ END = "<!-- END GENERATED -->"
 TOKEN = "Yc2mV7pQx9LkT4wZr8NbJ3"  # an example seat token (a real one is secret)
 
 
-def _game_example() -> tuple[Game, list[Any]]:
+def _game_example() -> tuple[Game, list[Any], list[Any]]:
     """A short real game (2 players, seed 1): the position after four takes, and the
-    events of the fourth."""
+    events of the fourth and of the third."""
     game = Game.deal(Options(players=2, seed=1))
     rnd = random.Random(1)
     events: list[Any] = []
+    earlier: list[Any] = []
     while game.ply < 4:
-        events = []
+        earlier, events = events, []
         game.apply(rnd.choice(game.legal_actions()), events=events)
-    return game, events
+    return game, events, earlier
 
 
 @cache
 def examples() -> dict[str, BaseModel]:
     """One example of every message, keyed ``client:<type>`` / ``server:<type>``, with
     the ``seq`` the server would send."""
-    game, events = _game_example()
+    game, events, earlier = _game_example()
     seats = (
         SeatInfo(seat=0, name="Ada", connected=True, ready=True),
         SeatInfo(seat=1, name="Grace", connected=True),
@@ -192,6 +196,13 @@ def examples() -> dict[str, BaseModel]:
     more_client, more_server = player_examples(game)
     client += more_client
     server += more_server
+    # 1.4: the third and fourth takes missed, the fourth made by the computer
+    client.append(CatchUpMsg(id=27, since=2))
+    steps = (
+        MissedStep(state_version=3, events=events_message(earlier, 3).events),
+        MissedStep(state_version=4, by_computer=True, events=events_message(events, 4).events),
+    )
+    server.append(MissedMsg(seq=25, re=27, since=2, state_version=4, steps=steps))
     out: dict[str, BaseModel] = {}
     for side, msgs in (("client", client), ("server", server)):
         for m in msgs:

@@ -287,13 +287,15 @@ def _frame(
     seq: int,
     re: int | None,
     lacks: frozenset[str],
+    by_computer: bool = False,
     **tail: Any,
 ) -> bytes:
     """The ``model`` message (a state message) of ``state_version`` and the ``tail``
     fields' values, exactly as ``encode_as`` makes it, its tail packed once (a view's
-    fields in ``lacks`` left out)."""
+    fields in ``lacks`` left out; ``by_computer``: 1.4's mark of a computer's take)."""
     head_dump, tails = _framer(model)
-    head = packb(head_dump({"state_version": state_version}, seq, re))
+    source = {"state_version": state_version, "by_computer": True} if by_computer else None
+    head = packb(head_dump(source or {"state_version": state_version}, seq, re))
     parts = [b"", head[1:]]
     for name, key, default, annotation, dump in tails:
         value = tail[name]
@@ -315,9 +317,12 @@ def encode_view(view: View, state_version: int, seq: int, lacks: frozenset[str] 
     return _frame(ViewMsg, state_version, seq, None, lacks, view=view)
 
 
-def encode_events(events: Iterable[Event], state_version: int, seq: int) -> bytes:
-    """The ``events`` message of public events leading to ``state_version``."""
-    return _frame(EventsMsg, state_version, seq, None, _NONE, events=events)
+def encode_events(
+    events: Iterable[Event], state_version: int, seq: int, by_computer: bool = False
+) -> bytes:
+    """The ``events`` message of public events leading to ``state_version``
+    (``by_computer``: 1.4, a computer player made the take for a person's seat)."""
+    return _frame(EventsMsg, state_version, seq, None, _NONE, by_computer, events=events)
 
 
 def encode_ack(state_version: int, re: int, seq: int) -> bytes:
@@ -332,8 +337,10 @@ def encode_update(
     seq: int,
     re: int | None = None,
     lacks: frozenset[str] = _NONE,
+    by_computer: bool = False,
 ) -> bytes:
     """Protocol 1.1's ``update`` message: one new state (its events and the view) in one
-    message, answering the take ``re`` for the mover (``lacks``: see ``encode_view``)."""
+    message, answering the take ``re`` for the mover (``lacks``: see ``encode_view``;
+    ``by_computer``: see ``encode_events``)."""
     events = events if isinstance(events, tuple) else tuple(events)
-    return _frame(UpdateMsg, state_version, seq, re, lacks, events=events, view=view)
+    return _frame(UpdateMsg, state_version, seq, re, lacks, by_computer, events=events, view=view)

@@ -28,11 +28,23 @@ from .events import Event, GameOver
 from .game import Game
 from .scoring import score_game
 
-__all__ = ["ENDINGS", "Ending", "GameResult", "announced", "judge"]
+__all__ = [
+    "ENDINGS",
+    "SEAT_ENDINGS",
+    "Ending",
+    "GameResult",
+    "SeatEnding",
+    "announced",
+    "judge",
+    "seat_endings",
+]
 
 Ending = Literal["played_out", "resigned", "claimed", "timed_out", "abandoned"]
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
 """Every way a game can end."""
+SeatEnding = Literal["played_out", "resigned", "timed_out", "claimed", "lost_claim", "abandoned"]
+SEAT_ENDINGS: tuple[SeatEnding, ...] = get_args(SeatEnding)
+"""How a game ended for one seat (``seat_endings``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +174,23 @@ def announced(events: Sequence[Event], result: GameResult) -> list[Event]:
     a seat that resigned cannot win (section 12.1), and whoever reads the event must
     learn the winners the view and the result name."""
     return [replace(e, winners=result.winners) if isinstance(e, GameOver) else e for e in events]
+
+
+def seat_endings(result: GameResult) -> tuple[SeatEnding, ...]:
+    """How the game ended for each seat: it ``resigned``, ``timed_out`` (its time ran
+    out in a row until a computer took it over), ``claimed`` the win or lost to a claim
+    (``lost_claim``), the game was ``abandoned``, or the seat played on to the end
+    (``played_out``, whatever ended the game for the others)."""
+
+    def ending(seat: int) -> SeatEnding:
+        if seat in result.resigned:
+            return "resigned"
+        if seat in result.timed_out:
+            return "timed_out"
+        if result.ending == "claimed":
+            return "claimed" if seat == result.claimed_by else "lost_claim"
+        if result.ending == "abandoned":
+            return "abandoned"
+        return "played_out"
+
+    return tuple(ending(seat) for seat in range(len(result.places)))

@@ -35,6 +35,7 @@ The models live in one module per topic; import them from here:
 - ``server``: server-to-client messages, ``ServerMessage`` and ``SERVER_MESSAGES``.
 - ``players``: 1.2's registered players, profiles, games, records, leaderboard.
 - ``devices``: 1.3's list of a player's devices and their revocation.
+- ``missed``: 1.4's moves a client missed (``catch_up``, ``missed``).
 - ``base``: the model bases they all share.
 
 The field types and the engine's value types the models use (``Name``, ``ThirdColour``,
@@ -105,6 +106,7 @@ from .fields import TableState as TableState
 from .fields import Version as Version
 from .limits import DEFAULT_LIMITS, Limits
 from .lobby import BotSeat, SeatInfo, TableOptions, TableSummary, Timing
+from .missed import MAX_MISSED_STEPS, CatchUpMsg, MissedMsg, MissedStep
 from .players import (
     MAX_BOARD_PAGE,
     DeviceCodeMsg,
@@ -181,6 +183,7 @@ __all__ = [
     "JSON_SUBPROTOCOL",
     "MAX_BOARD_PAGE",
     "MAX_ID",
+    "MAX_MISSED_STEPS",
     "MINOR_1_0",
     "MINOR_1_1",
     "PRINTABLE_PATTERN",
@@ -194,6 +197,7 @@ __all__ = [
     "ByeMsg",
     "CardInfo",
     "Catalogue",
+    "CatchUpMsg",
     "ChatLineMsg",
     "ChatMsg",
     "ClaimMsg",
@@ -229,6 +233,8 @@ __all__ = [
     "ListDevicesMsg",
     "ListGamesMsg",
     "ListTablesMsg",
+    "MissedMsg",
+    "MissedStep",
     "MovedEvent",
     "NewDeviceCodeMsg",
     "PassedCornerEvent",

@@ -28,6 +28,7 @@ from .fields import (
     Version,
 )
 from .lobby import BotSeat, TableOptions, Timing
+from .missed import CatchUpMsg
 from .players import (
     GetRecordMsg,
     ListGamesMsg,
@@ -264,7 +265,8 @@ ClientMessage = Annotated[
     | GetRecordMsg
     | ShowLeaderboardMsg
     | ListDevicesMsg
-    | RevokeDeviceMsg,
+    | RevokeDeviceMsg
+    | CatchUpMsg,
     Field(discriminator="type"),
 ]
 

@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 
 from shared.cards import ThirdColour
 from shared.options import Memory, StartCard
+from shared.result import SeatEnding
 
 from .base import Model
 from .fields import MAX_ID, BotLevel, SeatNo, Seconds, TableState
@@ -86,6 +87,21 @@ class SeatInfo(Model):
     registered: bool = False
     """1.2: a registered player sits here, signed in as this name (not merely someone
     who typed it)."""
+    computer_takes: int = 0
+    """1.4: how many takes a computer player made for this person's seat so far
+    (standing in while the person was away, after its time ran out, or after it
+    resigned with three players). A server-side bot's own seat counts none."""
+    ended: SeatEnding | None = None
+    """1.4, once the game has ended: how it ended for this seat: ``played_out`` (it
+    played on to the end, whatever ended the game), ``resigned``, ``timed_out`` (its
+    time ran out in a row until the computer took the seat over), ``claimed`` (it
+    claimed the win), ``lost_claim`` (its opponent claimed the win while it was away),
+    ``abandoned`` (nobody stayed: no result counts)."""
+    rating_before: float | None = None
+    """1.4, at a finished rated table whose game changed this seat's rating: the
+    player's rating before the game (absent: it had none, its first rated game) ..."""
+    rating_after: float | None = None
+    """... and after it (``rating`` of ``profile``: mu - 3 sigma)."""
 
 
 class TableSummary(Model):

@@ -16,6 +16,7 @@ from .events import GameEvent
 from .fields import ListCursor, TableState
 from .limits import Limits
 from .lobby import SeatInfo, TableSummary
+from .missed import MissedMsg
 from .players import (
     DeviceCodeMsg,
     GamesMsg,
@@ -143,6 +144,8 @@ class EventsMsg(_ServerMsg):
     type: Literal["events"] = "events"
     state_version: int
     """The version these events lead to."""
+    by_computer: bool = False
+    """1.4: a computer player made this take for a person's seat (see ``missed``)."""
     events: tuple[GameEvent, ...]
 
 
@@ -153,6 +156,8 @@ class UpdateMsg(_ServerMsg):
 
     type: Literal["update"] = "update"
     state_version: int
+    by_computer: bool = False
+    """1.4: a computer player made this take for a person's seat (see ``missed``)."""
     events: tuple[GameEvent, ...] = ()
     """The public events that led here. None (a fresh view: after ``watch``,
     ``resume``, ``back``, or an early ending) leaves the key out, as every default."""
@@ -258,7 +263,8 @@ ServerMessage = Annotated[
     | GamesMsg
     | RecordMsg
     | LeaderboardMsg
-    | DevicesMsg,
+    | DevicesMsg
+    | MissedMsg,
     Field(discriminator="type"),
 ]
 

@@ -22,6 +22,7 @@ from shared.bots.base import Bot
 from shared.events import Event
 from shared.view import View
 
+from ..core.journal import Step
 from ..core.table import Table, TableError
 from ..store import StoreUnavailable
 from .pool import BotPool, shared_pool
@@ -62,10 +63,21 @@ class BotPlayer:
 
     # Occupant ----------------------------------------------------------------
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int, re: int | None = None
+        self,
+        table: Table,
+        events: Sequence[Event],
+        view: View,
+        version: int,
+        re: int | None = None,
+        by_computer: bool = False,
     ) -> None:
         self._pending.extend(events)
         self.deliver_view(table, view, version)
+
+    def deliver_missed(
+        self, table: Table, since: int, version: int, steps: Sequence[Step], omitted: int, re: int
+    ) -> None:
+        """A bot never asks (it hears every state as it is made)."""
 
     def deliver_view(self, table: Table, view: View, version: int) -> None:
         if self._pending:

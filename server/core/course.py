@@ -22,7 +22,7 @@ from typing import Any
 
 from shared.clock import Clock
 from shared.errors import RuleError
-from shared.events import Event
+from shared.events import Event, TimedOut
 from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
@@ -31,7 +31,8 @@ from shared.result import announced
 from ..aio import outlast, to_the_end
 from .ending import Ending, Over
 from .errors import TableError
-from .lineup import Lineup
+from .journal import Journal
+from .lineup import Lineup, Mark
 from .seating import Occupant
 from .telling import Telling
 from .writes import Writes
@@ -66,6 +67,7 @@ class Course:
         self.game: Game | None = None  # None: in the lobby
         self.record: Record | None = None
         self.version = 0
+        self.journal = Journal()  # 1.4: each state's events, for whoever missed them
 
     async def start(self, scene: Over, options: Options) -> None:
         """Deal the game of ``options`` (a seed drawn unless the creator chose one) and
@@ -121,10 +123,12 @@ class Course:
         take: Take,
         events: list[Event],
         answer: tuple[Occupant, int] | None = None,
+        by_computer: bool = False,
     ) -> bool:
         """Validate, store, then announce one take (the table's lock held); the last
         take of the game stores and announces its result too. Returns whether its
-        update answered ``answer`` (its occupant and message id)."""
+        update answered ``answer`` (its occupant and message id). ``by_computer``: a
+        computer player makes it for a person's seat (kept with it: ``Mark``)."""
         assert self.game is not None and self.record is not None
         # the claim this take is accepted under; its writes carry it
         epoch = self.writes.epoch_held()
@@ -134,17 +138,18 @@ class Course:
         except RuleError as e:
             raise TableError("illegal_move", e.message, e.code) from e
         index = len(self.record.actions)
+        mark = Mark(index, by_computer, bool(events) and isinstance(events[0], TimedOut))
         clock = self.lineup.clock_after(None if trial.over else trial.to_move, self.now())
         # durable before the ack; once the write is asked for, the table follows it
         # whatever happens to the caller (a stand-in stopped, a connection gone): see
         # ``_commit``; a game's last take stores its end too: a task of its own
-        commit = self._commit(scene, index, take, trial, clock, events, epoch, answer)
+        commit = self._commit(scene, mark, take, trial, clock, events, epoch, answer)
         return await (to_the_end(commit) if trial.over else commit)
 
     async def _commit(
         self,
         scene: Over,
-        index: int,
+        mark: Mark,
         take: Take,
         trial: Game,
         clock: Clock | None,
@@ -152,13 +157,17 @@ class Course:
         epoch: int | None,
         answer: tuple[Occupant, int] | None,
     ) -> bool:
-        """Store take ``index`` under ``epoch``, then make it the game's (and announce it):
-        cancelled meanwhile, all of that first (``outlast``), and nothing after it
-        suspends but a game's last take, which its caller runs in a task of its own."""
-        assert self.record is not None
-        write = self.writes.take(index, take, self.life(clock), epoch=epoch)
+        """Store take ``mark.index`` under ``epoch``, then make it the game's (and
+        announce it): cancelled meanwhile, all of that first (``outlast``), and nothing
+        after it suspends but a game's last take, which its caller runs in a task of its
+        own."""
+        assert self.record is not None and self.game is not None
+        life = self.lineup.life(self.server, self.rated, clock, mark)
+        write = self.writes.take(mark.index, take, life, epoch=epoch)
         cancelled = await outlast(write)
         await self.writes.durable(write)  # done: its failure, if any, raised at once
+        seat = self.game.to_move
+        self.lineup.made(mark)
         self.record.actions.append(take)
         self.game = trial
         self.lineup.clock = clock
@@ -168,7 +177,8 @@ class Course:
             result = self.lineup.judge(trial, "played_out")
             await self.ending.store_end(scene, result, epoch=epoch)
             events = announced(events, result)
-        answered = self.telling.update(scene, events, answer)
+        self.journal.add(seat, tuple(events), mark.by_computer)
+        answered = self.telling.update(scene, events, answer, mark.by_computer)
         if trial.over:
             self.ending.tell(scene)
         if cancelled:

@@ -47,8 +47,11 @@ class Ending:
         stand_ins: StandIns,
         now: Callable[[], float],
         stored: Callable[[], None],
+        *,
+        rated: bool = False,
     ) -> None:
         self.writes = writes
+        self.rated = rated
         self.lineup = lineup
         self.telling = telling
         self.stand_ins = stand_ins
@@ -58,10 +61,20 @@ class Ending:
         self.result: GameResult | None = None  # None: abandoned before its game started
         self.at: float | None = None
         self.reason: str | None = None  # the result's ending (or abandoned)
+        # 1.4: at a finished rated table, each rated seat's rating before (None: its
+        # first rated game) and after the game, as shown (``Store.rating_changes``)
+        self.ratings: dict[int, tuple[float | None, float]] = {}
 
-    def restored(self, result: GameResult | None, at: float | None) -> None:
-        """A finished table read from the store: it ended ``at``, as ``result`` says."""
+    def restored(
+        self,
+        result: GameResult | None,
+        at: float | None,
+        ratings: dict[int, tuple[float | None, float]] | None = None,
+    ) -> None:
+        """A finished table read from the store: it ended ``at``, as ``result`` says,
+        changing ``ratings`` (``self.ratings``)."""
         self.done, self.result, self.at = True, result, at
+        self.ratings = ratings or {}
         self.reason = result.ending if result is not None else "played_out"
         self.lineup.resigned = list(result.resigned) if result is not None else []
 
@@ -78,6 +91,8 @@ class Ending:
         await self.writes.finish(None if result is None else result.to_dict(), epoch=epoch)
         self.done = True
         self.result = result
+        if self.rated:  # rated once ``finish`` was durable (``Store.when_finished``)
+            self.ratings = self.writes.rating_shown()
         if scene.record is not None:
             scene.record.result = result
         self.lineup.finished(self.now())

@@ -53,6 +53,16 @@ class PublicSeat:
     """The seat voted for a rematch."""
     registered: bool = False
     """A registered player sits here (protocol 1.2), not merely someone of that name."""
+    computer_takes: int = 0
+    """Protocol 1.4: the takes a computer player made for this person's seat."""
+    ended: str | None = None
+    """Protocol 1.4, once the game ended: how it ended for this seat
+    (``shared.result.seat_endings``)."""
+    rating_before: float | None = None
+    """Protocol 1.4, a finished rated game that changed this seat's rating: the rating
+    before (None: the player's first rated game) ..."""
+    rating_after: float | None = None
+    """... and after it."""
 
 
 class TableFacts(Protocol):

@@ -23,6 +23,7 @@ from shared.game import Take
 
 __all__ = [
     "Back",
+    "CatchUp",
     "Chat",
     "Claim",
     "Detach",
@@ -158,6 +159,19 @@ class Chat(_Intent):
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class CatchUp(_Intent):
+    """1.4: the steps after state ``since``, answered (``missed``, carrying ``re``) to
+    the occupant, a seat's or a spectator's. Only from an occupant the table knows: a
+    session the owner does not know is answered ``moved`` and attaches first, as for a
+    seat's intent."""
+
+    kind: ClassVar[str] = "catch_up"
+    seat_only: ClassVar[bool] = True
+    since: int
+    re: int
+
+
 class Taken(NamedTuple):
     """What a ``Play`` comes to: the new state ``version``; ``answered``: the update
     of that state carried the take's ``re`` (so no ack follows it)."""
@@ -167,5 +181,17 @@ class Taken(NamedTuple):
 
 
 Intent = (
-    Join | Watch | Resume | Leave | Detach | Ready | Play | Resign | Claim | Back | Rematch | Chat
+    Join
+    | Watch
+    | Resume
+    | Leave
+    | Detach
+    | Ready
+    | Play
+    | Resign
+    | Claim
+    | Back
+    | Rematch
+    | Chat
+    | CatchUp
 )

@@ -1,7 +1,8 @@
 """What the store keeps of a running game beyond its record: who resigned, who was
 played by a computer at some point, who timed out, the clock, the server running it,
-and how many takes each seat's person made itself (``own``: what makes a rated game
-count, ``server.players.ratings``).
+how many takes each seat's person made itself (``own``: what makes a rated game
+count, ``server.players.ratings``), and which takes a computer made for a person's
+seat or because its time ran out (protocol 1.4, ``server.core.journal``).
 
 ``TableLife`` is that, as one validated record: the table writes it (``to_dict``, the
 stored JSON) and a restart or a node taking the table over reads it back
@@ -41,10 +42,16 @@ class TableLife:
     """Per seat, the takes its person made itself (not a computer player standing in
     or moving for it when its time ran out); empty in a life stored before they were
     counted."""
+    computer: tuple[int, ...] = ()
+    """The indices of the takes a computer player made for a person's seat (protocol
+    1.4's ``by_computer``); empty in a life stored before they were kept."""
+    expired: tuple[int, ...] = ()
+    """The indices of the takes made because the seat's time ran out (each announced
+    after a ``timed_out`` event)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form (JSON)."""
-        return {
+        """The stored form (JSON); the takes' indices only when there are some."""
+        stored: dict[str, Any] = {
             "resigned": list(self.resigned),
             "replaced": sorted(self.replaced),
             "timed_out": sorted(self.timed_out),
@@ -52,6 +59,11 @@ class TableLife:
             "server": self.server,
             "own": list(self.own),
         }
+        if self.computer:
+            stored["computer"] = list(self.computer)
+        if self.expired:
+            stored["expired"] = list(self.expired)
+        return stored
 
     @classmethod
     def from_stored(cls, raw: object, players: int) -> TableLife:
@@ -63,6 +75,11 @@ class TableLife:
         def seats(key: str) -> tuple[int, ...]:
             got = raw.get(key, [])
             ok = isinstance(got, list) and all(type(s) is int and 0 <= s < players for s in got)
+            return tuple(dict.fromkeys(got)) if ok else ()
+
+        def indices(key: str) -> tuple[int, ...]:
+            got = raw.get(key, [])
+            ok = isinstance(got, list) and all(type(n) is int and n >= 0 for n in got)
             return tuple(dict.fromkeys(got)) if ok else ()
 
         clock = raw.get("clock")
@@ -77,6 +94,8 @@ class TableLife:
             clock if isinstance(clock, dict) else None,
             server if isinstance(server, str) else "",
             tuple(own) if counted else (),
+            indices("computer"),
+            indices("expired"),
         )
 
 

@@ -24,7 +24,7 @@ from shared.result import GameResult, judge
 from .errors import TableError
 from .life import TableLife
 
-__all__ = ["Ends", "Lineup", "TakeOver", "TimeUp"]
+__all__ = ["Ends", "Lineup", "Mark", "TakeOver", "TimeUp"]
 
 S = TypeVar("S")
 """A stand-in: whatever the table starts for a seat (the lineup only holds it)."""
@@ -42,6 +42,16 @@ class TimeUp:
     """The running move's time (and its seat's reserve) is up: move for ``seat``."""
 
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Who made take ``index``: a computer player for a person's seat (``by_computer``),
+    because the seat's time ran out (``expired``)."""
+
+    index: int
+    by_computer: bool
+    expired: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +74,8 @@ class Lineup(Generic[S]):
         self.timed_out: set[int] = set()  # seats taken over after time-outs in a row
         self.expiries = [0] * players  # time-outs in a row, per seat
         self.own = [0] * players  # takes each seat's person made itself, per seat
+        self.computer: list[int] = []  # the takes a computer made for a person's seat
+        self.expired: list[int] = []  # the takes made because the seat's time ran out
         self.absent_since: dict[int, float] = {}  # a person's seat, disconnected
         self.stand_ins: dict[int, S] = {}  # seat -> the computer player playing it
         self.clock: Clock | None = None
@@ -113,13 +125,21 @@ class Lineup(Generic[S]):
             return None
         return TimeUp(clock.seat)
 
-    def life(self, server: str, rated: bool, clock: Clock | None = None) -> dict[str, Any] | None:
+    def life(
+        self, server: str, rated: bool, clock: Clock | None = None, take: Mark | None = None
+    ) -> dict[str, Any] | None:
         """What the store keeps of the game beyond its record (``TableLife``, in its
         stored form; None while there is nothing): resignations, stand-ins, time-outs,
-        the clock (or ``clock``), the ``server`` that runs it and, at a ``rated`` table,
-        each person's takes."""
+        the clock (or ``clock``), the ``server`` that runs it, at a ``rated`` table each
+        person's takes, and which takes a computer made (with ``take``: the one being
+        stored with it, before ``made`` keeps it)."""
         clock = clock or self.clock
-        if clock is None and not (self.resigned or self.replaced or self.timed_out or rated):
+        computer, expired = list(self.computer), list(self.expired)
+        if take is not None:
+            computer += [take.index] if take.by_computer else []
+            expired += [take.index] if take.expired else []
+        kept = self.resigned or self.replaced or self.timed_out or computer or expired
+        if clock is None and not (kept or rated):
             return None
         return TableLife(
             tuple(self.resigned),
@@ -128,7 +148,16 @@ class Lineup(Generic[S]):
             None if clock is None else clock.to_dict(),
             server,
             tuple(self.own),
+            tuple(computer),
+            tuple(expired),
         ).to_dict()
+
+    def made(self, take: Mark) -> None:
+        """Take ``take.index`` is the game's now (stored): keep who made it."""
+        if take.by_computer:
+            self.computer.append(take.index)
+        if take.expired:
+            self.expired.append(take.index)
 
     def judge(self, game: Game, ending: str, claimed_by: int | None = None) -> GameResult:
         """The result of ``game`` ending as ``ending`` with this lineup."""
@@ -268,6 +297,7 @@ class Lineup(Generic[S]):
         self.resigned = list(life.resigned)
         self.replaced = set(life.replaced)
         self.timed_out = set(life.timed_out)
+        self.computer, self.expired = list(life.computer), list(life.expired)
         if own is not None:
             self.own = own
         self.clock = clock

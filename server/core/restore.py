@@ -14,6 +14,7 @@ from dataclasses import asdict
 from shared.clock import Clock, TimeRules
 
 from ..store import Store, StoredSeat, StoredTable
+from .journal import Journal
 from .life import TableLife, own_takes
 from .roles import DETACHED
 from .seating import Seat
@@ -92,9 +93,14 @@ def table_from_stored(
     if st.record is not None:
         table.course.started(st.record, st.record.replay(), len(st.record.actions))
         if st.state == FINISHED:
-            table.ending.restored(st.record.result, st.finished)
-    if table.state == PLAYING:
-        restore_life(table, TableLife.from_stored(st.life, table.options.players), st.alive)
+            ratings = store.rating_shown(table.id) if table.rated else {}
+            table.ending.restored(st.record.result, st.finished, ratings)
+        life = TableLife.from_stored(st.life, table.options.players)
+        table.course.journal = Journal.replayed(
+            st.record, life.computer, life.expired, table.result
+        )
+        if table.state == PLAYING:
+            restore_life(table, life, st.alive)
     return table
 
 

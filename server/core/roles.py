@@ -14,6 +14,8 @@ from typing import Protocol, TypeVar
 from shared.events import Event
 from shared.view import View
 
+from .journal import Step
+
 __all__ = ["DETACHED", "Detached", "Occupant", "StandIn", "TableHost"]
 
 T = TypeVar("T", contravariant=True)
@@ -34,10 +36,24 @@ class Occupant(Protocol[T]):
         ...
 
     def deliver_update(
-        self, table: T, events: Sequence[Event], view: View, version: int, re: int | None = None
+        self,
+        table: T,
+        events: Sequence[Event],
+        view: View,
+        version: int,
+        re: int | None = None,
+        by_computer: bool = False,
     ) -> None:
         """A new state: its public events (possibly none), then the view made for
-        this occupant; ``re``: the id of its take this update answers (``Play.re``)."""
+        this occupant; ``re``: the id of its take this update answers (``Play.re``);
+        ``by_computer``: a computer player made the take for a person's seat."""
+        ...
+
+    def deliver_missed(
+        self, table: T, since: int, version: int, steps: Sequence[Step], omitted: int, re: int
+    ) -> None:
+        """1.4: the answer ``re`` to ``catch_up``: the ``steps`` after state ``since`` up
+        to ``version``, ``omitted`` earlier ones left out."""
         ...
 
     def deliver_result(self, table: T, view: View, version: int) -> None:

@@ -12,7 +12,7 @@ table's ``Lineup``; what each occupant hears is its ``Telling``.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -108,8 +108,18 @@ class Seating:
         """Every seat is a server-side bot's."""
         return all(s.bot is not None for s in self.seats)
 
-    def public_seats(self, lineup: Lineup[Any]) -> list[PublicSeat]:
-        """Each seat's public facts, who plays it in the game ``lineup`` among them."""
+    def public_seats(
+        self,
+        lineup: Lineup[Any],
+        computer: Sequence[int] | None = None,
+        ended: Sequence[str] | None = None,
+        ratings: Mapping[int, tuple[float | None, float]] | None = None,
+    ) -> list[PublicSeat]:
+        """Each seat's public facts, who plays it in the game ``lineup`` among them;
+        1.4's: the takes a computer made for it (``computer``, per seat), how the game
+        ended for it (``ended``, once it did) and its rating before and after
+        (``ratings``, a finished rated game's)."""
+        ratings = ratings or {}
         return [
             PublicSeat(
                 s.index,
@@ -122,6 +132,9 @@ class Seating:
                 s.index in lineup.stand_ins,
                 s.index in self.rematch_votes,
                 s.player is not None,
+                0 if computer is None else computer[s.index],
+                None if ended is None else ended[s.index],
+                *ratings.get(s.index, (None, None)),
             )
             for s in self.seats
         ]

@@ -30,7 +30,7 @@ from shared.events import TimedOut
 from shared.game import Game, Take
 from shared.options import Options
 from shared.record import Record
-from shared.result import GameResult
+from shared.result import GameResult, seat_endings
 
 from ..store import PlayerSeated, Store
 from . import intents as i
@@ -130,6 +130,7 @@ class Table:
             self.stand_ins,
             self.now,
             self._end_stored,
+            rated=rated,
         )
         self.course = Course(
             self.writes,
@@ -194,7 +195,12 @@ class Table:
 
     def public_seats(self) -> list[PublicSeat]:
         """Each seat's public facts (``TableFacts``): what listings and presence show."""
-        return self.seating.public_seats(self.lineup)
+        return self.seating.public_seats(
+            self.lineup,
+            self.course.journal.computer_takes(self.options.players),
+            None if self.result is None else seat_endings(self.result),
+            self.ending.ratings,
+        )
 
     def seat_of(self, occupant: Occupant) -> int | None:
         return self.seating.seat_of(occupant)
@@ -211,6 +217,10 @@ class Table:
     def send_view_to(self, occupant: Occupant, seat: int | None = None) -> None:
         """A fresh full view for one occupant (``Telling.view_to``)."""
         self.telling.view_to(self, occupant, seat)
+
+    def catch_up(self, occupant: Occupant, since: int, re: int) -> None:
+        """1.4's ``catch_up`` (``Telling.catch_up``), from the game's journal."""
+        self.telling.catch_up(self, occupant, since, re, self.course.journal)
 
     def broadcast_presence(self) -> None:
         """Presence to everyone here, once the host knows what changed."""
@@ -251,6 +261,8 @@ class Table:
                 await self.vote_rematch(occupant, yes)
             case i.Chat(name, text):
                 self.telling.chat(self, occupant, name, text)
+            case i.CatchUp(since, re):
+                self.catch_up(occupant, since, re)
             case _:
                 assert_never(intent)
         return None
@@ -396,8 +408,9 @@ class Table:
                     self.stand_ins.back(seat)
             # a person's own take is stored with it (``life``): what makes a rated game count
             held = self.lineup.person_takes(seat) if person else None
+            by_computer = not person and self.seats[seat].person  # 1.4's mark
             try:
-                answered = await self.course.take(self, seat, take, [], answer)
+                answered = await self.course.take(self, seat, take, [], answer, by_computer)
             except Exception:  # a refused take is no take: the time-outs in a row stand
                 if held is not None:
                     self.lineup.refused(seat, held)
@@ -432,7 +445,9 @@ class Table:
             take = self.stand_ins.expiry_move(self, seat)
             log.info("time out", extra={"table": self.id, "seat": seat})
             self.lineup.ran_out(seat)
-            await self.course.take(self, seat, take, [TimedOut(seat)])
+            await self.course.take(
+                self, seat, take, [TimedOut(seat)], None, self.seats[seat].person
+            )
             if self.state != PLAYING:
                 return
             todo = self.lineup.after_time_out(seat, self.seating.people())

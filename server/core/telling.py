@@ -15,11 +15,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from protocol.messages.missed import MAX_MISSED_STEPS
 from shared.events import Event
 from shared.game import Game
 from shared.result import GameResult
 from shared.view import View, views
 
+from .errors import TableError
+from .journal import Journal
 from .lineup import Lineup
 from .seating import Occupant, Seating
 
@@ -79,12 +82,14 @@ class Telling:
         scene: Scene,
         events: Sequence[Event],
         answer: tuple[Occupant, int] | None = None,
+        by_computer: bool = False,
     ) -> bool:
         """A new state: to every seat, stand-in and spectator its public events and the
         view made for it (spectators share one). Everyone gets the same events, one
         tuple, and what the views share is the same objects, so that what they share
         is encoded once for all (``protocol.wire``). ``answer``'s occupant gets its
-        message id with its update; returns whether it did."""
+        message id with its update; returns whether it did. ``by_computer``: a
+        computer player made the take for a person's seat."""
         events = tuple(events)
         targets = self.occupants()
         made = self.views(scene, [seat for seat, _ in targets])
@@ -92,7 +97,7 @@ class Telling:
         for seat, occ in targets:
             view = made[seat] if id(occ) in stand_ins else self._mine(seat, made[seat])
             re = answer[1] if answer is not None and occ is answer[0] else None
-            occ.deliver_update(scene, events, view, scene.version, re)
+            occ.deliver_update(scene, events, view, scene.version, re, by_computer)
         return answer is not None and any(occ is answer[0] for _, occ in targets)
 
     def view_to(self, scene: Scene, occupant: Occupant, seat: int | None = None) -> None:
@@ -132,3 +137,22 @@ class Telling:
         """The table is finished, as ``reason`` (``seat``: who resigned), to everyone."""
         for _, occ in self.occupants():
             occ.deliver_finished(scene, reason, seat)
+
+    def catch_up(
+        self, scene: Scene, occupant: Occupant, since: int, re: int, journal: Journal
+    ) -> None:
+        """1.4's ``catch_up``: the steps of ``journal`` after state ``since`` (the newest
+        ``MAX_MISSED_STEPS``) to ``occupant``, answering ``re``. Every seat and
+        spectator gets the same public events live, so the steps are the same for all."""
+        if self.seating.seat_of(occupant) is None and occupant not in self.seating.spectators:
+            raise TableError("not_seated", "only who sits or watches here may catch up")
+        if scene.game is None:
+            raise TableError("not_started", "the game has not started yet")
+        if since > scene.version:
+            raise TableError(
+                "invalid_field",
+                f"catch_up: since ({since}) is after the table's state ({scene.version})",
+                "since",
+            )
+        steps, omitted = journal.since(since, MAX_MISSED_STEPS)
+        occupant.deliver_missed(scene, since, scene.version, steps, omitted, re)

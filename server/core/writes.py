@@ -98,3 +98,8 @@ class Writes:
     async def finish(self, result: dict[str, Any] | None, *, epoch: int | None) -> None:
         """The table is over: its game's result (None: abandoned in the lobby)."""
         await self.durable(self.store.finish(self.table_id, result, epoch=epoch))
+
+    def rating_shown(self) -> dict[int, tuple[float | None, float]]:
+        """Seat -> its rating before and after the table's rated game, as shown
+        (``Store.rating_shown``; read, not written: the store rates a finished game)."""
+        return self.store.rating_shown(self.table_id)

@@ -19,6 +19,7 @@ from shared.events import Event, TimedOut
 from shared.view import View
 
 from ..core.handle import TableFacts
+from ..core.journal import Step
 from .summaries import presence_source
 
 __all__ = ["V1_0_LACKS", "Frame", "Framing"]
@@ -75,18 +76,41 @@ class Framing:
         view: View,
         version: int,
         re: int | None = None,
+        by_computer: bool = False,
     ) -> None:
         lacks = self._lacks
         if self.minor == 1:
             view = _as_1_1(view)
+        mark = by_computer and self.minor >= 4  # 1.4's mark of a computer's take
         if self.combined:
-            self.send(lambda seq: encode_update(events, view, version, seq, re, lacks))
+            self.send(lambda seq: encode_update(events, view, version, seq, re, lacks, mark))
             return
         if self.minor == 0 and events and isinstance(events[0], TimedOut):
             events = events[1:]  # a 1.1 event (the table's, never the engine's)
         if events:
-            self.send(lambda seq: encode_events(events, version, seq))
+            self.send(lambda seq: encode_events(events, version, seq, mark))
         self.send(lambda seq: encode_view(view, version, seq, lacks))
+
+    def deliver_missed(
+        self,
+        table: TableFacts,
+        since: int,
+        version: int,
+        steps: Sequence[Step],
+        omitted: int,
+        re: int,
+    ) -> None:
+        """1.4's ``missed``: each step's events as its ``update`` carried them."""
+        source = {
+            "since": since,
+            "state_version": version,
+            "omitted": omitted,
+            "steps": [
+                {"state_version": s.version, "by_computer": s.by_computer, "events": s.events}
+                for s in steps
+            ],
+        }
+        self.send(lambda seq: encode_as(m.MissedMsg, source, seq=seq, re=re))
 
     def deliver_result(self, table: TableFacts, view: View, version: int) -> None:
         """1.1: the final view of a game that ended early (1.0 had none: its clients

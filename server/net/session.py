@@ -38,6 +38,7 @@ from ..core.errors import failed
 from ..core.handle import TableHandle
 from ..core.intents import (
     Back,
+    CatchUp,
     Chat,
     Claim,
     Join,
@@ -73,6 +74,10 @@ from .transport import (
 __all__ = ["Session"]
 
 log = logging.getLogger("kupferkessel.session")
+
+
+CATCH_UP_TOKENS = 3
+"""Rate-limit tokens a ``catch_up`` costs beyond the one every message takes."""
 
 
 def _unknown(kind: str, msg_id: int | None) -> ProtocolError:
@@ -422,6 +427,16 @@ class Session(Framing):
 
     async def on_rematch(self, msg: m.RematchMsg) -> None:
         await self._at_table().apply(self, Rematch(msg.rematch))
+
+    async def on_catch_up(self, msg: m.CatchUpMsg) -> None:
+        """1.4: the steps after ``since``, answered by ``missed`` from the table's record
+        (wherever the table is served). Refused while half of ``max_output`` is unread,
+        and charged ``CATCH_UP_TOKENS`` beyond its own: a ``missed`` may be long."""
+        transport = self.transport
+        if transport.unread > transport.max_output // 2:
+            raise TableError("rate_limited", "read what was already sent first")
+        await self._at_table().apply(self, CatchUp(msg.since, msg.id))
+        self.limiter.messages.charge(CATCH_UP_TOKENS)
 
     async def on_chat(self, msg: m.ChatMsg) -> None:
         table = self._at_table()

@@ -60,6 +60,7 @@ ACCEPTS: Mapping[str, Mapping[Phase, str]] = {
     "take": _IN_A_SEAT,
     "resign": _IN_A_SEAT,
     "chat": _AT_THE_TABLE,
+    "catch_up": _AT_THE_TABLE,  # 1.4
     "leave": _AT_THE_TABLE,
     # 1.1
     "claim": _IN_A_SEAT,

@@ -62,6 +62,11 @@ def _seat_facts(table: TableFacts, minor: int) -> list[dict[str, Any]]:
             seat["rematch"] = s.rematch
         if minor >= 2:
             seat["registered"] = s.registered
+        if minor >= 4:
+            seat["computer_takes"] = s.computer_takes
+            seat["ended"] = s.ended
+            seat["rating_before"] = s.rating_before
+            seat["rating_after"] = s.rating_after
         facts.append(seat)
     return facts
 

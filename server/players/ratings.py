@@ -14,7 +14,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from server.store.players import RatingChange
+from server.store.players import RatingChange, shown
 
 __all__ = [
     "MODEL",
@@ -43,8 +43,9 @@ def initial() -> tuple[float, float]:
 
 
 def display(mu: float, sigma: float) -> float:
-    """The rating shown and ranked by: ``mu - 3 sigma`` (openskill's ordinal)."""
-    return float(MODEL.rating(mu=mu, sigma=sigma).ordinal())
+    """The rating shown and ranked by: ``mu - 3 sigma`` (openskill's ordinal; the
+    store's ``shown``, which a finished table's ``presence`` reads: one formula)."""
+    return shown(mu, sigma)
 
 
 def rate(before: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:

@@ -86,6 +86,10 @@ class MemoryPlayers(MemoryDevices, PlayerStore):
     def game_life(self, table_id: str) -> dict[str, Any] | None:
         return self._lives.get(table_id)
 
+    def rating_changes(self, table_id: str) -> list[RatingChange]:
+        changes = self._games.changes
+        return [c for seat in range(3) if (c := changes.get((table_id, seat))) is not None]
+
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
         self._rated[table_id] = seq
         for c in changes:

@@ -18,7 +18,22 @@ from .devices import DeviceStore, NewSecret
 
 T = TypeVar("T")
 
-__all__ = ["GameInfo", "Place", "PlayerGame", "PlayerStore", "RatingChange", "StoredPlayer", "won"]
+__all__ = [
+    "GameInfo",
+    "Place",
+    "PlayerGame",
+    "PlayerStore",
+    "RatingChange",
+    "StoredPlayer",
+    "shown",
+    "won",
+]
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating shown and ranked by: ``mu - 3 sigma`` (openskill's ordinal, which
+    ``server.players.ratings.display`` is)."""
+    return mu - 3 * sigma
 
 
 @dataclass
@@ -140,6 +155,18 @@ class PlayerStore(DeviceStore, ABC):
     def game_life(self, table_id: str) -> dict[str, Any] | None:
         """A rated table's game's life beyond its record as last stored (``Course.life``:
         who resigned or timed out, each person's own takes); None if none was stored."""
+
+    @abstractmethod
+    def rating_changes(self, table_id: str) -> list[RatingChange]:
+        """The rating changes the table's game made, by seat (none: not rated yet)."""
+
+    def rating_shown(self, table_id: str) -> dict[int, tuple[float | None, float]]:
+        """Seat -> its rating before (None: its first rated game) and after the table's
+        game, as shown (``shown``)."""
+        return {
+            c.seat: (None if c.before is None else shown(*c.before), shown(*c.after))
+            for c in self.rating_changes(table_id)
+        }
 
     @abstractmethod
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:

@@ -150,6 +150,19 @@ class SqlPlayers(SqlDevices, PlayerStore):
         life = json.loads(row[0]) if row is not None and row[0] else None
         return life if isinstance(life, dict) else None
 
+    def rating_changes(self, table_id: str) -> list[RatingChange]:
+        rows = self._read(
+            lambda con: con.execute(
+                "SELECT seat, player_id, mu_before, sigma_before, mu, sigma"
+                " FROM rating_changes WHERE table_id = ? ORDER BY seat",
+                (table_id,),
+            ).fetchall()
+        )
+        return [
+            RatingChange(int(seat), pid, None if mu0 is None else (mu0, sigma0), (mu, sigma))
+            for seat, pid, mu0, sigma0, mu, sigma in rows
+        ]
+
     async def save_ratings(self, table_id: str, seq: int, changes: list[RatingChange]) -> None:
         ops: list[Op] = [("UPDATE rated_tables SET seq = ? WHERE table_id = ?", (seq, table_id))]
         for c in changes:

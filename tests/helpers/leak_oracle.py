@@ -28,7 +28,7 @@ __all__ = ["SEEN", "Conn", "Played", "check_game", "play_one"]
 
 WELCOME: dict[int, Any] = {}  # the first welcome per version: every other must equal it
 ZERO = types.SimpleNamespace(state_version=-1)
-SEEN = {"takes": 0, "results": 0}  # 1.1 fields checked (the 1.1 checks are not idle)
+SEEN = {"takes": 0, "results": 0, "missed": 0}  # 1.1 fields and 1.4's ``missed`` checked
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
 RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
@@ -151,28 +151,26 @@ def check_game(played: Played) -> int:
                 continue
             if conn.minor < 2:  # nothing of 1.2 before 1.2
                 assert kind not in PLAYER_TYPES and "rated" not in obj.get("table", {}), where
+            if conn.minor < 4:  # nothing of 1.4 before 1.4
+                assert kind != "missed" and not V14_KEYS & _keys(obj), f"1.4 in: {where}"
+            if kind == "missed":  # 1.4: each step holds what its state's events may
+                SEEN["missed"] += 1
+                for step in obj.get("steps", []):
+                    v = step["state_version"]
+                    check_cards(step, [states[v - 1], states[v]], conn.seat, where)
+                continue
             if conn.minor == 0:  # 1.0: nothing of 1.1, ever
                 assert kind != "update" and not {"takes", "result", "clock"} & set(
                     obj.get("view", {})
                 ), f"1.1 in a 1.0 frame: {where}"
             if kind in ("view", "update"):
                 check_11_view(obj, states[obj["state_version"]], conn, where)
-            allowed_cards: set[str] = set()
-            allowed_recipes: set[str] = set()
+            at: list[Game] = []
             if kind in ("view", "events", "update"):
                 v = obj["state_version"]
                 only_view = kind == "view" or (kind == "update" and not obj.get("events"))
                 at = [states[v]] if only_view or v == 0 else [states[v - 1], states[v]]
-                for g in at:
-                    cards, recipes = may_know(g, conn.seat)
-                    allowed_cards |= cards
-                    allowed_recipes |= recipes
-            for s in strs:
-                for cid in CARD_RE.findall(s):
-                    if cid in CARD_SET:
-                        assert cid in allowed_cards, f"card {cid} leaked: {where} {obj}"
-                for rid in RECIPE_RE.findall(s):
-                    assert rid in allowed_recipes, f"recipe {rid} leaked: {where} {obj}"
+            check_cards(obj, at, conn.seat, where)
             if kind in ("view", "update"):  # our replay agrees with what the server shows
                 g = states[obj["state_version"]]
                 grid = [
@@ -187,6 +185,38 @@ def check_game(played: Played) -> int:
         [CARD_IDS[c] for c in k] for k in final.kettles
     ]
     return frames
+
+
+V14_KEYS = frozenset({"by_computer", "computer_takes", "ended", "rating_before", "rating_after"})
+"""Protocol 1.4's fields: no frame of an older connection has one."""
+
+
+def _keys(obj: Any) -> set[str]:
+    """Every map key anywhere in ``obj``."""
+    if isinstance(obj, dict):
+        return set(obj).union(*(_keys(v) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(_keys(v) for v in obj))
+    return set()
+
+
+def check_cards(obj: Any, at: list[Game], seat: int | None, where: str) -> None:
+    """Every card and recipe ``obj`` names is one ``seat`` may know in a state of
+    ``at`` (none: it may name none)."""
+    allowed_cards: set[str] = set()
+    allowed_recipes: set[str] = set()
+    for g in at:
+        cards, recipes = may_know(g, seat)
+        allowed_cards |= cards
+        allowed_recipes |= recipes
+    strs: list[str] = []
+    strings_and_ints(obj, strs, [])
+    for s in strs:
+        for cid in CARD_RE.findall(s):
+            if cid in CARD_SET:
+                assert cid in allowed_cards, f"card {cid} leaked: {where} {obj}"
+        for rid in RECIPE_RE.findall(s):
+            assert rid in allowed_recipes, f"recipe {rid} leaked: {where} {obj}"
 
 
 def check_11_view(obj: dict[str, Any], game: Game, conn: Conn, where: str) -> None:
@@ -233,7 +263,7 @@ async def play_one(
     played = Played(options)
     wire = options.to_dict()
     wire["recipes"] = options.recipes
-    minors = [rng.choice([0, 1, 2] if registered else [0, 1]) for _ in range(players)]
+    minors = [rng.choice([0, 1, 2, 4] if registered else [0, 1, 4]) for _ in range(players)]
     clients = [
         await WsClient.open(node(), f"p{i}", (1, minors[i]), json=json) for i in range(players)
     ]
@@ -252,12 +282,16 @@ async def play_one(
     watch = rng.choice(["none", "before", "during"])
 
     async def watcher(name: str) -> None:
-        minor, combined = rng.choice([(0, False), (1, False), (1, True)])
+        minor, combined = rng.choice([(0, False), (1, False), (1, True), (4, True)])
         spectator = await WsClient.open(node(), None, json=json)
         hello = {"protocol": [1, minor], "client": name, "combined": combined}
         assert (await spectator.request("hello", **hello)).type == "welcome"
         await spectator.request("watch", table=table)
         played.conns.append(Conn(spectator, None, None, minor, combined))
+        if minor == 4 and name == "late":  # 1.4: what it missed, from the start
+            await spectator.wait_type("update")  # combined: its fresh view
+            missed = await spectator.request("catch_up", since=0)
+            assert missed.type == "missed", missed
 
     if watch == "before":
         await watcher("spectator")
@@ -273,6 +307,7 @@ async def play_one(
             )
             if last.view.game_over:
                 return
+            seen = conn.client.latest_view().state_version
             await conn.client.close()
             client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor), json=json)
             if conn.minor == 2:  # a registered player: signs in and rejoins, no token
@@ -283,6 +318,9 @@ async def play_one(
             else:
                 resumed = await client.request("resume", token=conn.token)
             assert resumed.type == "resumed" and resumed.seat == seat
+            if conn.minor == 4:  # 1.4: what it missed while away
+                missed = await client.request("catch_up", since=seen)
+                assert missed.type == "missed", missed
             played.conns.append(Conn(client, seat, None, conn.minor))
             conn = played.conns[-1]
         await play_seat(conn.client, seat, r, takes=played.takes)

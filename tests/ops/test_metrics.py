@@ -153,6 +153,7 @@ async def test_nothing_secret_is_in_the_metrics(make_server: MakeServer) -> None
         "1.1",
         "1.2",
         "1.3",
+        "1.4",
         "none",
         "msgpack",
         "json",

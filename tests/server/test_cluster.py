@@ -32,6 +32,7 @@ from shared.view import view
 from ..helpers import until
 from ..helpers.cluster import cluster
 from ..helpers.leak_oracle import check_game, play_one
+from ..helpers.missed import live_steps, missed
 from .wsclient import WsClient, create, http_get, join, play_seat, random_take
 
 
@@ -592,3 +593,67 @@ async def test_a_take_from_a_session_not_attached_at_the_owner_attaches_it_again
         answer = await cs.request("take", timeout=20, **fields)
         assert answer.type == "ack", answer
         assert served.seat_of(next(iter(b.cluster.serving.occupants.values()))) == seat
+
+
+async def test_a_seat_catches_up_on_another_node(pg_url: str, redis_url: str) -> None:
+    """1.4: a seat that leaves node b while a computer stands in for it comes back at
+    node c and catches up: the owner (node a) answers from its table's record, each
+    step exactly what a spectator at node c got live, the computer's takes marked."""
+    async with cluster(pg_url, redis_url) as (a, b, c):
+        host = await WsClient.open(a.port, "host", (1, 4))
+        made = await host.request(
+            "create_table", name="away", options={"players": 2}, timing={"grace": 1}
+        )
+        table = made.table.id
+        p0 = await WsClient.open(b.port, "p0", (1, 4))
+        p1 = await WsClient.open(c.port, "p1", (1, 4))
+        _, token = await join(p0, table, "p0")
+        await join(p1, table, "p1")
+        spectator = await WsClient.open(c.port, "watcher", (1, 4))
+        assert (await spectator.request("watch", table=table)).type == "watching"
+        for p in (p0, p1):
+            await p.send("ready")
+        await spectator.wait_type("view")
+        rng = random.Random(42)
+        for _ in range(4):
+            now = spectator.latest_view()
+            mover = (p0, p1)[now.view.to_move]
+            await mover.wait_until(
+                lambda m=mover, v=now: m.latest_view().state_version == v.state_version
+            )
+            fields = {
+                **random_take(mover.latest_view().view, rng),
+                "state_version": now.state_version,
+            }
+            assert (await mover.request("take", **fields)).type == "ack"
+            await spectator.wait_until(
+                lambda v=now: spectator.latest_view().state_version > v.state_version
+            )
+        seen = p0.latest_view().state_version
+        await p0.close()
+
+        def computer_moves() -> int:
+            return sum(s["by_computer"] for s in live_steps(spectator).values())
+
+        while computer_moves() < 2 and not spectator.latest_view().view.game_over:
+            now = spectator.latest_view()
+            if now.view.to_move == 1:
+                await p1.wait_until(lambda v=now: p1.latest_view().state_version == v.state_version)
+                fields = {
+                    **random_take(p1.latest_view().view, rng),
+                    "state_version": now.state_version,
+                }
+                assert (await p1.request("take", **fields)).type == "ack"
+            await spectator.wait_until(
+                lambda v=now: spectator.latest_view().state_version > v.state_version, timeout=30
+            )
+        back = await WsClient.open(c.port, "p0 again", (1, 4))
+        assert (await back.request("resume", token=token)).type == "resumed"
+        raw, steps = await missed(back, seen)
+        await spectator.wait_until(
+            lambda: spectator.latest_view().state_version >= raw["state_version"]
+        )
+        live = live_steps(spectator)
+        assert list(steps) == list(range(seen + 1, raw["state_version"] + 1))
+        assert steps == {v: live[v] for v in steps}
+        assert sum(s["by_computer"] for s in steps.values()) >= 2

@@ -11,10 +11,12 @@ masked), and an unknown message type.
 1.1 runs twice, with separate ``events``/``view``/``ack`` frames and with
 ``hello.combined``; 1.2's players register, play a rated game and then look up a
 profile, their games, a game's record and the leaderboard (wall-clock times masked);
-1.3's do the same, then list a player's devices and revoke one it does not have.
+1.3's do the same, then list a player's devices and revoke one it does not have; 1.4's
+do that too, and after the first game catch up on its last two states, on nothing, and
+on a state to come (refused).
 
 Recorded with ``KK_GOLDEN_WRITE=1`` (``golden_frames.py``) on 2026-12-03, from the server
-whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes; 1.3's on 2026-12-05.
+whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes; 1.3's and 1.4's on 2026-12-05.
 """
 
 from __future__ import annotations
@@ -98,6 +100,12 @@ async def _script(port: int, minor: int, combined: bool) -> dict[str, list[Any]]
     await settle(a, b, c)
     await _game({0: a, 1: b}, c, refusals=True)
     await settle(a, b, c)
+    if minor >= 4:  # the last two states caught up; nothing missed; a future ``since``
+        end = _state(b).state_version
+        await b.request("catch_up", since=end - 2)
+        await c.request("catch_up", since=end)
+        await a.request("catch_up", since=end + 1)
+        await settle(a, b, c)
     # a rematch, both seats voting for it, ended by a resignation
     await a.send("rematch")
     await settle(a, b, c)
@@ -151,8 +159,9 @@ def _frames(client: WsClient, mask: Masker) -> list[Any]:
         (1, True, "v1_1_combined.jsonl"),
         (2, True, "v1_2.jsonl"),
         (3, True, "v1_3.jsonl"),
+        (4, True, "v1_4.jsonl"),
     ],
-    ids=["1.1", "1.1-combined", "1.2", "1.3"],
+    ids=["1.1", "1.1-combined", "1.2", "1.3", "1.4"],
 )
 async def test_a_client_of_a_later_version_gets_exactly_its_frames(
     tmp_path: Path, minor: int, combined: bool, name: str

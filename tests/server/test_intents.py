@@ -35,6 +35,7 @@ SAMPLES: list[i.Intent] = [
     i.Back(),
     i.Rematch(False),
     i.Chat("ann (spectator)", "gut gemacht \N{COPYRIGHT SIGN}"),
+    i.CatchUp(3, 17),
 ]
 
 # what nodes sent before the intents had types (server/cluster.py, protocol 1.1 era)
@@ -54,7 +55,7 @@ def test_every_intent_has_its_own_kind_and_a_message() -> None:
     assert len({t.kind for t in types}) == len(types)
     assert {encode_intent(x)[0] for x in SAMPLES} == KINDS == {t.kind for t in types}
     seat_only = {t for t in types if t.seat_only}
-    assert seat_only == {i.Ready, i.Play, i.Resign, i.Claim, i.Back, i.Rematch}
+    assert seat_only == {i.Ready, i.Play, i.Resign, i.Claim, i.Back, i.Rematch, i.CatchUp}
 
 
 class _Hears:
@@ -168,10 +169,13 @@ def test_the_messages_are_the_bytes_older_nodes_send() -> None:
 
 
 def test_the_messages_are_the_ones_older_nodes_send_and_read() -> None:
-    for intent in SAMPLES[:1] + SAMPLES[3:4] + SAMPLES[6:8] + SAMPLES[13:]:
+    for intent in SAMPLES[:1] + SAMPLES[3:4] + SAMPLES[6:8] + SAMPLES[13:15]:
         kind, fields = encode_intent(intent)
         packed = msgpack.unpackb(msgpack.packb(fields))
         assert packed == BEFORE[kind], kind
+    kind, fields = encode_intent(i.CatchUp(3, 17))  # 1.4's, under its own names
+    assert (kind, fields) == ("catch_up", {"since": 3, "re": 17})
+    assert decode_intent({"k": "catch_up", "since": 3, "re": 17}) == i.CatchUp(3, 17)
     older_join = {"k": "join", "player": "cid", "seat": None}  # before ``seeded`` existed
     assert decode_intent(older_join) == i.Join("cid", None, False)
 

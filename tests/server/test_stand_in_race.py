@@ -40,7 +40,13 @@ class Listener(Person):
         self.last = (version, view)
 
     def deliver_update(
-        self, table: Table, events: Sequence[Event], view: View, version: int, re: int | None = None
+        self,
+        table: Table,
+        events: Sequence[Event],
+        view: View,
+        version: int,
+        re: int | None = None,
+        by_computer: bool = False,
     ) -> None:
         self.last = (version, view)
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from server.core.errors import TableError
+from server.core.journal import Step
 from server.core.lineup import Lineup
 from server.core.seating import Seating
 from server.core.standins import StandIns
@@ -42,8 +43,14 @@ class Ear:
         view: View,
         version: int,
         re: int | None = None,
+        by_computer: bool = False,
     ) -> None:
         self.heard.append(("update", (view, re)))
+
+    def deliver_missed(
+        self, table: object, since: int, version: int, steps: Sequence[Step], omitted: int, re: int
+    ) -> None:
+        self.heard.append(("missed", (since, version, list(steps), omitted, re)))
 
     def deliver_result(self, table: object, view: View, version: int) -> None:
         self.heard.append(("result", view))
