@@ -42,7 +42,7 @@ from .errors import (
     StaleState,
     TableFull,
 )
-from .results import Seated, Status, TableCreated, Update
+from .results import Missed, Seated, Status, TableCreated, Update
 
 __all__ = [
     "DEFAULT_PORT",
@@ -58,6 +58,7 @@ __all__ = [
     "ConnectionLost",
     "GameIsOver",
     "IllegalMoveError",
+    "Missed",
     "NameTaken",
     "NoSuchDevice",
     "NoSuchGame",

@@ -46,7 +46,7 @@ from ..tokens import TokenStore
 from .address import normalize_url
 from .errors import ClientError, ConnectionLost, ServerError
 from .requests import TableRequests
-from .results import Status, Update, is_update
+from .results import Missed, Status, Update, is_update
 
 __all__ = ["CLIENT_VERSION", "Client"]
 
@@ -111,6 +111,7 @@ class Client(TableRequests):
         self._supervisor: asyncio.Task[None] | None = None
         self._closing = False
         self._final_reason: str | None = None
+        self._held: list[Update] | None = None  # updates held back while catching up
 
     def __repr__(self) -> str:
         return f"<Client {self.url} table={self.table} seat={self.seat}>"
@@ -275,7 +276,10 @@ class Client(TableRequests):
                 pending.future.set_result(pending.replies)
             return
         if is_update(msg):
-            self._emit(msg)
+            if self._held is not None:
+                self._held.append(msg)
+            else:
+                self._emit(msg)
 
     async def _read(self, ws: ClientConnection) -> None:
         try:
@@ -310,10 +314,13 @@ class Client(TableRequests):
 
     async def _restore(self) -> None:
         """After a reconnection: sign in again, take the seat back (as the player
-        when no token is kept), or watch the table again."""
+        when no token is kept), or watch the table again; then (1.4) what was missed
+        meanwhile comes first, as if watched, and the fresh view after it."""
         await self._sign_back_in()
         if self.table is None:
             return
+        since = self.state_version if self.view is not None and not self.view.game_over else None
+        self._held = []
         try:
             if self.seat is not None and self.player and not self.saved_table(self.table):
                 await self.rejoin(self.table)
@@ -322,11 +329,50 @@ class Client(TableRequests):
             else:
                 await self.watch(self.table, invite=self.invite)
             self._emit(Status("resumed", f"table {self.table}"))
+            await self._catch_up(since)
         except ServerError as e:
             self._emit(m.ErrorMsg(code=e.code, message=e.message, detail=e.detail))
             self.table = self.seat = None
         except ConnectionLost:
             pass
+        finally:
+            held, self._held = self._held or [], None
+            for update in held:
+                self._emit(update)
+
+    async def _catch_up(self, since: int | None) -> None:
+        """1.4: the states missed since ``since`` into the update stream (a ``Missed``,
+        then each state's events), ahead of the held-back fresh view; a held state's
+        events the steps already carry are dropped."""
+        assert self.welcome is not None
+        if since is None or tuple(self.welcome.protocol) < (1, 4):
+            return
+        try:
+            missed = await self.catch_up(since)
+        except ServerError as e:  # the game is not on (any more): nothing to tell
+            log.info("no catch-up: %s", e.code)
+            return
+        mine = [s for s in missed.steps if s.by_computer and self._took(s.events) == self.seat]
+        self._emit(Missed(since, len(missed.steps), missed.omitted, len(mine)))
+        for step in missed.steps:
+            self._emit(
+                m.EventsMsg(
+                    state_version=step.state_version,
+                    events=step.events,
+                    by_computer=step.by_computer,
+                )
+            )
+        assert self._held is not None
+        self._held = [
+            u
+            for u in self._held
+            if not (isinstance(u, m.EventsMsg) and u.state_version <= missed.state_version)
+        ]
+
+    @staticmethod
+    def _took(events: tuple[m.GameEvent, ...]) -> int | None:
+        """The seat whose take these events tell."""
+        return next((e.seat for e in events if isinstance(e, m.TookEvent)), None)
 
     async def _supervise(self) -> None:
         first = True

@@ -213,6 +213,13 @@ class TableRequests(PlayerRequests):
     async def ping(self) -> None:
         await self._request(m.PingMsg)
 
+    async def catch_up(self, since: int) -> m.MissedMsg:
+        """1.4: the states after ``since`` at our table, each with the events that led
+        to it as they were sent live (``missed``)."""
+        (reply,) = await self._request(m.CatchUpMsg, since=since)
+        assert isinstance(reply, m.MissedMsg)
+        return reply
+
     # ------------------------------------------------------------------ the picture
     def _keep_token(self, joined: m.JoinedMsg) -> None:
         self.__token = joined.token

@@ -12,7 +12,7 @@ from typing import TypeGuard, get_args
 
 from protocol import messages as m
 
-__all__ = ["Seated", "Status", "TableCreated", "Update", "is_update"]
+__all__ = ["Missed", "Seated", "Status", "TableCreated", "Update", "is_update"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,18 @@ class Status:
     state: str
     detail: str = ""
     attempt: int = 0
+
+
+@dataclass(frozen=True)
+class Missed:
+    """1.4, after the connection came back: ``steps`` states were missed since
+    ``since``; their events follow in ``updates()`` (each an ``EventsMsg``, as if
+    watched), then the fresh view. ``omitted``: earlier states left out (too many)."""
+
+    since: int
+    steps: int
+    omitted: int = 0
+    by_computer: int = 0  # of the steps, the takes a computer made for our seat
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,7 @@ Update = (
     | m.ByeMsg
     | m.RematchedMsg
     | Status
+    | Missed
 )
 """What ``Client.updates()`` yields."""
 _UPDATE_TYPES: tuple[type, ...] = get_args(Update)

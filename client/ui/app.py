@@ -27,7 +27,7 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 from protocol import messages as m
 
 from ..discovery import Browser
-from ..lib import Client, ClientError, Status
+from ..lib import Client, ClientError, Missed, Status
 from ..settings import Settings
 from .browser import browser_lines
 from .chat import FRESH
@@ -289,7 +289,7 @@ class KupferApp:
             self.act(leave)
 
     # ------------------------------------------------------------------ updates
-    def on_update(self, u: m.ServerMessage | Status) -> None:
+    def on_update(self, u: m.ServerMessage | Status | Missed) -> None:
         """One update from the client: the game's go to the table screen, the
         connection's to the header and the status line."""
         if isinstance(u, m.ViewMsg | m.EventsMsg | m.PresenceMsg | m.ChatLineMsg):
@@ -305,6 +305,10 @@ class KupferApp:
         elif isinstance(u, m.ErrorMsg):
             self.notice(f"! {u.message}")  # a refusal: stale once the game goes on
             self.game.table.failed()
+        elif isinstance(u, Missed):  # 1.4: what was missed comes next, paced
+            said = self.game.missed(u)
+            if said:
+                self.notice(said)
         elif isinstance(u, m.ByeMsg):
             self.status = self.bye = f"server: {u.message or u.reason}"
             self.server_stopped = u.reason == "shutdown"

@@ -12,7 +12,7 @@ import time
 
 from protocol import messages as m
 
-from ..lib import Client
+from ..lib import Client, Missed
 from . import prompt
 from .board import Board, board_lines
 from .chat import ChatPane
@@ -53,7 +53,7 @@ from .render import (
 )
 from .review import History, Review
 from .score import ended_lines, rematch_line, score_lines
-from .table import Intent, TableModel
+from .table import Intent, LogEntry, TableModel
 from .waiting import waiting_lines
 
 __all__ = ["END_PAUSE", "GameScreen"]
@@ -93,6 +93,7 @@ class GameScreen:
         self.away: dict[str, object] | None = None  # what we saw before a restart
         self.history = History()  # for the review after the game
         self.review: Review | None = None
+        self.catching_up = False  # 1.4: the missed takes show, the fresh view follows
 
     # ------------------------------------------------------------------ changes
     def reset(self) -> None:
@@ -143,6 +144,7 @@ class GameScreen:
         """A view, events, presence or a chat line from the server."""
         client = self.host.client
         if isinstance(u, m.ViewMsg):
+            self.catching_up = False
             self.clock_at = time.monotonic()
             self.table.me = client.seat if client else self.table.me
             was_over = self.table.view is not None and self.table.view.game_over
@@ -159,9 +161,10 @@ class GameScreen:
                 forget_log(client, u.view.seat)
         elif isinstance(u, m.EventsMsg):
             v = self.table.view
-            self.table.log.extend(event_entries(u.events, v, self.names(), self.cards()))
+            told = event_entries(u.events, v, self.names(), self.cards(), u.by_computer)
+            self.table.log.extend(told)
             self.recent.me = self.table.me
-            self.recent.feed(u.events)
+            self.recent.feed(u.events, u.by_computer)
             self.history.heard(u.events)
             self.log_pager.scroll = 0
             keep_log(client, self.table.visible_log(), self.recent)
@@ -183,6 +186,21 @@ class GameScreen:
                 self.host.say("")
         elif isinstance(u, m.ChatLineMsg):
             self.chat.add(u)
+
+    def missed(self, missed: Missed) -> str:
+        """1.4, back after the connection dropped: the log says what comes next (the
+        missed takes, paced as if watched); returns the notice to show meanwhile."""
+        if not missed.steps:
+            return ""
+        n = missed.steps
+        said = f"While you were away: {n} take{'s' * (n != 1)}"
+        if missed.by_computer:
+            said += f", {missed.by_computer} by the computer for you"
+        self.table.log.append(LogEntry(said))
+        self.catching_up = True
+        if missed.omitted:
+            self.table.log.append(LogEntry(f"({missed.omitted} earlier takes not shown)"))
+        return f"Replaying {n} missed take{'s' * (n != 1)}"
 
     def _alert(self) -> None:
         """Tell the host when our turn begins or ends (the bell, the window title)."""
@@ -450,6 +468,7 @@ class GameScreen:
                 scroll=self.scroll,
                 allow_lobby=self.host.allow_lobby,
                 rematch=rematch,
+                seats=self.seats,
             )
             return lines + body
         if self.ended is not None and not self.show_board:
@@ -540,6 +559,8 @@ class GameScreen:
         if self.host.conn != "connected":
             text = connection_words(self.host.conn, t.me, self.host.server_stopped)
             return wrap([("fg:#ff5f5f bold", text)], width)
+        if self.catching_up:  # the board is the old one until the replay ends
+            return wrap([("bold", "Showing the takes made while you were away...")], width)
         lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
         away = self.away_line(width)
         if away is not None:

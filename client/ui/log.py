@@ -25,6 +25,7 @@ from .render import Cards, Line, describe_event, seat_label, wrap, wrap_items
 from .table import LogEntry
 
 __all__ = [
+    "COMPUTER_MARK",
     "LogPager",
     "away_entries",
     "event_entries",
@@ -37,6 +38,9 @@ __all__ = [
     "restore_seen",
     "wrapped_log",
 ]
+
+COMPUTER_MARK = " (computer's move)"
+"""After a take a computer made for its person's seat (protocol 1.4's ``by_computer``)."""
 
 
 def presence_entries(
@@ -73,9 +77,11 @@ def event_entries(
     view: m.GameView | None,
     names: Sequence[str | None],
     cards: Cards,
+    by_computer: bool = False,
 ) -> list[LogEntry]:
     """A batch of public events in words. ``view`` still is the one the take was
-    decided on: it says whether a symbol could act at all."""
+    decided on: it says whether a symbol could act at all. ``by_computer`` (1.4): a
+    computer made the take for its person's seat, and its line says so."""
     colours = view.colours if view else ("white", "black", "lilac")
     discarded = any(isinstance(e, m.DiscardedEvent) for e in events)
     timed_out = {e.seat for e in events if isinstance(e, m.TimedOutEvent)}
@@ -86,9 +92,12 @@ def event_entries(
             symbol = cards.by_id[e.card].symbol if e.card in cards.by_id else None
             could_act = (view.turn_in_row < 2) if symbol == "wand" else bool(view.explodable)
         words = describe_event(e, colours, names, cards, could_act=could_act)
+        if words and by_computer and isinstance(e, m.TookEvent):
+            words += COMPUTER_MARK
         if words:
             turn = e.seat if isinstance(e, m.MovedEvent | m.PassedCornerEvent) else None
-            chose = e.seat if isinstance(e, m.TookEvent) and e.seat not in timed_out else None
+            mine = isinstance(e, m.TookEvent) and e.seat not in timed_out and not by_computer
+            chose = e.seat if isinstance(e, m.TookEvent) and mine else None
             out.append(LogEntry(words, turn, chose))
         if isinstance(e, m.TookEvent) and e.ends_game and not discarded:
             who = seat_label(colours, e.seat, names)

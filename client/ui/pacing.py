@@ -41,8 +41,10 @@ class Pacer:
         ``behind``: how many more updates wait after it)."""
         if self.pace <= 0 or not isinstance(update, m.EventsMsg):
             return 0.0
-        if not any(isinstance(e, _TURN) and e.seat != me for e in update.events):
-            return 0.0  # our own take shows at once
+        if not update.by_computer and not any(
+            isinstance(e, _TURN) and e.seat != me for e in update.events
+        ):
+            return 0.0  # our own take shows at once (not one a computer made for us)
         pace = self.pace / 3 if behind > CATCH_UP else self.pace
         return max(0.0, self.shown_at + pace - time.monotonic())
 

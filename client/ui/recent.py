@@ -61,7 +61,7 @@ class Recent:
         self.notes: list[tuple[int, str, int]] = []
         self.away: frozenset[int] = frozenset()  # seats the away line names now
         self._current: Turn | None = None
-        self._timed_out: set[int] = set()
+        self._by_computer: set[int] = set()  # seats whose next take a computer makes
         # we took a card in this game: "since your take" (before: "so far"); a screen
         # that comes in mid-game (a resume) is told by ``came_in`` or the kept log
         self.decided = False
@@ -70,7 +70,11 @@ class Recent:
         self.heard: list[m.GameEvent] = []
         self._fed = 0  # events fed since our last decision: when a turn or a note was
 
-    def feed(self, events: Sequence[m.GameEvent]) -> None:
+    def feed(self, events: Sequence[m.GameEvent], by_computer: bool = False) -> None:
+        """One state's events; ``by_computer`` (1.4): a computer made its take for its
+        person's seat, which is no decision of that person's."""
+        if by_computer:
+            self._by_computer.update(e.seat for e in events if isinstance(e, m.TookEvent))
         for e in events:
             self.heard.append(e)
             self._fed += 1
@@ -79,7 +83,7 @@ class Recent:
 
     def _feed(self, e: m.GameEvent) -> None:
         if isinstance(e, m.TimedOutEvent):
-            self._timed_out.add(e.seat)
+            self._by_computer.add(e.seat)
         elif isinstance(e, m.MovedEvent):
             path = tuple(
                 (e.from_space + i) % 20 for i in range(1, (e.to_space - e.from_space) % 20 + 1)
@@ -94,8 +98,8 @@ class Recent:
             turn = self._current if self._current and self._current.seat == e.seat else None
             # the time runs out after the pawn moved: the server says so just before the
             # computer's take, once the turn has begun
-            computer = (turn is not None and turn.computer) or e.seat in self._timed_out
-            self._timed_out.discard(e.seat)
+            computer = (turn is not None and turn.computer) or e.seat in self._by_computer
+            self._by_computer.discard(e.seat)
             if turn is not None:
                 turn.computer = computer
             if e.seat == self.me and not computer:
@@ -142,8 +146,8 @@ class Recent:
         return [(s, w) for s, w, _ in self.notes], [max(0, at - dropped) for *_, at in self.notes]
 
     def _start(self, seat: int) -> Turn:
-        turn = Turn(seat, computer=seat in self._timed_out, at=self._fed)
-        self._timed_out.discard(seat)
+        turn = Turn(seat, computer=seat in self._by_computer, at=self._fed)
+        self._by_computer.discard(seat)
         wand = bool(self.turns) and self.turns[-1].seat == seat  # its wand's second turn
         if self.me is None and not wand:  # a spectator: each seat's last turn (or two)
             self.turns = [t for t in self.turns if t.seat != seat]

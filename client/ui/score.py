@@ -22,7 +22,17 @@ from .render import (
     wrap_items,
 )
 
-__all__ = ["ended_lines", "rematch_line", "score_lines"]
+__all__ = ["ENDED", "ended_lines", "rematch_line", "score_lines", "seat_end_lines"]
+
+ENDED = {
+    "played_out": "played to the end",
+    "resigned": "resigned",
+    "timed_out": "ran out of time, a computer took over",
+    "claimed": "claimed the win",
+    "lost_claim": "was away, the win was claimed",
+    "abandoned": "left, the game was abandoned",
+}
+"""1.4's ``ended`` codes of a seat, in words."""
 
 
 def score_lines(
@@ -36,13 +46,14 @@ def score_lines(
     scroll: int,
     allow_lobby: bool,
     rematch: str | None,
+    seats: Sequence[m.SeatInfo] = (),
 ) -> tuple[list[Line], int]:
     """The final score table in ``rows`` lines from line ``scroll`` on, the keys and
     the ``rematch`` line at the bottom; and the scroll kept within the table. When the
     table does not fit, its TOTAL line stays in sight under "more lines" (who won by
     how much is never a page away), and once the players' names have scrolled away
     their line stays on top."""
-    body = render_scores(view, cards, catalogue, names, width)
+    body = render_scores(view, cards, catalogue, names, width) + seat_end_lines(view, seats, width)
     keys = ["g: show the board", "v: review the game", "Up/Down: scroll", "?: help"]
     keys += ["Enter/q: back to the lobby"] if allow_lobby else ["q: quit"]
     foot = wrap_items(keys, width)
@@ -72,6 +83,31 @@ def score_lines(
     else:
         scroll = 0
     return body + [[] for _ in range(room - len(body))] + foot, scroll
+
+
+def seat_end_lines(view: m.GameView, seats: Sequence[m.SeatInfo], width: int) -> list[Line]:
+    """1.4: how the game ended for each seat, the takes a computer made for it and its
+    rating's change; nothing when every seat simply played to the end unrated."""
+    notable = any(
+        (s.ended or "played_out") != "played_out" or s.computer_takes or s.rating_after is not None
+        for s in seats
+    )
+    if not notable:
+        return []
+    names = [s.name for s in seats]
+    lines: list[Line] = [[], [("bold", "How each seat ended")]]
+    for s in seats:
+        said = [ENDED.get(s.ended or "", s.ended or "")] if s.ended else []
+        if s.computer_takes:
+            n = s.computer_takes
+            said.append(f"the computer made {n} take{'s' * (n != 1)}")
+        if s.rating_after is not None:
+            before = "new" if s.rating_before is None else f"{s.rating_before:.1f}"
+            change = s.rating_after - (s.rating_before or 0.0)
+            said.append(f"rating {before} -> {s.rating_after:.1f} ({change:+.1f})")
+        who = seat_label(view.colours, s.seat, names)
+        lines += wrap([("", f"  {who}: {'; '.join(said) or 'played'}")], width)
+    return lines
 
 
 def _starts(line: Line, word: str) -> bool:

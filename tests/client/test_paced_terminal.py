@@ -7,7 +7,6 @@ happens, RULES.md section 9)."""
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from client.lib import Client
-from client.ui.render import Cards, Size
+from client.ui.render import Cards
 from protocol import messages as m
 
-from .tmux import KK, Tmux, needs_tmux
+from .tmux import KK, Tmux, columns, needs_tmux, seen
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -29,26 +28,6 @@ class Person:
     size: tuple[int, int]
     seat: int = -1
     screens: list[tuple[float, str]] = field(default_factory=list)  # every screen read
-
-
-def columns(screen: str, size: tuple[int, int]) -> str:
-    """The screen as one line of words, then each column of a side-by-side layout
-    read on its own, so that text wrapped inside a column (or across the screen, under
-    both) reads on."""
-    lines = screen.split("\n")
-    s = Size(*size)
-    if s.side_right:
-        cut = s.grid_width + 1
-        lines += [ln[:cut] for ln in lines] + [ln[cut:] for ln in lines]
-    return re.sub(r"\s+", " ", " ".join(lines))
-
-
-def seen(screen: str, cards: Cards, card: str, line: str) -> bool:
-    """Whether a take of ``card`` from ``line`` is on the screen: the "since" words
-    (``Frog 1 (col 1)``) or the log's (``takes Frog slime 1 from column 1``)."""
-    short = f"{cards.short(card)} ({line.replace('col', 'col ').replace('row', 'row ')})"
-    long = f"takes {cards.name(card)} from {line.replace('col', 'column ').replace('row', 'row ')}"
-    return short in screen or long in screen
 
 
 async def play_and_read(

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bench.ports import free_port as free_port  # the terminal tests take it from here
+from client.ui.render import Cards, Size
 
 ROOT = Path(__file__).resolve().parents[2]
 KK = f"{sys.executable} -m client.cli"
@@ -181,3 +182,23 @@ def form_set(t: Tmux, name: str, label: str, value: str | None = None) -> None:
             return
         line = _press(t, name, "Right")
     raise AssertionError(f"no value {value!r} for {label!r}:\n{t.screen(name)}")
+
+
+def columns(screen: str, size: tuple[int, int]) -> str:
+    """The screen as one line of words, then each column of a side-by-side layout
+    read on its own, so that text wrapped inside a column (or across the screen, under
+    both) reads on."""
+    lines = screen.split("\n")
+    s = Size(*size)
+    if s.side_right:
+        cut = s.grid_width + 1
+        lines += [ln[:cut] for ln in lines] + [ln[cut:] for ln in lines]
+    return re.sub(r"\s+", " ", " ".join(lines))
+
+
+def seen(screen: str, cards: Cards, card: str, line: str) -> bool:
+    """Whether a take of ``card`` from ``line`` is on the screen: the "since" words
+    (``Frog 1 (col 1)``) or the log's (``takes Frog slime 1 from column 1``)."""
+    short = f"{cards.short(card)} ({line.replace('col', 'col ').replace('row', 'row ')})"
+    long = f"takes {cards.name(card)} from {line.replace('col', 'column ').replace('row', 'row ')}"
+    return short in screen or long in screen
