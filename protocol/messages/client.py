@@ -9,8 +9,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from .base import Tagged, by_tag
+from .base import by_tag
 from .devices import ListDevicesMsg, RevokeDeviceMsg
+from .envelope import ClientMsg as _ClientMsg
 from .fields import (
     MAX_PAGE,
     CardId,
@@ -18,7 +19,6 @@ from .fields import (
     ClientVersion,
     Invite,
     ListCursor,
-    MsgId,
     Name,
     SeatNo,
     SeatToken,
@@ -60,11 +60,6 @@ __all__ = [
     "TakeMsg",
     "WatchMsg",
 ]
-
-
-class _ClientMsg(Tagged):
-    id: MsgId
-    """Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as ``re``."""
 
 
 class HelloMsg(_ClientMsg):

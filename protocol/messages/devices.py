@@ -12,25 +12,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .base import Model, Tagged
-from .fields import MsgId
+from .base import Model
+from .envelope import ClientMsg as _ClientMsg
+from .envelope import ServerMsg as _ServerMsg
 
 __all__ = ["DeviceId", "DeviceInfo", "DevicesMsg", "ListDevicesMsg", "RevokeDeviceMsg"]
 
 DeviceId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 """A device's id as ``devices`` lists it."""
-
-
-class _ClientMsg(Tagged):
-    id: MsgId
-    """Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as ``re``."""
-
-
-class _ServerMsg(Tagged):
-    seq: int = 0
-    """1, 2, 3, ... per connection with no gaps (``welcome`` is 1)."""
-    re: int | None = None
-    """The ``id`` of the client message this answers; absent when unsolicited."""
 
 
 class ListDevicesMsg(_ClientMsg):

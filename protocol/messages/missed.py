@@ -13,27 +13,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .base import Model, Tagged
+from .base import Model
+from .envelope import ClientMsg as _ClientMsg
+from .envelope import ServerMsg as _ServerMsg
 from .events import GameEvent
-from .fields import MsgId, StateVersion
+from .fields import StateVersion
 
 __all__ = ["MAX_MISSED_STEPS", "CatchUpMsg", "MissedMsg", "MissedStep"]
 
 MAX_MISSED_STEPS = 64
 """The most steps one ``missed`` carries: the newest ones; ``omitted`` counts the
 earlier steps left out."""
-
-
-class _ClientMsg(Tagged):
-    id: MsgId
-    """Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as ``re``."""
-
-
-class _ServerMsg(Tagged):
-    seq: int = 0
-    """1, 2, 3, ... per connection with no gaps (``welcome`` is 1)."""
-    re: int | None = None
-    """The ``id`` of the client message this answers; absent when unsolicited."""
 
 
 class CatchUpMsg(_ClientMsg):

@@ -14,8 +14,10 @@ from pydantic import Field
 
 from shared.result import Ending
 
-from .base import Model, Tagged
-from .fields import ListCursor, MsgId, Name, TableId, TableState
+from .base import Model
+from .envelope import ClientMsg as _ClientMsg
+from .envelope import ServerMsg as _ServerMsg
+from .fields import ListCursor, Name, TableId, TableState
 from .lobby import TableOptions
 from .view import ResultInfo
 
@@ -58,11 +60,6 @@ PageLimit = Annotated[int, Field(ge=1, le=MAX_BOARD_PAGE)]
 
 
 # ------------------------------------------------------------------ client to server
-class _ClientMsg(Tagged):
-    id: MsgId
-    """Chosen by the client (unique per connection, e.g. 1, 2, 3...); echoed as ``re``."""
-
-
 class RegisterMsg(_ClientMsg):
     """1.2: register ``name`` on this server as your player, kept by ``secret`` (which
     you made and keep), and sign in as it (answered by ``signed_in``). Names are unique
@@ -254,13 +251,6 @@ class GameRecordInfo(Model):
 
 
 # ------------------------------------------------------------------ server to client
-class _ServerMsg(Tagged):
-    seq: int = 0
-    """1, 2, 3, ... per connection with no gaps (``welcome`` is 1)."""
-    re: int | None = None
-    """The ``id`` of the client message this answers; absent when unsolicited."""
-
-
 class SignedInMsg(_ServerMsg):
     """1.2: the answer to ``register``, ``sign_in`` and ``redeem_code``: this
     connection plays as ``player`` from now on."""

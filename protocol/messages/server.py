@@ -9,9 +9,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from .base import Tagged, by_tag
+from .base import by_tag
 from .catalogue import Catalogue
 from .devices import DevicesMsg
+from .envelope import ServerMsg as _ServerMsg
 from .events import GameEvent
 from .fields import ListCursor, TableState
 from .limits import Limits
@@ -48,13 +49,6 @@ __all__ = [
     "WatchingMsg",
     "WelcomeMsg",
 ]
-
-
-class _ServerMsg(Tagged):
-    seq: int = 0
-    """1, 2, 3, ... per connection with no gaps (``welcome`` is 1)."""
-    re: int | None = None
-    """The ``id`` of the client message this answers; absent when unsolicited."""
 
 
 class WelcomeMsg(_ServerMsg):
