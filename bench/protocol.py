@@ -31,7 +31,8 @@ from protocol import (
     events_message,
     view_message,
 )
-from protocol.wire import encode_view
+from protocol.messages import MAX_MISSED_STEPS, MissedMsg
+from protocol.wire import encode_as, encode_view
 from shared.events import Event
 from shared.game import Game
 from shared.options import Options
@@ -49,6 +50,33 @@ def game_positions(players: int, seed: int, **opts: Any) -> tuple[Game, Game, li
         game.apply(rng.choice(game.legal_actions()), events=events)
         plies.append(game.copy())
     return plies[len(plies) // 2], game, events
+
+
+def game_steps(players: int, seed: int) -> list[list[Event]]:
+    """Each take's events of the deal of ``seed`` played at random, in order."""
+    rng = random.Random(seed)
+    game = Game.deal(Options(players=players, seed=seed))
+    steps: list[list[Event]] = []
+    while not game.over:
+        steps.append([])
+        game.apply(rng.choice(game.legal_actions()), events=steps[-1])
+    return steps
+
+
+def missed_size(steps: list[list[Event]]) -> int:
+    """Bytes of the ``missed`` answering ``catch_up`` from state 0 after ``steps``."""
+    shown = steps[-MAX_MISSED_STEPS:]
+    first = len(steps) - len(shown) + 1
+    source = {
+        "since": 0,
+        "state_version": len(steps),
+        "omitted": first - 1,
+        "steps": [
+            {"state_version": first + i, "by_computer": i % 5 == 0, "events": tuple(e)}
+            for i, e in enumerate(shown)
+        ],
+    }
+    return len(encode_as(MissedMsg, source, seq=1234, re=99))
 
 
 def size(game: Game, seat: int | None) -> int:
@@ -90,6 +118,19 @@ def main() -> int:
                 f" / {max(spectator):4d}   game over {statistics.median(end_sizes):6.0f}"
                 f" / {max(end_sizes):4d}"
             )
+
+    print(f"\n1.4 missed (catch_up since 0 at the end) over {args.games} random games")
+    for players in (2, 3):
+        takes, sizes = [], []
+        for seed in range(args.games):
+            steps = game_steps(players, seed)
+            takes.append(len(steps))
+            sizes.append(missed_size(steps))
+        print(
+            f"  {players}p takes a game {statistics.median(takes):4.0f} / {max(takes):3d}"
+            f"   missed bytes (the newest {MAX_MISSED_STEPS} steps)"
+            f" {statistics.median(sizes):6.0f} / {max(sizes):5d}"
+        )
 
     _, _, events = game_positions(2, 1)
     welcome = WelcomeMsg(
