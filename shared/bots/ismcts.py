@@ -32,13 +32,14 @@ is) or, if ``budget`` is given, a number of seconds read from the injected ``clo
 from __future__ import annotations
 
 import math
+import random
 
-from ..game import Take
+from ..game import Game, Take
 from ..view import View
 from .base import SearchingBot
 from .playout import playout, policy_take, rewards
 
-__all__ = ["IsmctsBot", "Node"]
+__all__ = ["IsmctsBot", "Node", "back_up", "descend"]
 
 
 class Node:
@@ -72,54 +73,65 @@ class IsmctsBot(SearchingBot):
         explore = self.explore
         policy = self.policy
         epsilon = self.epsilon
-        sqrt = math.sqrt
-        log = math.log
         root = Node(-1)
         start = self.clock() if start is None else start
         done = 0
         while self.more(done, start):
             game = draw(rng)
-            node = root
-            path = []
-            while not game.over:
-                legal = game.legal_actions()
-                children = node.children
-                untried = []
-                for t in legal:
-                    child = children.get(t)
-                    if child is None:
-                        untried.append(t)
-                    else:
-                        child.avail += 1
-                if untried:  # the policy's own take first, then the others at random
-                    take = policy_take(game, rng, 0.0, policy)
-                    if take not in untried:
-                        take = rng.choice(untried)
-                    child = Node(game.to_move)
-                    child.avail = 1
-                    children[take] = child
-                    game.apply(take)
-                    path.append(child)
-                    break
-                best = -1.0
-                child = node
-                take = legal[0]
-                for t in legal:
-                    c = children[t]
-                    score = c.total / c.visits + explore * sqrt(log(c.avail) / c.visits)
-                    if score > best:
-                        best, child, take = score, c, t
-                game.apply(take)
-                path.append(child)
-                node = child
+            path = descend(root, game, rng, explore, policy)
             playout(game, rng, epsilon, policy)
-            result = rewards(game)
-            for n in path:
-                n.visits += 1
-                n.total += result[n.mover]
+            back_up(path, rewards(game))
             done += 1
         self.simulations += done
         return root
+
+
+def descend(node: Node, game: Game, rng: random.Random, explore: float, policy: str) -> list[Node]:
+    """Steps 2 and 3 of one iteration (module docstring), from ``node`` in ``game``, a
+    determinization at that node: walk down by UCB1 with availability counts, add one
+    child and return the nodes passed; ``game`` is left where the playout starts."""
+    sqrt = math.sqrt
+    log = math.log
+    path = []
+    while not game.over:
+        legal = game.legal_actions()
+        children = node.children
+        untried = []
+        for t in legal:
+            child = children.get(t)
+            if child is None:
+                untried.append(t)
+            else:
+                child.avail += 1
+        if untried:  # the policy's own take first, then the others at random
+            take = policy_take(game, rng, 0.0, policy)
+            if take not in untried:
+                take = rng.choice(untried)
+            child = Node(game.to_move)
+            child.avail = 1
+            children[take] = child
+            game.apply(take)
+            path.append(child)
+            break
+        best = -1.0
+        child = node
+        take = legal[0]
+        for t in legal:
+            c = children[t]
+            score = c.total / c.visits + explore * sqrt(log(c.avail) / c.visits)
+            if score > best:
+                best, child, take = score, c, t
+        game.apply(take)
+        path.append(child)
+        node = child
+    return path
+
+
+def back_up(path: list[Node], result: list[float]) -> None:
+    """Step 4: every node on ``path`` adds the reward of the seat that moved into it."""
+    for n in path:
+        n.visits += 1
+        n.total += result[n.mover]
 
 
 def _rank(node: Node | None) -> tuple[int, float]:
