@@ -30,6 +30,11 @@ from server.store import open_store
 
 ERROR_CODES = {c.value for c in m.ErrorCode}
 Pred = Callable[[Any], bool]
+REPLY_WITHIN = 30.0
+"""Seconds a request waits for its answer unless told otherwise: a hang guard (on a
+quiet machine answers take milliseconds). The leak oracle's six games in one process,
+server and clients on one event loop, had a take unanswered after 10 s at a load of 29
+on 2 cores (CPU pressure 98%)."""
 
 
 class WsClient:
@@ -103,7 +108,7 @@ class WsClient:
     async def send_raw(self, frame: bytes | str) -> None:
         await self.ws.send(frame)
 
-    async def request(self, type: str, timeout: float = 10, **fields: Any) -> Any:
+    async def request(self, type: str, timeout: float = REPLY_WITHIN, **fields: Any) -> Any:
         """Send and return the message that answers it (``re`` equal to its id)."""
         msg_id = await self.send(type, **fields)
         return await self.wait_for(lambda x: getattr(x, "re", None) == msg_id, timeout=timeout)
