@@ -71,9 +71,12 @@ def _serve_stopped(tmp_path: Path, at: str, *argv: str) -> list[dict[str, Any]]:
             [str(KUPFERKESSEL), "serve", "--port", "0", "--no-admin", *argv], stderr=out
         )
     try:
-        deadline = time.monotonic() + 30
-        while at not in err.read_text() and time.monotonic() < deadline:
+        # a hang guard: at a load of 25 on 2 cores, Python took over 30 s to start and
+        # import the server before its first line
+        deadline = time.monotonic() + 120
+        while at not in err.read_text():
             assert proc.poll() is None, err.read_text()
+            assert time.monotonic() < deadline, f"no {at} line: {err.read_text()}"
             time.sleep(0.01)
         proc.terminate()
         assert proc.wait(timeout=30) == 0, err.read_text()
