@@ -336,7 +336,8 @@ async def play_one(
         await play_seat(conn.client, seat, r, takes=played.takes)
 
     async def late_watcher() -> None:
-        async with asyncio.timeout(30):
+        # the game's sixth take may come after a seat's sign-in again (its slow hash)
+        async with asyncio.timeout(HASHED + 30):
             while max((c.client.latest_view() or ZERO).state_version for c in played.conns) < 6:
                 await asyncio.sleep(0.005)  # whichever seat connection is open sees it
         await watcher("late")
