@@ -117,13 +117,18 @@ async def patiently(
 ) -> None:
     """Run ``attempt`` until it no longer fails with one of ``out_of_reach`` (the
     database or Redis not answering yet: a server started while they restart waits for
-    them, logging each try, instead of exiting to be restarted in a loop)."""
+    them, logging each try, instead of exiting to be restarted in a loop). Cancelled,
+    it ends: also when the attempt lost the cancellation (redis-py's ``wait_for``, see
+    above) and failed, since the task still says it is being cancelled."""
     wait, longest = PATIENCE
     while True:
         try:
             await attempt()
             return
         except out_of_reach as e:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError from e
             error = " ".join(str(e).split())
             log.warning(f"waiting for {what}", extra={"error": error, "retry_in": wait})
         await asyncio.sleep(wait)

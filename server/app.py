@@ -27,7 +27,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.convert import catalogue
 
-from .aio import patiently
+from .aio import patiently, to_the_end
 from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
 from .config import ServerConfig
@@ -181,36 +181,52 @@ class Server:
         return port
 
     async def start(self) -> None:
-        self.bots.warm()
-        await patiently("the store", self.store.start, (StoreUnavailable,))
-        await self.players.start()  # names keyed by the rules of this version
-        await asyncio.to_thread(self.moderation.load)
-        if self.cluster is not None:
-            # a node restores no table at start: it adopts those nobody serves
-            self.store.server_id = self.cluster.node  # whose alive notes a clocked game follows
-            await self.cluster.start(
-                self.lobby, lambda action: listing(action, self.lobby, self.sessions)
+        """Open the store, restore the tables (a node: join the cluster) and listen. A
+        start that fails or is cancelled (``run_server``: a SIGTERM while it waits for
+        the database or Redis) closes what it had opened before the exception goes on."""
+        async with contextlib.AsyncExitStack() as opened:
+            opened.push_async_callback(self._close_store)
+            self.bots.warm()
+            # the store opens in a thread, which a cancellation would not stop: the start
+            # waits for it, so that what the thread opened is closed too
+            await patiently(
+                "the store", lambda: to_the_end(self.store.start()), (StoreUnavailable,)
             )
-        else:
-            restored = await self.lobby.restore()
-            if restored:
-                log.info("restored tables", extra={"count": restored})
-        self._ws = await serve(
-            self._handle,
-            self.config.host,
-            self.config.port,
-            subprotocols=[m.SUBPROTOCOL, m.JSON_SUBPROTOCOL],  # type: ignore[list-item]
-            process_request=self._http,
-            max_size=self.config.ws_max_size,
-            max_queue=self.config.ws_max_queue,
-            compression=self.config.compression,
-            ping_interval=self.config.ping_interval,
-            write_limit=self.config.write_limit,
-            server_header=f"kupferkessel/{SERVER_VERSION}",
-            create_connection=self.guard.connection_class(),
-            open_timeout=self.config.handshake_timeout,
-            backlog=self.config.backlog,
-        )
+            await self.players.start()  # names keyed by the rules of this version
+            await asyncio.to_thread(self.moderation.load)
+            if self.cluster is not None:
+                # a node restores no table at start: it adopts those nobody serves
+                self.store.server_id = self.cluster.node  # whose alive notes a clocked game follows
+                try:
+                    await self.cluster.start(
+                        self.lobby, lambda action: listing(action, self.lobby, self.sessions)
+                    )
+                except BaseException:  # cancelled while Redis is away, say
+                    await self.cluster.disconnect()
+                    raise
+                opened.push_async_callback(self.cluster.stop)
+            opened.push_async_callback(self._stop_computers)
+            if self.cluster is None:
+                restored = await self.lobby.restore()
+                if restored:
+                    log.info("restored tables", extra={"count": restored})
+            self._ws = await serve(
+                self._handle,
+                self.config.host,
+                self.config.port,
+                subprotocols=[m.SUBPROTOCOL, m.JSON_SUBPROTOCOL],  # type: ignore[list-item]
+                process_request=self._http,
+                max_size=self.config.ws_max_size,
+                max_queue=self.config.ws_max_queue,
+                compression=self.config.compression,
+                ping_interval=self.config.ping_interval,
+                write_limit=self.config.write_limit,
+                server_header=f"kupferkessel/{SERVER_VERSION}",
+                create_connection=self.guard.connection_class(),
+                open_timeout=self.config.handshake_timeout,
+                backlog=self.config.backlog,
+            )
+            opened.pop_all()  # listening: ``stop`` closes it all from now on
         self._sweeper = asyncio.create_task(self._sweep())
         self._watcher = asyncio.create_task(self._idle_watch())
         self._ticker = asyncio.create_task(self._tick())
@@ -219,7 +235,7 @@ class Server:
         if self.admin is not None:
             try:
                 await self.admin.start()
-            except OSError:
+            except BaseException:  # its socket taken, or the start cancelled
                 await self.stop()
                 raise
         # at any log level (server.commands.startup.START): where it listens is what a start says
@@ -253,6 +269,15 @@ class Server:
             self._ticker.cancel()
         if self._ready_watch is not None:
             self._ready_watch.cancel()
+        await self._stop_computers()
+        if self.cluster is not None:
+            await self.cluster.stop()
+        await self._close_store()
+        self._ws = None
+        self.stopped.set()
+
+    async def _stop_computers(self) -> None:
+        """Stop the computer players: the bots seated and the stand-ins."""
         await asyncio.gather(
             *(
                 seat.occupant.stop()
@@ -266,12 +291,11 @@ class Server:
                 for stand_in in table.lineup.stand_ins.values()
             ),
         )
-        if self.cluster is not None:
-            await self.cluster.stop()
+
+    async def _close_store(self) -> None:
+        """Flush and close the store; the sign-in hashing's threads go once done."""
         await self.store.close()
-        self.players.hasher.close()  # its threads go once their hashes are done
-        self._ws = None
-        self.stopped.set()
+        self.players.hasher.close()
 
     async def _tick(self) -> None:
         """Run the tables' clocks and grace periods (``Lobby.tick``) a few times a second."""
@@ -469,15 +493,39 @@ async def run_server(
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down cleanly; a server that must stop by
     itself (its database taken by another server) stops too and raises why. ``SIGHUP``
-    calls ``reload`` (``server.commands.startup.Reload``) if given."""
+    calls ``reload`` (``server.commands.startup.Reload``) if given, once started.
+
+    The signals are handled from before the start on: one that comes while the server
+    starts (waiting for its database or Redis, or just before it says "listening")
+    cancels the start, which closes what it had opened, and returns as cleanly."""
     server = Server(config, store)
-    await server.start()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, server.must_stop.set)
+    if not await _started(server):
+        log.info("stopped while starting")
+        return
     if reload is not None and hasattr(signal, "SIGHUP"):
         loop.add_signal_handler(signal.SIGHUP, reload, server)
     await server.must_stop.wait()
     await server.stop()
     if server.fatal is not None:
         raise server.fatal
+
+
+async def _started(server: Server) -> bool:
+    """Start ``server`` unless it is told to stop first (``must_stop``): then cancel its
+    start, which closes what it had opened. Whether it started; a failed start raises
+    why. A start that ends as the stop comes has started: ``stop`` follows."""
+    start = asyncio.create_task(server.start())
+    asked = asyncio.create_task(server.must_stop.wait())
+    try:
+        await asyncio.wait((start, asked), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        asked.cancel()
+        start.cancel()  # nothing if it is done
+        await asyncio.wait((start,))  # its closing of what it had opened
+    if start.cancelled():
+        return False
+    start.result()
+    return True

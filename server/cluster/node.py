@@ -259,6 +259,10 @@ class Cluster:
         with contextlib.suppress(RedisError):
             await self.redis.srem("kk:nodes", self.node)
             await self.redis.delete(f"kk:health:{self.node}", f"kk:listed:{self.node}")
+        await self.disconnect()
+
+    async def disconnect(self) -> None:
+        """Close the connections to Redis (what a start that did not end leaves open)."""
         await self.redis.aclose()
         await self._channel.aclose()
 

@@ -22,7 +22,7 @@ from ..players.hashing import SignInBounds
 from ..players.service import RATED_EXTRAS
 from ..store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 from .flags import FLAGS, Flag, add_arguments, admin_socket, settle, store_url
-from .startup import Reload, ignore_hangups, log_settings, read_token
+from .startup import Reload, StopAsked, log_settings, read_token, until_served
 
 __all__ = [
     "FLAGS",
@@ -182,8 +182,12 @@ def run(args: argparse.Namespace) -> int:
     config file or a database that cannot serve (no use retrying: fix it); 1 for what
     may pass (the port taken, the database in use or taken by another server: a
     restart may help), as for a crash (docs/SERVER.md, "Exit codes")."""
-    with ignore_hangups():  # until the server handles them (startup.Reload)
-        return _run(args)
+    try:
+        with until_served():  # the signals, until the server handles them
+            return _run(args)
+    except StopAsked as e:  # before the server started: nothing was open yet
+        log.info("stopped while starting", extra={"signal": str(e)})
+        return 0
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -32,10 +32,11 @@ __all__ = [
     "RELOADABLE",
     "START",
     "Reload",
-    "ignore_hangups",
+    "StopAsked",
     "log_settings",
     "masked",
     "read_token",
+    "until_served",
 ]
 
 START = logging.getLogger("kupferkessel.start")
@@ -103,20 +104,35 @@ def read_token(path: str | None) -> str | None:
     return token
 
 
+class StopAsked(BaseException):
+    """``SIGTERM`` or ``SIGINT`` came before the server handles them (``until_served``).
+    A ``BaseException``, as ``KeyboardInterrupt``: no ``except Exception`` takes it."""
+
+
+def _stop_asked(signum: int, frame: object) -> None:
+    raise StopAsked(signal.Signals(signum).name)
+
+
 @contextlib.contextmanager
-def ignore_hangups() -> Iterator[None]:
-    """Ignore ``SIGHUP`` while ``serve`` starts, until the server handles it (``Reload``):
-    a hang-up must not end the process then either (bot workers started meanwhile
-    inherit it). What was there before is put back at the end (``run`` may be called in
-    a process that goes on: the tests)."""
-    if not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+def until_served() -> Iterator[None]:
+    """The signals while ``serve`` starts, until the server handles them itself
+    (``app.run_server``, from its first step on): ``SIGTERM`` and ``SIGINT`` raise
+    ``StopAsked`` (``serve`` then exits cleanly: nothing is open yet), and ``SIGHUP`` is
+    ignored until ``Reload`` handles it, since a hang-up must not end the process then
+    either (bot workers started meanwhile inherit it). What was there before is put
+    back at the end (``run`` may be called in a process that goes on: the tests)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    mine: dict[signal.Signals, Any] = {signal.SIGTERM: _stop_asked, signal.SIGINT: _stop_asked}
+    if hasattr(signal, "SIGHUP"):
+        mine[signal.SIGHUP] = signal.SIG_IGN
+    previous = {sig: signal.signal(sig, handler) for sig, handler in mine.items()}
     try:
         yield
     finally:
-        signal.signal(signal.SIGHUP, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 class Reload:

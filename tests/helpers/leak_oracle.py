@@ -32,6 +32,12 @@ SEEN = {"takes": 0, "results": 0, "missed": 0}  # 1.1 fields and 1.4's ``missed`
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
 RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
+HASHED = 60.0
+"""Seconds a ``register`` or ``sign_in`` may wait for its answer: a slow hash each
+(scrypt: 50 ms of CPU and 16 MiB on a quiet machine), behind the other games' in the
+server's line of two threads. Its memory is what a loaded machine slows most: one hash
+took 1.3 to 2.8 s at a load of 14 to 18 on 2 cores, so the requests' usual 10 s ran out
+at a load of 17 to 40. A hang guard, not a measure of speed."""
 PLAYER_TYPES = frozenset({"signed_in", "device_code", "profile", "games", "record", "leaderboard"})
 
 
@@ -271,7 +277,9 @@ async def play_one(
     for i, c in enumerate(clients):
         if minors[i] == 2:
             played.secrets.append(_secret(rng))
-            answer = await c.request("register", name=names[i], secret=played.secrets[-1])
+            answer = await c.request(
+                "register", name=names[i], secret=played.secrets[-1], timeout=HASHED
+            )
             assert answer.type == "signed_in", answer
     rated = {"rated": True} if registered and set(minors) == {2} else {}
     table, _, token = await create(clients[0], options=wire, **rated)
@@ -312,7 +320,9 @@ async def play_one(
             client = await WsClient.open(node(), f"p{seat}-again", (1, conn.minor), json=json)
             if conn.minor == 2:  # a registered player: signs in and rejoins, no token
                 secret = played.secrets[sum(m == 2 for m in minors[:seat])]
-                signed = await client.request("sign_in", name=names[seat], secret=secret)
+                signed = await client.request(
+                    "sign_in", name=names[seat], secret=secret, timeout=HASHED
+                )
                 assert signed.type == "signed_in" and signed.secret is None
                 resumed = await client.request("rejoin", table=table)
             else:
@@ -326,7 +336,8 @@ async def play_one(
         await play_seat(conn.client, seat, r, takes=played.takes)
 
     async def late_watcher() -> None:
-        async with asyncio.timeout(30):
+        # the game's sixth take may come after a seat's sign-in again (its slow hash)
+        async with asyncio.timeout(HASHED + 30):
             while max((c.client.latest_view() or ZERO).state_version for c in played.conns) < 6:
                 await asyncio.sleep(0.005)  # whichever seat connection is open sees it
         await watcher("late")

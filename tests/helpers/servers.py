@@ -4,6 +4,7 @@ take them from here), and ``MakeServer``, their type."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -16,6 +17,19 @@ from server.store import MemoryStore
 
 MakeServer = Callable[..., Awaitable[Server]]
 """``make_server``'s type: ``await make_server(**config)`` gives a started server."""
+
+WORKERS_WITHIN = 120.0
+"""Seconds a started server's bot workers have to come up: a hang guard."""
+
+
+async def bots_up(server: Server) -> None:
+    """Wait until ``server``'s bot workers are up (each has answered once). The pool is
+    one per process and starts with the first server: a worker process took 14 to 30 s
+    to start at a load of 30 on 2 cores, and the first computer's move waited for it,
+    longer than a test waits for a move (10 s), so it is waited for here, once."""
+    async with asyncio.timeout(WORKERS_WITHIN):
+        while len(server.bots.memory) < server.bots.workers:
+            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
@@ -31,6 +45,7 @@ async def make_server() -> AsyncIterator[MakeServer]:
         server = Server(ServerConfig(**config), MemoryStore())
         await server.start()
         servers.append(server)
+        await bots_up(server)
         return server
 
     yield make

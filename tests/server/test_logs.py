@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 import logging
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -48,8 +49,10 @@ async def test_library_errors_are_json_lines_and_rate_limited(
 ) -> None:
     setup_logging("debug", log_stream)  # the library logs a bad request with its traceback
     server = await make_server()
+    started = time.monotonic()
     for _ in range(200):
         assert await raw_request(server.port, b"\x00\xff not HTTP\r\n\r\n") == b""
+    took = time.monotonic() - started
     status, _, body = await http_get(server.port)  # the health check still answers
     assert status == 200 and json.loads(body)["status"] == "ok"
     lines = json_lines(log_stream)  # every line one JSON object, tracebacks included
@@ -59,8 +62,10 @@ async def test_library_errors_are_json_lines_and_rate_limited(
     assert all(str(x["peer"]).startswith("127.0.0.1:") for x in failed)
     assert all("\n" not in line for line in log_stream.getvalue().splitlines())
     assert any("Traceback" in str(x.get("exc", "")) for x in failed)
-    # one peer, one kind of line: a burst of 30, then about 2 per second
-    assert len(failed) <= 40, len(failed)
+    # one peer, one kind of line: a burst of 30, then 2 per second (200 requests take
+    # a few seconds quiet; 41 lines came at a load of 30, where they took longer)
+    assert len(failed) <= 30 + 2 * took, (len(failed), took)
+    assert len(failed) < 100, len(failed)  # and far from one a request
 
 
 async def test_healthz_with_bytes_after_its_headers_logs_no_error(

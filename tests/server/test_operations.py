@@ -253,6 +253,13 @@ async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
         while not any(s.name == "slow" for s in server.sessions):
             await asyncio.sleep(0.01)
     (session,) = [s for s in server.sessions if s.name == "slow"]
+    # and a small send buffer at the server's end: the kernel grows one as it is written
+    # (up to net.ipv4.tcp_wmem's maximum, 4 MiB), and on a loaded machine up to a
+    # thousand pages were held there before the queue filled; read back one by one they
+    # took longer than the server's CLOSE_GRACE, so it dropped the reader before its bye
+    session.ws.transport.get_extra_info("socket").setsockopt(
+        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+    )
     sent = 0
     while not session.closing and sent < 3000:  # each answer lists 20 tables: ~3 KB
         await ws.send(msgpack.packb({"type": "list_tables", "id": 2 + sent}))
@@ -270,7 +277,7 @@ async def test_too_slow_reader_is_closed_1013(make_server: MakeServer) -> None:
         async with asyncio.timeout(20):
             async for frame in ws:
                 frames.append(decode_server(frame))  # type: ignore[arg-type]
-    assert frames[0].type == "welcome" and frames[-1].type == "bye", frames[-3:]
+    assert frames[0].type == "welcome" and frames[-1].type == "bye", (len(frames), frames[-3:])
     assert frames[1].type == "tables" and len(frames[1].tables) == 20  # pages, not refusals
     assert frames[-1].reason == "too_slow"
     assert len(frames) < sent, "the backlog was not dropped"

@@ -30,6 +30,12 @@ from server.store import open_store
 
 ERROR_CODES = {c.value for c in m.ErrorCode}
 Pred = Callable[[Any], bool]
+REPLY_WITHIN = 30.0
+"""Seconds a request, or a wait for what the server sends, waits unless told otherwise:
+a hang guard (on a quiet machine answers take milliseconds). The leak oracle's six
+games in one process, server and clients on one event loop, had a take unanswered
+after 10 s at a load of 29 on 2 cores (CPU pressure 98%), and at a load of 40 twelve
+pages of 32 KiB from 600 tables took longer than 10 s."""
 
 
 class WsClient:
@@ -103,13 +109,13 @@ class WsClient:
     async def send_raw(self, frame: bytes | str) -> None:
         await self.ws.send(frame)
 
-    async def request(self, type: str, timeout: float = 10, **fields: Any) -> Any:
+    async def request(self, type: str, timeout: float = REPLY_WITHIN, **fields: Any) -> Any:
         """Send and return the message that answers it (``re`` equal to its id)."""
         msg_id = await self.send(type, **fields)
         return await self.wait_for(lambda x: getattr(x, "re", None) == msg_id, timeout=timeout)
 
     # ------------------------------------------------------------------ reading
-    async def wait_for(self, pred: Pred, *, start: int = 0, timeout: float = 10) -> Any:
+    async def wait_for(self, pred: Pred, *, start: int = 0, timeout: float = REPLY_WITHIN) -> Any:
         """The first message from index ``start`` on satisfying ``pred`` (waits for it)."""
         i = start
         async with asyncio.timeout(timeout):
@@ -123,7 +129,7 @@ class WsClient:
                 self._changed.clear()
                 await self._changed.wait()
 
-    async def wait_until(self, cond: Callable[[], bool], *, timeout: float = 10) -> None:
+    async def wait_until(self, cond: Callable[[], bool], *, timeout: float = REPLY_WITHIN) -> None:
         """Wait until ``cond()`` holds, checking it again after every frame."""
         async with asyncio.timeout(timeout):
             while not cond():
@@ -132,7 +138,7 @@ class WsClient:
                 self._changed.clear()
                 await self._changed.wait()
 
-    async def wait_type(self, type: str, *, start: int = 0, timeout: float = 10) -> Any:
+    async def wait_type(self, type: str, *, start: int = 0, timeout: float = REPLY_WITHIN) -> Any:
         return await self.wait_for(lambda x: x.type == type, start=start, timeout=timeout)
 
     def of_type(self, type: str) -> list[Any]:
@@ -145,14 +151,14 @@ class WsClient:
     def tail(self, n: int = 3) -> list[Any]:
         return self.msgs[-n:]
 
-    async def wait_closed(self, timeout: float = 10) -> tuple[int | None, str | None]:
+    async def wait_closed(self, timeout: float = REPLY_WITHIN) -> tuple[int | None, str | None]:
         """Wait for the server to close; returns (code, reason) it sent."""
         async with asyncio.timeout(timeout):
             await self.closed.wait()
         rcvd = self.ws.close_code, self.ws.close_reason
         return rcvd
 
-    async def ping(self, timeout: float = 10) -> None:
+    async def ping(self, timeout: float = REPLY_WITHIN) -> None:
         """A round trip: when the pong comes, every earlier frame has been handled."""
         pong = await self.request("ping", timeout=timeout)
         assert pong.type == "pong", pong

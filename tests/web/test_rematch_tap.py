@@ -33,7 +33,10 @@ def rematch_view(page: Any, live: LiveServer) -> None:
     page.click(RESIGN)
     page.click(YES)
     page.wait_for_selector("#end-h")
-    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    # a day ahead of the page's clock (Playwright takes seconds here): a moment the page's
+    # own clock cannot have passed by the time the pause reaches it, which Playwright
+    # refuses ("Cannot fast-forward to the past"); nothing of this page waits a day
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 86_400)
     page.click("#rematch")
     until(
         page,
