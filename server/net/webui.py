@@ -10,6 +10,12 @@ list is simply not found. The page is revalidated on every load (``no-cache`` wi
 ETag); the hashed scripts and styles are cached for a year (``immutable``); every
 answer carries a Content-Security-Policy that allows no inline script and no other
 origin.
+
+A file comes brotli-compressed to a browser that accepts ``br``, else gzip-compressed
+to one that accepts ``gzip``, else as it is (``Vary: Accept-Encoding``; each encoding
+its own ETag). The brotli bodies are made at build time (``name.br`` beside each file:
+brotli at its best takes too long to run per start), the gzip ones once at load; none
+is made per request.
 """
 
 from __future__ import annotations
@@ -78,13 +84,20 @@ class Reply:
         return next((v for k, v in self.headers if k.lower() == low), None)
 
 
+ENCODINGS = ("br", "gzip")
+"""The content codings served, the better first (at an equal ``q``)."""
+
+
 @dataclass(frozen=True)
 class Asset:
     body: bytes
-    gzipped: bytes | None  # None when compressing does not make it smaller
+    encoded: dict[str, bytes]  # by content coding; only those smaller than the body
     content_type: str
-    etag: str
+    etag: str  # of the body; an encoded body's is this one with ``-<coding>``
     cache_control: str
+
+    def tag(self, coding: str | None) -> str:
+        return self.etag if coding is None else f'{self.etag[:-1]}-{coding}"'
 
 
 class WebAssets:
@@ -96,7 +109,8 @@ class WebAssets:
     @classmethod
     def load(cls, folder: Path = ASSETS_DIR) -> WebAssets:
         """Every regular file directly in ``folder`` whose type is known; symlinks,
-        folders, hidden files and Python files are left out (none can be reached)."""
+        folders, hidden files and Python files are left out (none can be reached).
+        ``name.br`` beside a file is its brotli body (read, never reachable itself)."""
         assets: dict[str, Asset] = {}
         if folder.is_dir():
             for path in sorted(folder.iterdir()):
@@ -107,11 +121,15 @@ class WebAssets:
                 if content_type is None:
                     continue
                 body = path.read_bytes()
-                packed = gzip.compress(body, compresslevel=9, mtime=0)
-                smaller = path.suffix in COMPRESSIBLE and len(packed) < len(body)
+                encoded: dict[str, bytes] = {}
+                if path.suffix in COMPRESSIBLE:
+                    encoded["gzip"] = gzip.compress(body, compresslevel=9, mtime=0)
+                    br = path.with_name(name + ".br")
+                    if br.is_file() and not br.is_symlink():
+                        encoded["br"] = br.read_bytes()
                 assets[name] = Asset(
                     body=body,
-                    gzipped=packed if smaller else None,
+                    encoded={k: v for k, v in encoded.items() if len(v) < len(body)},
                     content_type=content_type,
                     etag='"' + hashlib.sha256(body).hexdigest()[:20] + '"',
                     cache_control=IMMUTABLE if HASHED.match(name) else REVALIDATE,
@@ -136,19 +154,19 @@ class WebAssets:
                 text = "The web client is not built here (npm ci && npm run build in web/).\n"
                 return _plain(HTTPStatus.NOT_FOUND, text, method)
             return _plain(HTTPStatus.NOT_FOUND, "Not found.\n", method)
+        coding = _coding(accept_encoding, asset.encoded)
         headers = [
             ("Content-Type", asset.content_type),
             ("Cache-Control", asset.cache_control),
-            ("ETag", asset.etag),
+            ("ETag", asset.tag(coding)),
         ]
-        if asset.gzipped is not None:
+        if asset.encoded:
             headers.append(("Vary", "Accept-Encoding"))
-        if if_none_match is not None and _etag_matches(if_none_match, asset.etag):
+        if if_none_match is not None and _etag_matches(if_none_match, asset.tag(coding)):
             return Reply(HTTPStatus.NOT_MODIFIED, (*headers, *COMMON), b"")
-        body = asset.body
-        if asset.gzipped is not None and _accepts_gzip(accept_encoding):
-            body = asset.gzipped
-            headers.append(("Content-Encoding", "gzip"))
+        body = asset.body if coding is None else asset.encoded[coding]
+        if coding is not None:
+            headers.append(("Content-Encoding", coding))
         headers.append(("Content-Length", str(len(body))))
         return Reply(HTTPStatus.OK, (*headers, *COMMON), b"" if method == "HEAD" else body)
 
@@ -165,14 +183,30 @@ def _plain(status: HTTPStatus, text: str, method: str, allow: bool = False) -> R
     return Reply(status, (*headers, *COMMON), b"" if method == "HEAD" else body)
 
 
-def _accepts_gzip(accept_encoding: str | None) -> bool:
-    """Whether ``Accept-Encoding`` allows gzip (``gzip;q=0`` refuses it)."""
+def _coding(accept_encoding: str | None, offered: dict[str, bytes]) -> str | None:
+    """The content coding of ``offered`` that ``Accept-Encoding`` values most (brotli
+    before gzip at an equal ``q``; ``*`` stands for any coding not named; ``q=0``
+    refuses), or None for the body as it is."""
+    named: dict[str, float] = {}
     for part in (accept_encoding or "").split(","):
         coding, _, params = part.strip().partition(";")
-        if coding.strip().lower() in ("gzip", "*"):
-            q = params.strip().lower()
-            return not re.fullmatch(r"q\s*=\s*0(\.0{0,3})?", q)
-    return False
+        named[coding.strip().lower()] = _quality(params)
+    wanted = [(named.get(c, named.get("*", 0.0)), -i, c) for i, c in enumerate(ENCODINGS)]
+    q, _, best = max((w for w in wanted if w[2] in offered), default=(0.0, 0, ""))
+    return best if q > 0 else None
+
+
+def _quality(params: str) -> float:
+    """The ``q`` of a coding's parameters (1 without one; 0 for one that is no number
+    from 0 to 1, so that a coding is never sent on a misread ``q``)."""
+    q = re.search(r"(?:^|;)\s*q\s*=\s*([^;\s]*)", params)
+    if q is None:
+        return 1.0
+    try:
+        value = float(q.group(1))
+    except ValueError:
+        return 0.0
+    return value if 0 <= value <= 1 else 0.0
 
 
 def _etag_matches(if_none_match: str, etag: str) -> bool:

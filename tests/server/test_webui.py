@@ -1,6 +1,6 @@
 """The web client's files: what ``server.net.webui`` answers (caching, types, methods, CSP,
-gzip, nothing outside the asset folder), the built assets themselves, and a real
-server on loopback answering ``GET /`` and an asset on its WebSocket port."""
+brotli and gzip, nothing outside the asset folder), the built assets themselves, and a
+real server on loopback answering ``GET /`` and an asset on its WebSocket port."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import re
 from pathlib import Path
 
+import brotli  # type: ignore[import-untyped]
 import pytest
 
 from server.net.webui import ASSETS_DIR, CSP, IMMUTABLE, WebAssets
@@ -148,6 +149,39 @@ def test_gzip_when_accepted(folder: Path) -> None:
         assert r.body == plain.body
 
 
+def test_brotli_when_accepted_else_gzip(folder: Path) -> None:
+    plain = (folder / HASHED_JS).read_bytes()
+    (folder / f"{HASHED_JS}.br").write_bytes(brotli.compress(plain))
+    web = WebAssets.load(folder)
+    assert set(web.assets) == {"index.html", HASHED_JS, "licenses.txt"}  # no .br of its own
+    tags = set()
+    for accept, coding in (
+        ("gzip, deflate, br", "br"),
+        ("br", "br"),
+        ("*", "br"),
+        ("br;q=0.5, gzip", "gzip"),  # the client's order of preference wins
+        ("br;q=0, gzip", "gzip"),
+        ("br;q=0, *", "gzip"),
+        ("gzip;q=0.1, br;q=0.1", "br"),  # brotli first at an equal q
+        ("br;q=x, gzip;q=0", None),  # a q misread sends neither
+        ("identity", None),
+        ("", None),
+    ):
+        r = web.answer("GET", f"/{HASHED_JS}", accept_encoding=accept)
+        assert r.header("Content-Encoding") == coding, accept
+        assert r.header("Vary") == "Accept-Encoding"
+        decode = {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[coding]
+        assert decode(r.body) == plain, accept
+        assert r.header("Content-Length") == str(len(r.body))
+        tags.add(r.header("ETag"))
+        # a cache revalidates the body it holds, in the coding it holds it
+        again = web.answer("GET", f"/{HASHED_JS}", accept, if_none_match=r.header("ETag"))
+        assert again.status == 304 and again.header("ETag") == r.header("ETag")
+    assert len(tags) == 3  # each coding its own ETag
+    held = web.answer("GET", f"/{HASHED_JS}", "br").header("ETag")  # not the plain body's
+    assert web.answer("GET", f"/{HASHED_JS}", "identity", if_none_match=held).status == 200
+
+
 def test_an_empty_folder_says_the_client_is_not_built(tmp_path: Path) -> None:
     r = WebAssets.load(tmp_path / "missing").answer("GET", "/")
     assert r.status == 404
@@ -176,6 +210,20 @@ def test_the_built_page_loads_only_hashed_files_of_its_own() -> None:
     assert "style=" not in index and "<style" not in index
     assert not re.search(r"(src|href)=\"(https?:)?//", index), "a third-party origin"
     assert (ASSETS_DIR / "licenses.txt").read_text().count("@msgpack/msgpack") >= 1
+
+
+def test_the_first_load_is_under_40_kib_with_brotli() -> None:
+    """What a browser fetches to show the page (the page, its script, style and icon;
+    not the licenses it links to), as sent to one that accepts brotli."""
+    web = WebAssets.load()
+    sent = {
+        name: web.answer("GET", "/" if name == "index.html" else f"/{name}", "gzip, deflate, br")
+        for name in page_files()
+        if name != "licenses.txt"
+    }
+    assert {r.header("Content-Encoding") for r in sent.values()} == {"br"}
+    total = sum(len(r.body) for r in sent.values())
+    assert total < 40 * 1024, total
 
 
 def test_the_whole_page_is_under_150_kib_compressed() -> None:
@@ -223,6 +271,13 @@ async def test_a_real_server_answers_the_page_and_an_asset(make_server: MakeServ
     assert headers["cache-control"] == IMMUTABLE
     assert headers["content-encoding"] == "gzip"
     assert gzip.decompress(js) == (ASSETS_DIR / name).read_bytes()
+    for accept, decode in (("br", brotli.decompress), ("identity", bytes)):
+        status, headers, body = await http(
+            server.port, get(f"/{name}", extra=f"Accept-Encoding: {accept}\r\n")
+        )
+        assert status == 200 and headers["vary"] == "Accept-Encoding"
+        assert headers.get("content-encoding") == (None if accept == "identity" else accept)
+        assert decode(body) == (ASSETS_DIR / name).read_bytes()
     status, headers, body = await http(server.port, get(f"/{name}", method="HEAD"))
     assert status == 200 and body == b""
     assert headers["content-length"] == str((ASSETS_DIR / name).stat().st_size)

@@ -1,9 +1,11 @@
 // Builds the web client into server/webassets/ (served by server/net/webui.py): the page,
 // its script and style under content-hashed names, the client library as its own ES
-// module, and the licenses of every bundled package. The output depends only on the
+// module, and the licenses of every bundled package; beside each text file its brotli
+// body (`name.br`, at brotli's best: the server sends it to browsers that accept br). The output depends only on the
 // sources and the locked packages, so a fresh `npm ci && npm run build` reproduces the
 // committed files byte for byte.
 import { createHash } from "node:crypto";
+import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +82,19 @@ for (const name of [...packages].sort()) {
 }
 add("licenses.txt", licenses);
 
+// brotli bodies, made here once (at quality 11 it takes too long for every start)
+for (const [name, bytes] of [...files]) {
+  if (!/\.(html|js|css|svg|txt)$/.test(name)) continue;
+  const packed = brotliCompressSync(bytes, {
+    params: {
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  if (packed.length < bytes.length) add(`${name}.br`, packed);
+}
+
 mkdirSync(outDir, { recursive: true });
 for (const f of readdirSync(outDir)) {
   if (f !== "__init__.py" && !files.has(f)) rmSync(join(outDir, f));
@@ -90,3 +105,7 @@ for (const [name, bytes] of files) {
 }
 const total = [...files.values()].reduce((n, b) => n + b.length, 0);
 console.log(`built ${files.size} files into ${relative(process.cwd(), outDir)} (${total} bytes)`);
+// what a browser fetches for the page (the page, its script, style and icon), as sent
+const first = ["index.html", jsName, cssName, iconName];
+const sent = (n) => (files.get(`${n}.br`) ?? files.get(n)).length;
+console.log(`first load: ${first.reduce((n, f) => n + sent(f), 0)} bytes with brotli`);
