@@ -129,10 +129,18 @@ export function renderTables(app: LobbyHost): void {
     patch(el, h("p", {}, "No tables yet: make a new one."));
     return;
   }
-  const rows = app.tables.map((t) => {
+  const seatsOf = (t: TableSummary): number[] => {
     const held = playerSeat(t.id);
     const mine = tokens.seatsAt(t.id);
     if (held !== null && !mine.includes(held)) mine.push(held);
+    return mine;
+  };
+  // your own games not over come first (a seat left to wait for you, a table you made),
+  // the others in the server's order
+  const yours = (t: TableSummary) => t.state !== "finished" && seatsOf(t).length > 0;
+  const listed = [...app.tables.filter(yours), ...app.tables.filter((t) => !yours(t))];
+  const rows = listed.map((t) => {
+    const mine = seatsOf(t);
     const free = t.seats.find((s) => !s.name);
     const colours = ["white", "black", t.options.third_colour ?? "lilac"];
     // before the game, in the waiting screen's words: ready or not (or away)

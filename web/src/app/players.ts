@@ -66,6 +66,13 @@ export function playerSeat(table: string): number | null {
   return state.seats.find((s) => s.table === table)?.seat ?? null;
 }
 
+/** A device code as typed (spaces, dashes of any kind, either case) as the server
+ * issues it, `7KQ2-MX4V`; null for what cannot be one. */
+export function deviceCode(typed: string): string | null {
+  const plain = typed.replace(/[\s\p{Pd}]+/gu, "").toUpperCase();
+  return /^[0-9A-Z]{8}$/.test(plain) ? `${plain.slice(0, 4)}-${plain.slice(4)}` : null;
+}
+
 /** A fresh secret: 32 bytes from the browser's secure generator, base64url. */
 export function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -193,12 +200,15 @@ function renderAccount(app: PlayersHost): void {
     autocomplete: "nickname",
     value: prefs.name(),
   });
+  // no pattern: a code typed with spaces, another dash or in lower case is taken as
+  // meant (deviceCode), and one that cannot be a code is told why, never blocked mutely
   const code = h("input", {
     id: "redeem-code",
     type: "text",
     required: true,
-    pattern: "[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}",
     autocomplete: "one-time-code",
+    autocapitalize: "characters",
+    spellcheck: "false",
     placeholder: "7KQ2-MX4V",
   });
   const register = async (e: Event) => {
@@ -220,8 +230,16 @@ function renderAccount(app: PlayersHost): void {
   const redeem = async (e: Event) => {
     e.preventDefault();
     if (!app.client) return;
+    const typed = deviceCode(code.value);
+    if (typed === null) {
+      app.say(
+        "A device code is 8 letters and digits, like 7KQ2-MX4V: check the code the other device shows.",
+      );
+      code.focus();
+      return;
+    }
     try {
-      const reply = await app.client.request("redeem_code", { code: code.value.trim() });
+      const reply = await app.client.request("redeem_code", { code: typed });
       const p = signedIn(app, reply);
       const secret = (reply as SignedInMsg).secret;
       if (secret) account.put({ name: p.name, secret });

@@ -218,27 +218,89 @@ export function endingWords(result: ResultInfo, who: (seat: number) => string): 
   return `${said[result.ending] ?? ""} ${winners}`;
 }
 
-/** The server's refusals the page meets most, in plain sentences; `seat` names the seat
- * asked for as the page shows it (`White (seat 1)`: the protocol counts seats from 0).
- * A code not listed keeps the server's own words. */
-export function refusalWords(code: string, message: string, seat: string | null = null): string {
+/** Why a name was refused (`invalid_field`'s `detail`, protocol 1.2's names). */
+const NAME_REFUSED: Record<string, string> = {
+  invisible: "That name has letters that cannot be seen: choose another.",
+  ambiguous: "That name has letters that look like others: choose another.",
+  marks: "That name has too many marks over or under its letters: choose another.",
+  blank: "That name is empty: choose one.",
+  mixed_script: "That name mixes letters of several alphabets: choose another.",
+};
+
+/** What `not_allowed` means, by its `detail`. */
+const NOT_ALLOWED: Record<string, string> = {
+  seeded:
+    "That table's deal comes from a seed its creator chose: join it from the lobby, which says so.",
+  protocol_1_0:
+    "A rematch needs every person at the table on a newer program, and one of them is not.",
+  devices:
+    "Your player has all the devices this server keeps: remove one (Your player) and try again.",
+  rated: "That table is rated: sign in as a registered player (Your player) to sit down.",
+  same_player: "Your player has a seat at that table already.",
+};
+
+/** What the server can be missing a moment (`internal`'s `detail`). */
+const UNAVAILABLE: Record<string, string> = {
+  store_unavailable: "The server cannot reach its database just now: try again in a moment.",
+  cluster_unavailable:
+    "The server cannot reach the others of its group just now: try again in a moment.",
+};
+
+/** Every refusal of the server in a plain sentence, never its code; `seat` names the
+ * seat asked for as the page shows it (`White (seat 1)`: the protocol counts seats from
+ * 0). `message` is the error's own words (a `ProtocolError`'s begin with the code, which
+ * is left out); they are said only where they tell what the code cannot (until when a
+ * ban lasts, which field was refused) or for a code newer than this page. */
+export function refusalWords(
+  code: string,
+  message: string,
+  seat: string | null = null,
+  detail: string | null = null,
+): string {
+  const words = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
+  const told = (lead: string) =>
+    words ? `${lead} (${words.replace(/[.\s]+$/, "")}).` : `${lead}.`;
+  const notHere =
+    "No table with that id here. Check the id, and for a private table the invite code too.";
   const said: Record<string, string> = {
+    malformed: "The server could not read what this page sent: reload the page and try again.",
+    unknown_type: "This server does not know that request: it runs an older version.",
+    invalid_field: NAME_REFUSED[detail ?? ""] ?? told("The server did not accept what was asked"),
+    too_large: "That was too long to send.",
+    rate_limited: "Too many messages at once: wait a moment and try again.",
+    version_unsupported:
+      "This server speaks another version of the game: this page cannot play here.",
+    hello_required: "The page is still connecting: try again in a moment.",
+    not_allowed: NOT_ALLOWED[detail ?? ""] ?? "That cannot be done now.",
+    not_your_turn: "It is not your turn.",
+    stale_state: "The game moved on: choose again.",
+    illegal_move: "The rules do not allow that move: choose again.",
     bad_token: "Your seat is no longer kept for this browser.",
-    seat_taken: `${seat ?? "That seat"} is taken: choose another seat.`,
+    not_seated: "You have no seat at this table.",
     table_full: "Every seat of that table is taken: you may watch it.",
-    no_such_table:
-      "No table with that id here. Check the id, and for a private table the invite code too.",
-    bad_invite:
-      "No table with that id here. Check the id, and for a private table the invite code too.",
+    seat_taken: `${seat ?? "That seat"} is taken: choose another seat.`,
+    no_such_table: notHere,
+    bad_invite: notHere,
+    bad_options: told("The server cannot play a table like that"),
     not_in_lobby: "That game has begun: no seat can be taken now. You may watch it.",
+    not_started: "The game has not begun yet.",
     already_seated: "You are at a table already: leave it first.",
     game_over: "The game is over.",
-    not_your_turn: "It is not your turn.",
-    not_started: "The game has not begun yet.",
     cannot_claim: "You cannot claim the win now: your opponent is not away.",
-    rate_limited: "Too many messages at once: wait a moment and try again.",
+    not_finished: "The game is not over yet: a rematch comes after it.",
+    name_taken: "That name is registered here already, or one that looks the same: choose another.",
+    bad_secret: "This server knows no such player with the key this browser keeps.",
+    not_signed_in: "Sign in first (Your player).",
+    bad_code:
+      "That device code is unknown, used already or too old: ask for a new one on the other device.",
+    no_such_player: "Nobody is registered under that name here.",
+    no_such_game: "No finished game of that table is kept here.",
+    no_such_device: "That device is no longer one of your player's.",
     server_full: "The server is full: try again later.",
-    muted: "You are muted on this server for a while: your chat line was not sent.",
+    banned: told("That name or this address is banned on this server for a while"),
+    muted: told("You are muted on this server for a while: your chat line was not sent"),
+    internal:
+      UNAVAILABLE[detail ?? ""] ?? "Something went wrong on the server: try again in a moment.",
   };
-  return said[code] ?? `Refused: ${message}`;
+  return said[code] ?? told("The server refused");
 }

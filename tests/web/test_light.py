@@ -1,0 +1,75 @@
+"""What the page makes the browser animate, in a real Chromium (Playwright) against a
+real server on loopback: only what the compositor moves alone (``transform``,
+``opacity``: no repaint of the page on every frame, which a phone pays for in battery),
+nothing that runs for ever, and nothing at all when the system asks for reduced motion.
+How much that costs per move is measured by ``bench/web_render.py``, not here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.helpers.pages import my_turn, start_game, take_one
+from tests.helpers.web import LiveServer, until
+
+pytestmark = pytest.mark.e2e
+
+# every animation and transition that starts, with what it animates and how often
+RECORD = """
+window.kkAnimations = [];
+const seen = (e) => {
+  for (const a of e.target.getAnimations ? e.target.getAnimations() : []) {
+    const props = new Set();
+    for (const frame of a.effect.getKeyframes())
+      for (const p of Object.keys(frame))
+        if (!["offset", "computedOffset", "easing", "composite"].includes(p)) props.add(p);
+    window.kkAnimations.push({
+      what: e.type + " " + (e.animationName || e.propertyName || ""),
+      props: [...props],
+      iterations: a.effect.getTiming().iterations,
+    });
+  }
+};
+document.addEventListener("animationstart", seen, true);
+document.addEventListener("transitionstart", seen, true);
+"""
+
+RUNNING = "document.getAnimations().filter(a => a.playState === 'running').length"
+
+
+def three_moves(page: Any, live: LiveServer) -> None:
+    """A game against the computer at a phone's size: three takes of this seat, each
+    answered by the computer (its take shown, marked *last*), then the page at rest."""
+    start_game(page, live, **{"opt-seed": "1"})
+    for _ in range(3):
+        until(page, "document.querySelector('.cell.take:not([disabled])') !== null")
+        take_one(page, "phone", option=0)
+        until(page, "!document.querySelector('.options button:not([disabled])')")
+    until(page, "document.querySelector('.cell.take:not([disabled])') !== null")
+    assert my_turn(page)
+
+
+def test_the_page_animates_only_transform_and_opacity_and_then_rests(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    page = open_page("phone")
+    page.add_init_script(script=RECORD)
+    three_moves(page, live_server)
+    # once the moves are shown nothing keeps running: no animation for ever
+    until(page, f"{RUNNING} === 0", timeout=10_000)
+    started = page.evaluate("() => window.kkAnimations")
+    assert started, "the card taken last is not marked by any animation"
+    for a in started:
+        assert set(a["props"]) <= {"transform", "opacity"}, a
+        assert a["iterations"] != float("inf") and a["iterations"] <= 3, a
+    assert page.errors == []
+
+
+def test_reduced_motion_moves_nothing(live_server: LiveServer, open_page: Any) -> None:
+    page = open_page("phone", reduced_motion="reduce")
+    page.add_init_script(script=RECORD)
+    three_moves(page, live_server)
+    assert page.evaluate("() => window.kkAnimations") == []
+    assert page.evaluate(f"() => {RUNNING}") == 0
+    assert page.errors == []
