@@ -17,10 +17,13 @@ export function clockWords(view: GameView | null, viewAt: number, seat: number):
   return `${fmt(s)} left${r}${clock.running === seat ? ", running" : ""}`;
 }
 
-/** Every clock on the screen (`data-clock`: its seat) says its time left again. */
+/** Every clock on the screen (`data-clock`: its seat) says its time left again; one
+ * whose words are the same is left alone (no text replaced, nothing laid out anew). */
 export function tickClocks(root: HTMLElement, words: (seat: number) => string): void {
-  for (const el of root.querySelectorAll<HTMLElement>("[data-clock]"))
-    el.textContent = words(Number(el.dataset.clock));
+  for (const el of root.querySelectorAll<HTMLElement>("[data-clock]")) {
+    const now = words(Number(el.dataset.clock));
+    if (el.textContent !== now) el.textContent = now;
+  }
 }
 
 function fmt(s: number): string {

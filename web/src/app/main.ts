@@ -142,7 +142,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
       this.show("lobby");
       this.say(
         e instanceof ProtocolError
-          ? `Could not go back to the table. ${refusalWords(e.code, e.message)}`
+          ? `Could not go back to the table. ${refusalWords(e.code, e.message, null, e.detail)}`
           : "",
       );
     }
@@ -336,7 +336,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
   // ------------------------------------------------------------------ actions
   /** A refusal in a plain sentence (`seat`: the seat asked for, in the page's words). */
   refused(e: unknown, seat: string | null = null): void {
-    if (e instanceof ProtocolError) this.say(refusalWords(e.code, e.message, seat));
+    if (e instanceof ProtocolError) this.say(refusalWords(e.code, e.message, seat, e.detail));
     else if (e instanceof Error) this.say(e.message);
   }
 
