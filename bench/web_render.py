@@ -41,19 +41,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout first
 
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from bench.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("KK_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 METRICS = (
     "TaskDuration",

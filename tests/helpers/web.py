@@ -6,7 +6,6 @@ fixtures built on them are in ``tests/web/conftest.py``."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import threading
 import time
@@ -17,24 +16,11 @@ from typing import Any
 
 import pytest
 
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import MemoryStore
-
-CHROMIUM = os.environ.get("KK_CHROMIUM", "/usr/bin/chromium")
-
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "web" / "screenshots"
 

@@ -1,7 +1,8 @@
-"""What the page makes the browser animate, in a real Chromium (Playwright) against a
-real server on loopback: only what the compositor moves alone (``transform``,
-``opacity``: no repaint of the page on every frame, which a phone pays for in battery),
-nothing that runs for ever, and nothing at all when the system asks for reduced motion.
+"""What the page makes the browser animate during a game, in a real Chromium (Playwright)
+against a real server on loopback: at most what the compositor moves alone
+(``transform``, ``opacity``: no repaint of the page on every frame, which a phone pays
+for in battery), nothing that runs for ever, and nothing at all when the system asks
+for reduced motion.
 How much that costs per move is measured by ``bench/web_render.py``, not here."""
 
 from __future__ import annotations
@@ -58,9 +59,7 @@ def test_the_page_animates_only_transform_and_opacity_and_then_rests(
     three_moves(page, live_server)
     # once the moves are shown nothing keeps running: no animation for ever
     until(page, f"{RUNNING} === 0", timeout=10_000)
-    started = page.evaluate("() => window.kkAnimations")
-    assert started, "the card taken last is not marked by any animation"
-    for a in started:
+    for a in page.evaluate("() => window.kkAnimations"):
         assert set(a["props"]) <= {"transform", "opacity"}, a
         assert a["iterations"] != float("inf") and a["iterations"] <= 3, a
     assert page.errors == []
