@@ -14,7 +14,8 @@ many animations that never end ran at the decisions.
 
 ``--before REF`` measures a git ref of this repository as well (its tree exported to a
 temporary folder by ``git archive`` and served from there) in the same run, the two
-taking turns, so that before and after meet the same machine.
+taking turns (``--rounds`` times per rate, a few moves each), so that before and after
+meet the same machine, busy or not.
 
     python bench/web_render.py                        # this checkout
     python bench/web_render.py --before main          # main and this checkout
@@ -257,6 +258,7 @@ def main() -> None:
     parser.add_argument("--rates", default="1,4", help="CPU throttling rates to measure")
     parser.add_argument("--reduced-motion", action="store_true", help="as a reduce-motion system")
     parser.add_argument("--seed", type=int, default=1, help="the deal of every game")
+    parser.add_argument("--rounds", type=int, default=3, help="turns the trees take per rate")
     parser.add_argument("--json", action="store_true", help="also print the rows as JSON")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
@@ -284,12 +286,24 @@ def main() -> None:
         )
         out = []
         for rate in rates:
-            for label, serve in servers:  # the trees take turns at each rate
-                rows, endless = play(
-                    browser, serve.url, args.moves, rate, args.think, args.reduced_motion, args.seed
+            # the trees take turns, a few moves each, so that a machine busier for a
+            # while weighs on both alike
+            rows: dict[str, list[dict[str, float]]] = {label: [] for label, _ in servers}
+            endless = dict.fromkeys(rows, 0)
+            turns = max(1, min(args.rounds, args.moves))
+            for k in range(turns):
+                chunk = args.moves * (k + 1) // turns - args.moves * k // turns
+                for label, serve in servers:
+                    got, most = play(
+                        browser, serve.url, chunk, rate, args.think, args.reduced_motion, args.seed
+                    )
+                    rows[label] += got
+                    endless[label] = max(endless[label], most)
+            for label, _ in servers:
+                report(label, rate, rows[label], endless[label])
+                out.append(
+                    {"tree": label, "rate": rate, "endless": endless[label], "moves": rows[label]}
                 )
-                report(label, rate, rows, endless)
-                out.append({"tree": label, "rate": rate, "endless": endless, "moves": rows})
         if args.json:
             print(json.dumps(out))
 

@@ -2,7 +2,7 @@
 against a real server on loopback: at most what the compositor moves alone
 (``transform``, ``opacity``: no repaint of the page on every frame, which a phone pays
 for in battery), nothing that runs for ever, and nothing at all when the system asks
-for reduced motion.
+for reduced motion; and the grid changed in place from move to move, not built anew.
 How much that costs per move is measured by ``bench/web_render.py``, not here."""
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def three_moves(page: Any, live: LiveServer) -> None:
     """A game against the computer at a phone's size: three takes of this seat, each
     answered by the computer (its take shown, marked *last*), then the page at rest."""
     start_game(page, live, **{"opt-seed": "1"})
+    until(page, "document.querySelector('.cell.take:not([disabled])') !== null")
+    page.evaluate("() => { window.kkGrid = document.getElementById('board'); }")
     for _ in range(3):
         until(page, "document.querySelector('.cell.take:not([disabled])') !== null")
         take_one(page, "phone", option=0)
@@ -57,6 +59,8 @@ def test_the_page_animates_only_transform_and_opacity_and_then_rests(
     page = open_page("phone")
     page.add_init_script(script=RECORD)
     three_moves(page, live_server)
+    # the grid was changed in place, move after move, never built and laid out anew
+    assert page.evaluate("() => window.kkGrid === document.getElementById('board')")
     # once the moves are shown nothing keeps running: no animation for ever
     until(page, f"{RUNNING} === 0", timeout=10_000)
     for a in page.evaluate("() => window.kkAnimations"):

@@ -3,14 +3,11 @@
 type Child = Node | string | number | null | undefined | false | Child[];
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
-/** Elements given listeners by `h`: `patch` never reuses their old children. */
-const listened = new WeakSet<Element>();
-
 /** The handler each listened element now runs, by event type. An element listens
  * through one dispatcher per type that looks its handler up here, so that `patch`,
- * keeping an old element that looks exactly like a new one, gives it the new one's
- * handlers: a handler made for the screen before (the table before a rematch, an
- * answer to the question before) must never run for the one now shown. */
+ * keeping an old element for a new one, gives it the new one's handlers: a handler
+ * made for the screen before (the table before a rematch, an answer to the question
+ * before) must never run for the one now shown. */
 const handlers = new WeakMap<Element, Map<string, EventListener>>();
 
 function listen(el: Element, type: string, fn: EventListener): void {
@@ -20,13 +17,18 @@ function listen(el: Element, type: string, fn: EventListener): void {
   mine.set(type, fn);
 }
 
-/** `was`, equal to `node`, takes over `node`'s handlers, its descendants too. */
-function adopt(was: Node, node: Node): void {
-  if (!(was instanceof Element) || !(node instanceof Element)) return;
+/** `was`, kept for `node`, runs `node`'s handlers (and none of its own). */
+function takeOver(was: Element, node: Element): void {
   const mine = handlers.get(was);
   const theirs = handlers.get(node);
   if (mine) for (const type of mine.keys()) if (!theirs?.has(type)) mine.set(type, () => {});
   if (theirs) for (const [type, fn] of theirs) listen(was, type, fn);
+}
+
+/** `was`, equal to `node`, takes over `node`'s handlers, its descendants too. */
+function adopt(was: Node, node: Node): void {
+  if (!(was instanceof Element) || !(node instanceof Element)) return;
+  takeOver(was, node);
   for (let i = 0; i < was.children.length; i++) adopt(was.children[i], node.children[i]);
 }
 
@@ -40,10 +42,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") {
-      listen(el, k.slice(2), v);
-      listened.add(el);
-    } else if (v === true) el.setAttribute(k, "");
+    if (k.startsWith("on") && typeof v === "function") listen(el, k.slice(2), v);
+    else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));
   }
   append(el, children);
@@ -75,14 +75,15 @@ export function replace(el: Element, ...children: Child[]): void {
  * that would come back the same. A screen redrawn for news that changed only part of it
  * (someone came to watch, a seat went away) must not swap the button under a pressed
  * finger, mouse or key: the press and the release then land on two different elements
- * and the press is lost. A kept node looks exactly like the new one (`isEqualNode`) and
- * takes over its handlers, so a press runs what the new screen means by it; a
- * node with listeners is kept whole or replaced whole, never mixed with new children,
- * so its listeners always belong to what it shows. Children with a `data-key` are
- * matched by it, wherever they moved (a row listed above the others shifts nothing
- * into the place of another), the others by their order. Keyboard focus stays where it
- * was, or goes to the new element with the same `data-key` if the focused one was
- * replaced. */
+ * and the press is lost. A kept node is made to look exactly like the new one (its
+ * attributes and text set, its children patched alike) and takes over its handlers,
+ * so a press runs what the new screen means by it. Changing a node in place instead of
+ * replacing it spares the browser styling and laying out a whole new subtree (the grid
+ * changes its label on every move) and keeps the focus where it is. Children with a
+ * `data-key` are matched by it, wherever they moved (a row listed above the others
+ * shifts nothing into the place of another), the others by their order. Keyboard focus
+ * stays where it was, or goes to the new element with the same `data-key` if the
+ * focused one was replaced. */
 export function patch(el: Element, ...children: Child[]): void {
   const active = document.activeElement as HTMLElement | null;
   const key = active && el.contains(active) ? active.dataset.key : undefined;
@@ -133,7 +134,16 @@ function patchNode(was: Node, node: Node): Node {
     adopt(was, node);
     return was;
   }
-  if (was instanceof Element && node instanceof Element && sameShell(was, node)) {
+  if (was instanceof Text && node instanceof Text) {
+    was.data = node.data;
+    return was;
+  }
+  if (was instanceof Element && node instanceof Element && reusable(was, node)) {
+    for (const attr of [...was.attributes])
+      if (!node.hasAttribute(attr.name)) was.removeAttribute(attr.name);
+    for (const attr of node.attributes)
+      if (was.getAttribute(attr.name) !== attr.value) was.setAttribute(attr.name, attr.value);
+    takeOver(was, node);
     patchChildren(was, [...node.childNodes]);
     return was;
   }
@@ -141,9 +151,14 @@ function patchNode(was: Node, node: Node): Node {
   return node;
 }
 
-/** The same tag and attributes, and no listeners on either. */
-function sameShell(a: Element, b: Element): boolean {
-  if (a.tagName !== b.tagName || listened.has(a) || listened.has(b)) return false;
+/** Form controls, whose state no attribute shows (a value typed, an option chosen). */
+const CONTROLS = new Set(["INPUT", "SELECT", "TEXTAREA", "OPTION"]);
+
+/** `a` can stand for `b`: the same tag, and a form control only with the same
+ * attributes (one that differs is replaced, its state with it). */
+function reusable(a: Element, b: Element): boolean {
+  if (a.tagName !== b.tagName) return false;
+  if (!CONTROLS.has(a.tagName)) return true;
   if (a.attributes.length !== b.attributes.length) return false;
   for (const attr of b.attributes) if (a.getAttribute(attr.name) !== attr.value) return false;
   return true;
