@@ -4,6 +4,7 @@
 import type {
   CardInfo,
   Catalogue,
+  ERROR_CODES,
   GameEvent,
   RecipeInfo,
   ResultInfo,
@@ -262,7 +263,8 @@ export function refusalWords(
     words ? `${lead} (${words.replace(/[.\s]+$/, "")}).` : `${lead}.`;
   const notHere =
     "No table with that id here. Check the id, and for a private table the invite code too.";
-  const said: Record<string, string> = {
+  // every code of the protocol (tsc says so when a new one is missing here)
+  const said: Record<(typeof ERROR_CODES)[number], string> = {
     malformed: "The server could not read what this page sent: reload the page and try again.",
     unknown_type: "This server does not know that request: it runs an older version.",
     invalid_field: NAME_REFUSED[detail ?? ""] ?? told("The server did not accept what was asked"),
@@ -302,5 +304,5 @@ export function refusalWords(
     internal:
       UNAVAILABLE[detail ?? ""] ?? "Something went wrong on the server: try again in a moment.",
   };
-  return said[code] ?? told("The server refused");
+  return said[code as keyof typeof said] ?? told("The server refused");
 }
