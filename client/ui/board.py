@@ -105,7 +105,8 @@ def _move_in_log(b: Board, width: int, rows: int) -> bool:
     not say it again ("moved 3 spaces, choosing")."""
     if not b.log or b.log_pager.scroll or b.recent.choosing() is None:
         return False
-    return " moves " in b.log[-1].text and rows >= len(wrapped_log(b.log[-1:], width))
+    moved = b.log[-1].turn == b.recent.choosing()  # the move starts the seat's turn
+    return moved and rows >= len(wrapped_log(b.log[-1:], width))
 
 
 def _since(b: Board, width: int, rows: int, beside: tuple[int, int] | None = None) -> list[Line]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections import deque
 
+from client.i18n import _
 from protocol import messages as m
 
 from .log import LogPager, wrapped_log
@@ -50,7 +51,7 @@ class ChatPane:
         if not self.said:
             return []
         text = self.said[-1].text
-        more = "   C: chat" if len(self.said) > 1 else ""
+        more = "   " + _("C: chat") if len(self.said) > 1 else ""
         lines = wrap([("fg:#87d7ff", text), ("fg:#808080", more)], width)
         cut = len(text)
         while len(lines) > rows and cut > 1:
@@ -69,7 +70,7 @@ class ChatPane:
 
     def page(self, head: Line, width: int, rows: int) -> list[Line]:
         """Every line said at this table on the whole screen, paged like the log."""
-        return self.pager.page(head, [], self.said, "Chat at this table", width, rows)
+        return self.pager.page(head, [], self.said, _("Chat at this table"), width, rows)
 
     def key(self, key: str) -> None:
         """A key on the chat page: paging, or back."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from client.i18n import _, fmt_list
 from protocol import messages as m
 
 from ..lib import Client, Missed
@@ -47,6 +48,7 @@ from .render import (
     header,
     render_grid,
     seat_label,
+    shown_name,
     side_parts,
     wrap,
     wrap_items,
@@ -179,8 +181,14 @@ class GameScreen:
             self.table.resigned = not self.seated_in_game() and self.table.me is not None
             v = self.table.view
             if u.state == "finished" and v is not None and not v.game_over:
-                who = [s.name or f"seat {s.seat + 1}" for s in u.seats if s.resigned]
-                self.ended = f"The game ended: {', '.join(who) or 'a player'} resigned."
+                who = [
+                    s.name or _("seat {number}").format(number=s.seat + 1)
+                    for s in u.seats
+                    if s.resigned
+                ]
+                self.ended = _("The game ended: {who} resigned.").format(
+                    who=fmt_list(who) or _("a player")
+                )
                 self.over_at = time.monotonic()
                 self.table.finished = True
                 self.host.say("")
@@ -226,7 +234,7 @@ class GameScreen:
 
     # ------------------------------------------------------------------ queries
     def names(self) -> list[str | None]:
-        return [s.name for s in self.seats]
+        return [shown_name(s) for s in self.seats]
 
     def cards(self) -> Cards:
         client = self.host.client
@@ -293,19 +301,22 @@ class GameScreen:
         v = self.table.view
         if self.confirm_claim and v is not None and self.table.me is not None:
             who = seat_label(v.colours, 1 - self.table.me, self.names())
-            text = f"Claim the win? {who} is away: the game ends now and you win. y/n"
-            return text if len(text) <= width else "Claim the win? The game ends now: you win. y/n"
+            text = _("Claim the win? {who} is away: the game ends now and you win. y/n").format(
+                who=who
+            )
+            short = _("Claim the win? The game ends now: you win. y/n")
+            return text if len(text) <= width else short
         if not self.confirm_resign:
             return None
         if v is None or v.players == 2:
-            return "Resign? The game ends now and the other player wins. y/n"
+            return _("Resign? The game ends now and the other player wins. y/n")
         people = [s for s in self.seats if s.seat != self.table.me and not s.resigned and not s.bot]
         if not people:  # only computers would play on: the server ends the game
-            return (
+            return _(
                 "Resign? Only computers would play on: the game ends now, the others "
                 "win and you place last. y/n"
             )
-        return "Resign? A computer plays your seat to the end; you place last. y/n"
+        return _("Resign? A computer plays your seat to the end; you place last. y/n")
 
     def log_key(self, key: str) -> None:
         """A key on the log page: paging, or back to the table."""
@@ -435,8 +446,9 @@ class GameScreen:
         t = self.table
         v = t.view
         table_id = client.table or "?"
-        who = "watching" if t.me is None else f"seat {t.me + 1}"
-        lines: list[Line] = [header(f"table {table_id} ({who})", width, self.host.conn)]
+        who = _("watching") if t.me is None else _("seat {number}").format(number=t.me + 1)
+        title = _("table {table} ({who})").format(table=table_id, who=who)
+        lines: list[Line] = [header(title, width, self.host.conn)]
         if v is None:
             started = client.presence is not None and client.presence.state == "playing"
             return lines + waiting_lines(
@@ -527,18 +539,19 @@ class GameScreen:
 
     def chat_page(self, width: int, rows: int) -> list[Line]:
         """Every chat line of this table on the whole screen (``C``)."""
-        return self.chat.page(header("chat", width, self.host.conn), width, rows)
+        return self.chat.page(header(_("chat"), width, self.host.conn), width, rows)
 
     def log_page(self, width: int, rows: int) -> list[Line]:
         """The kettles and the whole log the rules allow, on the whole screen (``L``)."""
         memory = self.table.view.options.memory if self.table.view else "strict"
-        what = "since your last decision" if memory == "strict" else "the whole game"
+        what = _("since your last decision") if memory == "strict" else _("the whole game")
         if self.table.me is None and memory == "strict":
-            what = "since the last decision of the player to move"
-        head = header("kettles and log", width, self.host.conn)
+            what = _("since the last decision of the player to move")
+        head = header(_("kettles and log"), width, self.host.conn)
         side = self.side_lines(width, compact=False, legend=False) if self.host.client else []
         visible = self.table.visible_log()
-        return self.log_pager.page(head, side, visible, f"Log ({what})", width, rows)
+        title = _("Log ({what})").format(what=what)
+        return self.log_pager.page(head, side, visible, title, width, rows)
 
     def clock_line(self) -> str | None:
         """The running seat's time, counting down between views."""

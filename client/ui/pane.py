@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from client.i18n import _, ngettext
+
 from .render import Line
 
 __all__ = ["SidePager", "is_rule"]
@@ -64,7 +66,11 @@ class SidePager:
         self.scroll = max(0, min(self.scroll, len(side) - page))
         shown = side[self.scroll : self.scroll + page]
         rest = len(side) - self.scroll - len(shown)
-        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "end (PgUp: back)"
+        more = (
+            ngettext("{n} more line (PgDn)", "{n} more lines (PgDn)", rest).format(n=rest)
+            if rest
+            else _("end (PgUp: back)")
+        )
         if log is not None:  # the log has no room here: say where it is
-            more += "; the log: L"
+            more += "; " + _("the log: L")
         return [*head, *shown, [("fg:#808080 italic", more)]]
