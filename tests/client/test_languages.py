@@ -1,0 +1,203 @@
+"""The terminal client in the player's language: chosen from the locale, the settings
+or ``--lang``; every screen of a whole game (the lobby, its form, the table, the help,
+the guide, the result) in the pseudo-locale and in German at 60x20 and 80x24, with no
+word left in English, no line wider than the screen (``draw`` holds that)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.formatted_text import fragment_list_to_text
+from prompt_toolkit.input import create_pipe_input
+
+from client import i18n
+from client.cli import build_parser
+from client.commands.common import quiet_logging
+from client.i18n.pseudo import pseudo
+from client.settings import Settings
+from client.ui.app import KupferApp
+from client.ui.refusals import REFUSALS, refusal_words
+from tests.helpers.languages import template, untranslated
+from tests.helpers.screens import SizedOutput, draw
+
+SMALL_AND_USUAL = [(60, 20), (80, 24)]
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """One language for the whole process: each test leaves English behind."""
+    yield
+    i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "fr_CA.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"}, "es"),
+        ({"LANG": "de_DE.UTF-8", "LC_ALL": "fr_FR.UTF-8"}, "fr"),
+        ({"LANGUAGE": "it:es", "LANG": "de_DE.UTF-8"}, "es"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "it_IT.UTF-8"}, "en"),
+        ({"LC_ALL": "POSIX", "LANG": "de_DE.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_locale_chooses_the_language(env: dict[str, str], lang: str) -> None:
+    assert i18n.pick(env) == lang
+
+
+def test_the_flag_wins_then_the_setting_then_the_locale(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = {"LANG": "fr_FR.UTF-8"}
+    assert i18n.detect(None, None, env) == "fr"
+    assert i18n.detect("de", None, env) == "de"
+    assert i18n.detect("de", "es", env) == "es"
+    assert i18n.detect("", "xx", env) == "xx"
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    args = build_parser("join").parse_args(["join", "--lang", "es"])
+    quiet_logging(args)
+    assert i18n.language() == "es"
+    quiet_logging(build_parser("join").parse_args(["join"]))
+    assert i18n.language() == "fr"
+    Settings.load().save(lang="de")  # as l in the lobby keeps it
+    quiet_logging(build_parser("join").parse_args(["join"]))
+    assert i18n.language() == "de"
+    with pytest.raises(SystemExit):
+        build_parser("join").parse_args(["join", "--lang", "klingon"])
+
+
+def test_l_in_the_lobby_goes_round_the_languages_and_keeps_the_choice(data_dir: Path) -> None:
+    kapp = KupferApp(name="Ann", settings=Settings.load())
+    said = []
+    for _ in i18n.LANGUAGES:
+        kapp.key("l")
+        said.append(i18n.language())
+        assert Settings.load().lang == i18n.language()
+    assert said == [*i18n.LANGUAGES[1:], "en"]
+    kapp.key("l")
+    screen = fragment_list_to_text(kapp.text())
+    assert "Sprache: Deutsch" in screen and "l: Sprache (Deutsch)" in screen, screen
+
+
+def test_the_pseudo_locale_is_longer_and_keeps_its_placeholders() -> None:
+    text = "{who} takes {card} from {line}"
+    said = pseudo(text)
+    assert "{who}" in said and "{card}" in said and "{line}" in said
+    assert len(said) >= len(text) + 4 and "takes" not in said
+    assert said.format(who="Ann", card="Toad 2", line="row 3").startswith("Ann ţàķéš Toad 2")
+
+
+def test_numbers_lists_and_places_are_the_languages() -> None:
+    i18n.use("de")
+    assert i18n.fmt_number(30) == "30,0" and i18n.ordinal(2) == "2."
+    assert i18n.fmt_list(["A", "B", "C"]) == "A, B und C"
+    i18n.use("fr")
+    assert i18n.ordinal(1) == "1er" and i18n.ordinal(2) == "2e"
+    i18n.use("en")
+    assert [i18n.ordinal(n) for n in (1, 2, 3, 4)] == ["1st", "2nd", "3rd", "4th"]
+    assert i18n.fmt_list(["A", "B", "C"]) == "A, B and C"
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es", i18n.PSEUDO])
+def test_every_refusal_is_said_in_the_language(lang: str) -> None:
+    """Every error code of the protocol has its own sentence, said from the code and
+    its fields, never the server's English ``message``."""
+    from protocol.messages.errors import ErrorCode
+
+    i18n.use(lang)
+    assert set(REFUSALS) == {c.value for c in ErrorCode}
+    for code in ErrorCode:
+        assert untranslated(refusal_words(code.value), lang, set()) == [], code
+    said = refusal_words("rate_limited", None, 30)
+    assert "30" in said and untranslated(said, lang, set()) == []
+
+
+async def until(cond: object, timeout: float = 60.0, tick: object = None) -> None:
+    async with asyncio.timeout(timeout):
+        while not cond():  # type: ignore[operator]
+            if tick is not None:
+                tick()  # type: ignore[operator]
+            await asyncio.sleep(0.05)
+
+
+def read_every_size(kapp: KupferApp, lang: str, names: set[str], what: str) -> None:
+    for width, height in SMALL_AND_USUAL:
+        screen = draw(kapp, width, height)  # no line cut, none wider than the screen
+        left = untranslated(screen, lang, names)
+        assert left == [], f"{what} at {width}x{height} in {lang}: {left}\n{screen}"
+
+
+@pytest.mark.parametrize("lang", ["xx", "de"])
+async def test_a_whole_game_reads_in_the_language_at_every_size(url: str, lang: str) -> None:
+    """From the lobby through a game against the computer to the score table, each
+    screen on the way at 60x20 and 80x24."""
+    i18n.use(lang)
+    names = {"Ann", "Annabelle"}
+    with create_pipe_input() as inp:
+        kapp = KupferApp(name="Ann", input=inp, output=SizedOutput(), address=url)
+        run = asyncio.create_task(kapp.run())
+        try:
+            await until(lambda: kapp.lobby is not None)
+            inp.send_text("a\r")
+            await until(lambda: kapp.client is not None and kapp.client.connected)
+            client = kapp.client
+            assert client is not None and client.welcome is not None
+            names |= {*client.welcome.server.split(), *client.url.split("/")}
+            read_every_size(kapp, lang, names, "the lobby")
+            inp.send_text("n")
+            await until(lambda: kapp.lobby.form is not None)
+            read_every_size(kapp, lang, names, "the new-table form")
+            form = kapp.lobby.form
+            assert form is not None
+            keys = [f.key for f in form.fields()]
+            inp.send_text("\x1b[B" * keys.index("bot1") + "\x1b[C")
+            await until(lambda: form.values["bot1"] == "easy")
+            names.add(form.values["table"])  # the table's name, as given
+            inp.send_text("\x1b[B\r")
+            await until(lambda: kapp.game.table.view is not None)
+            assert client.table is not None
+            names.add(client.table)
+            read_every_size(kapp, lang, names, "the table")
+            kapp.key("?")
+            read_every_size(kapp, lang, names, "the help")
+            kapp.key("x")
+            kapp.key("G")
+            for page in range(3):
+                read_every_size(kapp, lang, names, f"the guide's page {page + 1}")
+                kapp.key("right")
+            kapp.key("L")
+            read_every_size(kapp, lang, names, "the log")
+            kapp.key("x")
+            turns = 0
+
+            def take() -> None:
+                nonlocal turns
+                if kapp.game.table.my_turn or kapp.game.table.decision is not None:
+                    turns += 1
+                    if turns % 7 == 0:  # now and then, mid-game
+                        read_every_size(kapp, lang, names, "the table, later")
+                    inp.send_text("\r")
+
+            view = kapp.game.table
+            await until(lambda: view.view is not None and view.view.game_over, 120, take)
+            read_every_size(kapp, lang, names, "the score table")
+            kapp.key("g")
+            read_every_size(kapp, lang, names, "the board at the end")
+            if lang == i18n.PSEUDO:  # every message shown is one a translator is given
+                pot = {(msg.context, msg.id) for msg in template() if msg.id}
+                pot |= {(c, i[0]) for c, i in pot if isinstance(i, tuple)}
+                asked = i18n.translations(lang).asked  # type: ignore[attr-defined]
+                assert asked and asked <= pot, sorted(asked - pot)
+        finally:
+            kapp.exit()
+            await asyncio.wait_for(run, 10)
+            if kapp.client is not None:
+                await kapp.client.close()
