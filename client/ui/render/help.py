@@ -86,6 +86,7 @@ def colour_table(catalogue: m.Catalogue) -> list[Line]:
     """Which ingredients have which colour, and the marks cards carry for it."""
     head = _("COLOURS (the mark on each card: the colour word, or its tag)")
     lines: list[Line] = [[("bold", head)]]
+    wide = max(6, *(len(colour_name(c)) for c in catalogue.colours))
     for colour in catalogue.colours:
         names = []
         for c in catalogue.cards:
@@ -95,7 +96,7 @@ def colour_table(catalogue: m.Catalogue) -> list[Line]:
         lines.append(
             [
                 ("", "  "),
-                (COLOUR_STYLE.get(colour, ""), f"{colour_name(colour):<6}"),
+                (COLOUR_STYLE.get(colour, ""), colour_name(colour).ljust(wide)),
                 ("", f" {COLOUR_TAG.get(colour, '')}: {', '.join(names)}"),
             ]
         )
