@@ -62,8 +62,23 @@ DETAILS: dict[str, str] = {
     "game_over": N_("The game is over."),
     "seeded": N_("The table's creator chose the deal: join it knowing they may know every card."),
     "protocol_1_0": N_("This needs a newer protocol than the connection speaks."),
+    "devices": N_("This player has all the devices the server keeps: revoke one first."),
+    "invisible": N_("That name has letters that cannot be seen: pick another."),
+    "ambiguous": N_("That name has letters that read as others: pick another."),
+    "marks": N_("That name has too many marks on its letters: pick another."),
+    "blank": N_("That name is blank: pick another."),
+    "mixed_script": N_("That name mixes alphabets: pick another."),
+    "store_unavailable": N_("The server cannot reach its database now: try again in a moment."),
+    "cluster_unavailable": N_(
+        "The server cannot reach its other nodes now: try again in a moment."
+    ),
 }
-"""The ``detail`` of ``illegal_move`` (the engine's reason) and of ``not_allowed``."""
+"""The ``detail`` that says more than its code: the engine's reason for
+``illegal_move``, why ``not_allowed`` or ``invalid_field`` (a name), what ``internal``
+could not reach."""
+
+_DETAILED = ("illegal_move", "not_allowed", "invalid_field", "internal")
+"""The codes whose ``detail`` is said instead of the code's own sentence."""
 
 GOODBYES: dict[str, str] = {
     "shutdown": N_("the server stops"),
@@ -75,7 +90,7 @@ GOODBYES: dict[str, str] = {
 
 def refusal_words(code: str, detail: str | None = None, retry_after: int | None = None) -> str:
     """A refusal in a sentence: the detail where it says more than the code."""
-    if detail in DETAILS and code in ("illegal_move", "not_allowed"):
+    if detail in DETAILS and code in _DETAILED:
         said = _(DETAILS[detail])
     elif code in REFUSALS:
         said = _(REFUSALS[code])

@@ -19,7 +19,7 @@ from client.commands.common import quiet_logging
 from client.i18n.pseudo import pseudo
 from client.settings import Settings
 from client.ui.app import KupferApp
-from client.ui.refusals import REFUSALS, refusal_words
+from client.ui.refusals import DETAILS, REFUSALS, refusal_words
 from tests.helpers.languages import template, untranslated
 from tests.helpers.screens import SizedOutput, draw
 
@@ -116,6 +116,9 @@ def test_every_refusal_is_said_in_the_language(lang: str) -> None:
     assert set(REFUSALS) == {c.value for c in ErrorCode}
     for code in ErrorCode:
         assert untranslated(refusal_words(code.value), lang, set()) == [], code
+    for detail in DETAILS:  # the details that say more than their code
+        said = refusal_words("invalid_field", detail)
+        assert untranslated(said, lang, set()) == [] and said != refusal_words("invalid_field")
     said = refusal_words("rate_limited", None, 30)
     assert "30" in said and untranslated(said, lang, set()) == []
 
