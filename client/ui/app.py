@@ -201,7 +201,7 @@ class KupferApp:
             try:
                 await action()
             except ClientError as e:
-                self.status = f"! {client_error_words(e, self.lobby.address)}"
+                self.status = f"! {client_error_words(e)}"
                 self.game.table.failed()
             except OSError as e:
                 self.status = "! " + _("cannot connect: {why}").format(why=e.strerror or e)

@@ -57,15 +57,17 @@ class ChatPane:
         while len(lines) > rows and cut > 1:
             cut = max(1, cut - max(1, width // 8))
             short = text[:cut].rstrip() + "\u2026"
-            lines = wrap([("fg:#87d7ff", short), ("fg:#808080", "   C: all")], width)
+            lines = wrap([("fg:#87d7ff", short), ("fg:#808080", "   " + _("C: all"))], width)
         return lines[:rows]
 
     def pane(self, width: int, rows: int) -> list[Line]:
         """The newest lines in at most ``rows`` lines, under a title (waiting screen)."""
         if rows < 2:
             return []
-        title: Line = [("bold", "Chat"), ("fg:#808080", "   c: say something, C: all")]
-        body = wrapped_log(self.said, width) or [[("fg:#808080", "  (nothing said yet)")]]
+        keys = "   " + _("c: say something, C: all")
+        title: Line = [("bold", _("Chat")), ("fg:#808080", keys)]
+        nothing = "  " + _("(nothing said yet)")
+        body = wrapped_log(self.said, width) or [[("fg:#808080", nothing)]]
         return [title, *body[-(rows - 1) :]]
 
     def page(self, head: Line, width: int, rows: int) -> list[Line]:

@@ -23,6 +23,7 @@ from .forms import (
     table_timing,
 )
 from .host import LobbyHost
+from .refusals import address_words
 from .render import Line, header, seat_name, shown_name, side_by_side, wrap, wrap_items, wrap_words
 from .seating import seat_to_resume, sit_down
 from .waiting import table_terms
@@ -193,7 +194,7 @@ class LobbyScreen:
         try:
             url = normalize_url(url)
         except BadAddress as e:
-            self.host.say(f"! {e}")
+            self.host.say(f"! {address_words(e)}")
             return
 
         async def go() -> None:

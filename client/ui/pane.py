@@ -39,6 +39,7 @@ class SidePager:
         rows: int,
         log: Callable[[int], list[Line]] | None = None,
         keep: int = 1,
+        width: int | None = None,
     ) -> list[Line]:
         """The side panel in ``rows`` lines, followed by ``log(rows left)`` when given
         (under the grid on a small terminal, in the right column on a big one); when
@@ -46,11 +47,12 @@ class SidePager:
         cut. Its first ``keep`` lines (whose turn; under the grid on your turn your
         kettle and recipes instead) stay in place on every page; when a page has no room
         beside them they show with the one line after them that fits (``L`` and the
-        key line's ``L: log`` have the rest)."""
+        key line's ``L: log`` have the rest). The line saying what is below is said in
+        ``width`` (``+5 PgDn`` where the words do not fit)."""
         if len(side) > rows:  # the rules between its parts give way first
             side = [ln for ln in side if not is_rule(ln)]
         if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
-            where: Line = [("fg:#808080 italic", "kettles and log: L")]
+            where: Line = [("fg:#808080 italic", _("kettles and log: L"))]
             return [where][:rows]
         if len(side) <= rows:  # whole, rather than a kettle paged away to point at L
             self.scroll = 0
@@ -73,4 +75,6 @@ class SidePager:
         )
         if log is not None:  # the log has no room here: say where it is
             more += "; " + _("the log: L")
+        if width is not None and len(more) > width:  # a narrow column: the keys alone
+            more = f"+{rest} PgDn" if rest else "PgUp"
         return [*head, *shown, [("fg:#808080 italic", more)]]

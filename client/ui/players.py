@@ -163,7 +163,8 @@ class _Listing:
         if self.next is None:
             return self.window(render, room)
         more = self.total - len(self.entries)
-        note: Line = [("fg:#808080 italic", f"  {more} more: Down past the last")]
+        said = _("{n} more: Down past the last").format(n=more)
+        note: Line = [("fg:#808080 italic", f"  {said}")]
         return [*self.window(render, room - 1), note]
 
 
@@ -486,7 +487,7 @@ class PlayersScreen:
 
         def body(room: int) -> list[Line]:
             if not self.board.entries:
-                return [[("fg:#808080", "  nobody has played a rated game yet")]]
+                return [[("fg:#808080", "  " + _("nobody has played a rated game yet"))]]
             return self.board.page(render, room)
 
         return self._fill(head, body, self._foot(keys, width), height)

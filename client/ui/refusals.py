@@ -13,7 +13,7 @@ from client.i18n import N_, _, ngettext
 from ..lib import BadAddress, ConnectionLost, ServerError
 from ..lib.address import EXAMPLE
 
-__all__ = ["bye_words", "client_error_words", "refusal_words"]
+__all__ = ["address_words", "bye_words", "client_error_words", "refusal_words"]
 
 REFUSALS: dict[str, str] = {
     "malformed": N_("The server could not read a message of this client."),
@@ -114,16 +114,30 @@ def bye_words(reason: str) -> str:
     return _("server: {why}").format(why=why)
 
 
-def client_error_words(error: Exception, typed: str = "") -> str:
+def client_error_words(error: Exception) -> str:
     """What the client library raised, in a sentence: a server's refusal by its code,
-    the connection gone, an address that is no game server's (``typed``: as typed)."""
+    the connection gone, an address that is no game server's."""
     if isinstance(error, ServerError):
         return refusal_words(error.code, error.detail, error.retry_after)
     if isinstance(error, ConnectionLost):
         return _("the connection closed") if "closed" in str(error) else _("not connected")
     if isinstance(error, BadAddress):
-        return _("{address} is not a game server address: type one like {example}").format(
-            address=repr(typed.strip()) if typed.strip() else _("(nothing)"),
-            example=EXAMPLE,
-        )
+        return address_words(error)
     return str(error)
+
+
+def address_words(error: BadAddress) -> str:
+    """Why an address is no game server's, from the library's ``reason``."""
+    said = {
+        "empty": _("no address: type one like {example}"),
+        "bad_port": _("{address} has a bad port: use a number 1-65535"),
+        "web_address": _(
+            "{address} is a web address; a game server's starts with {scheme}:// (like {example})"
+        ),
+        "not_ws": _("{address} is not a game server address (like {example})"),
+        "no_host": _("{address} names no server: type one like {example}"),
+    }.get(error.reason)
+    if said is None:
+        return str(error)
+    scheme = "wss" if error.address.lower().startswith("https") else "ws"
+    return said.format(address=repr(error.address), example=EXAMPLE, scheme=scheme)

@@ -17,11 +17,14 @@ from client import i18n
 from client.cli import build_parser
 from client.commands.common import quiet_logging
 from client.i18n.pseudo import pseudo
+from client.lib import BadAddress, Client, normalize_url
 from client.settings import Settings
 from client.ui.app import KupferApp
-from client.ui.refusals import DETAILS, REFUSALS, refusal_words
+from client.ui.recent import Recent
+from client.ui.refusals import DETAILS, REFUSALS, client_error_words, refusal_words
+from protocol import messages as m
 from tests.helpers.languages import template, untranslated
-from tests.helpers.screens import SizedOutput, draw
+from tests.helpers.screens import SizedOutput, draw, took
 
 SMALL_AND_USUAL = [(60, 20), (80, 24)]
 
@@ -138,7 +141,7 @@ def read_every_size(kapp: KupferApp, lang: str, names: set[str], what: str) -> N
         assert left == [], f"{what} at {width}x{height} in {lang}: {left}\n{screen}"
 
 
-@pytest.mark.parametrize("lang", ["xx", "de"])
+@pytest.mark.parametrize("lang", ["xx", "de", "fr", "es"])
 async def test_a_whole_game_reads_in_the_language_at_every_size(url: str, lang: str) -> None:
     """From the lobby through a game against the computer to the score table, each
     screen on the way at 60x20 and 80x24."""
@@ -204,3 +207,57 @@ async def test_a_whole_game_reads_in_the_language_at_every_size(url: str, lang: 
             await asyncio.wait_for(run, 10)
             if kapp.client is not None:
                 await kapp.client.close()
+
+
+@pytest.fixture(params=["xx", "de", "fr", "es"])
+def speaking(request: pytest.FixtureRequest) -> str:
+    """A language spoken from before the table is set up (its first log lines too)."""
+    lang: str = request.param
+    i18n.use(lang)
+    return lang
+
+
+async def test_three_players_with_one_away_and_a_clock_read_in_the_language(
+    speaking: str, away3: tuple[KupferApp, Client]
+) -> None:
+    """The fullest table screen: three seats with recipes, Black away (a computer plays
+    for them), the others' takes since yours, a boom, a clock and its warning."""
+    kapp, client = away3
+    lang = speaking
+    game = kapp.game
+    game.recent = Recent()
+    game.recent.decided = True
+    boom = m.TookEvent(
+        seat=2, card="frog_slime-2", line="row3", row=3, col=1, special=True, ends_game=False
+    )
+    view = game.table.view
+    assert view is not None and view.kettles[0].top is not None
+    hit = m.ExplodedEvent(seat=2, target=0, card=view.kettles[0].top, to="deck")
+    events = (*took(1, "moss-3", 2), m.MovedEvent(seat=2, from_space=11, to_space=14, skipped=()))
+    game.on_update(m.EventsMsg(state_version=1, events=(*events, boom, hit)))
+    clock = m.ClockInfo(
+        move_ms=30_000, running=0, left_ms=(29_000,) * 3, reserve_ms=(0,) * 3, timeouts=(1, 0, 0)
+    )
+    game.table.set_view(view.model_copy(update={"clock": clock}), game.table.state_version + 1)
+    names = {"Ann", "Bob", client.table or ""}
+    read_every_size(kapp, lang, names, "the table")
+    kapp.key("L")
+    read_every_size(kapp, lang, names, "the kettles and the log")
+    kapp.key("x")
+    kapp.key("w")  # claim? not with three players: nothing asked
+    kapp.key("R")
+    read_every_size(kapp, lang, names, "resign?")
+    kapp.key("n")
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es", i18n.PSEUDO])
+def test_a_bad_address_is_said_in_the_language(lang: str) -> None:
+    """The library says why an address is none (``reason``); the lobby says it in the
+    language, the address as typed."""
+    i18n.use(lang)
+    for typed in ("", "http://h:1", "ws://h:99999", "ftp://h", "ws://:8765", "ws://h:0"):
+        with pytest.raises(BadAddress) as caught:
+            normalize_url(typed)
+        said = client_error_words(caught.value)
+        assert caught.value.reason and untranslated(said, lang, {"ws", "h"}) == [], said
+        assert typed.strip() in said, said
