@@ -217,8 +217,8 @@ def fmt_datetime(when: datetime, form: str = "short") -> str:
     return format_datetime(when, format=form, locale=_locale())
 
 
-def fmt_date(when: datetime, form: str = "medium") -> str:
-    """A day as the language writes it (``05.12.2026``)."""
+def fmt_date(when: datetime, form: str = "short") -> str:
+    """A day as the language writes it (``05.12.26``)."""
     return format_date(when, format=form, locale=_locale())
 
 

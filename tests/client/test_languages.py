@@ -6,6 +6,7 @@ word left in English, no line wider than the screen (``draw`` holds that)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from client.i18n.pseudo import pseudo
 from client.lib import BadAddress, Client, normalize_url
 from client.settings import Settings
 from client.ui.app import KupferApp
+from client.ui.players import account_form
 from client.ui.recent import Recent
 from client.ui.refusals import DETAILS, REFUSALS, client_error_words, refusal_words
 from protocol import messages as m
@@ -261,3 +263,70 @@ def test_a_bad_address_is_said_in_the_language(lang: str) -> None:
         said = client_error_words(caught.value)
         assert caught.value.reason and untranslated(said, lang, {"ws", "h"}) == [], said
         assert typed.strip() in said, said
+
+
+@pytest.mark.parametrize("lang", ["xx", "de"])
+async def test_the_players_screens_read_in_the_language(url: str, lang: str) -> None:
+    """Protocol 1.2's screens: a profile with its games and a device code, the
+    leaderboard, the account form, your devices."""
+    i18n.use(lang)
+    client = Client(url, name="Ada", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await client.connect()
+    ada = m.PlayerInfo(
+        name="Ada",
+        since=1764583200,
+        rating=12.41,
+        mu=27.9,
+        sigma=5.16,
+        provisional=True,
+        rated_games=4,
+        games=31,
+        wins=17,
+    )
+    games = [
+        m.GameSummary(
+            table=f"t{n}",
+            name="Friday",
+            finished=1764590400 + n * 600,
+            seat=0,
+            names=("Ada", "Grace"),
+            ending=ending,
+            places=(1, 2),
+            rated=True,
+            rating_before=10.0,
+            rating_after=10.5,
+        )
+        for n, ending in enumerate(("played_out", "resigned", "claimed", "timed_out"))
+    ]
+    names = {"Ada", "Grace", "Friday", "Player", "KQ2"}
+    try:
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Ada", client=client, input=inp, output=SizedOutput())
+            client.player = ada
+            screen = kapp.players
+            screen.page, screen.player = "profile", ada
+            screen.games.add(games, "g4", 31)
+            screen.code = m.DeviceCodeMsg(code="7KQ2-MX4V", expires_in=300)
+            screen.code_at = time.monotonic()
+            read_every_size(kapp, lang, names, "a profile")
+            screen.page = "board"
+            screen.board.add(
+                [
+                    m.LeaderEntry(
+                        rank=1,
+                        name="Player",
+                        rating=30,
+                        mu=35,
+                        sigma=2,
+                        rated_games=40,
+                        provisional=False,
+                    )
+                ],
+                "r1",
+                12,
+            )
+            read_every_size(kapp, lang, names, "the leaderboard")
+            screen.page, screen.form = "account", account_form("Ada")
+            read_every_size(kapp, lang, names, "the account form")
+    finally:
+        await client.close()
