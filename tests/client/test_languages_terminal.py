@@ -15,7 +15,7 @@ import pytest
 from client import i18n
 from tests.helpers.languages import untranslated
 
-from .tmux import KK, Tmux, free_port, needs_tmux
+from .tmux import KK, Tmux, form_set, free_port, needs_tmux
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -83,18 +83,11 @@ def test_a_game_in_the_terminal_speaks_the_language(
         t.keys("n")
         t.wait(said(lang, "New table"))
         read(t, lang, names, "the new-table form")
-        for _ in range(30):  # down to the second seat, a computer there, then create
-            t.keys("Down")
-            time.sleep(0.1)
-            focused = next(ln for ln in t.screen().splitlines() if ln.startswith("> "))
-            black = i18n_colour(lang, "black")
-            if said(lang, "Seat {number} ({colour})", number=2, colour=black) in focused:
-                break
-        t.keys("Right")
-        time.sleep(0.2)
-        t.keys("Down")
-        time.sleep(0.2)
-        t.keys("Enter")
+        # the second seat: a computer there, then create (each key waited for)
+        black = i18n_colour(lang, "black")
+        seat = said(lang, "Seat {number} ({colour})", number=2, colour=black)
+        form_set(t, "kk", seat, said(lang, "{level} bot", level=said(lang, "easy")))
+        form_set(t, "kk", said(lang, "Create table"))
         turn = said(lang, "Your turn: take a card from {line}")
         t.wait(turn)
         read(t, lang, names, "the table")
