@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import cache
 from gettext import NullTranslations
@@ -222,29 +222,29 @@ def fmt_date(when: datetime, form: str = "short") -> str:
     return format_date(when, format=form, locale=_locale())
 
 
+def _card_word(lookup: Callable[[str, str], str], key: str) -> str:
+    """A word of the card data in the language spoken (the pseudo-locale's: the
+    English, accented, as wide as it was: cells have fixed widths)."""
+    if _current[0] == PSEUDO:
+        return pseudo_word(lookup(key, "en"))
+    return lookup(key, _current[0])
+
+
 def ingredient(key: str) -> str:
     """``Kröte``: an ingredient's name in the card data, in the language spoken."""
-    if _current[0] == PSEUDO:
-        return pseudo_word(card_names.ingredient_name(key))
-    return card_names.ingredient_name(key, _current[0])
+    return _card_word(card_names.ingredient_name, key)
 
 
 def ingredient_short(key: str) -> str:
     """``Kürbis``: the short name for a card's cell (six letters at most)."""
-    if _current[0] == PSEUDO:
-        return pseudo_word(card_names.ingredient_short(key))
-    return card_names.ingredient_short(key, _current[0])
+    return _card_word(card_names.ingredient_short, key)
 
 
 def colour_word(colour: str) -> str:
     """``braun``: a colour word, lower case."""
-    if _current[0] == PSEUDO:
-        return pseudo_word(card_names.colour_name(colour))
-    return card_names.colour_name(colour, _current[0])
+    return _card_word(card_names.colour_name, colour)
 
 
 def colour_tag(colour: str) -> str:
     """``br``: a colour's two-letter tag."""
-    if _current[0] == PSEUDO:
-        return pseudo_word(card_names.colour_tag(colour))
-    return card_names.colour_tag(colour, _current[0])
+    return _card_word(card_names.colour_tag, colour)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from client.i18n import _, fmt_list, ngettext
+from client.i18n import N_, _, fmt_list, ngettext
 from protocol import messages as m
 
 from .render import colour_word, line_words, seat_label, shown_name, wrap_items
@@ -168,6 +168,33 @@ def away_words(
     return next((text for text in said if len(text) <= width), said[-1])
 
 
+LANDING: dict[tuple[bool, bool], tuple[str, str, str]] = {
+    # (a corner, the wand): the whole, in fewer words, in fewest
+    (False, False): (
+        N_("This card on top: next turn you move {n}, land by {line}"),
+        N_("This card on top: next turn you move {n}, land by {line}"),
+        N_("On top: move {n} next turn, by {line}"),
+    ),
+    (False, True): (
+        N_("This card on top: with the wand, at once you move {n}, land by {line}"),
+        N_("This card on top: at once (wand) you move {n}, land by {line}"),
+        N_("On top: move {n} at once (wand), by {line}"),
+    ),
+    (True, False): (
+        N_("This card on top: next turn you move {n}, land on a corner: a lost turn"),
+        N_("This card on top: next turn you move {n}, land on a corner: lost turn"),
+        N_("On top: move {n} next turn, a corner: lost turn"),
+    ),
+    (True, True): (
+        N_("This card on top: with the wand, at once you move {n}, land on a corner: a lost turn"),
+        N_("This card on top: at once (wand) you move {n}, land on a corner: lost turn"),
+        N_("On top: move {n} at once (wand), a corner: lost turn"),
+    ),
+}
+"""Where the card under the cursor sends the pawn, by whether it lands on a corner and
+whether the wand moves it at once: the whole sentence, then fewer words."""
+
+
 def landing_words(land: Landing, width: int = 80) -> tuple[str, str]:
     """The preview of the card under the cursor, with its style (a lost turn stands
     out); in fewer words where the whole does not fit in one line of ``width`` (on a
@@ -175,51 +202,16 @@ def landing_words(land: Landing, width: int = 80) -> tuple[str, str]:
     if land.last:
         return "fg:#87afd7", _("This card is the last of its line: taking it ends the game.")
     style = "fg:#ff8700" if land.line is None else "fg:#87afd7"
-    said = {"n": land.value, "line": line_words(land.line) if land.line else ""}
-    if land.line is None:
-        text = (
-            _(
-                "This card on top: with the wand, at once you move {n}, "
-                "land on a corner: a lost turn"
-            )
-            if land.wand
-            else _("This card on top: next turn you move {n}, land on a corner: a lost turn")
-        )
-    else:
-        text = (
-            _("This card on top: with the wand, at once you move {n}, land by {line}")
-            if land.wand
-            else _("This card on top: next turn you move {n}, land by {line}")
-        )
-    text = text.format(**said)
+    whole, fewer, fewest = LANDING[(land.line is None, land.wand)]
+    line = land.line or ""
+    text = _(whole).format(n=land.value, line=line_words(line) if line else "")
     text += " " + _("(if you decline the boom)") if land.guess else ""
     if len(text) <= width:
         return style, text
-    said["line"] = line_words(land.line, short=True) if land.line else ""
+    short_line = line_words(line, short=True) if line else ""
     boom = " " + _("(if no boom)") if land.guess else ""
-    if land.line is None:
-        short = (
-            _("This card on top: at once (wand) you move {n}, land on a corner: lost turn")
-            if land.wand
-            else _("This card on top: next turn you move {n}, land on a corner: lost turn")
-        )
-        shortest = (
-            _("On top: move {n} at once (wand), a corner: lost turn")
-            if land.wand
-            else _("On top: move {n} next turn, a corner: lost turn")
-        )
-    else:
-        short = (
-            _("This card on top: at once (wand) you move {n}, land by {line}")
-            if land.wand
-            else _("This card on top: next turn you move {n}, land by {line}")
-        )
-        shortest = (
-            _("On top: move {n} at once (wand), by {line}")
-            if land.wand
-            else _("On top: move {n} next turn, by {line}")
-        )
-    short, shortest = short.format(**said) + boom, shortest.format(**said) + boom
+    short = _(fewer).format(n=land.value, line=short_line) + boom
+    shortest = _(fewest).format(n=land.value, line=short_line) + boom
     return style, short if len(short) <= width else shortest
 
 

@@ -26,7 +26,7 @@ from client.ui.recent import Recent
 from client.ui.refusals import DETAILS, REFUSALS, client_error_words, refusal_words
 from protocol import messages as m
 from tests.helpers.languages import template, untranslated
-from tests.helpers.screens import SizedOutput, draw, took
+from tests.helpers.screens import ADA, SizedOutput, draw, took
 
 SMALL_AND_USUAL = [(60, 20), (80, 24)]
 
@@ -272,17 +272,7 @@ async def test_the_players_screens_read_in_the_language(url: str, lang: str) -> 
     i18n.use(lang)
     client = Client(url, name="Ada", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
     await client.connect()
-    ada = m.PlayerInfo(
-        name="Ada",
-        since=1764583200,
-        rating=12.41,
-        mu=27.9,
-        sigma=5.16,
-        provisional=True,
-        rated_games=4,
-        games=31,
-        wins=17,
-    )
+    ada = ADA
     games = [
         m.GameSummary(
             table=f"t{n}",
