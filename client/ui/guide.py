@@ -71,7 +71,8 @@ PAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def guide_lines(page: int, width: int, rows: int) -> list[Line]:
-    """Screen ``page`` (0-2) of the guide in ``rows`` lines, the keys at the bottom."""
+    """Screen ``page`` (0-2) of the guide in ``rows`` lines, the keys at the bottom;
+    where a language's words need more rows, without the blank lines between them."""
     title, paragraphs = PAGES[page]
     body: list[Line] = [[("bold", _("First game: {title}").format(title=_(title)))], []]
     for text in paragraphs:
@@ -84,5 +85,8 @@ def guide_lines(page: int, width: int, rows: int) -> list[Line]:
     keys += [_("Left: back")] if page else []
     keys += [_("Esc: close")]
     foot = wrap_items(keys, width)
-    body = body[: max(0, rows - len(foot))]
+    room = max(0, rows - len(foot))
+    if len(body) > room:  # a longer language: the blank lines give way, not the words
+        body = [line for line in body if line]
+    body = body[:room]
     return body + [[] for _ in range(rows - len(foot) - len(body))] + foot

@@ -6,6 +6,7 @@ word left in English, no line wider than the screen (``draw`` holds that)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +22,11 @@ from client.i18n.pseudo import pseudo
 from client.lib import BadAddress, Client, normalize_url
 from client.settings import Settings
 from client.ui.app import KupferApp
+from client.ui.guide import PAGES, guide_lines
 from client.ui.players import account_form
 from client.ui.recent import Recent
 from client.ui.refusals import DETAILS, REFUSALS, client_error_words, refusal_words
+from client.ui.render import text_of
 from protocol import messages as m
 from tests.helpers.languages import template, untranslated
 from tests.helpers.screens import ADA, SizedOutput, draw, took
@@ -320,3 +323,19 @@ async def test_the_players_screens_read_in_the_language(url: str, lang: str) -> 
             read_every_size(kapp, lang, names, "the account form")
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize("lang", [*i18n.LANGUAGES, i18n.PSEUDO])
+def test_every_page_of_the_guide_is_whole_at_60x20(lang: str) -> None:
+    """A longer language's guide gives up its blank lines, never a word (16 rows: a
+    60x20 screen under a status line and the chat's newest line)."""
+    i18n.use(lang)
+
+    def letters(text: str) -> str:  # the words, wherever the lines broke them
+        return re.sub(r"[\s·]+", "", text)
+
+    for page, (title, paragraphs) in enumerate(PAGES):
+        shown = letters(" ".join(text_of(line) for line in guide_lines(page, 60, 16)))
+        assert letters(i18n._(title)) in shown
+        for text in paragraphs:
+            assert letters(i18n._(text)) in shown, (lang, page, text)
