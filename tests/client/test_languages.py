@@ -339,3 +339,30 @@ def test_every_page_of_the_guide_is_whole_at_60x20(lang: str) -> None:
         assert letters(i18n._(title)) in shown
         for text in paragraphs:
             assert letters(i18n._(text)) in shown, (lang, page, text)
+
+
+@pytest.mark.parametrize("lang", ["xx", "de"])
+async def test_the_waiting_screen_of_a_private_table_reads_in_the_language(
+    url: str, lang: str
+) -> None:
+    """Seated at a private three-seat table with a clock, waiting for the others:
+    who sits where, the terms, the invite code, the chat."""
+    i18n.use(lang)
+    client = Client(url, name="Ada", persist_tokens=False, protocol=m.PROTOCOL_VERSION)
+    await client.connect()
+    try:
+        created = await client.create_table(
+            "Ada's",
+            m.TableOptions(players=3, recipes=True, memory="casual"),
+            private=True,
+            player="Ada",
+            timing=m.Timing(move=30),
+        )
+        with create_pipe_input() as inp:
+            kapp = KupferApp(name="Ada", client=client, input=inp, output=SizedOutput())
+            kapp.sat_down(client)
+            kapp.lobby.tables = await client.list_tables()
+            names = {"Ada", created.table.id, created.invite or ""}
+            read_every_size(kapp, lang, names, "the waiting screen")
+    finally:
+        await client.close()
