@@ -60,10 +60,12 @@ ENDINGS = {
     "played_out": N_("played out"),
     "resigned": N_("resigned"),
     "claimed": N_("claimed"),
+    "lost_claim": N_("lost to a claim"),
     "timed_out": N_("timed out"),
     "abandoned": N_("abandoned"),
 }
-"""How a game ended (RULES.md section 12.1), in a word or two."""
+"""How a game ended (RULES.md section 12.1), in a word or two; 1.4's seat endings
+add ``lost_claim``, the other side of a claim."""
 
 
 def ending_word(ending: str) -> str:
