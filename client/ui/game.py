@@ -25,6 +25,7 @@ from .log import (
     forget_log,
     keep_log,
     keep_seen,
+    missed_entries,
     presence_entries,
     restore_log,
     restore_seen,
@@ -47,7 +48,6 @@ from .render import (
     Size,
     header,
     render_grid,
-    seat_label,
     shown_name,
     side_parts,
     wrap,
@@ -55,7 +55,7 @@ from .render import (
 )
 from .review import History, Review
 from .score import ended_lines, rematch_line, score_lines
-from .table import Intent, LogEntry, TableModel
+from .table import Intent, TableModel
 from .waiting import waiting_lines
 
 __all__ = ["END_PAUSE", "GameScreen"]
@@ -200,15 +200,10 @@ class GameScreen:
         missed takes, paced as if watched); returns the notice to show meanwhile."""
         if not missed.steps:
             return ""
-        n = missed.steps
-        said = f"While you were away: {n} take{'s' * (n != 1)}"
-        if missed.by_computer:
-            said += f", {missed.by_computer} by the computer for you"
-        self.table.log.append(LogEntry(said))
+        entries, notice = missed_entries(missed.steps, missed.by_computer, missed.omitted)
+        self.table.log.extend(entries)
         self.catching_up = True
-        if missed.omitted:
-            self.table.log.append(LogEntry(f"({missed.omitted} earlier takes not shown)"))
-        return f"Replaying {n} missed take{'s' * (n != 1)}"
+        return notice
 
     def _alert(self) -> None:
         """Tell the host when our turn begins or ends (the bell, the window title)."""
@@ -298,25 +293,10 @@ class GameScreen:
 
     def question(self, width: int = 80) -> str | None:
         """The open question in words, for the status line (``width`` wide)."""
-        v = self.table.view
-        if self.confirm_claim and v is not None and self.table.me is not None:
-            who = seat_label(v.colours, 1 - self.table.me, self.names())
-            text = _("Claim the win? {who} is away: the game ends now and you win. y/n").format(
-                who=who
-            )
-            short = _("Claim the win? The game ends now: you win. y/n")
-            return text if len(text) <= width else short
-        if not self.confirm_resign:
-            return None
-        if v is None or v.players == 2:
-            return _("Resign? The game ends now and the other player wins. y/n")
-        people = [s for s in self.seats if s.seat != self.table.me and not s.resigned and not s.bot]
-        if not people:  # only computers would play on: the server ends the game
-            return _(
-                "Resign? Only computers would play on: the game ends now, the others "
-                "win and you place last. y/n"
-            )
-        return _("Resign? A computer plays your seat to the end; you place last. y/n")
+        v, me = self.table.view, self.table.me
+        if self.confirm_claim and v is not None and me is not None:
+            return prompt.claim_words(v, me, self.names(), width)
+        return prompt.resign_words(v, self.seats, me) if self.confirm_resign else None
 
     def log_key(self, key: str) -> None:
         """A key on the log page: paging, or back to the table."""
@@ -573,7 +553,7 @@ class GameScreen:
             text = connection_words(self.host.conn, t.me, self.host.server_stopped)
             return wrap([("fg:#ff5f5f bold", text)], width)
         if self.catching_up:  # the board is the old one until the replay ends
-            return wrap([("bold", "Showing the takes made while you were away...")], width)
+            return wrap([("bold", _("Showing the takes made while you were away..."))], width)
         lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
         away = self.away_line(width)
         if away is not None:

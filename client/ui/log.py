@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter, ValidationError
 
-from client.i18n import _, ngettext
+from client.i18n import N_, _, ngettext
 from protocol import messages as m
 from shared.geometry import SPACE_LINE
 
@@ -33,6 +33,7 @@ __all__ = [
     "forget_log",
     "keep_log",
     "keep_seen",
+    "missed_entries",
     "newest_alone",
     "presence_entries",
     "restore_log",
@@ -40,7 +41,7 @@ __all__ = [
     "wrapped_log",
 ]
 
-COMPUTER_MARK = " (computer's move)"
+COMPUTER_MARK = N_("(computer's move)")
 """After a take a computer made for its person's seat (protocol 1.4's ``by_computer``)."""
 
 
@@ -75,6 +76,22 @@ def presence_entries(
     return out
 
 
+def missed_entries(takes: int, by_computer: int, omitted: int) -> tuple[list[LogEntry], str]:
+    """1.4, back after the connection dropped: the log's words before the missed takes
+    are shown (how many, how many a computer made for us, how many earlier ones the
+    server no longer had), and the notice shown meanwhile."""
+    said = ngettext("While you were away: {n} take", "While you were away: {n} takes", takes)
+    said = said.format(n=takes)
+    if by_computer:
+        said += ", " + _("{n} by the computer for you").format(n=by_computer)
+    entries = [LogEntry(said)]
+    if omitted:
+        hidden = ngettext("({n} earlier take not shown)", "({n} earlier takes not shown)", omitted)
+        entries.append(LogEntry(hidden.format(n=omitted)))
+    notice = ngettext("Replaying {n} missed take", "Replaying {n} missed takes", takes)
+    return entries, notice.format(n=takes)
+
+
 def event_entries(
     events: Sequence[m.GameEvent],
     view: m.GameView | None,
@@ -96,7 +113,7 @@ def event_entries(
             could_act = (view.turn_in_row < 2) if symbol == "wand" else bool(view.explodable)
         words = describe_event(e, colours, names, cards, could_act=could_act)
         if words and by_computer and isinstance(e, m.TookEvent):
-            words += COMPUTER_MARK
+            words += " " + _(COMPUTER_MARK)
         if words:
             turn = e.seat if isinstance(e, m.MovedEvent | m.PassedCornerEvent) else None
             mine = isinstance(e, m.TookEvent) and e.seat not in timed_out and not by_computer

@@ -18,11 +18,13 @@ from .table import Landing
 __all__ = [
     "NEED_SERVER",
     "away_words",
+    "claim_words",
     "clock_lines",
     "clock_words",
     "connection_words",
     "key_words",
     "landing_words",
+    "resign_words",
     "timeout_words",
 ]
 
@@ -213,6 +215,28 @@ def landing_words(land: Landing, width: int = 80) -> tuple[str, str]:
     short = _(fewer).format(n=land.value, line=short_line) + boom
     shortest = _(fewest).format(n=land.value, line=short_line) + boom
     return style, short if len(short) <= width else shortest
+
+
+def claim_words(view: m.GameView, me: int, names: Sequence[str | None], width: int) -> str:
+    """The question before claiming the win (two players, the other away)."""
+    who = seat_label(view.colours, 1 - me, names)
+    text = _("Claim the win? {who} is away: the game ends now and you win. y/n")
+    text = text.format(who=who)
+    short = _("Claim the win? The game ends now: you win. y/n")
+    return text if len(text) <= width else short
+
+
+def resign_words(view: m.GameView | None, seats: Sequence[m.SeatInfo], me: int | None) -> str:
+    """The question before resigning: what it does at this table."""
+    if view is None or view.players == 2:
+        return _("Resign? The game ends now and the other player wins. y/n")
+    people = [s for s in seats if s.seat != me and not s.resigned and not s.bot]
+    if not people:  # only computers would play on: the server ends the game
+        return _(
+            "Resign? Only computers would play on: the game ends now, the others "
+            "win and you place last. y/n"
+        )
+    return _("Resign? A computer plays your seat to the end; you place last. y/n")
 
 
 def connection_words(conn: str, me: int | None, server_stopped: bool) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from client.i18n import _, ngettext
+from client.i18n import N_, _, fmt_number, ngettext
 from protocol import messages as m
 
 from .render import (
@@ -27,12 +27,12 @@ from .render import (
 __all__ = ["ENDED", "ended_lines", "rematch_line", "score_lines", "seat_end_lines"]
 
 ENDED = {
-    "played_out": "played to the end",
-    "resigned": "resigned",
-    "timed_out": "ran out of time, a computer took over",
-    "claimed": "claimed the win",
-    "lost_claim": "was away, the win was claimed",
-    "abandoned": "left, the game was abandoned",
+    "played_out": N_("played to the end"),
+    "resigned": N_("resigned"),
+    "timed_out": N_("ran out of time, a computer took over"),
+    "claimed": N_("claimed the win"),
+    "lost_claim": N_("was away, the win was claimed"),
+    "abandoned": N_("left, the game was abandoned"),
 }
 """1.4's ``ended`` codes of a seat, in words."""
 
@@ -101,18 +101,26 @@ def seat_end_lines(view: m.GameView, seats: Sequence[m.SeatInfo], width: int) ->
     if not notable:
         return []
     names = [s.name for s in seats]
-    lines: list[Line] = [[], [("bold", "How each seat ended")]]
+    lines: list[Line] = [[], [("bold", _("How each seat ended"))]]
     for s in seats:
-        said = [ENDED.get(s.ended or "", s.ended or "")] if s.ended else []
+        ended = s.ended or ""
+        said = [_(ENDED[ended]) if ended in ENDED else ended] if ended else []
         if s.computer_takes:
             n = s.computer_takes
-            said.append(f"the computer made {n} take{'s' * (n != 1)}")
+            said.append(ngettext("the computer made {n} take", "the computer made {n} takes", n))
+            said[-1] = said[-1].format(n=n)
         if s.rating_after is not None:
-            before = "new" if s.rating_before is None else f"{s.rating_before:.1f}"
+            before = _("new") if s.rating_before is None else fmt_number(s.rating_before)
             change = s.rating_after - (s.rating_before or 0.0)
-            said.append(f"rating {before} -> {s.rating_after:.1f} ({change:+.1f})")
+            signed = ("+" if change >= 0 else "-") + fmt_number(abs(change))
+            said.append(
+                _("rating {before} -> {after} ({change})").format(
+                    before=before, after=fmt_number(s.rating_after), change=signed
+                )
+            )
         who = seat_label(view.colours, s.seat, names)
-        lines += wrap([("", f"  {who}: {'; '.join(said) or 'played'}")], width)
+        how = "; ".join(said) or _("played")
+        lines += wrap([("", f"  {who}: {how}")], width)
     return lines
 
 

@@ -23,11 +23,17 @@ from client.lib import BadAddress, Client, normalize_url
 from client.settings import Settings
 from client.ui.app import KupferApp
 from client.ui.guide import PAGES, guide_lines
+from client.ui.log import missed_entries
 from client.ui.players import account_form
 from client.ui.recent import Recent
 from client.ui.refusals import DETAILS, REFUSALS, client_error_words, refusal_words
 from client.ui.render import text_of
+from client.ui.score import seat_end_lines
 from protocol import messages as m
+from protocol.convert import view_model
+from shared.options import Options
+from shared.record import Record
+from shared.view import view as shared_view
 from tests.helpers.languages import template, untranslated
 from tests.helpers.screens import ADA, SizedOutput, draw, took
 
@@ -366,3 +372,28 @@ async def test_the_waiting_screen_of_a_private_table_reads_in_the_language(
             read_every_size(kapp, lang, names, "the waiting screen")
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize("lang", ["xx", "de", "fr", "es"])
+def test_protocol_1_4s_words_are_the_languages(lang: str) -> None:
+    """How each seat ended (every ending, the computer's takes, a rating's change) and
+    what the log says before the takes missed while away."""
+    i18n.use(lang)
+    view = view_model(shared_view(Record.new(Options(players=3, seed=1)).start(), 0))
+    endings = ("played_out", "resigned", "timed_out", "claimed", "lost_claim", "abandoned")
+    seats = [
+        m.SeatInfo(
+            seat=s % 3,
+            name="Ann",
+            ended=ending,
+            computer_takes=s,
+            rating_after=12.5,
+            rating_before=None if s else 10.0,
+        )
+        for s, ending in enumerate(endings)
+    ]
+    said = " ".join(text_of(line) for line in seat_end_lines(view, seats, 80))
+    assert untranslated(said, lang, {"Ann"}) == [], said
+    entries, notice = missed_entries(5, 2, 3)
+    for text in (*(e.text for e in entries), notice):
+        assert untranslated(text, lang, set()) == [], text
