@@ -1,5 +1,6 @@
-"""The terminal client's settings: pacing, the held keys, the your-turn alert and the
-first-game guide, from ``settings.json`` in the data directory and the environment.
+"""The terminal client's settings: pacing, the held keys, the your-turn alert, the
+first-game guide and the language, from ``settings.json`` in the data directory and the
+environment.
 
 One place for them, so every command (``play``, ``join``, ``host``, ``watch``) reads
 them alike and a test can turn pacing off with one variable. The file and the
@@ -14,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .i18n import LANGUAGES, PSEUDO
 from .tokens import data_dir
 
 __all__ = ["ENV_PREFIX", "Settings"]
@@ -39,6 +41,9 @@ class Settings:
     """Say in the window title when it is your turn."""
     guide: bool = False
     """Offer the first-game guide (once: it is set off when seen)."""
+    lang: str = ""
+    """The language of the screens (``de``; ``l`` in the lobby sets it); empty: the
+    locale's (``LANG``)."""
 
     @staticmethod
     def path() -> Path:
@@ -68,7 +73,10 @@ class Settings:
             if f.name not in values:
                 continue
             value = values[f.name]
-            if f.type == "float":
+            if f.type == "str":
+                if isinstance(value, str) and (value in LANGUAGES or value in ("", PSEUDO)):
+                    changes[f.name] = value
+            elif f.type == "float":
                 try:
                     changes[f.name] = max(0.0, min(10.0, float(value)))
                 except (TypeError, ValueError):

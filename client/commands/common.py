@@ -8,6 +8,8 @@ import getpass
 import logging
 import sys
 
+from client.i18n import LANGUAGES, PSEUDO, _, detect, use
+
 from ..lib import BadAddress, normalize_url
 from ..tokens import DATA_DIR_ENV, data_dir, use_data_dir
 
@@ -24,8 +26,14 @@ def default_name() -> str:
 
 
 def add_name_argument(p: argparse.ArgumentParser) -> None:
-    """``--name`` and ``--data-dir``, which every terminal command takes."""
+    """``--name``, ``--data-dir`` and ``--lang``, which every terminal command takes."""
     p.add_argument("--name", default=default_name(), help="your name at the table")
+    p.add_argument(
+        "--lang",
+        choices=[*LANGUAGES, PSEUDO],
+        help="the language of the screens (default: the one chosen with l in the lobby, "
+        "else the locale, LANG)",
+    )
     p.add_argument(
         "--data-dir",
         help=f"where seat tokens and client.log are kept (default: ${DATA_DIR_ENV} or "
@@ -42,10 +50,14 @@ def url_argument(value: str) -> str:
 
 
 def quiet_logging(args: argparse.Namespace | None = None) -> None:
-    """Use the ``--data-dir`` of ``args`` (if any), and send log records to a file in
-    the data directory instead of the screen."""
+    """Use the ``--data-dir`` and the language (``--lang``, the settings, the locale) of
+    ``args`` (if any), and send log records to a file in the data directory instead of
+    the screen."""
     if args is not None:
         use_data_dir(getattr(args, "data_dir", None))
+        from ..settings import Settings  # the data directory is known only now
+
+        use(detect(Settings.load().lang, getattr(args, "lang", None)))
     root = logging.getLogger()
     for h in list(root.handlers):
         root.removeHandler(h)
@@ -97,7 +109,8 @@ async def open_client_app(
             await browser.start()
         except OSError as e:
             browser = None
-            status = f"! LAN discovery is not available here ({e}); type an address (a)"
+            status = "! " + _("LAN discovery is not available here ({why}); type an address (a)")
+            status = status.format(why=e)
     app = KupferApp(
         name=name,
         client=client,

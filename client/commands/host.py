@@ -16,6 +16,7 @@ from pathlib import Path
 from server.embedded import EmbeddedServer, StoreInUse, default_db_path
 
 from ..discovery import Announcer, announce_server
+from ..i18n import _
 from ..lib import DEFAULT_PORT, Client, ClientError
 from ..settings import Settings
 from ..ui.app import TERMINAL_PROTOCOL, KupferApp
@@ -48,7 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 async def host(args: argparse.Namespace) -> int:
     db = None if args.no_persist else args.db or default_db_path()
-    server_name = args.server_name or f"{args.name or default_name()}'s games"
+    named = args.name or default_name()
+    server_name = args.server_name or _("{name}'s games").format(name=named)
     server = await _start(db, server_name, args.port, args.bind, web=not args.no_web)
     lan = args.bind in ("0.0.0.0", "::")
     announcer = Announcer(
@@ -59,20 +61,20 @@ async def host(args: argparse.Namespace) -> int:
         web=not args.no_web,
     )
     address = f"ws://{announcer.addresses[0]}:{server.port}"
-    status = f"hosting at {address}"
+    status = _("hosting at {address}").format(address=address)
     urls = web_urls(announcer.addresses, server.port) if not args.no_web else []
     announcing: asyncio.Task[None] | None = None
     if not args.no_announce:
         announcing = asyncio.create_task(announce_server(announcer, server.open_tables))
-        status += " (announced on the LAN)"
+        status += " " + _("(announced on the LAN)")
     client = Client(f"ws://127.0.0.1:{server.port}", name=args.name, protocol=TERMINAL_PROTOCOL)
     try:
         await client.connect()
         app = KupferApp(name=args.name, client=client, address=address, settings=Settings.load())
         app.hosting = True  # quitting stops the server: the app says so before it does
         app.web_urls = urls
-        browsers = f"   B: browsers at {urls[0]}" if urls else ""
-        app.status = status + "   n: new table" + browsers
+        browsers = "   " + _("B: browsers at {url}").format(url=urls[0]) if urls else ""
+        app.status = status + "   " + _("n: new table") + browsers
         return await app.run()
     finally:
         if announcing is not None:

@@ -18,6 +18,7 @@ from shared.bots import LEVELS
 from shared.cards import THIRD_COLOURS
 from shared.options import MEMORY_MODES, START_CARD_MODES, Options
 
+from ..i18n import _
 from ..lib import Client, ClientError
 from ..settings import Settings
 from ..ui.app import TERMINAL_PROTOCOL, KupferApp
@@ -61,7 +62,7 @@ async def play(args: argparse.Namespace) -> int:
         options = options_from_shared(Options.from_args(args), seed=True)
         bots = [(seat, args.level) for seat in range(1, args.players)]
         await client.create_table(
-            "against the computer", options, bots=bots, player=args.name, seat=0
+            _("against the computer"), options, bots=bots, player=args.name, seat=0
         )
         await client.ready()
         # the computer's turns come right back: no bell, no title for them

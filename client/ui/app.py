@@ -24,6 +24,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 from websockets.exceptions import InvalidHandshake, InvalidURI
 
+from client.i18n import LANGUAGES, N_, _, language, language_name, use
 from protocol import messages as m
 
 from ..discovery import Browser
@@ -38,6 +39,7 @@ from .keys import key_bindings
 from .lobby import LobbyScreen
 from .pacing import Pacer
 from .players import PlayersScreen
+from .refusals import bye_words, client_error_words, refusal_words
 from .render import (
     Line,
     Size,
@@ -59,7 +61,7 @@ TERMINAL_PROTOCOL = m.PROTOCOL_VERSION
 ratings, past games; 1.1: results of every ending, clocks, absent players, rematch).
 The server answers with the lower of its own and this, and the screens follow it."""
 
-_CONNECTION_TROUBLE = ("! not connected", "! the connection closed")
+_CONNECTION_TROUBLE = (N_("not connected"), N_("the connection closed"))
 
 
 def _no_colour(style: str) -> str:
@@ -94,7 +96,7 @@ class KupferApp:
         # offer): the cards taken when it was said (``status_line`` clears it after)
         self.notice_ply: int | None = None
         self.status = ""  # the last error or notice (setting it ends a notice)
-        self.conn = "connected" if client is not None else "not connected"
+        self.conn = "connected" if client is not None else _("not connected")
         self.bye = ""  # the server's last goodbye (shown until the connection is back)
         self.server_stopped = False  # it said goodbye because it stops (the host quit)
         self.hosting = False  # this process runs the server: quitting stops it
@@ -136,7 +138,7 @@ class KupferApp:
     # ------------------------------------------------------------------ running
     async def run(self) -> int:
         if self.settings.guide:  # the first run: offer the guide, once
-            offer = "New to the game? G: a three-screen guide"
+            offer = _("New to the game? G: a three-screen guide")
             self.notice(f"{self.status}   {offer}" if self.status else offer)
             self.settings = self.settings.save(guide=False)
         if self.client is not None:
@@ -199,14 +201,14 @@ class KupferApp:
             try:
                 await action()
             except ClientError as e:
-                self.status = f"! {getattr(e, 'message', e)}"
+                self.status = f"! {client_error_words(e)}"
                 self.game.table.failed()
             except OSError as e:
-                self.status = f"! cannot connect: {e.strerror or e}"
+                self.status = "! " + _("cannot connect: {why}").format(why=e.strerror or e)
             except (InvalidHandshake, InvalidURI) as e:
-                self.status = f"! not a game server: {e}"
+                self.status = "! " + _("not a game server: {why}").format(why=e)
             except TimeoutError:
-                self.status = "! cannot connect: no answer in time"
+                self.status = "! " + _("cannot connect: no answer in time")
             self.app.invalidate()
 
         self._spawn(go())
@@ -253,7 +255,7 @@ class KupferApp:
         window title while it lasts, each as the settings say."""
         out = self.app.output
         if self.settings.title:
-            out.set_title("Your turn - Kupferkessel Co." if mine else "Kupferkessel Co.")
+            out.set_title(_("Your turn - Kupferkessel Co.") if mine else "Kupferkessel Co.")
         if self.settings.bell and mine:
             out.bell()
         if self.settings.title or (self.settings.bell and mine):
@@ -269,7 +271,7 @@ class KupferApp:
         """The kept player signed in by itself: the forms name it, the status says so."""
         if client.player is not None:
             self.lobby.name = client.player.name
-            self.status = f"signed in as {client.player.name}"
+            self.status = _("signed in as {name}").format(name=client.player.name)
 
     def sat_down(self, client: Client) -> None:
         self.game.sit(client, fresh=self.screen != "table")
@@ -300,26 +302,29 @@ class KupferApp:
             self.game.rematched(self.client.seat if self.client else None)
             self.screen = "table"
             # one line at 60 columns: a second would take a row from the board
-            self.status = f"Rematch at table {u.table}: colours move one seat on"
+            self.status = _("Rematch at table {table}: colours move one seat on").format(
+                table=u.table
+            )
             self.notice_ply = 0  # the new game's: gone with its first take
         elif isinstance(u, m.ErrorMsg):
-            self.notice(f"! {u.message}")  # a refusal: stale once the game goes on
+            # a refusal: stale once the game goes on
+            self.notice("! " + refusal_words(u.code, u.detail, u.retry_after))
             self.game.table.failed()
         elif isinstance(u, Missed):  # 1.4: what was missed comes next, paced
             said = self.game.missed(u)
             if said:
                 self.notice(said)
         elif isinstance(u, m.ByeMsg):
-            self.status = self.bye = f"server: {u.message or u.reason}"
+            self.status = self.bye = bye_words(u.reason)
             self.server_stopped = u.reason == "shutdown"
         elif isinstance(u, Status):
             self.conn = {
                 "connected": "connected",
                 "resumed": "connected",
-                "reconnecting": f"reconnecting (try {u.attempt})",
-                "closed": f"disconnected ({u.detail})",
+                "reconnecting": _("reconnecting (try {n})").format(n=u.attempt),
+                "closed": _("disconnected ({detail})").format(detail=u.detail),
             }.get(u.state, u.state)
-            over = (*_CONNECTION_TROUBLE, self.bye)
+            over = (*(f"! {_(t)}" for t in _CONNECTION_TROUBLE), self.bye)
             if u.state in ("connected", "resumed"):
                 self.server_stopped = False
                 if self.status in over:
@@ -352,12 +357,20 @@ class KupferApp:
         elif key == "G" and self.lobby.form is None and not self._typing_address():
             self.guide = 0
             self.show_help = False
-            if self.notice_ply is not None and "G: a three-screen guide" in self.status:
+            offered = _("New to the game? G: a three-screen guide")
+            if self.notice_ply is not None and offered in self.status:
                 self.status, self.notice_ply = "", None  # the offer was taken up
         elif self.show_help:
             self._help_key(key)
         elif self.players.open and not (key == "?" and self.players.form is None):
             self.players.key(key)
+        elif (
+            key == "l"
+            and self.screen == "lobby"
+            and self.lobby.form is None
+            and not self._typing_address()
+        ):
+            self.next_language()
         elif (
             key in ("m", "b")
             and self.screen == "lobby"
@@ -382,6 +395,14 @@ class KupferApp:
         else:
             game.key(key)
         self.app.invalidate()
+
+    def next_language(self) -> None:
+        """``l`` in the lobby: the next language, spoken at once and kept in the
+        settings (the pseudo-locale, a tester's, is not in the round)."""
+        at = LANGUAGES.index(language()) if language() in LANGUAGES else -1
+        chosen = use(LANGUAGES[(at + 1) % len(LANGUAGES)])
+        self.settings = self.settings.save(lang=chosen)
+        self.status = _("Language: {name}").format(name=language_name(chosen))
 
     def _typing_address(self) -> bool:
         return self.screen != "table" and self.lobby.focus == "address"
@@ -430,7 +451,7 @@ class KupferApp:
         if Size(width, height).too_small:
             lines = too_small_lines(width, height)
             # a question asked, or the last word, still shows; q still quits
-            lines += [[], *wrap_items(["q: quit"], width), *self.status_lines(width)]
+            lines += [[], *wrap_items([_("q: quit")], width), *self.status_lines(width)]
             lines += [[] for _ in range(height - len(lines))]
         else:
             status = self.status_lines(width)
@@ -474,7 +495,7 @@ class KupferApp:
     def help_page(self, width: int, rows: int) -> list[Line]:
         catalogue = self.client.catalogue if self._welcomed() and self.client else None
         lines = help_lines(width, catalogue)
-        keys = ["Up/Down, PgUp/PgDn: scroll", "G: first-game guide", "any other key: back"]
+        keys = [_("Up/Down, PgUp/PgDn: scroll"), _("G: first-game guide"), _("any other key: back")]
         foot = wrap_items(keys, width)
         room = rows - len(foot)
         self.help_scroll = max(0, min(self.help_scroll, len(lines) - room))
@@ -490,25 +511,26 @@ class KupferApp:
         if self.confirm_quit:  # in one line at 60 columns: a second pushes the board up
             if self.hosting:
                 said = (
-                    "Quit? This stops the server: the game ends for everyone connected. y/n",
-                    "Quit? This stops the server and everyone's game. y/n",
+                    _("Quit? This stops the server: the game ends for everyone connected. y/n"),
+                    _("Quit? This stops the server and everyone's game. y/n"),
                 )
             elif self.local:  # nothing to come back to: the token ends with the program
                 said = (
-                    "Quit? The game ends with this program: it cannot be resumed. y/n",
-                    "Quit? The game ends with this program for good. y/n",
+                    _("Quit? The game ends with this program: it cannot be resumed. y/n"),
+                    _("Quit? The game ends with this program for good. y/n"),
                 )
             else:
                 said = (
-                    "Leave? Your seat stays yours: come back with join to resume. y/n",
-                    "Leave? Your seat stays yours: join again to resume. y/n",
+                    _("Leave? Your seat stays yours: come back with join to resume. y/n"),
+                    _("Leave? Your seat stays yours: join again to resume. y/n"),
                 )
             return [("bold reverse", said[0] if len(said[0]) <= width else said[1])]
         question = self.game.question(width)  # the away line above says who is away
         if question is not None:
             return [("bold reverse", question)]
         if self.saying is not None:
-            return [("bold", "say: "), ("", tail_fitting(self.saying, width - 6) + "_")]
+            say = _("say:") + " "
+            return [("bold", say), ("", tail_fitting(self.saying, width - len(say) - 1) + "_")]
         if self.notice_ply is not None and self._ply() > self.notice_ply:
             self.status, self.notice_ply = "", None  # the game went on: an old notice
         style = "fg:#ff5f5f bold" if self.status.startswith("!") else "fg:#a0a0a0"

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from client.i18n import _
 from protocol import messages as m
 
 from .log import LogPager, wrapped_log
@@ -93,7 +94,7 @@ def board_lines(board: Board, width: int, height: int, screen: int) -> list[Line
         panel = max(2, keep)
         want = max(free - len(side) - log, min(len(short), free - panel - log))
         since = since_lines(b.recent, v, b.cards, width, want, moving=moving)
-        pane = b.side_pager.pane(side, free - len(since) - log, None, keep)
+        pane = b.side_pager.pane(side, free - len(since) - log, None, keep, width)
         rest = free - len(pane) - len(since)
         lines = grid + pane + b.log_pager.lines(b.log, width, rest) + since
     return lines[:room] + bottom
@@ -105,7 +106,8 @@ def _move_in_log(b: Board, width: int, rows: int) -> bool:
     not say it again ("moved 3 spaces, choosing")."""
     if not b.log or b.log_pager.scroll or b.recent.choosing() is None:
         return False
-    return " moves " in b.log[-1].text and rows >= len(wrapped_log(b.log[-1:], width))
+    moved = b.log[-1].turn == b.recent.choosing()  # the move starts the seat's turn
+    return moved and rows >= len(wrapped_log(b.log[-1:], width))
 
 
 def _since(b: Board, width: int, rows: int, beside: tuple[int, int] | None = None) -> list[Line]:
@@ -138,7 +140,7 @@ def since_lines(
     # than a pointer to L (one row: every seat's)
     older = len(since) - rows + 1
     merged = recent.merged(v.players, v.colours, cards, width, moving, older)
-    more: Line = [("fg:#808080 italic", "since your take, more: L")]
+    more: Line = [("fg:#808080 italic", _("since your take, more: L"))]
     return [merged or more, *since[older:]]
 
 
@@ -148,4 +150,4 @@ def _pane(
     """The side panel in ``rows`` lines, its first ``keep`` on every page, the log under
     it ``with_log``."""
     log = (lambda n: b.log_pager.lines(b.log, width, n)) if with_log else None
-    return b.side_pager.pane(side, rows, log, keep)
+    return b.side_pager.pane(side, rows, log, keep, width)

@@ -12,6 +12,8 @@ import io
 
 import segno
 
+from client.i18n import _
+
 from .render import Line, wrap, wrap_items
 
 __all__ = ["browser_lines", "qr_lines", "web_urls"]
@@ -31,18 +33,18 @@ def qr_lines(url: str) -> list[str]:
 
 def browser_lines(urls: list[str], width: int, rows: int) -> list[Line]:
     """The screen: the addresses, the code of the first if it fits, the keys below."""
-    body: list[Line] = [[("bold", "Play in a browser")], []]
+    body: list[Line] = [[("bold", _("Play in a browser"))], []]
     if not urls:
-        body += wrap([("", "This server serves no browser client (--no-web).")], width, 0)
+        body += wrap([("", _("This server serves no browser client (--no-web)."))], width, 0)
     else:
-        body += wrap([("", "On a phone or laptop on this network, open:")], width, 0)
+        body += wrap([("", _("On a phone or laptop on this network, open:"))], width, 0)
         body += [[("bold", f"  {u}")] for u in urls]
         body.append([])
         code = qr_lines(urls[0])
         if len(code) + len(body) + 2 <= rows and len(code[0]) + 2 <= width:
             body += [[("", f"  {line}")] for line in code]
         else:
-            body += wrap([("", "(a larger terminal shows a QR code of it)")], width, 0)
-    foot = wrap_items(["Esc: close"], width)
+            body += wrap([("", _("(a larger terminal shows a QR code of it)"))], width, 0)
+    foot = wrap_items([_("Esc: close")], width)
     body = body[: max(0, rows - len(foot))]
     return body + [[] for _ in range(rows - len(foot) - len(body))] + foot

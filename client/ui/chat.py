@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections import deque
 
+from client.i18n import _
 from protocol import messages as m
 
 from .log import LogPager, wrapped_log
@@ -50,26 +51,28 @@ class ChatPane:
         if not self.said:
             return []
         text = self.said[-1].text
-        more = "   C: chat" if len(self.said) > 1 else ""
+        more = "   " + _("C: chat") if len(self.said) > 1 else ""
         lines = wrap([("fg:#87d7ff", text), ("fg:#808080", more)], width)
         cut = len(text)
         while len(lines) > rows and cut > 1:
             cut = max(1, cut - max(1, width // 8))
             short = text[:cut].rstrip() + "\u2026"
-            lines = wrap([("fg:#87d7ff", short), ("fg:#808080", "   C: all")], width)
+            lines = wrap([("fg:#87d7ff", short), ("fg:#808080", "   " + _("C: all"))], width)
         return lines[:rows]
 
     def pane(self, width: int, rows: int) -> list[Line]:
         """The newest lines in at most ``rows`` lines, under a title (waiting screen)."""
         if rows < 2:
             return []
-        title: Line = [("bold", "Chat"), ("fg:#808080", "   c: say something, C: all")]
-        body = wrapped_log(self.said, width) or [[("fg:#808080", "  (nothing said yet)")]]
+        keys = "   " + _("c: say something, C: all")
+        title: Line = [("bold", _("Chat")), ("fg:#808080", keys)]
+        nothing = "  " + _("(nothing said yet)")
+        body = wrapped_log(self.said, width) or [[("fg:#808080", nothing)]]
         return [title, *body[-(rows - 1) :]]
 
     def page(self, head: Line, width: int, rows: int) -> list[Line]:
         """Every line said at this table on the whole screen, paged like the log."""
-        return self.pager.page(head, [], self.said, "Chat at this table", width, rows)
+        return self.pager.page(head, [], self.said, _("Chat at this table"), width, rows)
 
     def key(self, key: str) -> None:
         """A key on the chat page: paging, or back."""

@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from client.i18n import N_, _
+from client.i18n import colour_word as colour_name
 from protocol import messages as m
+from shared.cards import THIRD_COLOURS as THIRDS
 
-from .render import Line, wrap, wrap_items
+from .render import Line, level_word, wrap, wrap_items
 
 __all__ = [
     "FIRST_GAME_LEVEL",
@@ -92,68 +95,89 @@ class Form:
             focused = i == self.focus
             mark = ("bold", "> ") if focused else ("", "  ")
             if f.button:
-                lines.append([mark, ("reverse bold" if focused else "bold", f"[ {f.label} ]")])
+                button: Line = [mark, ("reverse bold" if focused else "bold", f"[ {f.label} ]")]
+                lines += wrap(button, width, 4)
                 continue
             label = ("", f.label.ljust(column))
             if f.options is None:
                 text = self.values.get(f.key, "")
                 shown = ("underline", (text + ("_" if focused else "")).ljust(TEXT_MAX))
-                lines.append([mark, label, shown])
+                lines += wrap([mark, label, shown], width, 4)
             else:
                 shown_value = dict(f.options).get(self.values.get(f.key, ""), "?")
                 style = "reverse" if focused else ""
-                lines.append([mark, label, ("", "< "), (style, shown_value), ("", " >")])
+                choice: Line = [mark, label, ("", "< "), (style, shown_value), ("", " >")]
+                lines += wrap(choice, width, 4)
         lines.append([])
-        keys = ["Up/Down: field"]
-        keys += ["Left/Right: change"] if any(f.options is not None for f in fields) else []
-        keys += ["type: text (Ctrl-U: clear)", "Enter: next field, or press [ ]", "Esc: back"]
+        keys = [_("Up/Down: field")]
+        keys += [_("Left/Right: change")] if any(f.options is not None for f in fields) else []
+        keys += [
+            _("type: text (Ctrl-U: clear)"),
+            _("Enter: next field, or press [ ]"),
+            _("Esc: back"),
+        ]
         lines += wrap_items(keys, width)
         return lines
 
 
-_MEMORY = (("strict", "strict (top only)"), ("casual", "casual"))
+_MEMORY = (("strict", N_("strict (top only)")), ("casual", N_("casual")))
 
 
 def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> list[Field]:
     players = int(v.get("players", "2"))
     is_rated = rated and v.get("rated") == "yes"  # players only: no bots, strict memory
     colours = ["white", "black", v.get("third_colour", "lilac")]
-    seat_opts = tuple((str(s), f"{s + 1} ({colours[s]})") for s in range(players))
+    seat_opts = tuple((str(s), f"{s + 1} ({colour_name(colours[s])})") for s in range(players))
+    no, yes = _("no"), _("yes")
     fields = [
-        Field("table", "Table name"),
-        Field("player", "Your name"),
-        Field("players", "Players", (("2", "2"), ("3", "3"))),
-        Field("recipes", "Recipes (variant)", (("off", "off"), ("on", "on"))),
+        Field("table", _("Table name")),
+        Field("player", _("Your name")),
+        Field("players", _("Players"), (("2", "2"), ("3", "3"))),
+        Field("recipes", _("Recipes (variant)"), (("off", _("off")), ("on", _("on")))),
         Field(
             "start_card",
-            "Starting card",
-            (("no_player_colors", "no black/white"), ("not_own_color", "not your colour")),
+            _("Starting card"),
+            (
+                ("no_player_colors", _("no black/white")),
+                ("not_own_color", _("not your colour")),
+            ),
         ),
-        *([] if is_rated else [Field("memory", "Memory", _MEMORY)]),
+        *([] if is_rated else [Field("memory", _("Memory"), tuple((k, _(w)) for k, w in _MEMORY))]),
         *(  # the third seat's colour: nothing to choose for two players
-            [Field("third_colour", "Third colour", tuple((c, c) for c in m.ThirdColour.__args__))]  # type: ignore[attr-defined]
+            [Field("third_colour", _("Third colour"), tuple((c, colour_name(c)) for c in THIRDS))]
             if players == 3
             else []
         ),
-        Field("private", "Private (invite)", (("no", "no"), ("yes", "yes"))),
+        Field("private", _("Private (invite)"), (("no", no), ("yes", yes))),
         Field(
             "clock",
-            "Clock per move",
-            (("off", "off"), ("30", "30 s"), ("60", "60 s"), ("120", "2 min")),
+            _("Clock per move"),
+            (
+                ("off", _("off")),
+                ("30", _("{n} s").format(n=30)),
+                ("60", _("{n} s").format(n=60)),
+                ("120", _("{n} min").format(n=2)),
+            ),
         ),
-        Field("seat", "Your seat", seat_opts),
+        Field("seat", _("Your seat"), seat_opts),
     ]
     if rated:
-        fields.insert(1, Field("rated", "Rated (ratings change)", (("no", "no"), ("yes", "yes"))))
+        fields.insert(1, Field("rated", _("Rated (ratings change)"), (("no", no), ("yes", yes))))
     if v.get("seat", "0") not in {s for s, _ in seat_opts}:
         v["seat"] = "0"
     if is_rated:
         v["memory"] = "strict"
     for s in range(players if not is_rated else 0):
         if str(s) != v.get("seat", "0"):
-            bot_opts = (("none", "a player (wait)"), *((lv, f"{lv} bot") for lv in levels))
-            fields.append(Field(f"bot{s}", f"Seat {s + 1} ({colours[s]})", bot_opts))
-    fields.append(Field("create", "Create table", button=True))
+            bot_opts = (
+                ("none", _("a player (wait)")),
+                *((lv, _("{level} bot").format(level=level_word(lv))) for lv in levels),
+            )
+            seat = _("Seat {number} ({colour})").format(
+                number=s + 1, colour=colour_name(colours[s])
+            )
+            fields.append(Field(f"bot{s}", seat, bot_opts))
+    fields.append(Field("create", _("Create table"), button=True))
     return fields
 
 
@@ -166,7 +190,7 @@ def create_form(name: str, levels: tuple[str, ...] = (), *, rated: bool = False)
     offered = levels or tuple(LEVELS)
     order = sorted(offered, key=lambda lv: lv != FIRST_GAME_LEVEL)
     values = {
-        "table": f"{name}'s table"[:TEXT_MAX],
+        "table": _("{name}'s table").format(name=name)[:TEXT_MAX],
         "player": name,
         "players": "2",
         "recipes": "off",
@@ -179,7 +203,7 @@ def create_form(name: str, levels: tuple[str, ...] = (), *, rated: bool = False)
         "rated": "no",
         **{f"bot{s}": "none" for s in range(3)},
     }
-    return Form("New table", lambda v: _create_fields(v, tuple(order), rated), values)
+    return Form(_("New table"), lambda v: _create_fields(v, tuple(order), rated), values)
 
 
 def table_rated(v: dict[str, str]) -> bool:
@@ -218,9 +242,11 @@ def table_request(
     return name, options, v["private"] == "yes", bots, v["player"].strip() or "player", seat
 
 
-JOIN_SEATS = (("any", "the first free"), ("0", "1 (white)"), ("1", "2 (black)"), ("2", "3"))
-"""The join form's seat choices: the first free seat, or a given one (the third seat's
-colour is the table's choice)."""
+def join_seats() -> tuple[tuple[str, str], ...]:
+    """The join form's seat choices: the first free seat, or a given one (the third
+    seat's colour is the table's choice)."""
+    white, black = colour_name("white"), colour_name("black")
+    return (("any", _("the first free")), ("0", f"1 ({white})"), ("1", f"2 ({black})"), ("2", "3"))
 
 
 def _join_seats(
@@ -230,10 +256,11 @@ def _join_seats(
     of another, every seat."""
     listed = next((t for t in listing if t.id == v.get("table_id", "").strip()), None)
     if listed is None:
-        return JOIN_SEATS
+        return join_seats()
     colours = ["white", "black", listed.options.third_colour]
     free = [s.seat for s in listed.seats if s.name is None and not s.bot]
-    return (JOIN_SEATS[0], *((str(s), f"{s + 1} ({colours[s]})") for s in free))
+    seats = ((str(s), f"{s + 1} ({colour_name(colours[s])})") for s in free)
+    return (join_seats()[0], *seats)
 
 
 def _join_fields(v: dict[str, str], listing: Sequence[m.TableSummary] = ()) -> list[Field]:
@@ -241,12 +268,12 @@ def _join_fields(v: dict[str, str], listing: Sequence[m.TableSummary] = ()) -> l
     if v.get("seat") not in {value for value, _ in seats}:
         v["seat"] = "any"  # the table changed: its seats are other ones
     return [
-        Field("table_id", "Table id"),
-        Field("invite", "Invite code"),
-        Field("player", "Your name"),
-        Field("seat", "Seat", seats),
-        Field("join", "Join", button=True),
-        Field("watch", "Watch", button=True),
+        Field("table_id", _("Table id")),
+        Field("invite", _("Invite code")),
+        Field("player", _("Your name")),
+        Field("seat", _("Seat"), seats),
+        Field("join", _("Join"), button=True),
+        Field("watch", _("Watch"), button=True),
     ]
 
 
@@ -254,7 +281,7 @@ def join_form(name: str, table_id: str = "", listing: Sequence[m.TableSummary] =
     """Join (or watch) a table by id, at the first free seat or a chosen one (of a
     table in ``listing``, only its free seats are offered)."""
     return Form(
-        "Join a table by id (private tables need the invite code)",
+        _("Join a table by id (private tables need the invite code)"),
         lambda v: _join_fields(v, listing),
         {"table_id": table_id, "invite": "", "player": name, "seat": "any"},
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from client.i18n import _, fmt_list
 from protocol import messages as m
 
 from ..lib import Client, Missed
@@ -24,6 +25,7 @@ from .log import (
     forget_log,
     keep_log,
     keep_seen,
+    missed_entries,
     presence_entries,
     restore_log,
     restore_seen,
@@ -46,14 +48,14 @@ from .render import (
     Size,
     header,
     render_grid,
-    seat_label,
+    shown_name,
     side_parts,
     wrap,
     wrap_items,
 )
 from .review import History, Review
 from .score import ended_lines, rematch_line, score_lines
-from .table import Intent, LogEntry, TableModel
+from .table import Intent, TableModel
 from .waiting import waiting_lines
 
 __all__ = ["END_PAUSE", "GameScreen"]
@@ -179,8 +181,14 @@ class GameScreen:
             self.table.resigned = not self.seated_in_game() and self.table.me is not None
             v = self.table.view
             if u.state == "finished" and v is not None and not v.game_over:
-                who = [s.name or f"seat {s.seat + 1}" for s in u.seats if s.resigned]
-                self.ended = f"The game ended: {', '.join(who) or 'a player'} resigned."
+                who = [
+                    s.name or _("seat {number}").format(number=s.seat + 1)
+                    for s in u.seats
+                    if s.resigned
+                ]
+                self.ended = _("The game ended: {who} resigned.").format(
+                    who=fmt_list(who) or _("a player")
+                )
                 self.over_at = time.monotonic()
                 self.table.finished = True
                 self.host.say("")
@@ -192,15 +200,10 @@ class GameScreen:
         missed takes, paced as if watched); returns the notice to show meanwhile."""
         if not missed.steps:
             return ""
-        n = missed.steps
-        said = f"While you were away: {n} take{'s' * (n != 1)}"
-        if missed.by_computer:
-            said += f", {missed.by_computer} by the computer for you"
-        self.table.log.append(LogEntry(said))
+        entries, notice = missed_entries(missed.steps, missed.by_computer, missed.omitted)
+        self.table.log.extend(entries)
         self.catching_up = True
-        if missed.omitted:
-            self.table.log.append(LogEntry(f"({missed.omitted} earlier takes not shown)"))
-        return f"Replaying {n} missed take{'s' * (n != 1)}"
+        return notice
 
     def _alert(self) -> None:
         """Tell the host when our turn begins or ends (the bell, the window title)."""
@@ -226,7 +229,7 @@ class GameScreen:
 
     # ------------------------------------------------------------------ queries
     def names(self) -> list[str | None]:
-        return [s.name for s in self.seats]
+        return [shown_name(s) for s in self.seats]
 
     def cards(self) -> Cards:
         client = self.host.client
@@ -290,22 +293,10 @@ class GameScreen:
 
     def question(self, width: int = 80) -> str | None:
         """The open question in words, for the status line (``width`` wide)."""
-        v = self.table.view
-        if self.confirm_claim and v is not None and self.table.me is not None:
-            who = seat_label(v.colours, 1 - self.table.me, self.names())
-            text = f"Claim the win? {who} is away: the game ends now and you win. y/n"
-            return text if len(text) <= width else "Claim the win? The game ends now: you win. y/n"
-        if not self.confirm_resign:
-            return None
-        if v is None or v.players == 2:
-            return "Resign? The game ends now and the other player wins. y/n"
-        people = [s for s in self.seats if s.seat != self.table.me and not s.resigned and not s.bot]
-        if not people:  # only computers would play on: the server ends the game
-            return (
-                "Resign? Only computers would play on: the game ends now, the others "
-                "win and you place last. y/n"
-            )
-        return "Resign? A computer plays your seat to the end; you place last. y/n"
+        v, me = self.table.view, self.table.me
+        if self.confirm_claim and v is not None and me is not None:
+            return prompt.claim_words(v, me, self.names(), width)
+        return prompt.resign_words(v, self.seats, me) if self.confirm_resign else None
 
     def log_key(self, key: str) -> None:
         """A key on the log page: paging, or back to the table."""
@@ -435,8 +426,9 @@ class GameScreen:
         t = self.table
         v = t.view
         table_id = client.table or "?"
-        who = "watching" if t.me is None else f"seat {t.me + 1}"
-        lines: list[Line] = [header(f"table {table_id} ({who})", width, self.host.conn)]
+        who = _("watching") if t.me is None else _("seat {number}").format(number=t.me + 1)
+        title = _("table {table} ({who})").format(table=table_id, who=who)
+        lines: list[Line] = [header(title, width, self.host.conn)]
         if v is None:
             started = client.presence is not None and client.presence.state == "playing"
             return lines + waiting_lines(
@@ -527,18 +519,19 @@ class GameScreen:
 
     def chat_page(self, width: int, rows: int) -> list[Line]:
         """Every chat line of this table on the whole screen (``C``)."""
-        return self.chat.page(header("chat", width, self.host.conn), width, rows)
+        return self.chat.page(header(_("chat"), width, self.host.conn), width, rows)
 
     def log_page(self, width: int, rows: int) -> list[Line]:
         """The kettles and the whole log the rules allow, on the whole screen (``L``)."""
         memory = self.table.view.options.memory if self.table.view else "strict"
-        what = "since your last decision" if memory == "strict" else "the whole game"
+        what = _("since your last decision") if memory == "strict" else _("the whole game")
         if self.table.me is None and memory == "strict":
-            what = "since the last decision of the player to move"
-        head = header("kettles and log", width, self.host.conn)
+            what = _("since the last decision of the player to move")
+        head = header(_("kettles and log"), width, self.host.conn)
         side = self.side_lines(width, compact=False, legend=False) if self.host.client else []
         visible = self.table.visible_log()
-        return self.log_pager.page(head, side, visible, f"Log ({what})", width, rows)
+        title = _("Log ({what})").format(what=what)
+        return self.log_pager.page(head, side, visible, title, width, rows)
 
     def clock_line(self) -> str | None:
         """The running seat's time, counting down between views."""
@@ -560,7 +553,7 @@ class GameScreen:
             text = connection_words(self.host.conn, t.me, self.host.server_stopped)
             return wrap([("fg:#ff5f5f bold", text)], width)
         if self.catching_up:  # the board is the old one until the replay ends
-            return wrap([("bold", "Showing the takes made while you were away...")], width)
+            return wrap([("bold", _("Showing the takes made while you were away..."))], width)
         lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
         away = self.away_line(width)
         if away is not None:

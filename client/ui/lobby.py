@@ -8,6 +8,7 @@ application that shows it.
 
 from __future__ import annotations
 
+from client.i18n import N_, _, language, language_name, ngettext
 from protocol import messages as m
 
 from ..discovery import Browser, FoundServer
@@ -22,7 +23,8 @@ from .forms import (
     table_timing,
 )
 from .host import LobbyHost
-from .render import Line, header, seat_name, side_by_side, wrap, wrap_items, wrap_words
+from .refusals import address_words
+from .render import Line, header, seat_name, shown_name, side_by_side, wrap, wrap_items, wrap_words
 from .seating import seat_to_resume, sit_down
 from .waiting import table_terms
 
@@ -192,21 +194,23 @@ class LobbyScreen:
         try:
             url = normalize_url(url)
         except BadAddress as e:
-            self.host.say(f"! {e}")
+            self.host.say(f"! {address_words(e)}")
             return
 
         async def go() -> None:
             old = self.host.client
             client = Client(url, name=self.name, protocol=self.protocol)
-            self.host.say(f"connecting to {url}...")
+            self.host.say(_("connecting to {url}...").format(url=url))
             await client.connect()
             if old is not None:
                 await old.close()
             self.host.adopt(client)
             self.focus = "tables"
-            said = f"connected to {client.welcome.server if client.welcome else url}"
+            said = _("connected to {server}").format(
+                server=client.welcome.server if client.welcome else url
+            )
             if client.player is not None:
-                said += f"; signed in as {client.player.name}"
+                said += "; " + _("signed in as {name}").format(name=client.player.name)
             self.host.say(said)
             self.tables = await client.list_tables()
 
@@ -251,7 +255,8 @@ class LobbyScreen:
             )
             self.host.sat_down(client)
             # the waiting screen shows the code too; gone from here once the game goes on
-            self.host.notice(f"invite code: {created.invite}" if created.invite else "")
+            code = created.invite
+            self.host.notice(_("invite code: {code}").format(code=code) if code else "")
             await client.ready()
 
         self.host.act(create)
@@ -291,19 +296,20 @@ class LobbyScreen:
         if self.form is not None:
             return self.form.render(width)
         client = self.host.client
-        lines: list[Line] = [header("lobby", width, self.host.conn), []]
-        left: list[Line] = [[("bold", "Servers on the LAN")]]
+        lines: list[Line] = [header(_("lobby"), width, self.host.conn), []]
+        left: list[Line] = [[("bold", _("Servers on the LAN"))]]
         found = self.servers()
         if self.browser is None:
-            left.append([("fg:#808080", "  (not browsing)")])
+            left.append([("fg:#808080", "  " + _("(not browsing)"))])
         elif not found:
-            left.append([("fg:#808080", "  searching...")])
+            left.append([("fg:#808080", "  " + _("searching..."))])
         for i, s in enumerate(found):
             sel = self.focus == "servers" and i == self.server_index
-            text = f"{'>' if sel else ' '} {s.name} ({s.tables} open)"
+            opened = ngettext("{n} open", "{n} open", s.tables).format(n=s.tables)
+            text = f"{'>' if sel else ' '} {s.name} ({opened})"
             left += wrap([("reverse" if sel else "", text)], 33, 4)
         left.append([])
-        left.append([("bold", "Direct address")])
+        left.append([("bold", _("Direct address"))])
         focused = self.focus == "address"
         shown = (self.address + ("_" if focused else ""))[-30:]
         left.append([("reverse" if focused else "underline", shown.ljust(30))])
@@ -311,14 +317,18 @@ class LobbyScreen:
         right: list[Line] = []
         ours: dict[str, int | None] = {}  # the tables with a seat of ours, and which seat
         if client is None:
-            right.append([("fg:#808080", "Pick a server (Enter) or type an address (a).")])
+            right.append([("fg:#808080", _("Pick a server (Enter) or type an address (a)."))])
         else:
-            you = f" (you: {client.player.name})" if client.player is not None else ""
+            you = (
+                " " + _("(you: {name})").format(name=client.player.name)
+                if client.player is not None
+                else ""
+            )
             named = client.welcome.server if client.welcome is not None else ""
             where = f"{named} ({client.url})" if named else client.url
-            right.append([("bold", f"Tables on {where}{you}")])
+            right.append([("bold", _("Tables on {server}").format(server=where) + you)])
             if not self.tables:
-                right.append([("fg:#808080", "  no tables yet: press n to create one")])
+                right.append([("fg:#808080", "  " + _("no tables yet: press n to create one"))])
             # asked once a drawing: each answer reads the token file
             ours = {
                 tb.id: self._my_seat(client, tb.id)
@@ -332,20 +342,27 @@ class LobbyScreen:
         right = [piece for line in right for piece in wrap(line, room)]
         lines += side_by_side(left, right, 34)
         lines.append([])
-        enter = "Enter: connect/watch" if self.watch_only else "Enter: connect/join"
-        keys = ["Tab: pane", enter, "w: watch", "n: new table", "p: join by id"]
+        enter = _("Enter: connect/watch") if self.watch_only else _("Enter: connect/join")
+        keys = [_("Tab: pane"), enter, _("w: watch"), _("n: new table"), _("p: join by id")]
         if client is not None and client.speaks_players:
-            keys += ["m: your player", "b: leaderboard"]
-        keys.append("q: quit")
+            keys += [_("m: your player"), _("b: leaderboard")]
+        keys += [_("l: language ({name})").format(name=language_name(language())), _("q: quit")]
         lines += wrap_items(keys, width)
         if ours:
             on = self.tables[self.table_index].id if self.table_index < len(self.tables) else ""
-            to = "" if on in ours and self.focus == "tables" else "choose it, then "
-            lines += wrap_items([f"* your seat: {to}Enter takes it back"], width)
+            said = (
+                _("* your seat: Enter takes it back")
+                if on in ours and self.focus == "tables"
+                else _("* your seat: choose it, then Enter takes it back")
+            )
+            lines += wrap_items([said], width)
         unlisted = self._unlisted(client) if client is not None else []
         if unlisted:  # with no table listed to choose, p fills in its id
-            how = "p with its id" if self.tables else "p, then Join,"
-            said = f"Your seat at table {unlisted[0]} (private): {how} takes it back"
+            said = (
+                _("Your seat at table {table} (private): p with its id takes it back")
+                if self.tables
+                else _("Your seat at table {table} (private): p, then Join, takes it back")
+            ).format(table=unlisted[0])
             lines += wrap([("bold", said)], width)
         return lines
 
@@ -362,12 +379,18 @@ def _table_words(tb: m.TableSummary, sel: bool, ours: bool, seat: int | None) ->
     terms = [f"{term}," for term in table_terms(tb).split(", ")]
     terms[-1] = terms[-1][:-1] + "):"
     seats = [
-        (seat_name(s, s.name) if s.name else "-") + (" *" if ours and s.seat == seat else "")
+        (seat_name(s, shown_name(s) or "-") if s.name else "-")
+        + (" *" if ours and s.seat == seat else "")
         for s in tb.seats
     ]
     if len(seats) > 1:
         seats[-2:] = [f"{seats[-2]}, {seats[-1]}"]
-    return [*words, f"({tb.state};", *terms, *(f"{s}," for s in seats[:-1]), *seats[-1:]]
+    state = _(TABLE_STATES[tb.state]) if tb.state in TABLE_STATES else tb.state
+    return [*words, f"({state};", *terms, *(f"{s}," for s in seats[:-1]), *seats[-1:]]
+
+
+TABLE_STATES = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
+"""A table's state as the lobby lists it."""
 
 
 def _fill(words: list[str], width: int, indent: int, style: str) -> list[Line]:

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter, ValidationError
 
+from client.i18n import N_, _, ngettext
 from protocol import messages as m
 from shared.geometry import SPACE_LINE
 
 from ..lib import Client
 from ..tokens import LogStore
 from .recent import AWAY_NOTE, AWAY_WHILE, Recent
-from .render import Cards, Line, describe_event, seat_label, wrap, wrap_items
+from .render import Cards, Line, describe_event, seat_label, shown_name, wrap, wrap_items
 from .table import LogEntry
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "forget_log",
     "keep_log",
     "keep_seen",
+    "missed_entries",
     "newest_alone",
     "presence_entries",
     "restore_log",
@@ -39,7 +41,7 @@ __all__ = [
     "wrapped_log",
 ]
 
-COMPUTER_MARK = " (computer's move)"
+COMPUTER_MARK = N_("(computer's move)")
 """After a take a computer made for its person's seat (protocol 1.4's ``by_computer``)."""
 
 
@@ -52,24 +54,42 @@ def presence_entries(
     if view is None or view.game_over or len(new) != len(old):
         return []
     out: list[tuple[LogEntry, tuple[int, str]]] = []
-    names = [s.name for s in new]
+    names = [shown_name(s) for s in new]
     for was, now in zip(old, new, strict=True):
         who = seat_label(view.colours, now.seat, names)
         text = short = None
         if now.resigned and not was.resigned:
-            text = f"{who} resigned"
-            text += ": a computer plays their seat to the end" if view.players > 2 else ""
-            short = "resigned" + (", a computer plays on" if view.players > 2 else "")
+            if view.players > 2:
+                text = _("{who} resigned: a computer plays their seat to the end").format(who=who)
+                short = _("resigned, a computer plays on")
+            else:
+                text, short = _("{who} resigned").format(who=who), _("resigned")
         elif now.resigned:
             continue
         elif now.absent and not was.absent:
-            text = f"{who} is away: a computer plays for them"
-            short = AWAY_NOTE
+            text = _("{who} is away: a computer plays for them").format(who=who)
+            short = _(AWAY_NOTE)
         elif was.absent and not now.absent:
-            text, short = f"{who} is back", "back"
+            text, short = _("{who} is back").format(who=who), _("back")
         if text is not None and short is not None:
             out.append((LogEntry(text), (now.seat, short)))
     return out
+
+
+def missed_entries(takes: int, by_computer: int, omitted: int) -> tuple[list[LogEntry], str]:
+    """1.4, back after the connection dropped: the log's words before the missed takes
+    are shown (how many, how many a computer made for us, how many earlier ones the
+    server no longer had), and the notice shown meanwhile."""
+    said = ngettext("While you were away: {n} take", "While you were away: {n} takes", takes)
+    said = said.format(n=takes)
+    if by_computer:
+        said += ", " + _("{n} by the computer for you").format(n=by_computer)
+    entries = [LogEntry(said)]
+    if omitted:
+        hidden = ngettext("({n} earlier take not shown)", "({n} earlier takes not shown)", omitted)
+        entries.append(LogEntry(hidden.format(n=omitted)))
+    notice = ngettext("Replaying {n} missed take", "Replaying {n} missed takes", takes)
+    return entries, notice.format(n=takes)
 
 
 def event_entries(
@@ -93,7 +113,7 @@ def event_entries(
             could_act = (view.turn_in_row < 2) if symbol == "wand" else bool(view.explodable)
         words = describe_event(e, colours, names, cards, could_act=could_act)
         if words and by_computer and isinstance(e, m.TookEvent):
-            words += COMPUTER_MARK
+            words += " " + _(COMPUTER_MARK)
         if words:
             turn = e.seat if isinstance(e, m.MovedEvent | m.PassedCornerEvent) else None
             mine = isinstance(e, m.TookEvent) and e.seat not in timed_out and not by_computer
@@ -101,7 +121,7 @@ def event_entries(
             out.append(LogEntry(words, turn, chose))
         if isinstance(e, m.TookEvent) and e.ends_game and not discarded:
             who = seat_label(colours, e.seat, names)
-            out.append(LogEntry(f"{who} keeps {cards.name(e.card)}"))
+            out.append(LogEntry(_("{who} keeps {card}").format(who=who, card=cards.name(e.card))))
     return out
 
 
@@ -190,7 +210,9 @@ def away_entries(
         return []
     pawns = seen.get("pawns")  # a file of an older client has none: no pawn words
     was = pawns if isinstance(pawns, list) and len(pawns) == len(view.pawns) else view.pawns
-    said = f"While you were away: {takes} card{'s' if takes != 1 else ''} taken"
+    said = ngettext(
+        "While you were away: {n} card taken", "While you were away: {n} cards taken", takes
+    ).format(n=takes)
     out: list[tuple[LogEntry, tuple[int, str] | None]] = [(LogEntry(said), None)]
     for k in view.kettles:
         grew = k.count - counts[k.seat] if isinstance(counts[k.seat], int) else 0
@@ -198,9 +220,12 @@ def away_entries(
         moved = _pawn_words(view, k.seat, changed) if was[k.seat] != view.pawns[k.seat] else ""
         if not changed and not moved:
             continue
-        more = f"{grew:+d} card{'s' if abs(grew) != 1 else ''}" if changed else ""
-        top = f"{more}, top now {cards.marked(k.top) if k.top else '-'}" if changed else ""
-        note = (k.seat, f"{AWAY_WHILE}: " + "; ".join(w for w in (more, moved) if w))
+        more = (
+            ngettext("{n} card", "{n} cards", abs(grew)).format(n=f"{grew:+d}") if changed else ""
+        )
+        now = cards.marked(k.top) if k.top else "-"
+        top = _("{change}, top now {card}").format(change=more, card=now) if changed else ""
+        note = (k.seat, f"{_(AWAY_WHILE)}: " + "; ".join(w for w in (more, moved) if w))
         said = "; ".join(w for w in (top, moved) if w)
         out.append((LogEntry(f"  {seat_label(view.colours, k.seat, names)}: {said}"), note))
     return out
@@ -211,10 +236,10 @@ def _pawn_words(view: m.GameView, seat: int, took: bool) -> str:
     card), or it moved and the seat chooses now (ours: the prompt says so); ``took``:
     the kettle changed, which says the rest (a pawn moves on after each take)."""
     if SPACE_LINE[view.pawns[seat]] < 0:
-        return "stopped at a corner, nothing taken"
+        return _("stopped at a corner, nothing taken")
     if took or (view.to_move == seat and seat == view.seat):
         return ""
-    return "moved on, choosing now" if view.to_move == seat else "its pawn moved on"
+    return _("moved on, choosing now") if view.to_move == seat else _("its pawn moved on")
 
 
 def wrapped_log(entries: Sequence[LogEntry], width: int) -> list[Line]:
@@ -245,9 +270,9 @@ def newest_alone(entries: Sequence[LogEntry], width: int, rows: int) -> list[Lin
 
 def _where(above: int, below: int, up: str, down: str) -> str:
     """Words for the lines of the log above and below a page, and the keys to them."""
-    parts = [f"{above} more above ({up})"] if above else []
-    parts += [f"{below} below ({down})"] if below else []
-    return ", ".join(parts) or "the whole log"
+    parts = [_("{n} more above ({key})").format(n=above, key=up)] if above else []
+    parts += [_("{n} below ({key})").format(n=below, key=down)] if below else []
+    return ", ".join(parts) or _("the whole log")
 
 
 @dataclass
@@ -274,7 +299,8 @@ class LogPager:
             if alone:
                 return [*([] for _ in range(rows - len(alone))), *alone]
             n = len(wrapped)  # else say where the log is
-            return [[("fg:#808080 italic", f"log: {n} lines (L: read the log)"[:width])]]
+            said = _("log: {n} lines (L: read the log)").format(n=n)
+            return [[("fg:#808080 italic", said[:width])]]
         shown, more = self.window(wrapped, rows - 1, "PgUp", "PgDn")
         # the page begins with an entry, not the end of one cut above ("  the wand)"),
         # nor a follow-on of one above ("  Toad 1 fills the gap": of what?)
@@ -287,7 +313,7 @@ class LogPager:
         cut = next((n for n in range(len(shown)) if first + n in starts), len(shown))
         if cut:
             more = _where(first + cut, self.scroll, "PgUp", "PgDn")
-        head: Line = [("fg:#808080 italic", f"log: {more}, L: all"[:width])]
+        head: Line = [("fg:#808080 italic", _("log: {where}, L: all").format(where=more)[:width])]
         return [*([] for _ in range(cut)), head, *shown[cut:]]
 
     def window(self, wrapped: list[Line], page: int, up: str, down: str) -> tuple[list[Line], str]:
@@ -309,15 +335,15 @@ class LogPager:
     ) -> list[Line]:
         """The log on the whole screen (``L``): the kettles (``side``), then every
         entry, wrapped, the newest at the bottom, paged with Up/Down and PgUp/PgDn."""
-        foot = wrap_items(["Up/Down, PgUp/PgDn: scroll", "any other key: back"], width)
+        foot = wrap_items([_("Up/Down, PgUp/PgDn: scroll"), _("any other key: back")], width)
         room = rows - 1 - len(foot)
         wrapped = [
             *side,
             *wrap([("bold", title)], width),
-            *(wrapped_log(entries, width) or [[("fg:#808080", "  (nothing yet)")]]),
+            *(wrapped_log(entries, width) or [[("fg:#808080", "  " + _("(nothing yet)"))]]),
         ]
         if len(wrapped) > room:
-            shown, more = self.window(wrapped, room - 1, "Up", "Down")
+            shown, more = self.window(wrapped, room - 1, _("Up"), _("Down"))
             shown = [[("fg:#808080 italic", more)], *shown]
         else:
             self.scroll = 0

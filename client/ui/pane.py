@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from client.i18n import _, ngettext
+
 from .render import Line
 
 __all__ = ["SidePager", "is_rule"]
@@ -37,6 +39,7 @@ class SidePager:
         rows: int,
         log: Callable[[int], list[Line]] | None = None,
         keep: int = 1,
+        width: int | None = None,
     ) -> list[Line]:
         """The side panel in ``rows`` lines, followed by ``log(rows left)`` when given
         (under the grid on a small terminal, in the right column on a big one); when
@@ -44,11 +47,12 @@ class SidePager:
         cut. Its first ``keep`` lines (whose turn; under the grid on your turn your
         kettle and recipes instead) stay in place on every page; when a page has no room
         beside them they show with the one line after them that fits (``L`` and the
-        key line's ``L: log`` have the rest)."""
+        key line's ``L: log`` have the rest). The line saying what is below is said in
+        ``width`` (``+5 PgDn`` where the words do not fit)."""
         if len(side) > rows:  # the rules between its parts give way first
             side = [ln for ln in side if not is_rule(ln)]
         if rows <= 1 and len(side) > rows:  # no room for a page: say where it all is
-            where: Line = [("fg:#808080 italic", "kettles and log: L")]
+            where: Line = [("fg:#808080 italic", _("kettles and log: L"))]
             return [where][:rows]
         if len(side) <= rows:  # whole, rather than a kettle paged away to point at L
             self.scroll = 0
@@ -64,7 +68,13 @@ class SidePager:
         self.scroll = max(0, min(self.scroll, len(side) - page))
         shown = side[self.scroll : self.scroll + page]
         rest = len(side) - self.scroll - len(shown)
-        more = f"{rest} more line{'s' if rest != 1 else ''} (PgDn)" if rest else "end (PgUp: back)"
+        more = (
+            ngettext("{n} more line (PgDn)", "{n} more lines (PgDn)", rest).format(n=rest)
+            if rest
+            else _("end (PgUp: back)")
+        )
         if log is not None:  # the log has no room here: say where it is
-            more += "; the log: L"
+            more += "; " + _("the log: L")
+        if width is not None and len(more) > width:  # a narrow column: the keys alone
+            more = f"+{rest} PgDn" if rest else "PgUp"
         return [*head, *shown, [("fg:#808080 italic", more)]]

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+from client.i18n import N_, _, fmt_date, fmt_datetime, fmt_number, ngettext, ordinal, pgettext
 from protocol import messages as m
 from shared.record import Record
 
@@ -36,8 +37,6 @@ __all__ = [
 PAGE = 20
 """Entries asked for at a time (the server may send fewer)."""
 
-_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
-
 
 def record_of(info: m.GameRecordInfo) -> Record:
     """A ``record`` message's game as the engine's ``Record`` (to replay it); its
@@ -48,47 +47,79 @@ def record_of(info: m.GameRecordInfo) -> Record:
 
 def rating_text(rating: float, provisional: bool) -> str:
     """A rating as shown: one decimal, and ``?`` while it is provisional."""
-    return f"{rating:.1f}{'?' if provisional else ''}"
+    return f"{fmt_number(rating)}{'?' if provisional else ''}"
 
 
-def _day(seconds: int) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
+def _day(seconds: int, *, time: bool = True) -> str:
+    """A moment (``time``: with the hour) as the language writes it, in UTC."""
+    when = datetime.fromtimestamp(seconds, UTC)
+    return fmt_datetime(when) if time else fmt_date(when)
+
+
+ENDINGS = {
+    "played_out": N_("played out"),
+    "resigned": N_("resigned"),
+    "claimed": N_("claimed"),
+    "lost_claim": N_("lost to a claim"),
+    "timed_out": N_("timed out"),
+    "abandoned": N_("abandoned"),
+}
+"""How a game ended (RULES.md section 12.1), in a word or two; 1.4's seat endings
+add ``lost_claim``, the other side of a claim."""
+
+
+def ending_word(ending: str) -> str:
+    return _(ENDINGS[ending]) if ending in ENDINGS else ending.replace("_", " ")
 
 
 def game_line(g: m.GameSummary) -> str:
     """One finished game in words: when, where, the place, with whom, how it ended."""
     place = g.places[g.seat] if g.seat < len(g.places) else 0
     others = [n or "-" for i, n in enumerate(g.names) if i != g.seat]
-    text = f"{_day(g.finished)} {g.name}: {_ORDINAL.get(place, f'{place}th')} of {len(g.names)}"
-    text += f" vs {', '.join(others)}; {g.ending.replace('_', ' ')}"
+    text = _("{when} {table}: {place} of {count} vs {others}; {ending}").format(
+        when=_day(g.finished),
+        table=g.name,
+        place=ordinal(place),
+        count=len(g.names),
+        others=", ".join(others),
+        ending=ending_word(g.ending),
+    )
     if g.rated and g.rating_before is not None and g.rating_after is not None:
-        text += f"; rated {g.rating_before:.1f} -> {g.rating_after:.1f}"
+        text += "; " + _("rated {before} -> {after}").format(
+            before=fmt_number(g.rating_before), after=fmt_number(g.rating_after)
+        )
     return text
 
 
-_HOW = {"registered": "where you registered", "code": "added with a code"}
+_HOW = {
+    "registered": N_("a device where you registered"),
+    "code": N_("a device added with a code"),
+}
 
 
 def device_line(d: m.DeviceInfo) -> str:
     """One device of yours in words: which, when added, when it last signed in."""
-    which = "this device" if d.current else f"a device {_HOW.get(d.label, 'added earlier')}"
-    used = f", last signed in {_day(d.last_used)}" if d.last_used is not None else ""
-    return f"{which}: added {_day(d.added)[:10]}{used}"
+    how = _(_HOW[d.label]) if d.label in _HOW else _("a device added earlier")
+    which = _("this device") if d.current else how
+    added = _("{device}: added {day}").format(device=which, day=_day(d.added, time=False))
+    if d.last_used is None:
+        return added
+    return added + ", " + _("last signed in {when}").format(when=_day(d.last_used))
 
 
 def _account_fields(v: dict[str, str]) -> list[Field]:
     return [
-        Field("name", "Player name"),
-        Field("register", "Register this name", button=True),
-        Field("code", "Device code"),
-        Field("redeem", "Sign in with the code", button=True),
+        Field("name", _("Player name")),
+        Field("register", _("Register this name"), button=True),
+        Field("code", _("Device code")),
+        Field("redeem", _("Sign in with the code"), button=True),
     ]
 
 
 def account_form(name: str) -> Form:
     """Register a player name on this server, or sign in with another device's code."""
     return Form(
-        "Your player on this server: register a name once, or type a code from another device",
+        _("Your player on this server: register a name once, or type a code from another device"),
         _account_fields,
         {"name": name, "code": ""},
     )
@@ -134,7 +165,8 @@ class _Listing:
         if self.next is None:
             return self.window(render, room)
         more = self.total - len(self.entries)
-        note: Line = [("fg:#808080 italic", f"  {more} more: Down past the last")]
+        said = _("{n} more: Down past the last").format(n=more)
+        note: Line = [("fg:#808080 italic", f"  {said}")]
         return [*self.window(render, room - 1), note]
 
 
@@ -173,7 +205,9 @@ class PlayersScreen:
         if client is None:
             return
         if not client.speaks_players:
-            self.host.say("! this server has no registered players (it speaks 1.1 or older)")
+            self.host.say(
+                "! " + _("this server has no registered players (it speaks 1.1 or older)")
+            )
             return
         if self.page is not None:
             self.came_from.append(self.page)
@@ -235,7 +269,8 @@ class PlayersScreen:
         client = self.host.client
         assert client is not None
         self._listed(await client.revoke_device(device.device))
-        self.host.say(f"revoked {device_line(device).split(':')[0]}: it signs in no more")
+        which = _(_HOW[device.label]) if device.label in _HOW else _("a device added earlier")
+        self.host.say(_("revoked {device}: it signs in no more").format(device=which))
 
     async def _replay(self, game: m.GameSummary) -> None:
         client = self.host.client
@@ -256,10 +291,11 @@ class PlayersScreen:
         async def go() -> None:
             if pressed == "register":
                 player = await client.register(v["name"].strip())
-                self.host.say(f"registered as {player.name}: this terminal signs in by itself")
+                said = _("registered as {name}: this terminal signs in by itself")
+                self.host.say(said.format(name=player.name))
             else:
                 player = await client.redeem_code(v["code"].strip())
-                self.host.say(f"signed in as {player.name} on this device too")
+                self.host.say(_("signed in as {name} on this device too").format(name=player.name))
             self.form, self.page = None, None
             self.show("me")
 
@@ -322,7 +358,7 @@ class PlayersScreen:
             device = self.devices.entries[self.devices.index]
             assert isinstance(device, m.DeviceInfo)
             if device.current:
-                self.host.say("! this is the device you are on: revoke it from another one")
+                self.host.say("! " + _("this is the device you are on: revoke it from another one"))
             else:
                 self.host.act(lambda: self._revoke(device))
 
@@ -362,34 +398,40 @@ class PlayersScreen:
 
     def _profile_lines(self, width: int, height: int) -> list[Line]:
         p = self.player
-        title = f"player {p.name}" if p is not None else "player"
+        title = _("player {name}").format(name=p.name) if p is not None else _("player")
         head: list[Line] = [header(title, width, self.host.conn), []]
-        keys = ["Up/Down: a game", "Enter: replay it", "b: leaderboard"]
+        keys = [_("Up/Down: a game"), _("Enter: replay it"), _("b: leaderboard")]
         if self._mine():
-            keys.append("d: a code for another device")
+            keys.append(_("d: a code for another device"))
             if self._speaks_devices():
-                keys.append("l: your devices")
-        keys.append("Esc: back")
+                keys.append(_("l: your devices"))
+        keys.append(_("Esc: back"))
         if p is None:
-            head.append([("fg:#808080", "  fetching the profile...")])
+            head.append([("fg:#808080", "  " + _("fetching the profile..."))])
             return self._fill(head, lambda room: [], self._foot(keys, width), height)
         rating = rating_text(p.rating, p.provisional)
-        facts = f"Rating {rating}  (mu {p.mu:.1f}, sigma {p.sigma:.1f})"
+        facts = _("Rating {rating}  (mu {mu}, sigma {sigma})").format(
+            rating=rating, mu=fmt_number(p.mu), sigma=fmt_number(p.sigma)
+        )
         head += wrap([("bold", facts)], width)
         if p.provisional:
-            note = "? provisional: too few rated games to be sure yet"
+            note = _("? provisional: too few rated games to be sure yet")
             head += wrap([("fg:#c0a000", note)], width)
-        played = f"Games {p.games}, wins {p.wins}, rated games {p.rated_games}"
-        head += wrap([("", f"{played}; registered {_day(p.since)[:10]}")], width)
+        played = _("Games {games}, wins {wins}, rated games {rated}; registered {day}").format(
+            games=p.games, wins=p.wins, rated=p.rated_games, day=_day(p.since, time=False)
+        )
+        head += wrap([("", played)], width)
         if self.code is not None and self._mine():
             left = max(0, self.code.expires_in - int(time.monotonic() - self.code_at))
-            text = f"Device code: {self.code.code} (for {left // 60}:{left % 60:02d} more)"
+            text = _("Device code: {code} (for {time} more)").format(
+                code=self.code.code, time=f"{left // 60}:{left % 60:02d}"
+            )
             head += wrap([("bold reverse", text)], width)
-            how = "On the other device: m, then type it as the device code."
+            how = _("On the other device: m, then type it as the device code.")
             head += wrap([("", how)], width)
         head.append([])
         total = self.games.total
-        title = f"Recent games ({total})" if total else "No finished games yet"
+        title = _("Recent games ({n})").format(n=total) if total else _("No finished games yet")
         head += wrap([("bold", title)], width)
 
         def render(entry: object, selected: bool) -> list[Line]:
@@ -402,11 +444,14 @@ class PlayersScreen:
         )
 
     def _devices_lines(self, width: int, height: int) -> list[Line]:
-        head: list[Line] = [header("your devices", width, self.host.conn), []]
+        head: list[Line] = [header(_("your devices"), width, self.host.conn), []]
         n = self.devices.total
-        count = f"{n} device{'' if n == 1 else 's'} (at most {self.device_limit})"
-        head += wrap([("bold", count if self.device_limit else "fetching your devices...")], width)
-        keys = ["Up/Down: a device", "r: revoke it (it signs in no more)", "Esc: back"]
+        count = ngettext("{n} device (at most {limit})", "{n} devices (at most {limit})", n)
+        said = count.format(n=n, limit=self.device_limit)
+        head += wrap(
+            [("bold", said if self.device_limit else _("fetching your devices..."))], width
+        )
+        keys = [_("Up/Down: a device"), _("r: revoke it (it signs in no more)"), _("Esc: back")]
 
         def render(entry: object, selected: bool) -> list[Line]:
             assert isinstance(entry, m.DeviceInfo)
@@ -418,11 +463,22 @@ class PlayersScreen:
         )
 
     def _board_lines(self, width: int, height: int) -> list[Line]:
-        head: list[Line] = [header("leaderboard", width, self.host.conn), []]
+        head: list[Line] = [header(_("leaderboard"), width, self.host.conn), []]
         total = self.board.total
-        head += wrap([("bold", f"Rated players: {total}  (? provisional)")], width)
-        head.append([("bold", "   rank  rating  games  player")])
-        keys = ["Up/Down: a player", "Enter: their profile", "m: your player", "Esc: back"]
+        head += wrap([("bold", _("Rated players: {n}  (? provisional)").format(n=total))], width)
+        columns = (
+            pgettext("at most 5 letters", "rank").rjust(5),
+            pgettext("at most 6 letters", "rating").rjust(6),
+            pgettext("at most 5 letters", "games").rjust(5),
+            _("player"),
+        )
+        head.append([("bold", "   " + "  ".join(columns))])
+        keys = [
+            _("Up/Down: a player"),
+            _("Enter: their profile"),
+            _("m: your player"),
+            _("Esc: back"),
+        ]
 
         def render(entry: object, selected: bool) -> list[Line]:
             assert isinstance(entry, m.LeaderEntry)
@@ -433,7 +489,7 @@ class PlayersScreen:
 
         def body(room: int) -> list[Line]:
             if not self.board.entries:
-                return [[("fg:#808080", "  nobody has played a rated game yet")]]
+                return [[("fg:#808080", "  " + _("nobody has played a rated game yet"))]]
             return self.board.page(render, room)
 
         return self._fill(head, body, self._foot(keys, width), height)

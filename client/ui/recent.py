@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from client.i18n import N_, _, ngettext
 from protocol import messages as m
 
-from .render import Cards, Line, colour_word, text_of, wrap
+from .render import Cards, Line, colour_word, line_words, text_of, wrap
 
 __all__ = ["AWAY_NOTE", "AWAY_WHILE", "HEARD", "KEEP", "Recent", "Turn"]
 
@@ -25,11 +26,11 @@ HEARD = 300
 round is a few dozen; a seat a computer plays for a long time keeps the latest."""
 
 
-AWAY_WHILE = "while you were away"
+AWAY_WHILE = N_("while you were away")
 """The start of a seat's note of what changed while we were away (a client started
 again): for our own seat, what a computer did for us."""
 
-AWAY_NOTE = "away, a computer plays"
+AWAY_NOTE = N_("away, a computer plays")
 """A seat's note when a computer took it over; not said while the seat is still away,
 since the away line under the prompt says it (``Recent.away``)."""
 
@@ -179,7 +180,7 @@ class Recent:
         out: list[Line] = []
         since = self._since()
         for seat, turns, notes in self._seats(players, moving):
-            who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
+            who = _("You (a computer)") if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
             if one_line:
                 out.append(_one_line(who, since, turns, notes, colours, cards, width, style))
@@ -188,9 +189,12 @@ class Recent:
             said = _in_order(kept, [_turn_words(t, colours, cards) for t in kept], notes)
             if len(turns) > KEEP:  # several rounds of corner stops: the log has the rest
                 n = len(turns) - KEEP
-                said.insert(0, f"{n} turn{'s' if n != 1 else ''} before (L)")
+                said.insert(
+                    0, ngettext("{n} turn before (L)", "{n} turns before (L)", n).format(n=n)
+                )
             words = "; ".join(said)
-            out += wrap([("bold", f"{who}, {since}: "), (style, words)], width)
+            head = _("{who}, {since}:").format(who=who, since=since) + " "
+            out += wrap([("bold", head), (style, words)], width)
         return out
 
     def merged(
@@ -208,11 +212,12 @@ class Recent:
         not fit."""
         parts: list[Line] = []
         for seat, turns, notes in self._seats(players, moving)[:seats]:
-            who = "You (a computer)" if seat == self.me else colour_word(colours[seat])
+            who = _("You (a computer)") if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
             said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1][1]
-            parts.append([("bold", f"{who}: "), (style, said)])
-        for head in (f"{self._since().capitalize()}: ", ""):
+            parts.append([("bold", _("{who}:").format(who=who) + " "), (style, said)])
+        since = self._since()
+        for head in (_("{who}:").format(who=since[:1].upper() + since[1:]) + " ", ""):
             line: Line = [("bold", head)] if head else []
             for i, part in enumerate(parts):
                 line += [("", "; "), *part] if i else part
@@ -221,7 +226,9 @@ class Recent:
         return []
 
     def _since(self) -> str:
-        return "last turn" if self.me is None else "since your take" if self.decided else "so far"
+        if self.me is None:
+            return _("last turn")
+        return _("since your take") if self.decided else _("so far")
 
     def choosing(self) -> int | None:
         """The seat whose pawn moved last and that chooses its card now."""
@@ -238,7 +245,7 @@ class Recent:
         now = self._current if moving and self.choosing() is not None else None
         # a seat's latest line: our own turns only where a computer played them
         latest = {t.seat: (t.at, 0) for t in self.turns if t.seat != self.me or t.computer}
-        for s, _, at in self.notes:
+        for s, _words, at in self.notes:
             latest[s] = max(latest.get(s, (at, 1)), (at, 1))
         out = []
         for seat in sorted(range(players), key=lambda s: latest.get(s, (-1, 0))):
@@ -247,7 +254,7 @@ class Recent:
             turns = [t for t in turns if t is not now]
             notes = self._notes(seat)
             if mine:  # ours: only what a computer did for us while we were away
-                notes = [(at, w) for at, w in notes if w.startswith(AWAY_WHILE)]
+                notes = [(at, w) for at, w in notes if w.startswith(_(AWAY_WHILE))]
             if turns or notes:
                 out.append((seat, turns, notes))
         return out
@@ -256,7 +263,8 @@ class Recent:
         """``seat``'s notes (when, words), but "away" while the away line says it (once,
         not twice)."""
         away = seat in self.away
-        return [(at, w) for s, w, at in self.notes if s == seat and not (away and w == AWAY_NOTE)]
+        note = _(AWAY_NOTE)
+        return [(at, w) for s, w, at in self.notes if s == seat and not (away and w == note)]
 
 
 def _in_order(
@@ -292,41 +300,58 @@ def _one_line(
     ]
     tried += [(full[-1:], short[-1:])] if turns else []
     # the card says "boom" already: "Rat 2 boom (row 3), hit Black, Lilac"
-    tersest = [w.replace(", boom hit ", ", hit ") for w in short[-1:]]
+    tersest = [_turn_words(t, colours, cards, short=True, terse=True) for t in turns[-1:]]
     tried += [(tersest, tersest)] if tersest != short[-1:] else []
     words = [w for _, w in notes]
     tried += [(words[-n:], words[-n:]) for n in range(len(notes), 0, -1)]
     for words, fewer in tried:
-        for head in (f"{who}, {since}: ", f"{who}: "):
+        for head in (
+            _("{who}, {since}:").format(who=who, since=since) + " ",
+            _("{who}:").format(who=who) + " ",
+        ):
             for said in (words, fewer):
                 text = "; ".join(said)
                 if len(head) + len(text) <= width:
                     return [("bold", head), (style, text)]
-    head = f"{who}: "
+    head = _("{who}:").format(who=who) + " "
     text = short[-1] if short else notes[-1][1] if notes else ""
     return [("bold", head), (style, text[: max(0, width - len(head) - 1)] + "\u2026")]
 
 
-def _turn_words(t: Turn, colours: Sequence[str], cards: Cards, *, short: bool = False) -> str:
+def _turn_words(
+    t: Turn, colours: Sequence[str], cards: Cards, *, short: bool = False, terse: bool = False
+) -> str:
     """A turn in a few words: ``Frog 1 (col 1), RatTl 4 in``; ``short``: the take and
-    whom a boom hit only (``Frog 1 (col 1), boom hit White, Black``)."""
+    whom a boom hit only (``Frog 1 (col 1), boom hit White, Black``); ``terse``: the card
+    says "boom" already (``Rat 2 boom (row 3), hit Black, Lilac``)."""
     parts: list[str] = []
     if t.corner:
-        parts.append("corner" if short else "a corner, nothing taken")
-    for i, (card, line, _) in enumerate(t.takes):
-        where = line.replace("col", "col ").replace("row", "row ")
-        part = f"{cards.short(card)} ({where})"
+        parts.append(_("corner") if short else _("a corner, nothing taken"))
+    for i, (card, line, _used) in enumerate(t.takes):
+        part = f"{cards.short(card)} ({line_words(line, short=True)})"
         if i < len(t.refills) and not short:
-            part += f", {cards.short(t.refills[i])} in"
+            part += ", " + _("{card} in").format(card=cards.short(t.refills[i]))
         parts.append(part)
     if short and t.booms:
-        parts.append("boom hit " + ", ".join(colour_word(colours[s]) for s, _ in t.booms))
+        hit = ", ".join(colour_word(colours[s]) for s, _card in t.booms)
+        parts.append((_("hit {who}") if terse else _("boom hit {who}")).format(who=hit))
     for target, card in t.booms if not short else ():
-        parts.append(f"boom: {colour_word(colours[target])} lost {cards.short(card)}")
+        parts.append(
+            _("boom: {who} lost {card}").format(
+                who=colour_word(colours[target]), card=cards.short(card)
+            )
+        )
     if t.discarded:
-        parts.append(f"discarded {cards.short(t.discarded)}")
+        parts.append(_("discarded {card}").format(card=cards.short(t.discarded)))
     if parts:
         return ", ".join(parts)
     steps = len(t.path) - t.jumped  # as the log counts them (RULES.md 4.1)
-    jump = " jumping a pawn" if t.jumped and not short else ""
-    return f"moved {steps} space{'s' if steps != 1 else ''}{jump}, choosing"
+    if t.jumped and not short:
+        return ngettext(
+            "moved {n} space jumping a pawn, choosing",
+            "moved {n} spaces jumping a pawn, choosing",
+            steps,
+        ).format(n=steps)
+    return ngettext("moved {n} space, choosing", "moved {n} spaces, choosing", steps).format(
+        n=steps
+    )

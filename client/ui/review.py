@@ -16,6 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from client.i18n import _
 from protocol import messages as m
 from protocol.convert import event_model, view_model
 from shared.events import Event
@@ -104,8 +105,8 @@ class Review:
         total = self._takes[-1] if self._takes else 0
         k = self._takes[self.index] if self._takes else 0
         if self._took and self._took[self.index]:
-            return f"take {k} of {total}"
-        return "the start" if k == 0 else f"after take {k} of {total}"
+            return _("take {n} of {count}").format(n=k, count=total)
+        return _("the start") if k == 0 else _("after take {n} of {count}").format(n=k, count=total)
 
     def key(self, key: str) -> bool:
         """A key: step (Right/Left, PgDn/PgUp by five, Home/End); False: close it."""
@@ -154,11 +155,11 @@ class Review:
         said: list[Line] = []
         for w in words:
             said += wrap([("fg:#c0c0c0", w)], width) if w else []
-        keys = ["Left/Right: a take", "PgUp/PgDn: five", "Home/End", "q/Esc: back"]
+        keys = [_("Left/Right: a take"), _("PgUp/PgDn: five"), "Home/End", _("q/Esc: back")]
         foot = wrap_items(keys, width)
-        title = f" Kupferkessel Co. - review: {step}"
+        title = " Kupferkessel Co. - " + _("review: {step}").format(step=step)
         if len(title) > width:
-            title = f" review: {step}"
+            title = " " + _("review: {step}").format(step=step)
         out: list[Line] = [[("bold", title)]]
         if size.side_right:
             out += side_by_side(grid, side, size.grid_width)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from client.i18n import N_, _, fmt_number, ngettext
 from protocol import messages as m
 
 from .render import (
@@ -18,6 +19,7 @@ from .render import (
     render_scores,
     seat_label,
     seat_status,
+    shown_name,
     wrap,
     wrap_items,
 )
@@ -25,12 +27,12 @@ from .render import (
 __all__ = ["ENDED", "ended_lines", "rematch_line", "score_lines", "seat_end_lines"]
 
 ENDED = {
-    "played_out": "played to the end",
-    "resigned": "resigned",
-    "timed_out": "ran out of time, a computer took over",
-    "claimed": "claimed the win",
-    "lost_claim": "was away, the win was claimed",
-    "abandoned": "left, the game was abandoned",
+    "played_out": N_("played to the end"),
+    "resigned": N_("resigned"),
+    "timed_out": N_("ran out of time, a computer took over"),
+    "claimed": N_("claimed the win"),
+    "lost_claim": N_("was away, the win was claimed"),
+    "abandoned": N_("left, the game was abandoned"),
 }
 """1.4's ``ended`` codes of a seat, in words."""
 
@@ -54,15 +56,15 @@ def score_lines(
     how much is never a page away), and once the players' names have scrolled away
     their line stays on top."""
     body = render_scores(view, cards, catalogue, names, width) + seat_end_lines(view, seats, width)
-    keys = ["g: show the board", "v: review the game", "Up/Down: scroll", "?: help"]
-    keys += ["Enter/q: back to the lobby"] if allow_lobby else ["q: quit"]
+    keys = [_("g: show the board"), _("v: review the game"), _("Up/Down: scroll"), _("?: help")]
+    keys += [_("Enter/q: back to the lobby")] if allow_lobby else [_("q: quit")]
     foot = wrap_items(keys, width)
     if rematch is not None:
         foot = wrap([("bold", rematch)], width) + foot
     room = rows - len(foot)
     if len(body) > room:
-        head = next((i for i, line in enumerate(body) if _starts(line, "ingredient")), None)
-        total = next((i for i, line in enumerate(body) if _starts(line, "TOTAL")), None)
+        head = next((i for i, line in enumerate(body) if _starts(line, _("ingredient"))), None)
+        total = next((i for i, line in enumerate(body) if _starts(line, _("TOTAL"))), None)
         roomy = room >= 5  # pinning leaves rows for the table itself
         scroll = max(0, min(scroll, len(body) - room + 1 + (head is not None and roomy)))
         # scrolled past the players' names: they stay on top, naming the columns
@@ -71,7 +73,11 @@ def score_lines(
         pin = roomy and total is not None and not scroll <= total < scroll + window
         end = scroll + window - pin
         rest = len(body) - end - (pin and total is not None and total >= end)
-        words = f"{rest} more line{'s' if rest != 1 else ''} (Down)" if rest else "end (Up: back)"
+        words = (
+            ngettext("{n} more line (Down)", "{n} more lines (Down)", rest).format(n=rest)
+            if rest
+            else _("end (Up: back)")
+        )
         more: Line = [("fg:#808080 italic", words)]
         # the TOTAL line, out of its place, comes after "more lines": the sum of them all
         body = [
@@ -95,18 +101,26 @@ def seat_end_lines(view: m.GameView, seats: Sequence[m.SeatInfo], width: int) ->
     if not notable:
         return []
     names = [s.name for s in seats]
-    lines: list[Line] = [[], [("bold", "How each seat ended")]]
+    lines: list[Line] = [[], [("bold", _("How each seat ended"))]]
     for s in seats:
-        said = [ENDED.get(s.ended or "", s.ended or "")] if s.ended else []
+        ended = s.ended or ""
+        said = [_(ENDED[ended]) if ended in ENDED else ended] if ended else []
         if s.computer_takes:
             n = s.computer_takes
-            said.append(f"the computer made {n} take{'s' * (n != 1)}")
+            said.append(ngettext("the computer made {n} take", "the computer made {n} takes", n))
+            said[-1] = said[-1].format(n=n)
         if s.rating_after is not None:
-            before = "new" if s.rating_before is None else f"{s.rating_before:.1f}"
+            before = _("new") if s.rating_before is None else fmt_number(s.rating_before)
             change = s.rating_after - (s.rating_before or 0.0)
-            said.append(f"rating {before} -> {s.rating_after:.1f} ({change:+.1f})")
+            signed = ("+" if change >= 0 else "-") + fmt_number(abs(change))
+            said.append(
+                _("rating {before} -> {after} ({change})").format(
+                    before=before, after=fmt_number(s.rating_after), change=signed
+                )
+            )
         who = seat_label(view.colours, s.seat, names)
-        lines += wrap([("", f"  {who}: {'; '.join(said) or 'played'}")], width)
+        how = "; ".join(said) or _("played")
+        lines += wrap([("", f"  {who}: {how}")], width)
     return lines
 
 
@@ -125,19 +139,20 @@ def ended_lines(
 ) -> list[Line]:
     """The result of a game that ended before its last card (a resignation, told by
     a 1.0 server): who ended it, who sat where, and the way out."""
-    names = [s.name for s in seats]
+    names = [shown_name(s) for s in seats]
     lines: list[Line] = [[], [("bold", ended)]]
     if view.players == 2:
         still = [s for s in seats if not s.resigned]
         if len(still) == 1:
-            lines.append([("bold", f"Winner: {seat_label(view.colours, still[0].seat, names)}")])
+            won = seat_label(view.colours, still[0].seat, names)
+            lines.append([("bold", _("Winner: {who}").format(who=won))])
     lines.append([])
     for s in seats:
         how = seat_status(s)[1]
         lines.append([("", f"  {seat_label(view.colours, s.seat, names)}: {how}")])
-    lines.append([("fg:#808080", "  (no score: the game was not played to its end)")])
-    keys = ["g: the board as it was", "c: chat", "?: help"]
-    keys += ["Enter/q: back to the lobby"] if allow_lobby else ["Enter/q: quit"]
+    lines.append([("fg:#808080", "  " + _("(no score: the game was not played to its end)"))])
+    keys = [_("g: the board as it was"), _("c: chat"), _("?: help")]
+    keys += [_("Enter/q: back to the lobby")] if allow_lobby else [_("Enter/q: quit")]
     body = [piece for line in lines for piece in wrap(line, width)]
     foot = [[], *wrap_items(keys, width)]
     return body[: rows - len(foot)] + [[] for _ in range(rows - len(foot) - len(body))] + foot
@@ -148,16 +163,17 @@ def rematch_line(
 ) -> str:
     """Who has asked for a rematch, and the key to ask or withdraw; in one line of
     ``width`` in fewer words where the whole would wrap (a row more of the scores)."""
-    names = [s.name for s in seats]
+    names = [shown_name(s) for s in seats]
     asked = [seat_label(view.colours, s.seat, names) for s in seats if s.rematch]
-    key = "r: withdraw" if asked_by_me else "r: ask for it"
-    line = "Rematch (same people, colours move on): "
-    line += f"asked by {', '.join(asked)}. " if asked else "nobody has asked yet. "
+    key = _("r: withdraw") if asked_by_me else _("r: ask for it")
+    by = _("asked by {who}.").format(who=", ".join(asked))
+    line = _("Rematch (same people, colours move on):") + " "
+    line += f"{by} " if asked else _("nobody has asked yet.") + " "
     if len(line + key) <= width:
         return line + key
-    short = f"asked by {', '.join(asked)}. " if asked else "nobody asked yet. "
-    if len(f"Rematch (colours move on): {short}{key}") > width and asked:  # no names
-        short = (
-            f"asked by {', '.join(colour_word(view.colours[s.seat]) for s in seats if s.rematch)}. "
-        )
-    return f"Rematch (colours move on): {short}{key}"
+    head = _("Rematch (colours move on):") + " "
+    short = f"{by} " if asked else _("nobody asked yet.") + " "
+    if len(f"{head}{short}{key}") > width and asked:  # no names
+        colours = ", ".join(colour_word(view.colours[s.seat]) for s in seats if s.rematch)
+        short = _("asked by {who}.").format(who=colours) + " "
+    return f"{head}{short}{key}"

@@ -10,8 +10,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from client.i18n import _
 from protocol import messages as m
 from shared.geometry import LINE_IDS, SPACE_LINE, walk
+
+from .render import line_words, seat_label
 
 __all__ = ["Decision", "Intent", "Landing", "LogEntry", "TableModel"]
 
@@ -261,53 +264,55 @@ class TableModel:
         and that ``Esc`` chooses again."""
         v = self.view
         if v is None:
-            return "Waiting for the game to start..."
+            return _("Waiting for the game to start...")
         if v.game_over or self.finished:
-            return "The game is over."
+            return _("The game is over.")
         d = self.decision
         if d is not None:
-            again = "(Esc: choose again)"
+            again = _("(Esc: choose again)")
             if d.kind == "end":
-                return (
-                    "This card empties a line and ends the game: [k]eep it or [d]iscard it?"
-                    f"  {again}"
-                )
+                ask = _("This card empties a line and ends the game: [k]eep it or [d]iscard it?")
+                return f"{ask}  {again}"
             if d.kind == "special" and d.choice.symbol == "wand":
-                return f"Wand: play another turn? [y]es / [n]o  {again}"
+                ask = _("Wand: play another turn? [y]es / [n]o")
+                return f"{ask}  {again}"
 
             def top(s: int) -> str:
                 card = v.kettles[s].top if s < len(v.kettles) else None
-                name = names[s] if s < len(names) else None
-                who = v.colours[s].capitalize() + (f" ({name})" if name else "")
-                return f"{who}'s {card_name(card)}" if card else who
+                who = seat_label(v.colours, s, names)
+                return _("{who}'s {card}").format(who=who, card=card_name(card)) if card else who
 
             if d.kind == "special" and len(v.explodable) > 1:  # a choice of whom to hit
                 hit = ", ".join(f"{s + 1}={top(s)}" for s in v.explodable)
-                return (
-                    f"Boom: whom to hit? {hit}: a number chooses one, [y]es: every one, "
-                    f"[n]o: nobody  {again}"
-                )
+                ask = _(
+                    "Boom: whom to hit? {targets}: a number chooses one, [y]es: every one, "
+                    "[n]o: nobody"
+                ).format(targets=hit)
+                return f"{ask}  {again}"
             if d.kind == "special":
-                return f"Boom: knock {top(v.explodable[0])} off the kettle? [y]es / [n]o  {again}"
+                ask = _("Boom: knock {top} off the kettle? [y]es / [n]o")
+                return f"{ask.format(top=top(v.explodable[0]))}  {again}"
             hit = ", ".join(
-                f"{s + 1}={top(s)}{' (hit)' if s in d.targets else ''}" for s in v.explodable
+                f"{s + 1}={top(s)}{' ' + _('(hit)') if s in d.targets else ''}"
+                for s in v.explodable
             )
-            return f"Targets (a number hits or spares one): {hit}   Enter: go  {again}"
+            ask = _("Targets (a number hits or spares one): {targets}   Enter: go")
+            return f"{ask.format(targets=hit)}  {again}"
         if self.resigned:
-            return "You resigned: a computer plays your seat to the end."
+            return _("You resigned: a computer plays your seat to the end.")
         if self.busy:
             return "..."
         extra = v.turn_in_row == 2  # a wand's extra turn (RULES.md 4.4), seen by all
+        line = line_words(v.line or "")
         if self.my_turn:
-            turn = "Your turn (the extra turn of a wand)" if extra else "Your turn"
-            return f"{turn}: take a card from {line_words(v.line or '')}"
+            if extra:
+                return _("Your turn (the extra turn of a wand): take a card from {line}").format(
+                    line=line
+                )
+            return _("Your turn: take a card from {line}").format(line=line)
         if v.to_move is not None:
-            name = names[v.to_move] if v.to_move < len(names) else None
-            who = v.colours[v.to_move].capitalize() + (f" ({name})" if name else "")
-            return f"Waiting for {who}{', on the extra turn of a wand' if extra else ''}..."
+            who = seat_label(v.colours, v.to_move, names)
+            if extra:
+                return _("Waiting for {who}, on the extra turn of a wand...").format(who=who)
+            return _("Waiting for {who}...").format(who=who)
         return ""
-
-
-def line_words(line: str) -> str:
-    """``col3`` as ``column 3``, ``row2`` as ``row 2``: the grid's labels."""
-    return line.replace("col", "column ").replace("row", "row ")

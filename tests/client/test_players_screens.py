@@ -25,19 +25,7 @@ from protocol import messages as m
 from shared.bots import make_bot, play
 from shared.options import Options
 from shared.record import Record
-from tests.helpers.screens import SIZES, SizedOutput, draw, whole
-
-ADA = m.PlayerInfo(
-    name="Ada",
-    since=1764583200,
-    rating=12.41,
-    mu=27.9,
-    sigma=5.16,
-    provisional=True,
-    rated_games=4,
-    games=31,
-    wins=17,
-)
+from tests.helpers.screens import ADA, SIZES, SizedOutput, draw, whole
 
 
 def summary(n: int) -> m.GameSummary:

@@ -370,7 +370,9 @@ async def test_a_resignation_at_three_is_logged_and_the_seat_stops_playing(
     kapp.on_update(m.ByeMsg(reason="shutdown", message="the server is going away"))
     kapp.on_update(Status(state="reconnecting", attempt=2))
     screen = draw(kapp, 80, 24)
-    assert "going away" in screen and "reconnecting (try 2)" in screen
+    # the goodbye in the client's own words, from its reason (the server's English
+    # ``message`` is for logs)
+    assert "server: the server stops" in screen and "reconnecting (try 2)" in screen
     whole("The server has stopped: reconnecting (try 2), in case it comes back", screen)
     kapp.on_update(Status(state="resumed"))
     screen = draw(kapp, 80, 24)

@@ -585,8 +585,11 @@ def test_a_refusal_in_the_status_line_goes_once_the_game_goes_on() -> None:
     kapp.game.table = TableModel(me=0)
     v = a_view(to_move=0)
     kapp.game.table.set_view(v, 1)
-    kapp.on_update(m.ErrorMsg(code="illegal_move", message="that card is not in the line"))
-    assert text_of(kapp.status_line(80)) == "! that card is not in the line"
+    refusal = m.ErrorMsg(
+        code="illegal_move", message="that card is not in the line", detail="not_in_line"
+    )
+    kapp.on_update(refusal)  # said from the code and detail, in the client's words
+    assert text_of(kapp.status_line(80)) == "! That card is not in the line your pawn faces."
     kapp.game.table.set_view(v.model_copy(update={"ply": v.ply + 1, "to_move": 1}), 2)
     assert text_of(kapp.status_line(80)) == ""
 

@@ -24,6 +24,19 @@ from protocol import messages as m
 
 SIZES = [(60, 20), (80, 24), (120, 40)]
 
+ADA = m.PlayerInfo(
+    name="Ada",
+    since=1764583200,
+    rating=12.41,
+    mu=27.9,
+    sigma=5.16,
+    provisional=True,
+    rated_games=4,
+    games=31,
+    wins=17,
+)
+"""A registered player's profile (protocol 1.2), provisional, for the players' screens."""
+
 
 class SizedOutput(DummyOutput):
     def __init__(self) -> None:

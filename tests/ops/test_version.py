@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,12 @@ def test_it_builds_from_a_clean_clone_and_from_its_sdist_without_git(tmp_path: P
     pip = (sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w")
     _run(*pip, tmp_path / "wheel", unpacked, cwd=tmp_path)
     assert _wheel_version(tmp_path / "wheel") == from_git
+    (wheel,) = (tmp_path / "wheel").glob("kupferkessel-*.whl")
+    with zipfile.ZipFile(wheel) as whl:  # the languages travel with it, read at run time
+        carried = set(whl.namelist())
+    for lang in ("de", "fr", "es"):
+        assert f"client/i18n/locales/{lang}/LC_MESSAGES/messages.po" in carried, lang
+    assert "shared/data/names.json" in carried
     bare = tmp_path / "bare"  # the committed sources alone: no git, no PKG-INFO
     _run("git", "archive", "-o", tmp_path / "bare.tar", "HEAD", cwd=clone)
     with tarfile.open(tmp_path / "bare.tar") as tar:

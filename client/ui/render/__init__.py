@@ -33,18 +33,20 @@ from .cards import (
     seat_label,
     short_name,
 )
-from .events import describe_event
+from .events import describe_event, line_words
 from .grid import OnClick, render_grid
 from .help import HELP, colour_table, help_lines
 from .layout import GRID_WIDTH, MIN_HEIGHT, MIN_WIDTH, Size, header, too_small_lines
 from .scores import ending_words, render_scores
 from .side import (
     legend_line,
+    level_word,
     names_a_bot,
     recipe_text,
     render_side,
     seat_name,
     seat_status,
+    shown_name,
     side_parts,
 )
 from .text import (
@@ -83,6 +85,8 @@ __all__ = [
     "help_lines",
     "join_lines",
     "legend_line",
+    "level_word",
+    "line_words",
     "long_name",
     "names_a_bot",
     "pad",
@@ -94,6 +98,7 @@ __all__ = [
     "seat_name",
     "seat_status",
     "short_name",
+    "shown_name",
     "side_by_side",
     "side_parts",
     "tail_fitting",

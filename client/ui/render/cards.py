@@ -1,5 +1,6 @@
 """Cards, colours and seats in letters and styles: the palette, the pawn tags, the
-short ingredient names, ``Cards`` (card facts by id) and ``seat_label``.
+short ingredient names (the card data's, in the language spoken), ``Cards`` (card facts
+by id) and ``seat_label``.
 
 Every card carries its colour in letters (the colour word, or its two-letter tag), not
 only as a background, so ``NO_COLOR`` loses nothing.
@@ -7,10 +8,14 @@ only as a background, so ``NO_COLOR`` loses nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from client.i18n import N_, _, colour_tag, ingredient_short
+from client.i18n import colour_word as colour_name
+from client.i18n import ingredient as ingredient_name
 from protocol import messages as m
+from shared.cards import COLOURS
 
 from .text import GLUE
 
@@ -20,7 +25,6 @@ __all__ = [
     "COLOUR_TAG",
     "PAWN_STYLE",
     "PAWN_TAG",
-    "SHORT",
     "SYMBOL_GLYPH",
     "SYMBOL_WORD",
     "Cards",
@@ -52,42 +56,44 @@ PAWN_STYLE: dict[str, str] = {
     "green": "fg:#40c060 bold",
     "lilac": "fg:#d0a0ff bold",
 }
-PAWN_TAG = {
-    "white": "Wh",
-    "black": "Bk",
-    "gray": "Gy",
-    "blue": "Bl",
-    "brown": "Br",
-    "green": "Gr",
-    "lilac": "Li",
-}
-SHORT = {
-    "whiskers": "Whiskr",
-    "eye_of_newt": "Newt",
-    "bat_wing": "BatWng",
-    "spider_web": "Spider",
-    "root": "Root",
-    "rat_tail": "RatTl",
-    "moss": "Moss",
-    "frog_slime": "Frog",
-    "fungus": "Fungus",
-    "toad": "Toad",
-    "pumpkin": "Pumpkn",
-    "snake_skin": "Snake",
-    "vine": "Vine",
-    "dragon_blood": "Dragon",
-}
-SYMBOL_WORD = {"explode": "boom", "wand": "wand"}
+SYMBOL_WORDS = {"explode": N_("boom"), "wand": N_("wand")}
 SYMBOL_GLYPH = {"explode": "*", "wand": "~"}
-COLOUR_TAG = {c: t.lower() for c, t in PAWN_TAG.items()}
+
+
+class _Translated(Mapping[str, str]):
+    """A table of words by key, in the language spoken when read."""
+
+    def __init__(self, keys: Sequence[str], word: Callable[[str], str]) -> None:
+        self._keys, self._word = tuple(keys), word
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._word(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+PAWN_TAG: Mapping[str, str] = _Translated(COLOURS, lambda c: colour_tag(c).capitalize())
+"""``Wh``: a pawn's tag, the colour's two letters in the language spoken."""
+COLOUR_TAG: Mapping[str, str] = _Translated(COLOURS, colour_tag)
+"""``wh``: a card's colour tag."""
+SYMBOL_WORD: Mapping[str, str] = _Translated(tuple(SYMBOL_WORDS), lambda s: _(SYMBOL_WORDS[s]))
+"""``boom``, ``wand``: a symbol in a word."""
 
 
 def short_name(ingredient: str) -> str:
-    return SHORT.get(ingredient, ingredient.replace("_", "")[:CELL].capitalize())
+    """``Pumpkn``: six letters at most, from the card data."""
+    return ingredient_short(ingredient)
 
 
 def long_name(ingredient: str) -> str:
-    return ingredient.replace("_", " ").capitalize()
+    """``Eye of newt``, from the card data."""
+    return ingredient_name(ingredient)
 
 
 @dataclass(frozen=True)
@@ -109,7 +115,9 @@ class Cards:
         info = self.by_id.get(card)
         if info is None:
             return card
-        return f"{long_name(info.ingredient)} {info.value}"
+        return _("{ingredient} {value}").format(
+            ingredient=long_name(info.ingredient), value=info.value
+        )
 
     def short(self, card: str) -> str:
         """``Whiskr 3 boom``"""
@@ -131,9 +139,15 @@ class Cards:
         if lines == 1:
             return (f"{name[:3]}{info.value}{glyph}{COLOUR_TAG.get(info.colour, '??')}",)
         if lines == 2:
-            return f"{name:<6}{glyph}", f"{info.value} {info.colour}"
+            said = f"{info.value} {colour_name(info.colour)}"  # a word too long: its tag
+            if len(said) > CELL:
+                said = f"{info.value} {colour_tag(info.colour)}"
+            return f"{name:<6}{glyph}", said
         sym = SYMBOL_WORD[info.symbol] if info.symbol else ""
-        return name, f"{info.value} {sym}".rstrip(), info.colour
+        said = f"{info.value} {sym}".rstrip()
+        if len(said) > 9:  # a symbol word too long for the cell: its glyph
+            said = f"{info.value} {glyph}"
+        return name, said, colour_name(info.colour)
 
     def value(self, card: str) -> int:
         info = self.by_id.get(card)
@@ -156,15 +170,21 @@ class Cards:
     def marked(self, card: str) -> str:
         """``Toad 2 boom (brown)``: a card in words with its colour, for panels."""
         info = self.by_id.get(card)
-        return f"{self.short(card)} ({info.colour})" if info else card
+        return f"{self.short(card)} ({colour_name(info.colour)})" if info else card
 
 
 def colour_word(colour: str) -> str:
-    return colour.capitalize()
+    """``White``: a seat's colour, as it names the seat."""
+    word = colour_name(colour)
+    return word[:1].upper() + word[1:]
 
 
 def seat_label(view_or_colours: Sequence[str], seat: int, names: Sequence[str | None]) -> str:
     """``White (Ann)``"""
-    colour = colour_word(view_or_colours[seat]) if seat < len(view_or_colours) else f"Seat {seat}"
+    colour = (
+        colour_word(view_or_colours[seat])
+        if seat < len(view_or_colours)
+        else _("Seat {number}").format(number=seat)
+    )
     name = names[seat] if seat < len(names) else None
-    return f"{colour} ({name})" if name else colour
+    return _("{colour} ({name})").format(colour=colour, name=name) if name else colour

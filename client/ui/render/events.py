@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from client.i18n import _, fmt_list, ngettext, pgettext
 from protocol import messages as m
 
 from .cards import SYMBOL_WORD, Cards, seat_label
 
-__all__ = ["describe_event"]
+__all__ = ["describe_event", "line_words"]
 
 
 def describe_event(
@@ -33,41 +34,62 @@ def describe_event(
     match e:
         case m.MovedEvent(seat=seat, from_space=a, to_space=b, skipped=skipped):
             steps = (b - a) % 20 - len(skipped)
-            jump = " jumping a pawn" if skipped else ""
-            return f"{who(seat)} moves {steps} space{'s' if steps != 1 else ''}{jump}"
+            if skipped:
+                return ngettext(
+                    "{who} moves {n} space jumping a pawn",
+                    "{who} moves {n} spaces jumping a pawn",
+                    steps,
+                ).format(who=who(seat), n=steps)
+            return ngettext("{who} moves {n} space", "{who} moves {n} spaces", steps).format(
+                who=who(seat), n=steps
+            )
         case m.PassedCornerEvent(seat=seat):
-            return f"{who(seat)} stops at a corner: nothing to take"
+            return _("{who} stops at a corner: nothing to take").format(who=who(seat))
         case m.TookEvent(seat=seat, card=card, line=line, special=used, ends_game=ends):
             info = cards.by_id.get(card)
-            extra = ""
+            said = {"who": who(seat), "card": cards.name(card), "line": line_words(line)}
             if ends:
-                extra = ", the last of that line: the game ends"
-            elif info is not None and info.symbol and not used:
-                word = SYMBOL_WORD[info.symbol]
-                extra = (
-                    f" (declines the {word})"
-                    if could_act
-                    else " (the wand gives no third turn in a row)"
-                    if info.symbol == "wand"
-                    else " (the boom has no kettle to hit)"
+                text = _("{who} takes {card} from {line}, the last of that line: the game ends")
+                return text.format(**said)
+            if info is not None and info.symbol and not used:
+                if could_act:
+                    text = _("{who} takes {card} from {line} (declines the {symbol})")
+                    return text.format(**said, symbol=SYMBOL_WORD[info.symbol])
+                if info.symbol == "wand":
+                    text = _(
+                        "{who} takes {card} from {line} (the wand gives no third turn in a row)"
+                    )
+                    return text.format(**said)
+                return _("{who} takes {card} from {line} (the boom has no kettle to hit)").format(
+                    **said
                 )
-            where = line.replace("col", "column ").replace("row", "row ")
-            return f"{who(seat)} takes {cards.name(card)} from {where}{extra}"
+            return _("{who} takes {card} from {line}").format(**said)
         case m.ExplodedEvent(seat=seat, target=target, card=card, to=to):
-            where = "under the deck" if to == "deck" else "out of the game"
-            return f"Boom! {who(target)} loses {cards.name(card)} {where}"
+            text = (
+                _("Boom! {who} loses {card} under the deck")
+                if to == "deck"
+                else _("Boom! {who} loses {card} out of the game")
+            )
+            return text.format(who=who(target), card=cards.name(card))
         case m.ExtraTurnEvent(seat=seat):
-            return f"Wand: {who(seat)} plays again"
+            return _("Wand: {who} plays again").format(who=who(seat))
         case m.RefilledEvent(card=card):
-            return f"  {cards.name(card)} fills the gap"
+            return "  " + _("{card} fills the gap").format(card=cards.name(card))
         case m.DiscardedEvent(seat=seat, card=card):
-            return f"{who(seat)} discards {cards.name(card)}"
+            return _("{who} discards {card}").format(who=who(seat), card=cards.name(card))
         case m.TimedOutEvent(seat=seat):
-            return f"Time ran out for {who(seat)}: a computer moves for them"
+            return _("Time ran out for {who}: a computer moves for them").format(who=who(seat))
         case m.GameOverEvent(winners=winners):
-            return (
-                "Game over: "
-                + " and ".join(who(w) for w in winners)
-                + (" win" if len(winners) > 1 else " wins")
+            return ngettext("Game over: {who} wins", "Game over: {who} win", len(winners)).format(
+                who=fmt_list(who(w) for w in winners)
             )
     return None
+
+
+def line_words(line: str, *, short: bool = False) -> str:
+    """``column 2``, ``row 3``: a line as the prompt and the log name it; ``short``:
+    the grid's labels (``col 2``)."""
+    number = line[3:]
+    if line.startswith("col"):
+        return (_("col {number}") if short else _("column {number}")).format(number=number)
+    return pgettext("a row of the grid", "row {number}").format(number=number)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
+from client.i18n import pgettext
 from protocol import messages as m
 
 from .cards import COLOUR_STYLE, PAWN_STYLE, PAWN_TAG, Cards
@@ -92,7 +93,8 @@ def render_grid(
         return (PAWN_STYLE.get(colour, ""), text)
 
     def edge(side: str, arrow: str) -> Line:
-        line: Line = [("fg:#a0a0a0", "  col" if side == "top" else " " * GUTTER_L)]
+        col_label = pgettext("at most 3 letters", "col").rjust(GUTTER_L)
+        line: Line = [("fg:#a0a0a0", col_label if side == "top" else " " * GUTTER_L)]
         for col in range(6):
             style, text = pawn(side, col, arrow, True)
             label = str(col)
@@ -108,13 +110,15 @@ def render_grid(
                 style, text = pawn("left", row, ">", False)
                 line += [(style, text), ("fg:#a0a0a0", label + " ")]
             else:
-                first = "row" if row == 0 and half == 0 else "   "
+                row_label = pgettext("at most 3 letters", "row").ljust(3)
+                first = row_label if row == 0 and half == 0 else "   "
                 line.append(("fg:#a0a0a0", f"{first}{label} "))
             for col in range(6):
                 card = view.grid[row][col] if row < len(view.grid) else None
                 corner = (row, col) in {(0, 0), (0, 5), (5, 0), (5, 5)}
                 if corner:
-                    text = ("corner", " (())", "")[half] if h > 1 else "corner"
+                    corner_word = pgettext("at most 7 letters", "corner")
+                    text = (corner_word, " (())", "")[half] if h > 1 else corner_word
                     style = "fg:#8a6d3b"
                 elif card is None:
                     text, style = ("  ." if half == 0 else ""), "fg:#606060"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.i18n import N_, _
+
 from .cards import CELL
 from .text import Line, wrap_text
 
@@ -79,14 +81,20 @@ class Size:
 
 def too_small_lines(width: int, height: int) -> list[Line]:
     """The whole screen when the terminal is below the minimum."""
-    words = f"Make the window at least {MIN_WIDTH} x {MIN_HEIGHT} (it is {width} x {height})."
+    words = _("Make the window at least {w} x {h} (it is {width} x {height}).").format(
+        w=MIN_WIDTH, h=MIN_HEIGHT, width=width, height=height
+    )
     return [[("bold", t)] for t in wrap_text(words, max(1, width))]
+
+
+CONNECTION_WORDS = {"connected": N_("connected")}
+"""The connection's state for the top line; other states come already in words."""
 
 
 def header(title: str, width: int, conn: str) -> Line:
     """The top line: the program and the screen's ``title``, and the connection."""
     style = "fg:#40c060" if conn == "connected" else "fg:#ff5f5f bold"
-    right = f" {conn} "
+    right = f" {_(CONNECTION_WORDS[conn]) if conn in CONNECTION_WORDS else conn} "
     left = f" Kupferkessel Co. - {title}"
     if len(left) + len(right) >= width:  # the title matters more than the name
         left = f" {title}"
