@@ -50,15 +50,17 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
             ),
           );
         } else if (!id) {
+          // late in the game no card fills a slot taken: the slot itself is marked
+          const lastHere = t.last && t.last.row === r && t.last.col === c;
           cells.push(
             h(
               "div",
               {
-                class: `cell empty${inLine ? " inline" : ""}`,
+                class: `cell empty${inLine ? " inline" : ""}${lastHere ? " last" : ""}`,
                 role: "img",
-                "aria-label": `empty slot, row ${r} column ${c}`,
+                "aria-label": `empty slot, row ${r} column ${c}${lastHere ? ", the last card taken" : ""}`,
               },
-              "·",
+              lastHere ? "taken" : "·",
             ),
           );
         } else {

@@ -37,7 +37,11 @@ export interface TableState {
   pending: boolean;
   selected: string | null;
   log: GameLog;
+  /** The last take this page saw (its cell is marked on the grid). */
   last: LogEntry | null;
+  /** The last move this page saw, as the line under the grid says it: that take, or a
+   * corner stop after it. */
+  move: LogEntry | null;
   /** The action asked about before it is done ("Resign?", "Claim the win?"). */
   confirm: "resign" | "claim" | null;
   /** The *Invite* control is open (kept across redraws, which rebuild it). */
@@ -202,6 +206,8 @@ export interface UpdatesHost extends TableReads {
   announce(text: string): void;
   /** Keyboard focus to a card to take (this seat's turn has come). */
   focusStart(): void;
+  /** `Bo's`, `your`: whose kettle or boom. */
+  whose(seat: number): string;
   /** The game's first view came: what was drawn before it (the chat) is drawn again. */
   firstView(): void;
 }

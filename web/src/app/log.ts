@@ -21,6 +21,8 @@ export interface LogEntry {
   decided?: boolean;
   /** A take of the game's last card that its taker discarded (kept out of the kettle). */
   discarded?: boolean;
+  /** A take whose boom hit kettles: what each lost, in words. */
+  booms?: string[];
 }
 
 interface Saved {
@@ -39,16 +41,18 @@ export class GameLog {
   private turnSeat: number | null = null;
 
   /** Log the events of one update, each in `words` (null: not logged); returns the
-   * entries added and the take among them, with the slot its refill filled. A take of a
-   * seat in `computer` (a computer plays it now: away, or resigned with three players)
-   * decides nothing for it. */
+   * entries added, the take among them (with the slot its refill filled and what its
+   * boom hit), and the last move among them: that take, or a corner stop after it. A
+   * take of a seat in `computer` (a computer plays it now: away, or resigned with three
+   * players) decides nothing for it. */
   add(
     events: readonly GameEvent[],
     words: (ev: GameEvent) => string | null,
     computer: ReadonlySet<number> = new Set(),
-  ): { added: LogEntry[]; took: LogEntry | null } {
+  ): { added: LogEntry[]; took: LogEntry | null; move: LogEntry | null } {
     const added: LogEntry[] = [];
     let took: LogEntry | null = null;
+    let move: LogEntry | null = null;
     let timedOut = false; // a computer moved for the seat: the take decided nothing
     for (const ev of events) {
       const seat = "seat" in ev ? ev.seat : undefined;
@@ -66,12 +70,14 @@ export class GameLog {
         entry.decided = !timedOut && !computer.has(ev.seat);
         took = entry;
       }
+      if (ev.kind === "took" || ev.kind === "passed_corner") move = entry;
+      if (ev.kind === "exploded" && took) (took.booms ??= []).push(text);
       if (ev.kind === "refilled" && took) took.refill = [ev.row, ev.col];
       if (ev.kind === "discarded" && took) took.discarded = true;
       this.entries.push(entry);
       added.push(entry);
     }
-    return { added, took };
+    return { added, took, move };
   }
 
   /** A line that is no move: a resignation, a seat taken over, a note. */
@@ -97,6 +103,14 @@ export class GameLog {
 
   lastTook(): LogEntry | null {
     return [...this.entries].reverse().find((e) => e.kind === "took") ?? null;
+  }
+
+  /** The last move: a take, or a corner stop. */
+  lastMove(): LogEntry | null {
+    return (
+      [...this.entries].reverse().find((e) => e.kind === "took" || e.kind === "passed_corner") ??
+      null
+    );
   }
 
   /** What may be kept for `seat` (the visible entries, their indices shifted); for a

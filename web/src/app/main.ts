@@ -33,7 +33,7 @@ import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn } from "./players";
 import { followLink, readLink, showHelp, toLobby } from "./links";
 import { Presses } from "./presses";
 import { here as hereStore, prefs, savedChat, savedLog, tokens, type Here } from "./store";
-import { renderTable } from "./table";
+import { inSight, renderTable } from "./table";
 import { Updates } from "./updates";
 import { Connection } from "./connection";
 import { Cards, cap, refusalWords, seatLabel } from "./words";
@@ -317,6 +317,13 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
     return `${cap(colours[seat] ?? "")} (${names[seat] ? `${names[seat]}, ` : ""}you)`;
   }
 
+  /** `Bo's` (the colour's when the seat has no name), `your` for this browser's seat. */
+  whose(seat: number): string {
+    if (seat === this.t.seat) return "your";
+    const colour = this.t.view?.colours[seat];
+    return `${this.names()[seat] ?? (colour ? cap(colour) : `Seat ${seat + 1}`)}'s`;
+  }
+
   names(): (string | null)[] {
     return (this.presence?.seats ?? []).map((s) => s.name ?? null);
   }
@@ -397,12 +404,14 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
   }
 
   /** Keyboard focus to the card to take next to this seat's pawn (as the terminal's
-   * cursor), unless the person is typing somewhere. */
+   * cursor), unless the person is typing somewhere; the focus does not scroll the page,
+   * which shows the grid and the last move instead (`inSight`). */
   focusStart(): void {
     const a = document.activeElement;
     if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT")) return;
     const first = this.main.querySelector<HTMLElement>(".cell.take");
-    first?.focus({ preventScroll: false });
+    first?.focus({ preventScroll: true });
+    if (this.t.move) inSight(this.main);
   }
 
   /** Keyboard focus to the turn banner (the screen does not scroll), unless the person
@@ -523,6 +532,7 @@ function freshTable(): TableState {
     selected: null,
     log: new GameLog(),
     last: null,
+    move: null,
     confirm: null,
     inviteOpen: false,
   };

@@ -81,10 +81,15 @@ export function renderTable(app: TableHost): void {
   );
 }
 
-/** The line under the grid: the last take this page saw, or why it knows none. */
+/** The line under the grid: the last move this page saw (a take and what its boom hit,
+ * or a corner stop), or why it knows none. */
 function lastMoveWords(app: TableHost, v: GameView): string {
   const t = app.t;
-  if (t.last) return `Last move: ${t.last.text}${t.last.discarded ? ", and discards it" : ""}.`;
+  const m = t.move;
+  if (m) {
+    const booms = (m.booms ?? []).map((b) => ` ${b}.`).join("");
+    return `Last move: ${m.text}${m.discarded ? ", and discards it" : ""}.${booms}`;
+  }
   if (!v.ply) return "No card taken yet.";
   // a seat's page back after moves made without it, or one that came in during the game
   const away = t.seat !== null && t.log.entries.some((e) => e.kind === "back");
@@ -131,4 +136,45 @@ function timeoutWarning(app: TableHost, v: GameView): HTMLElement | null {
     { id: "timeout-warning", class: "timeout-warning", role: "status", "aria-live": "polite" },
     text,
   );
+}
+
+/** At a decision, the last move in sight: the grid and the line under it, with the turn
+ * banner above them if it fits too (else at least the last take's marked cell and the
+ * line), on the screen without the person scrolling. The page, or the column that
+ * scrolls on its own (a phone held sideways), scrolls as little as it takes, and not at
+ * all when they are in view already. */
+export function inSight(main: HTMLElement): void {
+  const board = main.querySelector<HTMLElement>("#board");
+  const line = main.querySelector<HTMLElement>("#lastmove");
+  if (!board || !line) return;
+  const box = scroller(board);
+  const view = box ? box.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+  const height = view.bottom - view.top;
+  const bottom = line.getBoundingClientRect().bottom;
+  const margin = 4;
+  // the banner, the grid and the line; without the banner if they do not fit; else the
+  // marked cell and the line; else the line and as much of the grid above it as fits
+  const tops = [
+    main.querySelector<HTMLElement>("#turn"),
+    board,
+    board.querySelector<HTMLElement>(".last"),
+  ]
+    .flatMap((el) => (el ? [el.getBoundingClientRect().top] : []))
+    .filter((top) => bottom - top + 2 * margin <= height);
+  const top = tops.length ? tops[0] : bottom - height + 2 * margin;
+  let dy = 0;
+  if (top - margin < view.top) dy = top - margin - view.top;
+  else if (bottom + margin > view.bottom) dy = bottom + margin - view.bottom;
+  if (!dy) return;
+  if (box) box.scrollTop += dy;
+  else window.scrollBy(0, dy);
+}
+
+/** The nearest box around `el` that scrolls on its own (null: the page does). */
+function scroller(el: HTMLElement): HTMLElement | null {
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const y = getComputedStyle(p).overflowY;
+    if ((y === "auto" || y === "scroll") && p.scrollHeight > p.clientHeight) return p;
+  }
+  return null;
 }

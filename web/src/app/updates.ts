@@ -9,6 +9,7 @@ import type { UpdatesHost } from "./host";
 import { GameLog, type LogEntry } from "./log";
 import type { Pacer } from "./pace";
 import type { Presses } from "./presses";
+import { steps, stopsAtCorner } from "./steps";
 import { savedLog } from "./store";
 import { endingWords, eventWords, lineWords, winnersWords } from "./words";
 
@@ -24,9 +25,9 @@ export class Updates {
     private readonly presses: Presses,
   ) {}
 
-  /** An update of the table: shown in its turn. */
+  /** An update of the table: shown in its turn, a move at a time (`steps.ts`). */
   push(u: UpdateMsg): void {
-    this.queue.push(u);
+    this.queue.push(...steps(u));
     void this.pump();
   }
 
@@ -95,11 +96,13 @@ export class Updates {
           continue;
         }
         const u = this.queue[0];
+        // another seat's move, or any corner stop (it comes with the take before it)
         const others =
-          u.re == null &&
-          u.events?.some(
-            (e) => "seat" in e && e.seat !== this.app.t.seat && e.kind !== "turn_passed",
-          );
+          (u.re == null &&
+            u.events?.some(
+              (e) => "seat" in e && e.seat !== this.app.t.seat && e.kind !== "turn_passed",
+            )) ||
+          stopsAtCorner(u.events);
         const wait = others ? this.pacer.due(this.queue.length) : 0;
         if (wait > 0) {
           await this.pacer.sleep(wait);
@@ -136,19 +139,27 @@ export class Updates {
           : "You came in during the game: the moves before are not in the log";
       if (moved && last?.kind !== "back") t.log.note("back", back);
       // the last take this page saw is not the last one made: no "Last move" or mark of it
-      if (moved) t.last = null;
+      if (moved) t.last = t.move = null;
       this.resumedFrom = null;
     }
     const computer = new Set(
       (this.app.presence?.seats ?? []).filter((s) => s.computer).map((s) => s.seat),
     );
-    const { added, took } = t.log.add(
+    const { added, took, move } = t.log.add(
       u.events ?? [],
-      (ev) => eventWords(ev, (s) => this.app.who(s), this.app.cards!, lineOf),
+      (ev) =>
+        eventWords(
+          ev,
+          (s) => this.app.who(s),
+          this.app.cards!,
+          lineOf,
+          (s) => this.app.whose(s),
+        ),
       computer,
     );
     for (const e of added) if (e.seat !== t.seat || t.seat === null) said.push(e.text);
     if (took) t.last = took;
+    if (move) t.move = move;
     const ended = before !== null && !before.game_over && u.view.game_over && u.view.result;
     if (ended && !u.events?.some((e) => e.kind === "game_over")) {
       // an ending before the last card (resigned, claimed, time ran out) has no event
@@ -212,5 +223,6 @@ export class Updates {
   load(table: string, seat: number | null): void {
     this.app.t.log = GameLog.load(savedLog.get(table, seat));
     this.app.t.last = this.app.t.log.lastTook();
+    this.app.t.move = this.app.t.log.lastMove();
   }
 }

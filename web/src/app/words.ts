@@ -152,12 +152,14 @@ export function lineWords(line: string | null | undefined): string {
   return line.startsWith("col") ? `column ${line.slice(3)}` : `row ${line.slice(3)}`;
 }
 
-/** One event in words (null for those the log leaves out). */
+/** One event in words (null for those the log leaves out); `whose` says a seat's
+ * kettle ("Bo's", "your"). */
 export function eventWords(
   ev: GameEvent,
   who: (seat: number) => string,
   cards: Cards,
   lineOfSpace: (s: number) => string | null,
+  whose: (seat: number) => string = (s) => `${who(s)}'s`,
 ): string | null {
   switch (ev.kind) {
     case "moved": {
@@ -168,7 +170,7 @@ export function eventWords(
       return `${who(ev.seat)} moves ${steps} to ${lineWords(lineOfSpace(ev.to_space))}${jump}`;
     }
     case "passed_corner":
-      return `${who(ev.seat)} stops at a corner: the turn is lost`;
+      return `${who(ev.seat)} stops at a corner: nothing taken, the turn is lost`;
     case "took": {
       const sym = cards.symbol(ev.card);
       const used = ev.special && sym ? (sym === "explode" ? ", explodes" : ", uses the wand") : "";
@@ -176,7 +178,7 @@ export function eventWords(
       return `${who(ev.seat)} takes ${cards.words(ev.card)} from ${lineWords(ev.line)}${used}${last}`;
     }
     case "exploded":
-      return `Boom: ${who(ev.target)} loses ${cards.words(ev.card)} ${ev.to === "deck" ? "under the deck" : "out of the game"}`;
+      return `${cap(whose(ev.seat))} boom: ${cards.words(ev.card)} leaves ${whose(ev.target)} kettle, ${ev.to === "deck" ? "under the deck" : "out of the game"}`;
     case "extra_turn":
       return `${who(ev.seat)} plays again (wand)`;
     case "refilled":
