@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from client.ui.render.cards import SYMBOL_WORD
+from shared.cards import CARDS
 from tests.helpers.web import LiveServer, open_lobby, shot, until
 
 GAME_TIMEOUT = 240.0  # seconds for a whole game (the bot's moves shown 0.3 s apart)
@@ -246,3 +248,10 @@ def register(page: Any, live: LiveServer, name: str = "Ada") -> None:
     page.fill("#reg-name", name)
     page.click("#register-go")
     until(page, f"document.getElementById('profile-h')?.textContent === 'Player {name}'")
+
+
+def web_words(card: str) -> str:
+    """A card as the page says it: ``Frog slime 3 boom (green)``."""
+    c = next(x for x in CARDS if x.id == card)
+    sym = f" {SYMBOL_WORD[c.symbol]}" if c.symbol else ""
+    return f"{c.key.replace('_', ' ').capitalize()} {c.value}{sym} ({c.colour})"

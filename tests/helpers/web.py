@@ -1,6 +1,7 @@
 """The browser client in the tests: a real server in a thread (``LiveServer``), Chromium
 through Playwright (``chromium``), screenshots and texts kept for review (``shot``,
-``save_text``), waiting for what a page shows (``until``) and the lobby opened. The
+``save_text``), waiting for what a page shows (``until``), the lobby opened, and who took
+which card at the live server's table (``table_now``, ``taken``: its record replayed). The
 fixtures built on them are in ``tests/web/conftest.py``."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import MemoryStore
+from shared.events import Event, Took
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "web" / "screenshots"
 
@@ -54,12 +56,14 @@ class LiveServer:
         fut: Future[Any] = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return fut.result(timeout)
 
-    def drop_connections(self) -> None:
-        """Cut every client's TCP connection at once, as a lost network would."""
+    def drop_connections(self, name: str | None = None) -> None:
+        """Cut every client's TCP connection at once (or only those of the seat named
+        ``name``), as a lost network would."""
 
         def cut() -> None:
             for session in list(self.server.sessions):
-                session.ws.transport.abort()
+                if name is None or session.name == name:
+                    session.ws.transport.abort()
 
         self.loop.call_soon_threadsafe(cut)
 
@@ -150,3 +154,26 @@ def open_lobby(page: Any, live: LiveServer) -> None:
     page.goto(live.url)
     page.wait_for_selector("#tables")
     until(page, "document.getElementById('conn').textContent.startsWith('connected')")
+
+
+def table_now(live: LiveServer) -> tuple[list[tuple[int, str]], int | None]:
+    """The live server's one table now: who took which card so far, in order (its game
+    record replayed), and the seat to move (None before the game and after it)."""
+
+    async def read() -> tuple[list[tuple[int, str]], int | None]:
+        (table,) = live.server.lobby.tables.values()
+        game = table.game
+        mover = None if game is None or game.over else game.to_move
+        if table.record is None:
+            return [], mover
+        events: list[Event] = []
+        table.record.replay(events=events)
+        return [(e.seat, e.card) for e in events if isinstance(e, Took)], mover
+
+    result: tuple[list[tuple[int, str]], int | None] = live.call(read())
+    return result
+
+
+def taken(live: LiveServer) -> list[tuple[int, str]]:
+    """Who took which card so far at the live server's one table, in order."""
+    return table_now(live)[0]

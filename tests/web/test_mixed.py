@@ -21,9 +21,9 @@ import pytest
 
 from client.ui.render.cards import SYMBOL_WORD, short_name
 from shared.cards import CARDS
-from shared.events import Event, Took
 from tests.client.tmux import KK, Tmux, needs_tmux
-from tests.helpers.web import LiveServer, open_lobby, save_text, shot, until
+from tests.helpers.pages import web_words
+from tests.helpers.web import LiveServer, open_lobby, save_text, shot, table_now, taken, until
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -37,42 +37,11 @@ NO_HOLD = "KUPFERKESSEL_HOLD=0"
 key pressed a moment too late, and this test presses only on a screen it has read."""
 
 
-def web_words(card: str) -> str:
-    """The card as the page's log says it: ``Frog slime 3 boom (green)``."""
-    c = BY_ID[card]
-    sym = f" {SYMBOL_WORD[c.symbol]}" if c.symbol else ""
-    return f"{c.key.replace('_', ' ').capitalize()} {c.value}{sym} ({c.colour})"
-
-
 def term_words(card: str) -> str:
     """The card as the terminal's "since your take" line says it: ``Frog 3 boom``."""
     c = BY_ID[card]
     sym = f" {SYMBOL_WORD[c.symbol]}" if c.symbol else ""
     return f"{short_name(c.key)} {c.value}{sym}"
-
-
-def taken(live: LiveServer) -> list[tuple[int, str]]:
-    """Who took which card so far at the server's one table, in order: its game record
-    replayed."""
-    return table_now(live)[0]
-
-
-def table_now(live: LiveServer) -> tuple[list[tuple[int, str]], int | None]:
-    """The server's one table now: who took which card so far, in order (its game record
-    replayed), and the seat to move (None before the game and after it)."""
-
-    async def read() -> tuple[list[tuple[int, str]], int | None]:
-        (table,) = live.server.lobby.tables.values()
-        game = table.game
-        mover = None if game is None or game.over else game.to_move
-        if table.record is None:
-            return [], mover
-        events: list[Event] = []
-        table.record.replay(events=events)
-        return [(e.seat, e.card) for e in events if isinstance(e, Took)], mover
-
-    result: tuple[list[tuple[int, str]], int | None] = live.call(read())
-    return result
 
 
 def since_line(screen: str, colour: str) -> str:

@@ -274,11 +274,12 @@ def test_a_resignation_stays_in_the_log_while_a_computer_plays_the_seat(
     page.tap("[data-key=resign]")  # while Bea is to move
     page.tap("[data-key=resign-yes]")
     # the computer's takes for her seat decide nothing: her log (strict memory) still
-    # shows from her own last take on, the resignation with it
+    # shows from her own last take on, the resignation with it, and says whose they are
     after = """(() => {
       const lines = [...document.querySelectorAll('.log-lines li')].map(x => x.textContent);
       const gone = lines.findIndex(x => x.startsWith('White (Ann, you) resigned: a computer'));
-      return gone >= 0 && lines.slice(gone).some(x => x.startsWith('White (Ann, you) takes'));
+      return gone >= 0 && lines.slice(gone).some(x =>
+        x.startsWith('The computer played for you: White (Ann, you) takes'));
     })()"""
     deadline = time.monotonic() + 60
     while not page.evaluate(after):  # Bea plays on (a wand or a lost turn aside)

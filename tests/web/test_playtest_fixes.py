@@ -101,16 +101,20 @@ def test_a_resignation_is_logged_and_read_out_and_the_lobby_speaks_plainly(
     host.wait_for_selector(".cell.take")
     host.wait_for_timeout(300)
     assert "Back at the table" not in host.locator(".log").inner_text()
-    # Bea's page goes; Ann takes a card; Bea's page comes back: told once, not twice
+    # Bea's page goes; Ann takes a card; Bea's page comes back: Ann's take is shown to
+    # her (1.4: the moves missed), once, not twice, and no line says moves were missed
     guest.goto("about:blank")
     host.locator(".cell.take").first.click()
     host.locator(".options button").first.click()
     until(host, "!document.querySelector('.cell.take')")
+    took = host.locator("#lastmove").inner_text().removeprefix("Last move: White (Ann, you)")
+    took = took.split(",")[0].removesuffix(".")
     for _ in range(2):
         guest.goto(live_server.url)
         guest.wait_for_selector(".cell.take")
         guest.wait_for_timeout(300)
-        assert guest.locator(".log li", has_text="Back at the table").count() == 1
+        assert guest.locator(".log li", has_text=f"White (Ann){took}").count() == 1
+        assert guest.locator(".log li", has_text="Back at the table").count() == 0
 
     # Ann resigns: both logs say so and the end, Bea hears it and is shown the end
     host.click('[data-key="resign"]')

@@ -22,6 +22,7 @@ export class Connection {
   /** The name this connection's `hello` said (`helloName`). */
   private helloSaid = "";
   private readonly line = byId("conn");
+  private retryTimer = 0;
 
   constructor(private readonly host: ConnectionHost) {
     setInterval(() => this.keepAlive(), 500);
@@ -51,8 +52,11 @@ export class Connection {
     client.onClose((e) => {
       if (this.client !== client) return;
       this.client = null;
-      if (e.reason === "replaced" || e.code === 4001) this.elsewhere();
-      else this.retry(e);
+      if (e.reason === "replaced" || e.code === 4001) this.elsewhere(false);
+      else {
+        this.host.lost();
+        this.retry(e);
+      }
     });
     await this.host.opened(client);
   }
@@ -71,8 +75,10 @@ export class Connection {
     void this.open();
   }
 
-  /** The server said why it closes the connection. */
+  /** The server said why it closes the connection (a seat taken up elsewhere is said by
+   * the page's notice instead). */
   bye(msg: ByeMsg): void {
+    if (msg.reason === "replaced") return;
     this.byeSaid = true;
     this.host.say(
       msg.reason === "shutdown"
@@ -96,7 +102,7 @@ export class Connection {
     const why = e instanceof ConnectionClosed && e.reason ? ` (${e.reason})` : "";
     this.setLine(`connection lost${why}: reconnecting (try ${this.retries})`);
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries - 1, 5));
-    setTimeout(() => void this.open(), delay);
+    this.retryTimer = window.setTimeout(() => void this.open(), delay);
   }
 
   /** A quiet table is not an idle client: a ping before the server would think so. */
@@ -107,9 +113,20 @@ export class Connection {
     }
   }
 
-  /** The seat was resumed in another window or on another device: the page waits to be
-   * asked before it takes it back. */
-  private elsewhere(): void {
+  /** Another tab of this browser took the seat up: this tab lets it go for good (its
+   * connection, or its tries to connect again, would take the seat back from there). */
+  letGo(): void {
+    clearTimeout(this.retryTimer);
+    const c = this.client;
+    this.client = null;
+    c?.close();
+    this.elsewhere(true);
+  }
+
+  /** The seat was resumed in another tab (`tab`: of this browser), window or device:
+   * the page waits to be asked before it takes it back. */
+  private elsewhere(tab: boolean): void {
+    clearTimeout(this.retryTimer);
     this.setLine("not connected");
     const again = () => {
       this.retries = 0;
@@ -120,11 +137,22 @@ export class Connection {
       h(
         "section",
         { class: "form", "aria-labelledby": "away-h" },
-        h("h2", { id: "away-h", tabindex: -1 }, "Your seat is played elsewhere"),
+        h(
+          "h2",
+          { id: "away-h", tabindex: -1 },
+          tab ? "Your seat is played in another tab" : "Your seat is played elsewhere",
+        ),
         h(
           "p",
           {},
-          "Another window or device took this seat up with its token, so this page let go of it.",
+          tab
+            ? "Another tab of this browser took your seat up, so this tab let go of it: a seat plays in one tab at a time."
+            : "Another tab, window or device took your seat up, so this page let go of it: a seat plays in one place at a time.",
+        ),
+        h(
+          "p",
+          {},
+          "Play here again to take it back here: the other one then lets go of it in turn.",
         ),
         h(
           "p",

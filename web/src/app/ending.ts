@@ -1,8 +1,10 @@
 /**
- * The end of a game on the table screen: how it ended, the places, the score of every
- * ingredient and recipe, and the rematch.
+ * The end of a game on the table screen: how it ended, the places (with how the game
+ * ended for each seat: resigned, timed out, a computer's takes for it; on a rated table
+ * each seat's rating change), why a seat with more points can place lower, the score of
+ * every ingredient and recipe, and the rematch.
  */
-import type { GameView, Score } from "../lib/protocol";
+import type { GameView, ResultInfo, Score, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
 import type { EndingHost } from "./host";
 import { Cards, endingWords, ordinal } from "./words";
@@ -14,9 +16,17 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
   const places = result
     ? [...result.places.keys()]
         .sort((a, b) => result.places[a] - result.places[b])
-        .map((s) =>
-          h("li", {}, `${ordinal(result.places[s])}: ${app.who(s)}, ${result.totals[s]} points`),
-        )
+        .map((s) => {
+          const how = seatEnded(result, s, seats[s]);
+          const rating = ratingWords(seats[s]);
+          return h(
+            "li",
+            { "data-seat": s },
+            `${ordinal(result.places[s])}: ${app.who(s)}, ${points(result.totals[s])}`,
+            how ? h("span", { class: "how" }, ` (${how})`) : null,
+            rating ? h("span", { class: "rating" }, `; ${rating}`) : null,
+          );
+        })
     : [];
   const people = seats.filter((s) => s.name && !s.bot);
   const asked = people.filter((s) => s.rematch).length;
@@ -32,6 +42,15 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
         : v.winners.map((s) => app.who(s)).join(" and ") + " won.",
     ),
     places.length ? h("ol", { class: "places", "aria-label": "Places" }, places) : null,
+    result && placedBelow(result)
+      ? h(
+          "p",
+          { id: "places-why", class: "muted" },
+          "A seat that resigned, whose time ran out move after move, or whose opponent " +
+            "claimed the win while it was away places after every other seat, whatever its " +
+            "points.",
+        )
+      : null,
     v.scores ? scoreTable(app, v.scores, cards) : null,
     app.t.seat !== null
       ? h(
@@ -100,5 +119,61 @@ function scoreTable(app: EndingHost, scores: Score[], cards: Cards): HTMLElement
       ),
     ),
     h("tbody", {}, rows),
+  );
+}
+
+const points = (n: number): string => `${n} point${n === 1 ? "" : "s"}`;
+
+/** How the game ended for `seat`, in a few words ("" when it played on to the end by
+ * itself): 1.4's `ended` and `computer_takes`, else what the result says. */
+function seatEnded(result: ResultInfo, seat: number, info: SeatInfo | undefined): string {
+  if (info?.bot) return "";
+  const ended =
+    info?.ended ??
+    (result.resigned?.includes(seat)
+      ? "resigned"
+      : result.timed_out?.includes(seat)
+        ? "timed_out"
+        : result.claimed_by === seat
+          ? "claimed"
+          : result.ending === "claimed"
+            ? "lost_claim"
+            : null);
+  const said: Record<string, string> = {
+    resigned: "resigned",
+    timed_out: "its time ran out move after move, and a computer took the seat over",
+    claimed: "claimed the win",
+    lost_claim: "away when the win was claimed",
+  };
+  const parts = ended && said[ended] ? [said[ended]] : [];
+  const n = info?.computer_takes ?? 0;
+  if (n) parts.push(`a computer made ${n === 1 ? "1 of its takes" : `${n} of its takes`}`);
+  else if (info?.computer_takes === undefined && result.replaced?.includes(seat))
+    parts.push("a computer played for it");
+  return parts.join("; ");
+}
+
+/** A seat's rating change on a rated table (1.4): "rating 12.3, up 1.8". */
+function ratingWords(info: SeatInfo | undefined): string {
+  const after = info?.rating_after;
+  if (after == null) return "";
+  const before = info?.rating_before;
+  if (before == null) return `rating ${after.toFixed(1)} (a first rated game)`;
+  const d = after - before;
+  const change =
+    Math.abs(d) < 0.05 ? "unchanged" : `${d > 0 ? "up" : "down"} ${Math.abs(d).toFixed(1)}`;
+  return `rating ${before.toFixed(1)} to ${after.toFixed(1)}, ${change}`;
+}
+
+/** The places need a word of why: a seat placed after one with fewer points, or a game
+ * of three played out after a seat resigned or timed out (it placed last by that). */
+function placedBelow(result: ResultInfo): boolean {
+  const seats = [...result.places.keys()];
+  const gone = (result.resigned?.length ?? 0) + (result.timed_out?.length ?? 0);
+  return (
+    (gone > 0 && seats.length === 3 && result.ending === "played_out") ||
+    seats.some((a) =>
+      seats.some((b) => result.places[a] > result.places[b] && result.totals[a] > result.totals[b]),
+    )
   );
 }

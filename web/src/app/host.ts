@@ -65,6 +65,18 @@ export interface ConnectionHost extends Says {
   opened(client: KupferkesselClient): Promise<void>;
   /** A message of the server. */
   heard(msg: ServerMessage): void;
+  /** The connection was lost (another is tried): nothing can be taken until it is back. */
+  lost(): void;
+}
+
+/** What "one seat, one tab" asks (`tabs.ts`). */
+export interface TabsHost {
+  /** The table and seat this tab is at. */
+  readonly here: Here | null;
+  /** Another tab of this browser took this tab's seat up: let it go, and say so. */
+  takenByTab(): void;
+  /** This tab took the seat up from another tab of this browser: say so. */
+  tookFromTab(): void;
 }
 
 /** What the invite links ask (`invite.ts`): the table this page is at. */
@@ -196,6 +208,8 @@ export interface TableHost extends ActionsHost, PanelsHost, EndingHost, ChatHost
 /** What the update pump asks (`updates.ts`): the table's state to change, and the
  * screen, the announcer and the focus to show each update with. */
 export interface UpdatesHost extends TableReads {
+  /** The connection in use (null: none at the moment): it asks for moves missed. */
+  readonly client: KupferkesselClient | null;
   readonly cards: Cards | null;
   readonly screen: Screen;
   /** The table and seat this page is at (its log is kept per table and seat). */

@@ -44,11 +44,13 @@ export class GameLog {
    * entries added, the take among them (with the slot its refill filled and what its
    * boom hit), and the last move among them: that take, or a corner stop after it. A
    * take of a seat in `computer` (a computer plays it now: away, or resigned with three
-   * players) decides nothing for it. */
+   * players), or one the update says a computer made (`byComputer`, 1.4), decides
+   * nothing for it. */
   add(
     events: readonly GameEvent[],
     words: (ev: GameEvent) => string | null,
     computer: ReadonlySet<number> = new Set(),
+    byComputer = false,
   ): { added: LogEntry[]; took: LogEntry | null; move: LogEntry | null } {
     const added: LogEntry[] = [];
     let took: LogEntry | null = null;
@@ -67,7 +69,7 @@ export class GameLog {
       if (ev.kind === "took") {
         entry.row = ev.row;
         entry.col = ev.col;
-        entry.decided = !timedOut && !computer.has(ev.seat);
+        entry.decided = !timedOut && !byComputer && !computer.has(ev.seat);
         took = entry;
       }
       if (ev.kind === "took" || ev.kind === "passed_corner") move = entry;

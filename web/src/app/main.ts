@@ -1,7 +1,8 @@
 /**
  * The web client: lobby, new table, join by code or link, waiting, the table, the end,
- * rematch, watching; resumes a seat after a reload or a dropped connection. It speaks
- * protocol 1.1 through the client library and draws plain DOM.
+ * rematch, watching; resumes a seat after a reload or a dropped connection, and shows
+ * the moves missed meanwhile. It speaks the protocol of `lib/protocol.ts` (1.4) through
+ * the client library and draws plain DOM.
  */
 import { KupferkesselClient, ProtocolError } from "../lib/index";
 import type {
@@ -18,6 +19,7 @@ import { renderCreate } from "./create";
 import { byId } from "./dom";
 import type {
   ConnectionHost,
+  TabsHost,
   LobbyHost,
   PlayersScreen,
   Screen,
@@ -34,13 +36,14 @@ import { followLink, readLink, showHelp, toLobby } from "./links";
 import { Presses } from "./presses";
 import { here as hereStore, prefs, savedChat, savedLog, tokens, type Here } from "./store";
 import { inSight, renderTable } from "./table";
+import { SeatTabs } from "./tabs";
 import { Updates } from "./updates";
 import { Connection } from "./connection";
 import { Cards, cap, refusalWords, seatLabel } from "./words";
 
 /** The application: the connection, the screens, and what they share. Each screen is
  * handed it as its small interface (`host.ts`) and knows no more of it. */
-class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
+class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost {
   cards: Cards | null = null;
   screen: Screen = "lobby";
   here: Here | null = null;
@@ -61,6 +64,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
   private readonly presses = new Presses();
   private readonly updates = new Updates(this, this.pacer, this.presses);
   private readonly chat = new ChatBox(this);
+  private readonly tabs = new SeatTabs(this);
   readonly chatBox = this.chat.box;
   wantReady = true;
   private listTimer = 0;
@@ -192,6 +196,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
           invite: this.hereAt(msg.table)?.invite ?? null,
         });
         this.updates.resumed(); // the fresh view that follows says if it moved on
+        if (this.here) this.tabs.took(this.here); // a tab of this browser that had it says so
         break;
       case "watching":
         this.enterTable({
@@ -301,11 +306,35 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost {
     } else this.redraw();
   }
 
+  /** This seat may take a card now: its turn in the view shown, connected, and no moves
+   * missed meanwhile still to show. */
   isMyTurn(): boolean {
     const v = this.t.view;
     return (
-      !!v && !v.game_over && v.to_move != null && v.to_move === this.t.seat && !!v.takes?.length
+      !!v &&
+      !v.game_over &&
+      v.to_move != null &&
+      v.to_move === this.t.seat &&
+      !!v.takes?.length &&
+      this.client !== null &&
+      !this.updates.catchingUp
     );
+  }
+
+  takenByTab(): void {
+    this.link.letGo();
+  }
+
+  tookFromTab(): void {
+    const text = "This tab plays your seat now: another tab of this browser had it, and let it go";
+    this.t.log.note("presence", text);
+    this.say(`${text}.`, true);
+    this.announce(`${text}.`);
+    this.redraw();
+  }
+
+  lost(): void {
+    if (this.screen === "table") this.redraw(); // the cards to take are not, for now
   }
 
   /** `White (Ann)`, with `you` for this browser's seat. */

@@ -1,13 +1,16 @@
 /**
  * The table's updates, shown in order and paced (`pace.ts`), each one's events logged
- * and read out; the presence news that goes into the log (resignations, seats a
- * computer took over, people back); and the log kept by the table's memory rule.
+ * and read out; after a reconnect or a reload, the moves missed meanwhile (protocol 1.4,
+ * `missed.ts`) shown first, as if watched; the presence news that goes into the log
+ * (resignations, seats a computer took over, people back); and the log kept by the
+ * table's memory rule.
  */
 import { lineOf } from "../lib/index";
-import type { PresenceMsg, UpdateMsg } from "../lib/protocol";
+import type { MissedMsg, PresenceMsg, UpdateMsg } from "../lib/protocol";
 import type { UpdatesHost } from "./host";
 import { GameLog, type LogEntry } from "./log";
 import type { Pacer } from "./pace";
+import { missedUpdates } from "./missed";
 import type { Presses } from "./presses";
 import { steps, stopsAtCorner } from "./steps";
 import { savedLog } from "./store";
@@ -18,6 +21,12 @@ export class Updates {
   private pumping = false;
   /** The state version the log had seen when the seat was resumed (null: not resuming). */
   private resumedFrom: number | null = null;
+  /** Asking for the moves missed (`catchUp`): nothing is shown until they come. */
+  private catching = false;
+  /** Updates of moves missed: shown at the pace of others' moves, one's own too. */
+  private readonly replayed = new WeakSet<UpdateMsg>();
+  /** Counts the tables and seats this page went to: an answer for one before is dropped. */
+  private generation = 0;
 
   constructor(
     private readonly app: UpdatesHost,
@@ -27,13 +36,71 @@ export class Updates {
 
   /** An update of the table: shown in its turn, a move at a time (`steps.ts`). */
   push(u: UpdateMsg): void {
+    const since = this.resumedFrom;
+    const c = this.app.client;
+    if (
+      since !== null &&
+      since >= 0 &&
+      !u.events?.length &&
+      u.state_version > since &&
+      !this.catching &&
+      c &&
+      c.welcome.protocol[0] === 1 &&
+      c.welcome.protocol[1] >= 4
+    ) {
+      // back after moves were made: the fresh view waits until they are shown (1.4)
+      void this.catchUp(since, u);
+      return;
+    }
     this.queue.push(...steps(u));
     void this.pump();
+  }
+
+  /** Moves missed are asked for: nothing is shown (nor taken) until they come. */
+  get catchingUp(): boolean {
+    return this.catching;
   }
 
   /** Another table or seat: the updates of the one before are dropped. */
   clear(): void {
     this.queue = [];
+    this.catching = false;
+    this.generation += 1;
+  }
+
+  /** Ask for the moves made since state `since`, then show them before `now` (and
+   * before anything that came after it); without them (refused, a connection lost, an
+   * older server), `now` alone, the log saying that moves were missed. */
+  private async catchUp(since: number, now: UpdateMsg): Promise<void> {
+    const c = this.app.client!;
+    const generation = this.generation;
+    const old = this.app.t.version === since ? this.app.t.view : null;
+    this.catching = true;
+    this.app.renderTableNow(); // nothing to take until the moves missed are shown
+    let missed: MissedMsg | null = null;
+    try {
+      const m = await c.request("catch_up", { since });
+      if (m.type === "missed") missed = m;
+    } catch {
+      // shown as before 1.4: the fresh view, and a line in the log
+    }
+    if (generation !== this.generation) return;
+    this.catching = false;
+    const shown = missed ? missedUpdates(missed, now, old) : [];
+    if (shown.length) {
+      this.resumedFrom = null;
+      if (missed?.omitted) {
+        const n = missed.omitted;
+        this.app.t.log.note(
+          "back",
+          `Back at the table: ${n} earlier move${n === 1 ? " is" : "s are"} not shown`,
+        );
+      }
+      const parts = shown.flatMap((u) => steps(u));
+      for (const u of parts) this.replayed.add(u);
+      this.queue.unshift(...parts);
+    } else this.queue.unshift(...steps(now));
+    void this.pump();
   }
 
   /** The seat was resumed, or the table watched again: the fresh view that follows
@@ -90,7 +157,7 @@ export class Updates {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.queue.length) {
+      while (this.queue.length && !this.catching) {
         if (this.presses.pressing) {
           await this.presses.released(); // a finger or button is down (`presses.ts`)
           continue;
@@ -102,7 +169,8 @@ export class Updates {
             u.events?.some(
               (e) => "seat" in e && e.seat !== this.app.t.seat && e.kind !== "turn_passed",
             )) ||
-          stopsAtCorner(u.events);
+          stopsAtCorner(u.events) ||
+          this.replayed.has(u);
         const wait = others ? this.pacer.due(this.queue.length) : 0;
         if (wait > 0) {
           await this.pacer.sleep(wait);
@@ -156,8 +224,15 @@ export class Updates {
           (s) => this.app.whose(s),
         ),
       computer,
+      u.by_computer ?? false,
     );
-    for (const e of added) if (e.seat !== t.seat || t.seat === null) said.push(e.text);
+    for (const e of added) {
+      // the person is told which of their seat's moves were the computer's
+      if (e.kind === "took" && e.seat === t.seat && t.seat !== null && e.decided === false)
+        e.text = `The computer played for you: ${e.text}`;
+    }
+    for (const e of added)
+      if (e.seat !== t.seat || t.seat === null || e.decided === false) said.push(e.text);
     if (took) t.last = took;
     if (move) t.move = move;
     const ended = before !== null && !before.game_over && u.view.game_over && u.view.result;
