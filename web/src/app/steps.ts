@@ -1,7 +1,7 @@
 /**
  * An update split into the moves a person at the table sees one after the other. The
  * server sends one update for a take and what follows it by itself: the next seats'
- * corner stops (a pawn that stops beside a corner takes nothing, and the turn goes on at
+ * corner stops (or the taker's own, in the extra turn of a wand) (a pawn that stops beside a corner takes nothing, and the turn goes on at
  * once). Shown as one, such a stop would come in the same moment as the take before it,
  * with no pause, and the last move said would still be the take; split, each stop is a
  * move of its own, shown at the pace of a take (`pace.ts`).
@@ -16,11 +16,13 @@ import type { GameEvent, GameView, UpdateMsg } from "../lib/protocol";
 export function steps(u: UpdateMsg): UpdateMsg[] {
   const events = u.events ?? [];
   if (u.view.game_over) return [u];
-  // a step begins where the turn passes to a seat that then stops beside a corner
+  // a step begins where a turn begins (the next seat's, or a wand's extra one) that
+  // then stops beside a corner
+  const begins = (e: GameEvent) => e.kind === "turn_passed" || e.kind === "extra_turn";
   const starts = [0];
   events.forEach((ev, i) => {
-    if (ev.kind !== "turn_passed" || i === 0) return;
-    const end = events.findIndex((e, j) => j > i && e.kind === "turn_passed");
+    if (!begins(ev) || i === 0) return;
+    const end = events.findIndex((e, j) => j > i && begins(e));
     const turn = events.slice(i, end < 0 ? events.length : end);
     if (turn.some((e) => e.kind === "passed_corner")) starts.push(i);
   });
@@ -48,7 +50,10 @@ function before(view: GameView, later: readonly GameEvent[]): GameView {
   const pawns = [...view.pawns];
   for (const ev of [...later].reverse()) if (ev.kind === "moved") pawns[ev.seat] = ev.from_space;
   const first = later[0];
-  const toMove = first.kind === "turn_passed" ? first.seat : (view.to_move ?? null);
+  const toMove =
+    first.kind === "turn_passed" || first.kind === "extra_turn"
+      ? first.seat
+      : (view.to_move ?? null);
   return {
     ...view,
     pawns,
