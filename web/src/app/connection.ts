@@ -146,13 +146,8 @@ export class Connection {
           "p",
           {},
           tab
-            ? "Another tab of this browser took your seat up, so this tab let go of it: a seat plays in one tab at a time."
-            : "Another tab, window or device took your seat up, so this page let go of it: a seat plays in one place at a time.",
-        ),
-        h(
-          "p",
-          {},
-          "Play here again to take it back here: the other one then lets go of it in turn.",
+            ? "Another tab of this browser took your seat up, so this tab let go of it."
+            : "Another tab, window or device took your seat up, so this page let go of it.",
         ),
         h(
           "p",

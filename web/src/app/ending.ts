@@ -46,9 +46,7 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
       ? h(
           "p",
           { id: "places-why", class: "muted" },
-          "A seat that resigned, whose time ran out move after move, or whose opponent " +
-            "claimed the win while it was away places after every other seat, whatever its " +
-            "points.",
+          "Who resigned, timed out or lost to a claim places after the others, whatever the points.",
         )
       : null,
     v.scores ? scoreTable(app, v.scores, cards) : null,
@@ -141,7 +139,7 @@ function seatEnded(result: ResultInfo, seat: number, info: SeatInfo | undefined)
             : null);
   const said: Record<string, string> = {
     resigned: "resigned",
-    timed_out: "its time ran out move after move, and a computer took the seat over",
+    timed_out: "timed out: a computer took the seat over",
     claimed: "claimed the win",
     lost_claim: "away when the win was claimed",
   };
