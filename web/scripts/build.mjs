@@ -27,7 +27,7 @@ async function bundle(entry, extra = {}) {
     bundle: true,
     minify: true,
     format: "esm",
-    target: ["es2020"],
+    target: ["es2022"],
     write: false,
     metafile: true,
     legalComments: "none", // the licenses ship in licenses.txt
