@@ -54,6 +54,8 @@ class Bus:
         self._flush_queued = False
         self._publish: asyncio.Queue[dict[str, list[Message]] | None] = asyncio.Queue()
         self.stopping = False
+        # told which nodes (``"*"``: every node) a dropped batch was for (``Forwarding``)
+        self.dropped: Callable[[list[str]], None] = lambda nodes: None
 
     async def start(self) -> list[asyncio.Task[None]]:
         """Subscribe; returns the listening and the publishing task."""
@@ -112,8 +114,9 @@ class Bus:
 
     async def _publish_batch(self, batch: dict[str, list[Message]]) -> None:
         """Publish, trying again while Redis is away (restarting) for up to a lease:
-        what a node sends must not be lost in between; after that it is dropped (the
-        sessions concerned attach again when the cluster channel comes back)."""
+        what a node sends must not be lost in between; after that it is dropped, and
+        ``dropped`` is told for which nodes (the sessions concerned attach again: the
+        channels may all have stayed up, with nobody else to notice the loss)."""
         deadline = time.monotonic() + self.lease
         while True:
             try:
@@ -125,7 +128,9 @@ class Bus:
                 return
             except (RedisError, OSError) as e:
                 if time.monotonic() > deadline or self.stopping:
-                    log.warning("publish failed", extra={"error": repr(e)})
+                    log.warning("publish failed", extra={"error": repr(e), "nodes": len(batch)})
+                    if not self.stopping:
+                        self.dropped(list(batch))
                     return
                 await asyncio.sleep(0.05)
 

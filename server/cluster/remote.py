@@ -51,6 +51,7 @@ from .messages import (
     FrameFor,
     IntentFor,
     NodeMessage,
+    Reconnected,
     Refused,
     Rematched,
     Replaced,
@@ -273,6 +274,7 @@ class Forwarding:
         # (None: the operator's, ``ask``)
         self._pending: dict[int, tuple[asyncio.Future[Reply], RemoteTable | None]] = {}
         self.forwarded = 0  # intents sent to the tables' owners (for the metrics)
+        bus.dropped = self.dropped
 
     def new_handle_id(self) -> str:
         self._handle_ids += 1
@@ -441,6 +443,18 @@ class Forwarding:
         proxy = self.proxies.get(msg.handle_id)
         if proxy is None or not proxy.rematched(msg.table, msg.created, msg.seat, msg.seats):
             self.bus.send(src, encode(IntentFor(Detach(), msg.table, msg.handle_id)))
+
+    def dropped(self, nodes: list[str]) -> None:
+        """What we sent ``nodes`` (``"*"``: every node) was dropped: Redis did not take it
+        within a lease (it was slow, or this node was paused), while every channel may
+        have stayed up. As after a lost channel, our sessions at their tables attach
+        again (a fresh view each, their intents in flight answered as lost), and they
+        are told to attach theirs at ours again (``Reconnected``): nobody waits for a
+        frame or an answer that was lost."""
+        every = "*" in nodes
+        self.attach_again([p for p in self.proxies.values() if every or p.owner in nodes])
+        for node in ["*"] if every else nodes:
+            self.bus.send(node, encode(Reconnected()))
 
     def reconnected(self, src: str) -> None:
         """Node ``src`` is back on its channel: what we sent it meanwhile was lost."""

@@ -1,0 +1,61 @@
+"""What one node publishes to another may be lost without any channel going down: Redis
+did not take it within a lease (it was slow, or the node was paused meanwhile), and the
+node dropped it. The sessions it concerned must not wait for ever for what it carried."""
+
+from __future__ import annotations
+
+import random
+
+import redis.asyncio as aioredis
+
+from bench.services import Redis
+
+from ..helpers.cluster import LEASE, cluster
+from .wsclient import WsClient, create, join, random_take
+
+
+async def test_an_update_lost_on_its_way_to_another_node_is_made_good(
+    pg_url: str, own_redis: Redis
+) -> None:
+    """A take at node b, whose update to a seat at node a cannot be published for
+    longer than a lease (Redis takes no writes: ``CLIENT PAUSE ... WRITE``, which also
+    stops the leases' expiry, so nobody's table moves). Before, the seat at a never
+    heard of the take and waited for a view that never came; now b tells a that what it
+    sent was lost and a attaches its sessions at b's tables again: a fresh view."""
+    async with cluster(pg_url, own_redis.url, n=2) as (a, b):
+        host = await WsClient.open(b.port, "p0")  # seat 0 at b, which owns the table
+        table, _, _ = await create(host, options={"players": 2})
+        guest = await WsClient.open(a.port, "p1")  # seat 1 at a: a remote session
+        await join(guest, table, "p1")
+        for c in (host, guest):
+            await c.send("ready")
+        first = await host.wait_type("view")
+        await guest.wait_type("view")
+        seats = [host, guest]
+        while first.view.to_move != 0:  # let seat 1 move until seat 0 (at b) is to move
+            mover = seats[first.view.to_move]
+            fields = random_take(first.view, random.Random(first.state_version))
+            seen = len(host.msgs)
+            fields["state_version"] = first.state_version
+            acked = await mover.request("take", **fields)
+            assert acked.type == "ack", acked
+            first = await host.wait_for(lambda x: x.type == "view", start=seen)
+        version = first.state_version
+        r = aioredis.Redis.from_url(own_redis.url)
+        try:
+            await r.execute_command("CLIENT", "PAUSE", int(4 * LEASE * 1000), "WRITE")
+            fields = random_take(first.view, random.Random(5))
+            fields["state_version"] = version
+            acked = await host.request("take", **fields)
+            assert acked.type == "ack", acked  # stored in PostgreSQL: no Redis needed
+            # the update to the seat at a waits in vain for Redis, longer than a lease
+            news = await guest.wait_for(
+                lambda x: x.type == "view" and x.state_version == version + 1,
+                timeout=12 * LEASE,
+            )
+        finally:
+            await r.execute_command("CLIENT", "UNPAUSE")
+            await r.aclose()
+        assert news.view.to_move == 1 or news.view.game_over
+        for c in (host, guest):
+            await c.close()
