@@ -28,13 +28,25 @@ SEEN = """(() => {
   let last = null;
   const look = () => {
     const text = document.getElementById('lastmove')?.textContent ?? null;
-    if (text && text !== last && window.kkSeen) { last = text; window.kkSeen(text); }
+    if (!text || text === last) return;
+    last = text;
+    const seen = JSON.parse(sessionStorage.getItem('kk-seen') ?? '[]');
+    sessionStorage.setItem('kk-seen', JSON.stringify([...seen, text]));
   };
   new MutationObserver(look).observe(document,
     {childList: true, characterData: true, subtree: true});
 })()"""
-"""Every line the page puts under the grid, handed to the test as it shows (a reload
-keeps listening: the script runs in every document of the page)."""
+"""Every line the page puts under the grid, kept in the tab's ``sessionStorage`` as it
+shows (``seen``). A reload keeps them: the script runs in every document of the page,
+and a line shown just before a reload is kept at once, by the page itself. (Handed to
+the test through an exposed function instead, such a line could be lost: Playwright
+drops a call whose document goes away before the call is handled.)"""
+
+
+def seen(page: Any) -> list[str]:
+    """The lines the page has put under the grid so far, in order (``SEEN``)."""
+    lines: list[str] = page.evaluate("JSON.parse(sessionStorage.getItem('kk-seen') ?? '[]')")
+    return lines
 
 
 def said(line: str, seat: int, card: str) -> bool:
@@ -88,8 +100,6 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
 ) -> None:
     ann = open_page("phone")
     ann.set_viewport_size({"width": 360, "height": 640})
-    shown: list[str] = []
-    ann.expose_function("kkSeen", lambda line: shown.append(line))
     ann.context.add_init_script(script=SEEN)
     open_lobby(ann, live_server)
     ann.fill("#player-name", "Ann")
@@ -118,6 +128,7 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
         # Ann is to decide: every take since her last one is on the page already
         takes = taken(live_server)
         meanwhile = takes[mark:]
+        shown = seen(ann)
         missing = all_shown(shown[pos:], meanwhile)
         assert not missing, f"after {done}: {missing} not shown; shown {shown[pos:]}"
         decisions += 1
@@ -129,7 +140,7 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
         n = len(takes)
         take_one(ann, "phone", pick=decisions)
         until_server(live_server, bea, lambda t, _m, n=n: len(t) > n, "Ann's take")
-        mark, pos = len(taken(live_server)), len(shown)
+        mark, pos = len(taken(live_server)), len(seen(ann))
         if not plan or table_now(live_server)[1] == ANN:
             continue  # (a wand: Ann plays again at once, nothing to miss; next time then)
         action = last = plan.pop(0)
@@ -156,6 +167,7 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
                     "a computer's take for Ann",
                 )
             ann.context.set_offline(False)
+    shown = seen(ann)
     computer = [ln for ln in shown if ln.startswith("Last move: The computer played for you:")]
     assert computer, shown
     print(f"decisions checked: {done}; the computer's takes for Ann told: {len(computer)}")
