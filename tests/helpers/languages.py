@@ -84,6 +84,10 @@ def untranslated(screen: str, lang: str, names: set[str]) -> list[str]:
     """The words of ``screen`` left in English (``names``: the players', the table's,
     the server's, written as they were given)."""
     allowed = {w.lower() for w in (*KEEP, *names)} | card_words(lang)
+    for name in sorted(filter(None, names), key=len, reverse=True):
+        # a name is no word of the language, nor are the letters in it: a table's id
+        # "bad92683" holds the English "bad"
+        screen = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", screen)
     if lang == "xx":
         return sorted({w for w in _WORD.findall(screen) if w.lower() not in allowed})
     words = {w for w in _LETTERS.findall(screen) if w.lower() not in allowed}
