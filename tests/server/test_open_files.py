@@ -19,7 +19,10 @@ import pytest
 
 from server.commands.serve import ACCEPT_TURNS, FD_RESERVE
 
+from ..helpers.cluster import START_WITHIN
 from .wsclient import WsClient, http_get
+
+WORK_WITHIN = 240.0
 
 pytestmark = [
     pytest.mark.e2e,  # servers as processes
@@ -70,8 +73,13 @@ async def serve_limited(
     if pids is not None:
         pids.append(proc.pid)
     try:
-        async with asyncio.timeout(30):
-            yield await asyncio.shield(port), lines
+        # hang guards, far beyond what was measured on a loaded machine: the start (as a
+        # cluster node's), then the test's work (600 connections at a full listen backlog
+        # wait on SYN retransmissions: over 30 s at a load of 30)
+        async with asyncio.timeout(START_WITHIN):
+            started = await asyncio.shield(port)
+        async with asyncio.timeout(WORK_WITHIN):
+            yield started, lines
     finally:
         with suppress(ProcessLookupError):
             proc.terminate()
