@@ -23,10 +23,14 @@ from server.app import Server, ServerConfig
 from server.store import open_store
 from tests.server.wsclient import http_get
 
-__all__ = ["LEASE", "Node", "cluster"]
+__all__ = ["KEEP_LEASE", "LEASE", "Node", "cluster"]
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 1.0  # seconds a node's hold on a table lasts unless renewed
+KEEP_LEASE = 10.0
+"""The lease of a test in which every node keeps its tables: a request forwarded to a
+table's owner is given four leases to be answered, and at a load of 25 an answer came
+later than the four seconds of ``LEASE`` (the join was refused ``cluster_unavailable``)."""
 START_WITHIN = 90.0
 """Seconds a node process has to answer ``/healthz`` as itself: a hang guard. Its start
 is mostly Python's (0.6 s of CPU importing the server, then the database and Redis in
@@ -45,7 +49,7 @@ async def cluster(
 ) -> AsyncIterator[list[Server]]:
     """``n`` started nodes in this process (port 0 each), stopped at the end; the
     block must end within 180 s (a hang fails the test with its traceback). A test
-    about what happens while every node keeps its tables gives a longer ``lease``: on
+    about what happens while every node keeps its tables gives ``lease=KEEP_LEASE``: on
     a busy machine a renewal can come later than a second, and the table moves. With
     ``admin_dir``, node ``i`` has its admin socket there, ``node{i}.sock``."""
     nodes = []

@@ -15,7 +15,7 @@ from server.players.hashing import Hasher, SignInBounds
 from server.players.names import name_key
 from server.store import MemoryStore, Store, open_store
 from server.store.players import StoredPlayer
-from tests.helpers.cluster import cluster
+from tests.helpers.cluster import KEEP_LEASE, cluster
 from tests.server.wsclient import WsClient, create
 
 from .helpers import new_secret, signed_in, stored_server
@@ -217,7 +217,7 @@ async def test_device_codes_take_from_the_same_bucket(store_url: str) -> None:
 
 
 async def test_a_code_shown_at_one_node_signs_in_at_another(pg_url: str, redis_url: str) -> None:
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
         ada = await signed_in(a.port, "Ada", new_secret(), register=True)
         code = await ada.request("new_device_code")
         phone = await WsClient.open(b.port, "phone", (1, 2))

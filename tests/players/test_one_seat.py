@@ -18,7 +18,7 @@ from server.store.players import StoredPlayer
 from server.store.postgres import PostgresStore
 from server.store.sqlite import SqliteStore
 from shared.options import Options
-from tests.helpers.cluster import cluster
+from tests.helpers.cluster import KEEP_LEASE, cluster
 from tests.server.wsclient import WsClient, create
 
 from .helpers import new_secret, signed_in, stored_server
@@ -73,7 +73,7 @@ async def test_two_joins_of_one_player_at_once_seat_it_once(store_url: str) -> N
 
 async def test_two_joins_at_two_nodes_seat_one_player_once(pg_url: str, redis_url: str) -> None:
     """The owner's table decides, whichever node each join comes through."""
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
         await _races(a, b)
 
 

@@ -8,7 +8,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from server.players.ratings import OWN_TAKES
 from tests.helpers import until
-from tests.helpers.cluster import cluster
+from tests.helpers.cluster import KEEP_LEASE, cluster
 from tests.server.wsclient import WsClient, create
 
 from .helpers import new_secret, own_takes, signed_in, stored_server
@@ -79,7 +79,7 @@ async def test_a_rematch_of_a_rated_table_is_rated(store_url: str) -> None:
 
 
 async def test_another_nodes_listing_marks_rated_tables(pg_url: str, redis_url: str) -> None:
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
         ada = await signed_in(a.port, "Ada", new_secret(), register=True)
         await create(ada, player="Ada", name="ranked", rated=True)
         on_a = await WsClient.open(a.port, "anon", (1, 1))

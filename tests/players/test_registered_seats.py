@@ -8,7 +8,7 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
-from tests.helpers.cluster import cluster
+from tests.helpers.cluster import KEEP_LEASE, cluster
 from tests.server.wsclient import WsClient, create
 
 from .helpers import new_secret, signed_in, stored_server
@@ -75,7 +75,7 @@ async def test_a_seat_given_up_loses_its_mark(store_url: str) -> None:
 
 
 async def test_a_registered_player_at_another_node_is_marked(pg_url: str, redis_url: str) -> None:
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
         anon = await WsClient.open(a.port, "a", (1, 2))
         table, _, _ = await create(anon, player="Anna", options={"players": 2})
         hanna = await signed_in(b.port, "Hanna", new_secret(), register=True)

@@ -30,7 +30,7 @@ from shared.record import Record
 from shared.view import view
 
 from ..helpers import until
-from ..helpers.cluster import cluster
+from ..helpers.cluster import KEEP_LEASE, cluster
 from ..helpers.leak_oracle import check_game, play_one
 from ..helpers.missed import live_steps, missed
 from .wsclient import WsClient, create, http_get, join, play_seat, random_take
@@ -96,7 +96,7 @@ def test_a_remote_table_has_every_method_a_session_uses() -> None:
 async def test_games_with_seats_and_spectators_on_different_nodes(
     pg_url: str, redis_url: str
 ) -> None:
-    async with cluster(pg_url, redis_url) as nodes:
+    async with cluster(pg_url, redis_url, lease=KEEP_LEASE) as nodes:
         ports = [s.port for s in nodes]
         rng = random.Random(1606)
         frames = 0
@@ -116,7 +116,7 @@ async def test_games_with_seats_and_spectators_on_different_nodes(
 
 
 async def test_the_lobby_and_healthz_cover_the_cluster(pg_url: str, redis_url: str) -> None:
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
         ca = await WsClient.open(a.port, "ann")
         table, _, _ = await create(ca, "ann", name="on node a")
         private, _, _ = await create(await WsClient.open(a.port, "pat"), private=True)
@@ -272,7 +272,7 @@ async def test_protocol_1_1_combined_updates_across_nodes(pg_url: str, redis_url
     """A 1.1 client in combined mode at another node than its table: the owner frames
     its update for 1.1 and the update answers its take (no ack after it); a 1.0 client
     at the same table, at a third node, gets events, view and ack as ever."""
-    async with cluster(pg_url, redis_url) as (a, b, c):
+    async with cluster(pg_url, redis_url, lease=KEEP_LEASE) as (a, b, c):
         new = await WsClient.open(b.port, None)
         welcome = await new.request("hello", protocol=[1, 1], client="new", combined=True)
         assert tuple(welcome.protocol) == (1, 1)
@@ -326,7 +326,7 @@ async def test_a_rematch_across_nodes_takes_every_session_along(
     server (``rematched``, then the new game's views), its intents go to the new table,
     and its token resumes the new seat at any node. Twice: once the owner's local
     player votes last, once the remote one (whose vote is answered after the move)."""
-    async with cluster(pg_url, redis_url) as (a, b, c):
+    async with cluster(pg_url, redis_url, lease=KEEP_LEASE) as (a, b, c):
         here, there = await hello(a.port, "here"), await hello(b.port, "there")
         table, _, token = await create(here, player="here", options={"players": 2})
         assert table in a.lobby.tables and token is not None  # a owns it
@@ -599,7 +599,7 @@ async def test_a_seat_catches_up_on_another_node(pg_url: str, redis_url: str) ->
     """1.4: a seat that leaves node b while a computer stands in for it comes back at
     node c and catches up: the owner (node a) answers from its table's record, each
     step exactly what a spectator at node c got live, the computer's takes marked."""
-    async with cluster(pg_url, redis_url) as (a, b, c):
+    async with cluster(pg_url, redis_url, lease=KEEP_LEASE) as (a, b, c):
         host = await WsClient.open(a.port, "host", (1, 4))
         made = await host.request(
             "create_table", name="away", options={"players": 2}, timing={"grace": 1}

@@ -29,7 +29,7 @@ from shared.options import Options
 from tests.helpers.servers import MakeServer
 
 from ..helpers import until
-from ..helpers.cluster import LEASE, Node, cluster
+from ..helpers.cluster import KEEP_LEASE, LEASE, Node, cluster
 from .wsclient import WsClient, create, http_get
 
 HARD = [{"seat": 0, "level": "hard"}, {"seat": 1, "level": "hard"}]
@@ -92,7 +92,7 @@ async def test_a_peer_gets_the_same_quotas_across_nodes_as_on_one_server(
         "server_full",
         "server_full",
     ], expected
-    async with cluster(pg_url, own_redis.url, n=2, quotas=quotas) as nodes:
+    async with cluster(pg_url, own_redis.url, n=2, quotas=quotas, lease=KEEP_LEASE) as nodes:
         got = await _quota_run([n.port for n in nodes], lambda: _settled(nodes))
         assert got == expected  # the same answers, the same typed errors
         assert all(n.lobby.tables for n in nodes)  # the tables are at both nodes
@@ -109,7 +109,7 @@ async def test_an_unattended_game_counts_wherever_its_people_are(
     """A game at node a its player left counts for its address at node b; someone
     watching it through b makes it attended at once, at every node."""
     quotas = Quotas(lobby_tables=0, unattended_games=1, bot_games=0)
-    async with cluster(pg_url, own_redis.url, n=2, quotas=quotas) as (a, b):
+    async with cluster(pg_url, own_redis.url, n=2, quotas=quotas, lease=KEEP_LEASE) as (a, b):
         player = await WsClient.open(a.port, "p")
         table, _, _ = await create(player, bots=[{"seat": 1, "level": "easy"}])
         await player.send("ready")
@@ -134,7 +134,9 @@ async def test_max_tables_counts_the_cluster_and_the_last_table_is_made_once(
     limit: exactly the limit is made, whichever node made them; a table that ends makes
     room at every node."""
     limit = 5
-    async with cluster(pg_url, own_redis.url, n=2, max_tables=limit, quotas=NO_QUOTAS) as (a, b):
+    async with cluster(
+        pg_url, own_redis.url, n=2, max_tables=limit, quotas=NO_QUOTAS, lease=KEEP_LEASE
+    ) as (a, b):
         options = Options(players=2)
 
         async def make(node: Server) -> str:
@@ -211,7 +213,7 @@ async def test_a_reservation_whose_request_went_away_is_given_back(
 ) -> None:
     """A table reserved for a request that was cancelled meanwhile (its client went
     away) is never made: its reservation is removed, not left to expire."""
-    async with cluster(pg_url, own_redis.url, n=1) as (a,):
+    async with cluster(pg_url, own_redis.url, n=1, lease=KEEP_LEASE) as (a,):
         counts = _counts(a)
         r = aioredis.Redis.from_url(own_redis.url)
         try:

@@ -9,7 +9,7 @@ import pytest
 from bench.services import Redis
 
 from ..helpers import until
-from ..helpers.cluster import cluster
+from ..helpers.cluster import KEEP_LEASE, cluster
 from .wsclient import WsClient, create
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +34,7 @@ async def _every_id(c: WsClient, limit: int) -> list[str]:
 
 
 async def test_total_counts_every_nodes_public_tables(pg_url: str, redis_url: str) -> None:
-    async with cluster(pg_url, redis_url, n=2) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
         on_a = await WsClient.open(a.port, "ann", (1, 1))
         for i in range(3):
             await create(on_a, None, name=f"a{i}")
