@@ -17,25 +17,33 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from shared.analysis import Analysis
 from shared.cards import CARDS, COLOURS, PLAYER_COLOURS, RECIPES, THIRD_COLOURS
 from shared.clock import TimeRules
 from shared.events import Event
 from shared.options import Options
+from shared.record import action_to_dict
 from shared.view import View
 
 from .messages import (
+    AnalysisMsg,
     CardInfo,
     Catalogue,
+    DecisionInfo,
     EventsMsg,
     GameEvent,
     GameView,
     RecipeInfo,
+    RecordActionInfo,
+    SeatAnalysis,
     TableOptions,
+    Thresholds,
     Timing,
     ViewMsg,
 )
 
 __all__ = [
+    "analysis_message",
     "catalogue",
     "event_model",
     "events_message",
@@ -131,3 +139,45 @@ def event_model(event: Event) -> GameEvent:
 def events_message(events: Iterable[Event], state_version: int) -> EventsMsg:
     """The ``events`` message for public events leading to ``state_version``."""
     return EventsMsg(state_version=state_version, events=tuple(event_model(e) for e in events))
+
+
+def analysis_message(table: str, analysis: Analysis) -> AnalysisMsg:
+    """The ``analysis`` message (1.5) of a game's analysis (``shared.analysis``)."""
+
+    def take(t: Any) -> RecordActionInfo:
+        return RecordActionInfo.model_validate(action_to_dict(t), strict=False)
+
+    return AnalysisMsg(
+        table=table,
+        budget=analysis.budget,
+        thresholds=Thresholds.model_validate(dict(analysis.thresholds)),
+        decisions=tuple(
+            DecisionInfo(
+                ply=d.ply,
+                seat=d.seat,
+                take=take(d.take),
+                best=take(d.best),
+                loss=d.cost,
+                noise=d.noise,
+                mark=d.mark,  # type: ignore[arg-type]
+                value=d.value,
+                points=d.points,
+            )
+            for d in analysis.decisions
+        ),
+        seats=tuple(
+            SeatAnalysis(
+                seat=s.seat,
+                decisions=s.decisions,
+                lost=s.lost,
+                inaccuracies=s.inaccuracies,
+                mistakes=s.mistakes,
+                blunders=s.blunders,
+                best=s.best,
+                worst=s.worst,
+                final=s.final,
+                series=s.series,
+            )
+            for s in analysis.summaries
+        ),
+    )

@@ -32,6 +32,8 @@ from .messages import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     AckMsg,
+    AnalyseGameMsg,
+    AnalysisMsg,
     BackMsg,
     BotSeat,
     ByeMsg,
@@ -41,6 +43,7 @@ from .messages import (
     ChatMsg,
     ClaimMsg,
     CreateTableMsg,
+    DecisionInfo,
     ErrorCode,
     ErrorMsg,
     HelloMsg,
@@ -55,17 +58,20 @@ from .messages import (
     PongMsg,
     PresenceMsg,
     ReadyMsg,
+    RecordActionInfo,
     RematchedMsg,
     RematchMsg,
     ResignMsg,
     ResumedMsg,
     ResumeMsg,
+    SeatAnalysis,
     SeatInfo,
     TableCreatedMsg,
     TableOptions,
     TablesMsg,
     TableSummary,
     TakeMsg,
+    Thresholds,
     Timing,
     UpdateMsg,
     WatchingMsg,
@@ -203,6 +209,51 @@ def examples() -> dict[str, BaseModel]:
         MissedStep(state_version=4, by_computer=True, events=events_message(events, 4).events),
     )
     server.append(MissedMsg(seq=25, re=27, since=2, state_version=4, steps=steps))
+    # 1.5: a finished game's analysis (two decisions of a short game shown)
+    client.append(AnalyseGameMsg(id=28, table="t7Kq2"))
+    server.append(
+        AnalysisMsg(
+            seq=26,
+            re=28,
+            table="t7Kq2",
+            budget=300,
+            thresholds=Thresholds(inaccuracy=3.0, mistake=6.0, blunder=12.0),
+            decisions=(
+                DecisionInfo(
+                    ply=0,
+                    seat=0,
+                    take=RecordActionInfo(take="toad-2", targets=(1,)),
+                    best=RecordActionInfo(take="toad-2", targets=(1,)),
+                    loss=0.0,
+                    value=4.12,
+                    points=31.5,
+                ),
+                DecisionInfo(
+                    ply=1,
+                    seat=1,
+                    take=RecordActionInfo(take="root-1", special=False),
+                    best=RecordActionInfo(take="newt-3"),
+                    loss=7.25,
+                    noise=1.1,
+                    mark="mistake",
+                    value=-11.4,
+                    points=24.75,
+                ),
+            ),
+            seats=(
+                SeatAnalysis(seat=0, decisions=1, lost=0.0, best=0, final=6, series=((0, 4.12),)),
+                SeatAnalysis(
+                    seat=1,
+                    decisions=1,
+                    lost=7.25,
+                    mistakes=1,
+                    worst=1,
+                    final=-6,
+                    series=((1, -11.4),),
+                ),
+            ),
+        )
+    )
     out: dict[str, BaseModel] = {}
     for side, msgs in (("client", client), ("server", server)):
         for m in msgs:

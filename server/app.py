@@ -28,6 +28,7 @@ from protocol.codec import encode
 from protocol.convert import catalogue
 
 from .aio import patiently, to_the_end
+from .bots.analyst import Analyst
 from .bots.pool import shared_pool
 from .bots.seats import BOT_LEVELS, BotPlayer, ComputerPlayers
 from .config import ServerConfig
@@ -103,6 +104,8 @@ class Server:
             rated_allow=config.rated_allow,
             rated_move=config.rated_move,
             bounds=config.signin,
+            analyst=Analyst(config.analysis.workers),
+            analysis=config.analysis,
         )
         self.welcome = m.WelcomeMsg(
             protocol=m.PROTOCOL_VERSION,
@@ -293,9 +296,11 @@ class Server:
         )
 
     async def _close_store(self) -> None:
-        """Flush and close the store; the sign-in hashing's threads go once done."""
+        """Flush and close the store; the sign-in hashing's threads and the analyses'
+        workers go once done."""
         await self.store.close()
         self.players.hasher.close()
+        self.players.analyses.analyst.shutdown()
 
     async def _tick(self) -> None:
         """Run the tables' clocks and grace periods (``Lobby.tick``) a few times a second."""

@@ -15,6 +15,7 @@ from protocol import messages as m
 
 from .bots.pool import default_workers
 from .lobby.quotas import Quotas
+from .players.analyses import AnalysisBounds
 from .players.hashing import SignInBounds
 
 __all__ = ["ServerConfig"]
@@ -52,6 +53,7 @@ class ServerConfig:
     rated_allow: frozenset[str] = frozenset()  # 1.2: at rated tables also bots, seeds, casual
     rated_move: float = 60.0  # seconds per move of a rated table created without a clock
     signin: SignInBounds = field(default_factory=SignInBounds)  # what sign-in may cost
+    analysis: AnalysisBounds = field(default_factory=AnalysisBounds)  # 1.5: what analyses may
     finished_ttl: float = 600.0  # seconds a finished table stays in memory
     lobby_ttl: float = 1800.0  # seconds an unattended lobby table lives (<= 0: forever)
     abandon_ttl: float = 600.0  # seconds a running game with no person lives (<= 0: forever)

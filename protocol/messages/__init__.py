@@ -36,6 +36,7 @@ The models live in one module per topic; import them from here:
 - ``players``: 1.2's registered players, profiles, games, records, leaderboard.
 - ``devices``: 1.3's list of a player's devices and their revocation.
 - ``missed``: 1.4's moves a client missed (``catch_up``, ``missed``).
+- ``analysis``: 1.5's analysis of a finished game (``analyse_game``, ``analysis``).
 - ``base``: the model bases they all share.
 
 The field types and the engine's value types the models use (``Name``, ``ThirdColour``,
@@ -50,6 +51,7 @@ from shared.options import Memory as Memory
 from shared.options import StartCard as StartCard
 from shared.result import Ending as Ending
 
+from .analysis import AnalyseGameMsg, AnalysisMsg, DecisionInfo, Mark, SeatAnalysis, Thresholds
 from .catalogue import CardInfo, Catalogue, RecipeInfo
 from .client import (
     CLIENT_MESSAGES,
@@ -192,6 +194,8 @@ __all__ = [
     "SUBPROTOCOL",
     "SUPPORTED_MAJORS",
     "AckMsg",
+    "AnalyseGameMsg",
+    "AnalysisMsg",
     "BackMsg",
     "BotSeat",
     "ByeMsg",
@@ -204,6 +208,7 @@ __all__ = [
     "ClientMessage",
     "ClockInfo",
     "CreateTableMsg",
+    "DecisionInfo",
     "DeviceCodeMsg",
     "DeviceInfo",
     "DevicesMsg",
@@ -233,6 +238,7 @@ __all__ = [
     "ListDevicesMsg",
     "ListGamesMsg",
     "ListTablesMsg",
+    "Mark",
     "MissedMsg",
     "MissedStep",
     "MovedEvent",
@@ -262,6 +268,7 @@ __all__ = [
     "ResumedMsg",
     "RevokeDeviceMsg",
     "Score",
+    "SeatAnalysis",
     "SeatInfo",
     "ServerMessage",
     "ShowLeaderboardMsg",
@@ -275,6 +282,7 @@ __all__ = [
     "TakeChoice",
     "TakeMsg",
     "TakeOption",
+    "Thresholds",
     "TimedOutEvent",
     "Timing",
     "TookEvent",

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from .analysis import AnalyseGameMsg
 from .base import by_tag
 from .devices import ListDevicesMsg, RevokeDeviceMsg
 from .envelope import ClientMsg as _ClientMsg
@@ -261,7 +262,8 @@ ClientMessage = Annotated[
     | ShowLeaderboardMsg
     | ListDevicesMsg
     | RevokeDeviceMsg
-    | CatchUpMsg,
+    | CatchUpMsg
+    | AnalyseGameMsg,
     Field(discriminator="type"),
 ]
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from .analysis import AnalysisMsg
 from .base import by_tag
 from .catalogue import Catalogue
 from .devices import DevicesMsg
@@ -258,7 +259,8 @@ ServerMessage = Annotated[
     | RecordMsg
     | LeaderboardMsg
     | DevicesMsg
-    | MissedMsg,
+    | MissedMsg
+    | AnalysisMsg,
     Field(discriminator="type"),
 ]
 

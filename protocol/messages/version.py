@@ -15,7 +15,7 @@ __all__ = [
     "SUPPORTED_MAJORS",
 ]
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 4)
+PROTOCOL_VERSION: tuple[int, int] = (1, 5)
 """The version this package speaks: (major, minor). Minor versions only add."""
 MINOR_1_0: tuple[int, int] = (1, 0)
 """Protocol 1.0: a session that says it in ``hello`` gets exactly the 1.0 messages."""
@@ -39,6 +39,7 @@ ADDED_IN: dict[str, int] = {
     ),
     **dict.fromkeys(("list_devices", "revoke_device"), 3),
     "catch_up": 4,
+    "analyse_game": 5,
 }
 """Client message type -> the minor version that added it (absent: 1.0). A connection
 whose ``hello`` chose an older minor gets ``unknown_type`` for it, as that minor's

@@ -73,7 +73,7 @@ def resident_bytes() -> int:
     return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
-def _follow_parent(parent: int) -> None:
+def follow_parent(parent: int) -> None:
     """In each worker: exit when the server process is gone, however it ended (a
     SIGKILL leaves no one to shut the pool down); and leave Ctrl-C to the server (at a
     terminal it interrupts the whole process group: the server shuts the pool down
@@ -119,7 +119,7 @@ class BotPool:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_follow_parent,
+                    initializer=follow_parent,
                     initargs=(os.getpid(),),
                 )
             return self._pool

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..bots.pool import default_workers
 from ..lobby.quotas import Quotas
+from ..players.analyses import AnalysisBounds
 from ..players.hashing import SignInBounds
 from ..store import default_db_path
 from .configfile import ConfigError, read_config_file
@@ -74,6 +75,7 @@ def _seconds(name: str, env: str | None, default: float, what: str) -> Flag:
 
 _Q = Quotas()
 _S = SignInBounds()
+_A = AnalysisBounds()
 STORE_FLAGS = (
     Flag(
         "store",
@@ -177,7 +179,24 @@ FLAGS: tuple[Flag, ...] = (
             ("sign-ins-per-minute", int(_S.per_minute), "per client address: slow hashes"),
             ("registrations-per-hour", int(_S.registrations_per_hour), "per address: register"),
             ("max-devices", _S.devices, "devices (secrets) one player keeps at most"),
+            ("analysis-budget", _A.budget, "1.5: sampled deals each decision is analysed over"),
+            (
+                "analysis-queue",
+                _A.queue,
+                "analyses waiting for a worker at most; more: rate_limited",
+            ),
+            ("analyses-per-hour", int(_A.per_hour), "per client address and per player: analyses"),
+            ("analysis-burst", _A.burst, "per address and per player: analyses at once"),
         )
+    ),
+    Flag(
+        "analysis-workers",
+        "int",
+        _A.workers,
+        "processes of the lowest priority that analyse finished games (protocol 1.5):"
+        f" analyses made at once (default {_A.workers}; 0 analyses in a thread)",
+        metavar="N",
+        at_least=0,
     ),
     Flag(
         "bot-think",

@@ -18,6 +18,7 @@ from ..app import ServerConfig, run_server
 from ..extras import require, unreachable
 from ..lobby.quotas import Quotas
 from ..logs import setup_logging
+from ..players.analyses import AnalysisBounds
 from ..players.hashing import SignInBounds
 from ..players.service import RATED_EXTRAS
 from ..store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
@@ -69,6 +70,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             per_minute=args.sign_ins_per_minute,
             registrations_per_hour=args.registrations_per_hour,
             devices=args.max_devices,
+        ),
+        analysis=AnalysisBounds(
+            budget=args.analysis_budget,
+            workers=args.analysis_workers,
+            queue=args.analysis_queue,
+            per_hour=args.analyses_per_hour,
+            burst=args.analysis_burst,
         ),
         web=not args.no_web,
         allowed_origins=tuple(args.allow_origin),

@@ -250,6 +250,11 @@ async def on_get_record(s: Seating, msg: m.GetRecordMsg) -> None:
     s.send(await players.apart(lambda: players.record(msg.table, viewer)), msg.id)
 
 
+async def on_analyse_game(s: Seating, msg: m.AnalyseGameMsg) -> None:
+    players = s.account.service()
+    s.send(await players.analyses.answer(msg.table, s.account.player, s.account), msg.id)
+
+
 async def on_show_leaderboard(s: Seating, msg: m.ShowLeaderboardMsg) -> None:
     players = s.account.service()
     s.send(await players.apart(lambda: players.leaderboard_page(msg.cursor, msg.limit)), msg.id)
@@ -277,8 +282,9 @@ PLAYER_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
     "show_profile": on_show_profile,
     "list_games": on_list_games,
     "get_record": on_get_record,
+    "analyse_game": on_analyse_game,
     "show_leaderboard": on_show_leaderboard,
     "list_devices": on_list_devices,
     "revoke_device": on_revoke_device,
 }
-"""1.2 and 1.3 message type -> its handler, called as ``handler(session, msg)``."""
+"""1.2, 1.3 and 1.5 message type -> its handler, called as ``handler(session, msg)``."""

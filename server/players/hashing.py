@@ -42,7 +42,15 @@ from ..core.buckets import TokenBucket
 from ..core.errors import TableError
 from .slots import FairSlots
 
-__all__ = ["NO_ADDRESS_BOUNDS", "Busy", "HashFigures", "Hasher", "Requester", "SignInBounds"]
+__all__ = [
+    "NO_ADDRESS_BOUNDS",
+    "Budgets",
+    "Busy",
+    "HashFigures",
+    "Hasher",
+    "Requester",
+    "SignInBounds",
+]
 
 T = TypeVar("T")
 
@@ -120,15 +128,17 @@ _KEEP = 4096
 """Addresses whose buckets are kept before the full ones (the same as none) are let go."""
 
 
-class _Budgets:
-    """A token bucket per client address, made on first use."""
+class Budgets:
+    """A token bucket per client address (or per any other key: a player's id), made on
+    first use."""
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
         self.rate, self.burst, self._clock = rate, burst, clock
         self._buckets: dict[str, TokenBucket] = {}
 
-    def take(self, address: str, cost: float, what: str) -> None:
-        """Spend ``cost`` of ``address``'s budget; ``Busy`` (nothing spent) if short."""
+    def take(self, address: str, cost: float, what: str, whose: str = "your address") -> None:
+        """Spend ``cost`` of ``address``'s budget; ``Busy`` (nothing spent) if short,
+        saying "too many ``what`` from ``whose``"."""
         bucket = self._buckets.get(address)
         if bucket is None:
             if len(self._buckets) >= _KEEP:
@@ -136,7 +146,13 @@ class _Budgets:
             bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, self._clock)
         if not bucket.take(min(cost, self.burst)):
             wait = (min(cost, self.burst) - bucket.available()) / self.rate
-            raise Busy(f"too many {what} from your address: wait a little", wait)
+            raise Busy(f"too many {what} from {whose}: wait a little", wait)
+
+    def give_back(self, address: str, cost: float) -> None:
+        """Return ``cost`` spent by ``take`` (the work it paid for was not done)."""
+        bucket = self._buckets.get(address)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + cost)
 
 
 class Hasher:
@@ -152,8 +168,8 @@ class Hasher:
         self._pool = ThreadPoolExecutor(bounds.slots, thread_name_prefix="kk-hash")
         self._slots = FairSlots(bounds.slots, bounds.queue)  # served address by address
         self._seconds = 0.05  # a hash's time, as measured lately (for retry_after)
-        self._hashes = _Budgets(bounds.per_minute / 60, bounds.burst, clock)
-        self._registrations = _Budgets(
+        self._hashes = Budgets(bounds.per_minute / 60, bounds.burst, clock)
+        self._registrations = Budgets(
             bounds.registrations_per_hour / 3600, bounds.registration_burst, clock
         )
 

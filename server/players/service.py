@@ -19,11 +19,13 @@ from typing import Any, TypeVar
 from protocol import messages as m
 from shared.record import Record
 
+from ..bots.analyst import Analyst
 from ..core.errors import TableError
 from ..core.life import own_takes
 from ..store import Store
-from ..store.players import Place, PlayerGame, StoredPlayer
+from ..store.players import GameInfo, Place, PlayerGame, StoredPlayer
 from . import ratings
+from .analyses import Analyses, AnalysisBounds
 from .credentials import DeviceCodes
 from .devices import Devices
 from .hashing import Hasher, Requester, SignInBounds
@@ -106,6 +108,8 @@ class Players:
         rated_allow: frozenset[str] = frozenset(),
         rated_move: float = 60.0,
         bounds: SignInBounds | None = None,
+        analyst: Analyst | None = None,
+        analysis: AnalysisBounds | None = None,
         now: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -115,6 +119,8 @@ class Players:
         self.hasher = Hasher(bounds)  # every slow hash, bounded per address and overall
         self.codes = DeviceCodes(store, now=now, hasher=self.hasher)
         self.devices = Devices(store, self.hasher, now)
+        # 1.5: finished games' analyses, made in ``analyst``'s workers within ``analysis``
+        self.analyses = Analyses(store, self.finished, analyst or Analyst(0), analysis)
         self._rating = asyncio.Lock()  # one rated game's update at a time, in order
         store.when_finished(self.game_finished)
 
@@ -336,15 +342,20 @@ class Players:
             total=self.store.rated_count(),
         )
 
-    def record(self, table_id: str, viewer: StoredPlayer | None) -> m.RecordMsg:
-        """A finished game's record; ``no_such_game`` if it is not finished, or private
-        and ``viewer`` did not play in it."""
+    def finished(self, table_id: str, viewer: StoredPlayer | None) -> tuple[GameInfo, Record]:
+        """A finished game's facts and record, if ``viewer`` may see them (``record``
+        and 1.5's analysis both ask here); ``no_such_game`` if the game is not
+        finished, or private and ``viewer`` did not play in it."""
         info = self.store.game_info(table_id)
         stored = self.store.load_record(table_id) if info is not None else None
         mine = viewer is not None and info is not None and viewer.id in info.players.values()
         if info is None or stored is None or not stored[1] or (info.private and not mine):
             raise TableError("no_such_game", "no finished game of that id to show you")
-        record: Record = stored[0]
+        return info, stored[0]
+
+    def record(self, table_id: str, viewer: StoredPlayer | None) -> m.RecordMsg:
+        """A finished game's record (``finished``)."""
+        info, record = self.finished(table_id, viewer)
         return m.RecordMsg(
             table=table_id,
             name=info.name,

@@ -64,6 +64,8 @@ class FairSlots:
             return
         me = _Waiter(address, next(self._seqs), asyncio.get_running_loop().create_future())
         if len(self._waiting) >= self.line:
+            if not self._waiting:  # no line at all
+                raise full()
             last = max(self._waiting, key=self._order)
             if self._order(me) >= self._order(last):
                 raise full()

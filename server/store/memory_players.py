@@ -30,6 +30,7 @@ class MemoryPlayers(MemoryDevices, PlayerStore):
         self._lives: dict[str, dict[str, Any]] = {}  # rated table id -> its game's life
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> (player id, expiry)
         self._games = KeptGames()
+        self._analyses: dict[str, str] = {}  # table id -> its game's analysis (JSON)
 
     async def add_player(self, player: StoredPlayer, secret: NewSecret | str) -> bool:
         if player.key in self._keys:
@@ -85,6 +86,12 @@ class MemoryPlayers(MemoryDevices, PlayerStore):
 
     def game_life(self, table_id: str) -> dict[str, Any] | None:
         return self._lives.get(table_id)
+
+    def load_analysis(self, table_id: str) -> str | None:
+        return self._analyses.get(table_id)
+
+    async def save_analysis(self, table_id: str, budget: int, analysis: str, at: float) -> None:
+        self._analyses.setdefault(table_id, analysis)
 
     def rating_changes(self, table_id: str) -> list[RatingChange]:
         changes = self._games.changes

@@ -254,6 +254,20 @@ CREATE INDEX IF NOT EXISTS player_secrets_device ON player_secrets(player_id, de
 )
 
 
+# 14: the expert's analysis of a finished game (protocol 1.5's ``analysis``), made once
+# at the first request and answered from here after
+SQLITE_MIGRATIONS += (
+    """
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT PRIMARY KEY REFERENCES games(table_id),
+    budget INTEGER NOT NULL,
+    analysis TEXT NOT NULL,
+    made REAL NOT NULL
+)
+""",
+)
+
+
 def _pg(script: str) -> str:
     """A migration written for SQLite in PostgreSQL's types (times as float8) and
     collations (code point order: SQLite's ``BINARY``, PostgreSQL's ``"C"``)."""

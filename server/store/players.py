@@ -157,6 +157,17 @@ class PlayerStore(DeviceStore, ABC):
         who resigned or timed out, each person's own takes); None if none was stored."""
 
     @abstractmethod
+    def load_analysis(self, table_id: str) -> str | None:
+        """The analysis kept of the table's finished game (``save_analysis``'s JSON
+        text), or None."""
+
+    @abstractmethod
+    async def save_analysis(self, table_id: str, budget: int, analysis: str, at: float) -> None:
+        """Keep the analysis (JSON text, made at ``budget`` samples a decision) of the
+        table's finished game, durably; one kept already stays (the same record and
+        budget give the same analysis)."""
+
+    @abstractmethod
     def rating_changes(self, table_id: str) -> list[RatingChange]:
         """The rating changes the table's game made, by seat (none: not rated yet)."""
 

@@ -150,6 +150,24 @@ class SqlPlayers(SqlDevices, PlayerStore):
         life = json.loads(row[0]) if row is not None and row[0] else None
         return life if isinstance(life, dict) else None
 
+    def load_analysis(self, table_id: str) -> str | None:
+        row = self._read(
+            lambda con: con.execute(
+                "SELECT analysis FROM analyses WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def save_analysis(self, table_id: str, budget: int, analysis: str, at: float) -> None:
+        await self._write(
+            "",
+            (
+                "INSERT INTO analyses (table_id, budget, analysis, made) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id) DO NOTHING",
+                (table_id, budget, analysis, at),
+            ),
+        )
+
     def rating_changes(self, table_id: str) -> list[RatingChange]:
         rows = self._read(
             lambda con: con.execute(

@@ -13,10 +13,13 @@ masked), and an unknown message type.
 profile, their games, a game's record and the leaderboard (wall-clock times masked);
 1.3's do the same, then list a player's devices and revoke one it does not have; 1.4's
 do that too, and after the first game catch up on its last two states, on nothing, and
-on a state to come (refused).
+on a state to come (refused); 1.5's do all of that, and ask for the first game's
+analysis (one player, then the other, answered from the store), the spectator too
+(refused: a private game) and one of a game that does not exist (refused).
 
 Recorded with ``KK_GOLDEN_WRITE=1`` (``golden_frames.py``) on 2026-12-03, from the server
-whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes; 1.3's and 1.4's on 2026-12-05.
+whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes; 1.3's, 1.4's and 1.5's on
+2026-12-05 (1.5's analyses at the test servers' 4 samples a decision).
 """
 
 from __future__ import annotations
@@ -119,6 +122,11 @@ async def _script(port: int, minor: int, combined: bool) -> dict[str, list[Any]]
         await a.request("show_profile", name="Bob")
         await b.request("list_games", limit=5)
         await b.request("get_record", table=table)
+        if minor >= 5:  # the first game's analysis made, then read back; refusals
+            await b.request("analyse_game", table=table)
+            await a.request("analyse_game", table=table)
+            await c.request("analyse_game", table=table)  # private, and c did not play
+            await c.request("analyse_game", table="nosuchgame")
         await c.request("show_leaderboard")
     if minor >= 3:
         await a.request("list_devices")
@@ -160,8 +168,9 @@ def _frames(client: WsClient, mask: Masker) -> list[Any]:
         (2, True, "v1_2.jsonl"),
         (3, True, "v1_3.jsonl"),
         (4, True, "v1_4.jsonl"),
+        (5, True, "v1_5.jsonl"),
     ],
-    ids=["1.1", "1.1-combined", "1.2", "1.3", "1.4"],
+    ids=["1.1", "1.1-combined", "1.2", "1.3", "1.4", "1.5"],
 )
 async def test_a_client_of_a_later_version_gets_exactly_its_frames(
     tmp_path: Path, minor: int, combined: bool, name: str

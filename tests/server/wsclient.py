@@ -25,6 +25,7 @@ from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
+from server.players.analyses import AnalysisBounds
 from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import open_store
 
@@ -316,12 +317,18 @@ async def advance(clients: list[WsClient], rng: random.Random, takes: int) -> in
     return version
 
 
+FEW_SAMPLES = AnalysisBounds(budget=4, workers=0, per_hour=1e9, burst=10**9)
+"""Analyses of 4 samples a decision (a game's in a fraction of a second), in a thread,
+with no budget per address or player."""
+
+
 @contextlib.asynccontextmanager
 async def serving(db: str | Path, **config: Any) -> AsyncIterator[Server]:
     """A started server (port 0) on the store ``db`` (a SQLite file or a PostgreSQL
     URL, see ``server.store.open_store``), stopped on exit."""
     config.setdefault("quotas", NO_QUOTAS)  # many players from one address
     config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
+    config.setdefault("analysis", FEW_SAMPLES)  # and analyses, quick and in a thread
     server = Server(ServerConfig(port=0, ping_interval=None, **config), open_store(db))
     await server.start()
     try:
