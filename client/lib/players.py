@@ -1,6 +1,7 @@
 """Protocol 1.2's requests of ``Client``: register a player, sign in (by itself on
 every connection), move to another device with a one-time code, take a seat back as
-the player, and read profiles, games, records and the leaderboard.
+the player, and read profiles, games, records and the leaderboard; and 1.5's analysis
+of a finished game (``analysis``).
 
 Apart from the connection's machinery (``connection.py``), which it uses only through
 ``_request``, so the players' part of the library reads on its own. A server that
@@ -22,12 +23,14 @@ from .devices import DeviceRequests
 from .errors import ClientError, ConnectionLost, ServerError
 from .results import Seated
 
-__all__ = ["PLAYERS_VERSION", "PlayerRequests"]
+__all__ = ["ANALYSIS_VERSION", "PLAYERS_VERSION", "PlayerRequests"]
 
 log = logging.getLogger("kupferkessel.client")
 
 PLAYERS_VERSION = (1, 2)
 """The protocol version that has registered players."""
+ANALYSIS_VERSION = (1, 5)
+"""The protocol version that analyses finished games."""
 
 
 class PlayerRequests(DeviceRequests):
@@ -155,6 +158,20 @@ class PlayerRequests(DeviceRequests):
         """The record of the finished game at ``table``, to replay it."""
         reply = await self._ask(m.GetRecordMsg, table=table)
         assert isinstance(reply, m.RecordMsg)
+        return reply
+
+    @property
+    def speaks_analysis(self) -> bool:
+        """Whether this connection speaks 1.5 (the server's welcome said so)."""
+        return self.welcome is not None and tuple(self.welcome.protocol) >= ANALYSIS_VERSION
+
+    async def analysis(self, table: str) -> m.AnalysisMsg:
+        """The expert's analysis of the finished game at ``table`` (a game's first one
+        takes the server a while to make; later ones are kept)."""
+        if not self.speaks_analysis:
+            raise ClientError("this server analyses no games (protocol 1.4 or older)")
+        reply = await self._ask(m.AnalyseGameMsg, table=table)
+        assert isinstance(reply, m.AnalysisMsg)
         return reply
 
     async def leaderboard(

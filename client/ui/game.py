@@ -352,6 +352,11 @@ class GameScreen:
         ):
             self.host.to_lobby()
 
+    async def _analyse(self, client: Client, table: str) -> None:
+        """The expert's analysis of the game just played, for its review (1.5)."""
+        if self.review is not None:
+            await self.review.fetch(client, table, self.host.say)
+
     def _end_key(self, key: str) -> None:
         """A key once the game is over: rematch, the board, the review, scrolling,
         leaving."""
@@ -361,7 +366,11 @@ class GameScreen:
                 self.review = None
             return
         if key == "v" and len(self.history.frames) > 1:
-            self.review = Review(self.history.frames, self.names(), at_end=True)
+            ask = None
+            if client is not None and client.table is not None and client.speaks_analysis:
+                table = client.table
+                ask = lambda: self.host.act(lambda: self._analyse(client, table))  # noqa: E731
+            self.review = Review(self.history.frames, self.names(), at_end=True, ask=ask)
         elif key == "r" and self.can_rematch() and client is not None:
             again = not self.rematch_asked
             self.rematch_asked = again

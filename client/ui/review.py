@@ -1,6 +1,9 @@
 """The move-by-move review of a game: the board after each take, forward and back, with
-that take in words and its cell marked; from the score screen (``v``) and from
-``kupferkessel replay FILE --step``.
+that take in words and its cell marked; from the score screen (``v``), a game of the
+player's history and ``kupferkessel replay FILE --step``. With the server's analysis
+(protocol 1.5, asked for with ``a`` where the review knows its game's table) each take
+also says its mark, what it cost and the expert's card, and the start each seat's
+points lost.
 
 A review is a list of frames (a view and the events that led to it), so a game the
 client watched and a game record read from a file step through the same screen.
@@ -8,7 +11,7 @@ client watched and a game record read from a file step through the same screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
@@ -16,7 +19,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
-from client.i18n import _
+from client.i18n import N_, _, fmt_list, fmt_number, ngettext
+from client.lib.players import PlayerRequests
 from protocol import messages as m
 from protocol.convert import event_model, view_model
 from shared.events import Event
@@ -33,12 +37,21 @@ from .render import (
     pad,
     render_grid,
     render_side,
+    seat_label,
     side_by_side,
     wrap,
     wrap_items,
 )
 
-__all__ = ["Frame", "History", "Review", "frames_of_record", "run_review"]
+__all__ = ["Frame", "History", "Review", "frames_of_record", "run_review", "summary", "verdict"]
+
+MARK_WORDS = {
+    "inaccuracy": N_("an inaccuracy"),
+    "mistake": N_("a mistake"),
+    "blunder": N_("a blunder"),
+}
+"""A decision's mark (protocol 1.5's ``mark``) in words."""
+MARK_STYLE = {"inaccuracy": "fg:#d7d75f", "mistake": "fg:#ff8700", "blunder": "bold fg:#ff5f5f"}
 
 
 @dataclass(frozen=True)
@@ -88,11 +101,22 @@ class Review:
     """Stepping through ``frames`` (``names``: the seats' names, if known)."""
 
     def __init__(
-        self, frames: Sequence[Frame], names: Sequence[str | None] = (), *, at_end: bool = False
+        self,
+        frames: Sequence[Frame],
+        names: Sequence[str | None] = (),
+        *,
+        at_end: bool = False,
+        ask: Callable[[], None] | None = None,
     ) -> None:
+        """``ask``: how to ask the server for the game's analysis (``a``; None: this
+        review's game cannot be analysed), which then comes to ``analysed``."""
         self.frames = list(frames)
         self.names = list(names)
         self.index = len(self.frames) - 1 if at_end else 0
+        self.analysis: m.AnalysisMsg | None = None
+        self._decisions: dict[int, m.DecisionInfo] = {}
+        self._ask = ask
+        self.asked = False
         # a frame of no take (the deal, the first pawn's move before anything is taken,
         # the first view of a screen that came in mid-game) is no take of its own; the
         # takes are counted as the game counts them, so a screen that came back after
@@ -108,8 +132,38 @@ class Review:
             return _("take {n} of {count}").format(n=k, count=total)
         return _("the start") if k == 0 else _("after take {n} of {count}").format(n=k, count=total)
 
+    def analysed(self, analysis: m.AnalysisMsg) -> None:
+        """The game's analysis came: shown with each take from now on."""
+        self.analysis = analysis
+        self._decisions = {d.ply: d for d in analysis.decisions}
+
+    async def fetch(self, client: PlayerRequests, table: str, say: Callable[[str], None]) -> None:
+        """Ask ``client`` for the analysis of the game at ``table`` (1.5), saying so;
+        refused (its words go to the status line), ``a`` asks again."""
+        say(_("the expert analyses the game: the first time takes a while"))
+        try:
+            self.analysed(await client.analysis(table))
+        finally:
+            self.asked = self.analysis is not None
+        say(_("analysed: each take says what the expert thinks of it"))
+
+    def decision(self) -> m.DecisionInfo | None:
+        """The analysis of the take that led to the step shown, if there is one."""
+        frame = self.frames[self.index]
+        took = next((e for e in frame.events if isinstance(e, m.TookEvent)), None)
+        d = self._decisions.get(frame.view.ply - 1) if took is not None else None
+        if d is None or took is None or (d.seat, d.take.take) != (took.seat, took.card):
+            return None
+        return d
+
     def key(self, key: str) -> bool:
-        """A key: step (Right/Left, PgDn/PgUp by five, Home/End); False: close it."""
+        """A key: step (Right/Left, PgDn/PgUp by five, Home/End), ``a`` the analysis
+        (once, where it can be asked for); False: close it."""
+        if key == "a" and self._ask is not None:
+            if not self.asked and self.analysis is None:
+                self.asked = True
+                self._ask()
+            return True
         last = len(self.frames) - 1
         steps = {"right": 1, "l": 1, " ": 1, "left": -1, "h": -1, "pagedown": 5, "pageup": -5}
         if key in steps:
@@ -155,7 +209,10 @@ class Review:
         said: list[Line] = []
         for w in words:
             said += wrap([("fg:#c0c0c0", w)], width) if w else []
+        said += self._analysis_lines(v, cards, width)
         keys = [_("Left/Right: a take"), _("PgUp/PgDn: five"), "Home/End", _("q/Esc: back")]
+        if self._ask is not None and self.analysis is None:
+            keys.insert(3, _("analysing...") if self.asked else _("a: the expert's analysis"))
         foot = wrap_items(keys, width)
         title = " Kupferkessel Co. - " + _("review: {step}").format(step=step)
         if len(title) > width:
@@ -168,6 +225,47 @@ class Review:
         room = height - len(foot) - 1
         body = out[: max(1, room - len(said))] + said
         return body[:room] + [[] for _ in range(room - len(body))] + foot
+
+    def _analysis_lines(self, v: m.GameView, cards: Cards, width: int) -> list[Line]:
+        """What the analysis says of the step shown: the take's verdict, or at the start
+        each seat's summary."""
+        if self.analysis is None:
+            return []
+        d = self.decision()
+        if d is not None:
+            return wrap([(MARK_STYLE.get(d.mark or "", "fg:#87d787"), verdict(d, cards))], width)
+        if self.index != 0:
+            return []
+        out: list[Line] = []
+        for s in self.analysis.seats:
+            out += wrap([("fg:#87d787", summary(s, v.colours, self.names))], width)
+        return out
+
+
+def verdict(d: m.DecisionInfo, cards: Cards) -> str:
+    """A decision of the analysis in words: the expert's choice, or what it cost, its
+    mark and the expert's card."""
+    if d.loss <= 0 or d.take == d.best:
+        return _("Expert: the best take.")
+    said = {"loss": fmt_number(d.loss), "card": cards.name(d.best.take)}
+    if d.mark is None:
+        return _("Expert: {loss} points lost; better {card}.").format(**said)
+    mark = _(MARK_WORDS[d.mark])
+    return _("Expert: {mark}, {loss} points lost; better {card}.").format(mark=mark, **said)
+
+
+def summary(s: m.SeatAnalysis, colours: Sequence[str], names: Sequence[str | None]) -> str:
+    """A seat's summary of the analysis in words: points lost and marks."""
+    marks = fmt_list(
+        [
+            ngettext("{n} blunder", "{n} blunders", s.blunders).format(n=s.blunders),
+            ngettext("{n} mistake", "{n} mistakes", s.mistakes).format(n=s.mistakes),
+            ngettext("{n} inaccuracy", "{n} inaccuracies", s.inaccuracies).format(n=s.inaccuracies),
+        ]
+    )
+    return _("{who}: {lost} points lost by the expert's measure; {marks}").format(
+        who=seat_label(colours, s.seat, names), lost=fmt_number(s.lost), marks=marks
+    )
 
 
 def run_review(review: Review, catalogue: m.Catalogue) -> int:

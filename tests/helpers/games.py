@@ -10,11 +10,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from server.store import SqlStore, open_store
+from bench.stored import stored_game
+from server.store import SqlStore, Store, open_store
 from shared.options import Options
 from shared.record import Record
+from shared.result import judge
 
-__all__ = ["check_final", "game_db", "running_record", "store_with_game"]
+__all__ = ["check_final", "finished_game", "game_db", "running_record", "store_with_game"]
 
 
 def check_final(view_msg: Any, players: int, recipes: bool) -> None:
@@ -76,3 +78,21 @@ async def game_db(db: str, *, finish: bool) -> tuple[str, str, Record]:
         await store.finish("g1", {"winners": [0], "totals": [0, 0]})
     await store.close()
     return db, "g1", record
+
+
+async def finished_game(store: Store, players: list[str], seed: int, *, private: bool) -> str:
+    """A two-player game of ``players`` (ids) played to its end by random takes and
+    stored as a server stores one (its takes appended one by one, then its result);
+    its table id."""
+    table_id = await stored_game(store, players, (1, 2), rated=False, private=private, finish=False)
+    stored = store.load_record(table_id)
+    assert stored is not None
+    game, rng = stored[0].start(), random.Random(seed)
+    index = 0
+    while not game.over:
+        take = rng.choice(game.legal_actions())
+        game.apply(take)
+        await store.append_action(table_id, index, take)
+        index += 1
+    await store.finish(table_id, judge(game, "played_out").to_dict())
+    return table_id

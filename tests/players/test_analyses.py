@@ -6,7 +6,6 @@ per player, per address and overall."""
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
 import pytest
@@ -17,29 +16,12 @@ from server.bots.analyst import Analyst
 from server.core.errors import TableError
 from server.players.analyses import Analyses, AnalysisBounds
 from server.players.service import Players
-from server.store import Store, open_store
+from server.store import open_store
 from shared.analysis import analyse
-from shared.result import judge
+from tests.helpers.games import finished_game
 from tests.server.wsclient import FEW_SAMPLES, WsClient
 
 from .helpers import stored_server
-
-
-async def _finished(store: Store, players: list[str], seed: int, *, private: bool) -> str:
-    """A two-player game of random takes played to its end and stored, as a server
-    stores one (its takes appended one by one, then its result)."""
-    table_id = await stored_game(store, players, (1, 2), rated=False, private=private, finish=False)
-    stored = store.load_record(table_id)
-    assert stored is not None
-    game, rng = stored[0].start(), random.Random(seed)
-    index = 0
-    while not game.over:
-        take = rng.choice(game.legal_actions())
-        game.apply(take)
-        await store.append_action(table_id, index, take)
-        index += 1
-    await store.finish(table_id, judge(game, "played_out").to_dict())
-    return table_id
 
 
 async def test_an_analysis_is_the_records_made_once_kept_and_refused_as_get_record(
@@ -55,7 +37,7 @@ async def test_an_analysis_is_the_records_made_once_kept_and_refused_as_get_reco
         store = server.store
         ada, grace, eve = (store.player_by_id(i) for i in await registered(store, 3, "an"))
         assert ada is not None and grace is not None and eve is not None
-        table = await _finished(store, [ada.id, grace.id], 7, private=True)
+        table = await finished_game(store, [ada.id, grace.id], 7, private=True)
         running = await stored_game(store, [ada.id, grace.id], (1, 2), finish=False)
         record = store.load_record(table)
         assert record is not None
@@ -100,7 +82,7 @@ async def test_a_public_game_is_analysed_for_anyone_over_the_wire(tmp_path: Path
     """A 1.5 connection, anonymous, asks for a public finished game's analysis."""
     async with stored_server(str(tmp_path / "kk.db"), analysis=FEW_SAMPLES) as server:
         players = await registered(server.store, 2, "pub")
-        table = await _finished(server.store, players, 3, private=False)
+        table = await finished_game(server.store, players, 3, private=False)
         c = await WsClient.open(server.port, "c", (1, 5))
         got = await c.request("analyse_game", table=table)
         assert got.type == "analysis" and got.table == table and got.budget == 4
@@ -122,7 +104,7 @@ async def test_analyses_are_bounded_per_player_per_address_and_overall(tmp_path:
     await store.start()
     try:
         ids = await registered(store, 2, "q")
-        games = [await _finished(store, ids, seed, private=False) for seed in range(5)]
+        games = [await finished_game(store, ids, seed, private=False) for seed in range(5)]
         ada, grace = (store.player_by_id(i) for i in ids)
         bounds = AnalysisBounds(budget=2, workers=1, queue=0, per_hour=1.0, burst=1)
         analyses = Analyses(store, Players(store).finished, Analyst(0), bounds)
