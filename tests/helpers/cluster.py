@@ -21,7 +21,7 @@ from typing import Any
 from bench.ports import free_port
 from server.app import Server, ServerConfig
 from server.store import open_store
-from tests.server.wsclient import http_get
+from tests.server.wsclient import FEW_SAMPLES, http_get
 
 __all__ = ["KEEP_LEASE", "LEASE", "Node", "cluster"]
 
@@ -53,6 +53,7 @@ async def cluster(
     a busy machine a renewal can come later than a second, and the table moves. With
     ``admin_dir``, node ``i`` has its admin socket there, ``node{i}.sock``."""
     nodes = []
+    config.setdefault("analysis", FEW_SAMPLES)  # 1.5's analyses (the leak oracle's) quick
     try:
         for i in range(n):
             if admin_dir is not None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
+from websockets.protocol import State
 
 from shared.cards import CARD_IDS, RECIPE_IDS
 from shared.game import EMPTY, Game, Take
@@ -29,7 +30,7 @@ __all__ = ["SEEN", "Conn", "Played", "check_game", "play_one"]
 
 WELCOME: dict[int, Any] = {}  # the first welcome per version: every other must equal it
 ZERO = types.SimpleNamespace(state_version=-1)
-SEEN = {"takes": 0, "results": 0, "missed": 0}  # 1.1 fields and 1.4's ``missed`` checked
+SEEN = {"takes": 0, "results": 0, "missed": 0, "analysis": 0}  # 1.1, 1.4's, 1.5's checked
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
 RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
@@ -172,6 +173,12 @@ def check_game(played: Played) -> int:
                 assert kind not in PLAYER_TYPES and "rated" not in obj.get("table", {}), where
             if conn.minor < 4:  # nothing of 1.4 before 1.4
                 assert kind != "missed" and not V14_KEYS & _keys(obj), f"1.4 in: {where}"
+            if conn.minor < 5:  # nothing of 1.5 before 1.5
+                assert kind != "analysis", f"1.5 in: {where}"
+            if kind == "analysis":  # 1.5: each decision names what its seat knew then
+                SEEN["analysis"] += 1
+                check_analysis(obj, states, played, where)
+                continue
             if kind == "missed":  # 1.4: each step holds what its state's events may
                 SEEN["missed"] += 1
                 for step in obj.get("steps", []):
@@ -204,6 +211,20 @@ def check_game(played: Played) -> int:
         [CARD_IDS[c] for c in k] for k in final.kettles
     ]
     return frames
+
+
+def check_analysis(obj: dict[str, Any], states: list[Game], played: Played, where: str) -> None:
+    """1.5's ``analysis`` of the game: one decision per take, each the take acknowledged
+    at its state by its mover, and naming (the take, the expert's) only cards its seat
+    could know when it decided; a summary per seat."""
+    decisions = obj.get("decisions", [])
+    assert len(decisions) == len(played.takes) == len(states) - 1, where
+    acked = dict(played.takes)
+    for d in decisions:
+        ply, seat = d["ply"], d["seat"]
+        assert seat == states[ply].to_move and d["take"]["take"] == acked[ply]["card"], where
+        check_cards(d, [states[ply]], seat, f"{where} decision {ply}")
+    assert [s["seat"] for s in obj["seats"]] == list(range(played.options.players)), where
 
 
 V14_KEYS = frozenset({"by_computer", "computer_takes", "ended", "rating_before", "rating_after"})
@@ -290,7 +311,7 @@ async def play_one(
     played = Played(options)
     wire = options.to_dict()
     wire["recipes"] = options.recipes
-    minors = [rng.choice([0, 1, 2, 4] if registered else [0, 1, 4]) for _ in range(players)]
+    minors = [rng.choice([0, 1, 2, 4] if registered else [0, 1, 4, 5]) for _ in range(players)]
     clients = [
         await WsClient.open(node(), f"p{i}", (1, minors[i]), json=json) for i in range(players)
     ]
@@ -311,13 +332,13 @@ async def play_one(
     watch = rng.choice(["none", "before", "during"])
 
     async def watcher(name: str) -> None:
-        minor, combined = rng.choice([(0, False), (1, False), (1, True), (4, True)])
+        minor, combined = rng.choice([(0, False), (1, False), (1, True), (4, True), (5, True)])
         spectator = await WsClient.open(node(), None, json=json)
         hello = {"protocol": [1, minor], "client": name, "combined": combined}
         assert (await spectator.request("hello", **hello)).type == "welcome"
         await spectator.request("watch", table=table)
         played.conns.append(Conn(spectator, None, None, minor, combined))
-        if minor == 4 and name == "late":  # 1.4: what it missed, from the start
+        if minor >= 4 and name == "late":  # 1.4: what it missed, from the start
             await spectator.wait_type("update")  # combined: its fresh view
             missed = await spectator.request("catch_up", since=0)
             assert missed.type == "missed", missed
@@ -349,7 +370,7 @@ async def play_one(
             else:
                 resumed = await client.request("resume", token=conn.token)
             assert resumed.type == "resumed" and resumed.seat == seat
-            if conn.minor == 4:  # 1.4: what it missed while away
+            if conn.minor >= 4:  # 1.4: what it missed while away
                 missed = await client.request("catch_up", since=seen)
                 assert missed.type == "missed", missed
             played.conns.append(Conn(client, seat, None, conn.minor))
@@ -371,6 +392,10 @@ async def play_one(
         if conn.seat is None:
             kind = "update" if conn.combined else "view"
             await conn.client.wait_for(lambda x, k=kind: x.type == k and x.view.game_over)
+    for conn in played.conns:  # 1.5: the finished game's analysis, each asking
+        if conn.minor >= 5 and conn.client.ws.state is State.OPEN:
+            answer = await conn.client.request("analyse_game", table=table, timeout=HASHED)
+            assert answer.type == "analysis" or answer.code == "rate_limited", answer
     for conn in played.conns:
         await conn.client.close()
     return played

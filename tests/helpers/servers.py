@@ -14,6 +14,7 @@ from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import MemoryStore
+from tests.server.wsclient import FEW_SAMPLES
 
 MakeServer = Callable[..., Awaitable[Server]]
 """``make_server``'s type: ``await make_server(**config)`` gives a started server."""
@@ -42,6 +43,7 @@ async def make_server() -> AsyncIterator[MakeServer]:
         config.setdefault("host", "127.0.0.1")
         config.setdefault("quotas", NO_QUOTAS)  # many players from one address; see test_quotas
         config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
+        config.setdefault("analysis", FEW_SAMPLES)  # and analyses, quick ones
         server = Server(ServerConfig(**config), MemoryStore())
         await server.start()
         servers.append(server)

@@ -15,7 +15,7 @@ from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
 from server.store import open_store
 from server.store.players import StoredPlayer
-from tests.server.wsclient import WsClient, random_take
+from tests.server.wsclient import FEW_SAMPLES, WsClient, random_take
 
 INVISIBLE = {
     "zero width space": "\u200b",
@@ -55,6 +55,7 @@ async def stored_server(url: str, **config: Any) -> AsyncIterator[Server]:
     """A started server on 127.0.0.1 keeping everything in the store at ``url``."""
     config.setdefault("quotas", NO_QUOTAS)
     config.setdefault("signin", NO_ADDRESS_BOUNDS)  # and sign-ins too
+    config.setdefault("analysis", FEW_SAMPLES)  # and analyses, quick ones
     server = Server(ServerConfig(port=0, host="127.0.0.1", **config), open_store(url))
     await server.start()
     try:

@@ -10,11 +10,13 @@ kettle under casual memory; its own recipes; everything once the game is over. N
 may carry the seed, and a seat token may appear only in the ``joined`` frame of its own
 connection.
 
-Connections speak protocol 1.0, 1.1 or 1.4 at random (spectators also 1.1 and 1.4 with
+Connections speak protocol 1.0, 1.1, 1.4 or 1.5 at random (spectators also 1.1, 1.4 and 1.5 with
 combined ``update`` messages; a 1.4 seat that resumes and a 1.4 spectator that comes
 late ask what they missed, ``catch_up``, and each step of the ``missed`` may name only
-cards its state's events may). A connection never gets a field or message of a later
-version than its own; in 1.1,
+cards its state's events may). 1.5 connections, seats and spectators, ask for the
+finished game's analysis: each of its decisions is the take acknowledged at its state
+and names only cards its seat could know when it decided. A connection never gets a
+field or message of a later version than its own; in 1.1,
 ``takes`` is only ever in the view of the seat to move and is exactly the engine's
 legal decisions there, and a ``result`` appears only in a view of the finished game.
 """
@@ -62,3 +64,4 @@ async def test_leak_oracle(server: Server, shard: int) -> None:
     assert totals["spectators"] > games // 3
     assert seen["takes"] > games and seen["results"] > games // 4, seen
     assert seen["missed"] > 0, seen  # 1.4's missed steps checked too
+    assert seen["analysis"] > 0, seen  # and 1.5's analyses

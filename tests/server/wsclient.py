@@ -317,9 +317,9 @@ async def advance(clients: list[WsClient], rng: random.Random, takes: int) -> in
     return version
 
 
-FEW_SAMPLES = AnalysisBounds(budget=4, workers=0, per_hour=1e9, burst=10**9)
+FEW_SAMPLES = AnalysisBounds(budget=4, workers=0, queue=64, per_hour=1e9, burst=10**9)
 """Analyses of 4 samples a decision (a game's in a fraction of a second), in a thread,
-with no budget per address or player."""
+with no budget per address or player and a long line (many games at once)."""
 
 
 @contextlib.asynccontextmanager
