@@ -34,6 +34,7 @@ from .messages import (
     AckMsg,
     AnalyseGameMsg,
     AnalysisMsg,
+    AskHintMsg,
     BackMsg,
     BotSeat,
     ByeMsg,
@@ -47,6 +48,7 @@ from .messages import (
     ErrorCode,
     ErrorMsg,
     HelloMsg,
+    HintMsg,
     JoinedMsg,
     JoinMsg,
     LeaveMsg,
@@ -209,8 +211,20 @@ def examples() -> dict[str, BaseModel]:
         MissedStep(state_version=4, by_computer=True, events=events_message(events, 4).events),
     )
     server.append(MissedMsg(seq=25, re=27, since=2, state_version=4, steps=steps))
-    # 1.5: a finished game's analysis (two decisions of a short game shown)
+    # 1.5: a finished game's analysis (two decisions of a short game shown); a hint
     client.append(AnalyseGameMsg(id=28, table="t7Kq2"))
+    client.append(AskHintMsg(id=29))
+    server.append(
+        HintMsg(
+            seq=27,
+            re=29,
+            state_version=4,
+            take=RecordActionInfo(take="toad-2", targets=(1,)),
+            value=3.5,
+            points=28.25,
+            budget=300,
+        )
+    )
     server.append(
         AnalysisMsg(
             seq=26,

@@ -69,6 +69,12 @@ class Server:
         self.config = config
         self.store = store or MemoryStore()
         self.bots = shared_pool(config.bot_workers)
+        # 1.5: analyses and hints, in processes below the bots' moves
+        self.analyst = Analyst(
+            config.analysis.workers,
+            hint_budget=config.analysis.budget,
+            hints_at_once=config.analysis.hints_at_once,
+        )
         # a node of a cluster (``config.cluster``) is the lobby's directory and counts
         # the cluster's tables and connections; one process has neither
         self.cluster: Cluster | None = None
@@ -96,7 +102,7 @@ class Server:
             quotas=config.quotas,
             directory=directory,
             counts=counts,
-            computers=ComputerPlayers(self.bots, config.bot_think),
+            computers=ComputerPlayers(self.bots, config.bot_think, self.analyst),
         )
         self.sessions: set[Session] = set()
         self.players = Players(  # 1.2
@@ -104,7 +110,7 @@ class Server:
             rated_allow=config.rated_allow,
             rated_move=config.rated_move,
             bounds=config.signin,
-            analyst=Analyst(config.analysis.workers),
+            analyst=self.analyst,
             analysis=config.analysis,
         )
         self.welcome = m.WelcomeMsg(

@@ -16,7 +16,7 @@ other seat's total (the highest total wins the game).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,9 +36,11 @@ __all__ = [
     "Analysis",
     "Decision",
     "SeatSummary",
+    "Suggestion",
     "TakeValue",
     "analyse",
     "mark",
+    "suggest",
 ]
 
 FORMAT = "kupferkessel-analysis/1"
@@ -278,35 +280,29 @@ def analyse(
     or seat."""
     if budget < 1:
         raise ValueError("the budget must be at least 1 sample a decision")
-    events: list[Event] = []
-    game = record.start(events)
-    players = game.players
+    players = record.options.players
     wanted = tuple(range(players)) if seats is None else tuple(sorted(set(seats)))
     if any(not 0 <= s < players for s in wanted):
         raise ValueError(f"no such seat: the seats are 0 to {players - 1}")
-    memories = [Memory(s) for s in range(players)]
-    _tell(game, memories, events)
     decisions: list[Decision] = []
-    for ply, written in enumerate(record.actions):
+    game: Game | None = None
+    for ply, game, memories in _positions(record):
+        if progress is not None and ply > 0:
+            progress(ply, len(record.actions))
+        if ply == len(record.actions):
+            break
         seat = game.to_move
         if seat in wanted and not game.over:
             seen = views(game, (seat,))[0]
             try:
-                take = as_listed(seen, written)
+                take = as_listed(seen, record.actions[ply])
             except ValueError as e:
                 raise RecordError(str(e), f"actions[{ply}]", "not_in_line") from e
             appraisal = appraise(
                 seen, memories[seat], samples=budget, seed=decision_seed(seed, ply)
             )
             decisions.append(judge(ply, seat, take, appraisal))
-        events = []
-        try:
-            game.apply(written, events=events)
-        except RuleError as e:
-            raise RecordError(e.message, f"actions[{ply}]", e.code) from e
-        _tell(game, memories, events)
-        if progress is not None:
-            progress(ply + 1, len(record.actions))
+    assert game is not None
     return Analysis(
         budget,
         seed,
@@ -317,6 +313,54 @@ def analyse(
         tuple(decisions),
         tuple(summarise(s, decisions, _final(game, record, s)) for s in wanted),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """The expert's take for ``seat`` (to move) and what it expects of it: ``value``,
+    the final margin, and ``points``, the own total, over ``budget`` sampled deals."""
+
+    seat: int
+    take: Take
+    value: float
+    points: float
+    budget: int
+
+
+def suggest(record: Record, *, budget: int = DEFAULT_BUDGET, seed: int = 0) -> Suggestion:
+    """A hint: the expert's take for the seat to move after ``record``'s actions,
+    weighed as ``analyse`` weighs a decision, from that seat's view and memory only (the
+    record's hidden cards are sampled, never read). ``ValueError`` once the game is
+    over or for a bad budget; ``RecordError`` for a record that does not replay."""
+    if budget < 1:
+        raise ValueError("the budget must be at least 1 sample a decision")
+    *_, (ply, game, memories) = _positions(record)
+    if game.over:
+        raise ValueError("the game is over: nobody is to move")
+    seat = game.to_move
+    seen = views(game, (seat,))[0]
+    a = appraise(seen, memories[seat], samples=budget, seed=decision_seed(seed, ply))
+    best = a.best
+    return Suggestion(seat, a.takes[best], _r(a.values[best]), _r(a.totals[best]), budget)
+
+
+def _positions(record: Record) -> Iterator[tuple[int, Game, list[Memory]]]:
+    """The record replayed as a host replays it for its bots: before each action ``ply``
+    and after the last, the game (the same object, moved on) and each seat's memory of
+    the public events and its views so far."""
+    events: list[Event] = []
+    game = record.start(events)
+    memories = [Memory(s) for s in range(game.players)]
+    _tell(game, memories, events)
+    for ply, written in enumerate(record.actions):
+        yield ply, game, memories
+        events = []
+        try:
+            game.apply(written, events=events)
+        except RuleError as e:
+            raise RecordError(e.message, f"actions[{ply}]", e.code) from e
+        _tell(game, memories, events)
+    yield len(record.actions), game, memories
 
 
 def _tell(game: Game, memories: list[Memory], events: list[Event]) -> None:

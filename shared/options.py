@@ -30,6 +30,9 @@ class Options:
     memory: Memory = "strict"
     third_colour: ThirdColour = "lilac"
     seed: int | None = None
+    hints: bool = False
+    """A seated person may ask the expert for its suggestion (never at a rated table:
+    the server refuses that); not a rule of the game, which it does not change."""
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in (2, 3):
@@ -42,6 +45,8 @@ class Options:
             raise SetupError(f"memory must be one of {MEMORY_MODES}", "bad_option")
         if self.third_colour not in THIRD_COLOURS:
             raise SetupError(f"third_colour must be one of {THIRD_COLOURS}", "bad_option")
+        if not isinstance(self.hints, bool):
+            raise SetupError("hints must be on or off", "bad_option")
         if self.seed is not None and (
             isinstance(self.seed, bool) or not isinstance(self.seed, int)
         ):
@@ -59,7 +64,8 @@ class Options:
         """Read options as written in records (``recipes`` may be "on"/"off" or a bool)."""
         if not isinstance(raw, dict):
             raise SetupError("options must be an object", "bad_option")
-        unknown = set(raw) - {"players", "recipes", "start_card", "memory", "third_colour", "seed"}
+        known = {"players", "recipes", "start_card", "memory", "third_colour", "hints", "seed"}
+        unknown = set(raw) - known
         if unknown:
             raise SetupError(f"unknown option(s): {', '.join(sorted(unknown))}", "bad_option")
         data = dict(raw)
@@ -69,9 +75,12 @@ class Options:
         return cls(**data)
 
     def to_dict(self, *, public: bool = False) -> dict[str, Any]:
-        """The record form (``recipes`` as "on"/"off"); ``public`` drops the seed."""
+        """The record form (``recipes`` as "on"/"off"; ``hints`` only when on, so that
+        records without them read as they always did); ``public`` drops the seed."""
         d = asdict(self)
         d["recipes"] = "on" if self.recipes else "off"
+        if not self.hints:
+            d.pop("hints")
         if public or self.seed is None:
             d.pop("seed")
         return d
@@ -90,13 +99,20 @@ class Options:
 
     def public(self) -> Options:
         """These options without the seed, as every view shows them: ``replace(seed=None)``,
-        but one object for all equal public options, kept here (at most 48: the
+        but one object for all equal public options, kept here (at most 96: the
         choices of every field but the seed). So a take's views make no copy, and an
         encoder that reuses what it packed for the very same object (``protocol.wire``)
         packs them once (issue 25: ``bench/take.py``, a sixth of a take's cost)."""
         if self.seed is None:
             return self
-        key = (self.players, self.recipes, self.start_card, self.memory, self.third_colour)
+        key = (
+            self.players,
+            self.recipes,
+            self.start_card,
+            self.memory,
+            self.third_colour,
+            self.hints,
+        )
         public = _PUBLIC.get(key)
         if public is None:
             public = _PUBLIC[key] = self.replace(seed=None)

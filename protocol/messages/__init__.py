@@ -36,7 +36,8 @@ The models live in one module per topic; import them from here:
 - ``players``: 1.2's registered players, profiles, games, records, leaderboard.
 - ``devices``: 1.3's list of a player's devices and their revocation.
 - ``missed``: 1.4's moves a client missed (``catch_up``, ``missed``).
-- ``analysis``: 1.5's analysis of a finished game (``analyse_game``, ``analysis``).
+- ``analysis``: 1.5's analysis of a finished game (``analyse_game``, ``analysis``) and
+  hints (``ask_hint``, ``hint``).
 - ``base``: the model bases they all share.
 
 The field types and the engine's value types the models use (``Name``, ``ThirdColour``,
@@ -51,7 +52,16 @@ from shared.options import Memory as Memory
 from shared.options import StartCard as StartCard
 from shared.result import Ending as Ending
 
-from .analysis import AnalyseGameMsg, AnalysisMsg, DecisionInfo, Mark, SeatAnalysis, Thresholds
+from .analysis import (
+    AnalyseGameMsg,
+    AnalysisMsg,
+    AskHintMsg,
+    DecisionInfo,
+    HintMsg,
+    Mark,
+    SeatAnalysis,
+    Thresholds,
+)
 from .catalogue import CardInfo, Catalogue, RecipeInfo
 from .client import (
     CLIENT_MESSAGES,
@@ -196,6 +206,7 @@ __all__ = [
     "AckMsg",
     "AnalyseGameMsg",
     "AnalysisMsg",
+    "AskHintMsg",
     "BackMsg",
     "BotSeat",
     "ByeMsg",
@@ -226,6 +237,7 @@ __all__ = [
     "GamesMsg",
     "GetRecordMsg",
     "HelloMsg",
+    "HintMsg",
     "IngredientScore",
     "JoinMsg",
     "JoinedMsg",

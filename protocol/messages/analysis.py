@@ -1,4 +1,4 @@
-"""Protocol 1.5: the expert's analysis of a finished game.
+"""Protocol 1.5: the expert's analysis of a finished game, and hints during one.
 
 Why: after a game a person can step through it take by take; the analysis says, for
 every decision of every seat, which take the expert would have made and what the take
@@ -19,7 +19,16 @@ from .envelope import ServerMsg as _ServerMsg
 from .fields import TableId
 from .players import RecordActionInfo
 
-__all__ = ["AnalyseGameMsg", "AnalysisMsg", "DecisionInfo", "Mark", "SeatAnalysis", "Thresholds"]
+__all__ = [
+    "AnalyseGameMsg",
+    "AnalysisMsg",
+    "AskHintMsg",
+    "DecisionInfo",
+    "HintMsg",
+    "Mark",
+    "SeatAnalysis",
+    "Thresholds",
+]
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 """A decision's mark by its loss (``Thresholds``)."""
@@ -98,3 +107,28 @@ class AnalysisMsg(_ServerMsg):
     thresholds: Thresholds
     decisions: tuple[DecisionInfo, ...] = ()
     seats: tuple[SeatAnalysis, ...] = ()
+
+
+class AskHintMsg(_ClientMsg):
+    """1.5, seated, on your turn at a table whose options allow ``hints``: the expert's
+    suggestion for your decision, weighed only from what your seat knows (answered by
+    ``hint``). Refused with ``not_allowed`` (``detail`` ``hints``) where the table's
+    options do not allow hints, ``not_your_turn`` on another seat's turn."""
+
+    type: Literal["ask_hint"] = "ask_hint"
+
+
+class HintMsg(_ServerMsg):
+    """1.5: the answer to ``ask_hint``: the take the expert suggests in state
+    ``state_version`` (a take of that view's ``takes``), and what it expects of it."""
+
+    type: Literal["hint"] = "hint"
+    state_version: int
+    take: RecordActionInfo
+    """The suggested take, as a record writes it (``card`` is its ``take``)."""
+    value: float = 0.0
+    """The expected final margin after it (own total minus the best other total)."""
+    points: float = 0.0
+    """The expected own final total after it."""
+    budget: int = 0
+    """Sampled deals it was weighed over."""

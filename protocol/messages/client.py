@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from .analysis import AnalyseGameMsg
+from .analysis import AnalyseGameMsg, AskHintMsg
 from .base import by_tag
 from .devices import ListDevicesMsg, RevokeDeviceMsg
 from .envelope import ClientMsg as _ClientMsg
@@ -263,7 +263,8 @@ ClientMessage = Annotated[
     | ListDevicesMsg
     | RevokeDeviceMsg
     | CatchUpMsg
-    | AnalyseGameMsg,
+    | AnalyseGameMsg
+    | AskHintMsg,
     Field(discriminator="type"),
 ]
 

@@ -51,6 +51,9 @@ class TableOptions(Model):
     """The third seat's colour (3 players)."""
     seed: Annotated[int, Field(ge=0, le=MAX_ID)] | None = None
     """Client to server only: a reproducible deal. Never sent by a server."""
+    hints: bool = False
+    """1.5: a seated person may ask for the expert's suggestion (``ask_hint``); never
+    at a rated table (``bad_options``). Sent only when on."""
 
     @field_validator("players", mode="before")
     @classmethod

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from .analysis import AnalysisMsg
+from .analysis import AnalysisMsg, HintMsg
 from .base import by_tag
 from .catalogue import Catalogue
 from .devices import DevicesMsg
@@ -260,7 +260,8 @@ ServerMessage = Annotated[
     | LeaderboardMsg
     | DevicesMsg
     | MissedMsg
-    | AnalysisMsg,
+    | AnalysisMsg
+    | HintMsg,
     Field(discriminator="type"),
 ]
 

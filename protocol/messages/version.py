@@ -39,7 +39,7 @@ ADDED_IN: dict[str, int] = {
     ),
     **dict.fromkeys(("list_devices", "revoke_device"), 3),
     "catch_up": 4,
-    "analyse_game": 5,
+    **dict.fromkeys(("analyse_game", "ask_hint"), 5),
 }
 """Client message type -> the minor version that added it (absent: 1.0). A connection
 whose ``hello`` chose an older minor gets ``unknown_type`` for it, as that minor's

@@ -17,14 +17,17 @@ import secrets
 from collections.abc import Sequence
 
 from protocol import PROTOCOL_VERSION
+from shared.analysis import Suggestion
 from shared.bots import LEVELS, make_bot
 from shared.bots.base import Bot
 from shared.events import Event
+from shared.record import Record
 from shared.view import View
 
 from ..core.journal import Step
 from ..core.table import Table, TableError
 from ..store import StoreUnavailable
+from .analyst import Analyst
 from .pool import BotPool, shared_pool
 
 __all__ = [
@@ -78,6 +81,9 @@ class BotPlayer:
         self, table: Table, since: int, version: int, steps: Sequence[Step], omitted: int, re: int
     ) -> None:
         """A bot never asks (it hears every state as it is made)."""
+
+    def deliver_hint(self, table: Table, version: int, hint: Suggestion, re: int) -> None:
+        """A bot never asks for a hint."""
 
     def deliver_view(self, table: Table, view: View, version: int) -> None:
         if self._pending:
@@ -191,12 +197,21 @@ class ComputerPlayers:
     level's own) in ``pool``: what the lobby seats at a table or starts for an absent
     person (``server.lobby.Computers``). Without a pool they think in threads."""
 
-    def __init__(self, pool: BotPool | None = None, think: float | None = None) -> None:
+    def __init__(
+        self,
+        pool: BotPool | None = None,
+        think: float | None = None,
+        analyst: Analyst | None = None,
+    ) -> None:
         self.pool = pool
         self.think = think
+        self.analyst = analyst or Analyst(0)  # 1.5's hints
 
     def seat(self, table: Table, seat: int, level: str) -> BotPlayer:
         return seat_bot(table, seat, level, think=self.think, pool=self.pool)
 
     def stand_in(self, table: Table, seat: int) -> BotPlayer:
         return start_stand_in(table, seat, think=self.think, pool=self.pool)
+
+    async def hint(self, record: Record) -> Suggestion:
+        return await self.analyst.suggest(record)

@@ -187,6 +187,9 @@ FLAGS: tuple[Flag, ...] = (
             ),
             ("analyses-per-hour", int(_A.per_hour), "per client address and per player: analyses"),
             ("analysis-burst", _A.burst, "per address and per player: analyses at once"),
+            ("hints-per-minute", int(_A.hints_per_minute), "per address and per player: hints"),
+            ("hint-burst", _A.hint_burst, "per address and per player: hints at once"),
+            ("hints-at-once", _A.hints_at_once, "hints asked and not yet answered, at most"),
         )
     ),
     Flag(

@@ -116,6 +116,19 @@ class Course:
             )
         return game
 
+    def hinted(self, seat: int, hints: bool) -> tuple[Record, int]:
+        """For a hint (1.5) to ``seat``: the record so far (a copy) and the state
+        version, if hints are allowed (``hints``), the game runs and it is ``seat``'s
+        turn (else the refusal)."""
+        if not hints:
+            raise TableError("not_allowed", "this table's options allow no hints", "hints")
+        game = self.running(self.version)
+        if seat != game.to_move:
+            raise TableError("not_your_turn", f"it is seat {game.to_move}'s turn")
+        assert self.record is not None
+        record = Record(self.record.options, self.record.setup, list(self.record.actions))
+        return record, self.version
+
     async def take(
         self,
         scene: Over,

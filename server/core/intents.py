@@ -27,6 +27,7 @@ __all__ = [
     "Chat",
     "Claim",
     "Detach",
+    "Hint",
     "Intent",
     "Join",
     "Leave",
@@ -172,6 +173,16 @@ class CatchUp(_Intent):
     re: int
 
 
+@dataclass(frozen=True, slots=True)
+class Hint(_Intent):
+    """1.5: the expert's suggestion for the occupant's seat on its turn, at a table
+    whose options allow hints, answered (``hint``, carrying ``re``) to it alone."""
+
+    kind: ClassVar[str] = "ask_hint"
+    seat_only: ClassVar[bool] = True
+    re: int
+
+
 class Taken(NamedTuple):
     """What a ``Play`` comes to: the new state ``version``; ``answered``: the update
     of that state carried the take's ``re`` (so no ack follows it)."""
@@ -194,4 +205,5 @@ Intent = (
     | Rematch
     | Chat
     | CatchUp
+    | Hint
 )

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from shared.analysis import Suggestion
 from shared.events import Event
+from shared.record import Record
 from shared.view import View
 
+from .errors import TableError
 from .journal import Step
 
 __all__ = ["DETACHED", "Detached", "Occupant", "StandIn", "TableHost"]
@@ -54,6 +57,10 @@ class Occupant(Protocol[T]):
     ) -> None:
         """1.4: the answer ``re`` to ``catch_up``: the ``steps`` after state ``since`` up
         to ``version``, ``omitted`` earlier ones left out."""
+        ...
+
+    def deliver_hint(self, table: T, version: int, hint: Suggestion, re: int) -> None:
+        """1.5: the answer ``re`` to ``ask_hint``: the expert's take in state ``version``."""
         ...
 
     def deliver_result(self, table: T, view: View, version: int) -> None:
@@ -107,6 +114,12 @@ class TableHost(Protocol[T]):
     async def rematch(self, table: T) -> object:
         """Every person at the finished ``table`` voted for a rematch: start it."""
 
+    async def hint(self, table: T, record: Record) -> Suggestion:
+        """1.5: the expert's take for the seat to move after ``record`` (a copy),
+        weighed from that seat's view only (``shared.analysis.suggest``), within the
+        server's bounds (``rate_limited`` past them)."""
+        ...
+
 
 class Detached:
     """The host of a table nobody serves: one built to be looked at (a listing of
@@ -129,6 +142,9 @@ class Detached:
 
     async def rematch(self, table: object) -> object:
         return None
+
+    async def hint(self, table: object, record: Record) -> Suggestion:
+        raise TableError("not_allowed", "this table is served nowhere", "hints")
 
 
 DETACHED = Detached()

@@ -222,6 +222,15 @@ class Table:
         """1.4's ``catch_up`` (``Telling.catch_up``), from the game's journal."""
         self.telling.catch_up(self, occupant, since, re, self.course.journal)
 
+    async def hint(self, occupant: Occupant, re: int) -> None:
+        """1.5's ``ask_hint``: the expert's take for the occupant's seat on its turn,
+        weighed from that seat's view only (``TableHost.hint``), told to it alone."""
+        seat = self._seated(occupant, "spectators get no hints")
+        if not self.lineup.may_take(seat):
+            raise TableError("not_allowed", "a computer plays your seat now")
+        record, version = self.course.hinted(seat, self.options.hints)
+        occupant.deliver_hint(self, version, await self.host.hint(self, record), re)
+
     def broadcast_presence(self) -> None:
         """Presence to everyone here, once the host knows what changed."""
         self.host.changed(self)
@@ -263,6 +272,8 @@ class Table:
                 self.telling.chat(self, occupant, name, text)
             case i.CatchUp(since, re):
                 self.catch_up(occupant, since, re)
+            case i.Hint(re):
+                await self.hint(occupant, re)
             case _:
                 assert_never(intent)
         return None

@@ -19,9 +19,11 @@ from dataclasses import asdict
 from typing import Protocol
 
 from protocol.messages.limits import DEFAULT_LIMITS
+from shared.analysis import Suggestion
 from shared.clock import TimeRules
 from shared.errors import RuleError
 from shared.options import Options
+from shared.record import Record
 
 from ..core.handle import TableFacts, TableHandle
 from ..core.restore import table_from_stored
@@ -67,6 +69,11 @@ class Computers(Protocol):
 
     def stand_in(self, table: Table, seat: int) -> StandIn:
         """Start a computer player for an absent or resigned person's seat."""
+        ...
+
+    async def hint(self, record: Record) -> Suggestion:
+        """1.5: the expert's take for the seat to move after ``record``, from that
+        seat's view only, within the bounds on hints (``rate_limited`` past them)."""
         ...
 
 
@@ -369,6 +376,12 @@ class Lobby:
         if table.state == FINISHED:
             self.finished_here -= 1
         return True
+
+    async def hint(self, table: Table, record: Record) -> Suggestion:
+        """A hint for ``table`` (``TableHost.hint``), from the computer players."""
+        if self.computers is None:
+            raise TableError("not_allowed", "this server has no computer players", "hints")
+        return await self.computers.hint(record)
 
     async def rematch(self, old: Table) -> Table:
         """Every person at ``old`` asked for a rematch: a new table with the same

@@ -15,7 +15,9 @@ from pydantic import BaseModel
 
 from protocol import messages as m
 from protocol.wire import encode_as, encode_events, encode_update, encode_view
+from shared.analysis import Suggestion
 from shared.events import Event, TimedOut
+from shared.record import action_to_dict
 from shared.view import View
 
 from ..core.handle import TableFacts
@@ -111,6 +113,17 @@ class Framing:
             ],
         }
         self.send(lambda seq: encode_as(m.MissedMsg, source, seq=seq, re=re))
+
+    def deliver_hint(self, table: TableFacts, version: int, hint: Suggestion, re: int) -> None:
+        """1.5's ``hint``."""
+        msg = m.HintMsg(
+            state_version=version,
+            take=m.RecordActionInfo.model_validate(action_to_dict(hint.take), strict=False),
+            value=hint.value,
+            points=hint.points,
+            budget=hint.budget,
+        )
+        self.send(lambda seq: encode_as(m.HintMsg, msg, seq=seq, re=re))
 
     def deliver_result(self, table: TableFacts, view: View, version: int) -> None:
         """1.1: the final view of a game that ended early (1.0 had none: its clients

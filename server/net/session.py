@@ -41,6 +41,7 @@ from ..core.intents import (
     CatchUp,
     Chat,
     Claim,
+    Hint,
     Join,
     Leave,
     Play,
@@ -427,6 +428,17 @@ class Session(Framing):
 
     async def on_rematch(self, msg: m.RematchMsg) -> None:
         await self._at_table().apply(self, Rematch(msg.rematch))
+
+    async def on_ask_hint(self, msg: m.AskHintMsg) -> None:
+        """1.5: the expert's take for this seat's decision, answered by ``hint`` from
+        the table; each asked counts against the address's and the player's hints
+        (``Analyses.charge_hint``), given back if the table refuses it."""
+        give_back = self.account.service().analyses.charge_hint(self.account.player, self.account)
+        try:
+            await self._at_table().apply(self, Hint(msg.id))
+        except TableError:
+            give_back()
+            raise
 
     async def on_catch_up(self, msg: m.CatchUpMsg) -> None:
         """1.4: the steps after ``since``, answered by ``missed`` from the table's record

@@ -79,8 +79,9 @@ ACCEPTS: Mapping[str, Mapping[Phase, str]] = {
     # 1.3: a registered player's devices
     "list_devices": _ANYWHERE,
     "revoke_device": _ANYWHERE,
-    # 1.5: a finished game's analysis (its handler: ``server.players.account``)
+    # 1.5: a finished game's analysis (its handler: ``server.players.account``), a hint
     "analyse_game": _ANYWHERE,
+    "ask_hint": _IN_A_SEAT,
 }
 """Client message type -> phase -> ``OK`` or the error code refusing it. A ``resume``
 or ``rejoin`` while seated is refused by its handler unless it names this connection's

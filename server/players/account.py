@@ -110,6 +110,8 @@ class Account:
             raise TableError("bad_options", "no chosen seed at a rated table on this server")
         if msg.options.memory == "casual" and "casual" not in allow:
             raise TableError("bad_options", "no casual memory at a rated table on this server")
+        if msg.options.hints:
+            raise TableError("bad_options", "no hints at a rated table")
         return True
 
     def table_rules(self, msg: m.CreateTableMsg, minor: int) -> tuple[bool, TimeRules]:

@@ -63,9 +63,17 @@ class AnalysisBounds:
     """Analyses one client address, and one player, may have made per hour..."""
     burst: int = 3
     """... in bursts of up to this many."""
+    hints_per_minute: float = 6.0
+    """Hints (``ask_hint``) one address, and one player, may ask for a minute..."""
+    hint_burst: int = 3
+    """... in bursts of up to this many."""
+    hints_at_once: int = 4
+    """Hints asked for and not yet answered, on the whole server, at most."""
 
 
-NO_ANALYSIS_QUOTAS = AnalysisBounds(per_hour=1e9, burst=10**9)
+NO_ANALYSIS_QUOTAS = AnalysisBounds(
+    per_hour=1e9, burst=10**9, hints_per_minute=1e9, hint_burst=10**9
+)
 """No budget per address or player (the workers and their line as by default): for
 tests and benchmarks whose many players all come from one address."""
 
@@ -87,6 +95,8 @@ class Analyses:
         self._finished = finished
         self._addresses = Budgets(bounds.per_hour / 3600, bounds.burst, clock)
         self._players = Budgets(bounds.per_hour / 3600, bounds.burst, clock)
+        self._hint_addresses = Budgets(bounds.hints_per_minute / 60, bounds.hint_burst, clock)
+        self._hint_players = Budgets(bounds.hints_per_minute / 60, bounds.hint_burst, clock)
         self._slots = FairSlots(max(1, bounds.workers), bounds.queue)
         self._making: dict[str, asyncio.Future[Analysis]] = {}  # table id -> being made
         self._seconds = 10.0  # an analysis's wall time, as measured lately (retry_after)
@@ -125,13 +135,36 @@ class Analyses:
     def _charge(self, viewer: StoredPlayer | None, who: Requester) -> None:
         """Spend one analysis of ``who``'s address's budget and of ``viewer``'s;
         ``Busy`` (nothing spent) if either is short."""
+        self._spend(self._addresses, self._players, viewer, who, "analyses")
+
+    def charge_hint(self, viewer: StoredPlayer | None, who: Requester) -> Callable[[], None]:
+        """Spend one hint (1.5's ``ask_hint``) of ``who``'s address's budget and of
+        ``viewer``'s; ``Busy`` (nothing spent) if either is short. Returns what gives
+        it back (the table refused the hint)."""
+        self._spend(self._hint_addresses, self._hint_players, viewer, who, "hints")
+
+        def give_back() -> None:
+            self._hint_addresses.give_back(who.address, 1)
+            if viewer is not None:
+                self._hint_players.give_back(viewer.id, 1)
+
+        return give_back
+
+    def _spend(
+        self,
+        addresses: Budgets,
+        players: Budgets,
+        viewer: StoredPlayer | None,
+        who: Requester,
+        what: str,
+    ) -> None:
         try:
-            self._addresses.take(who.address, 1, "analyses")
+            addresses.take(who.address, 1, what)
             if viewer is not None:
                 try:
-                    self._players.take(viewer.id, 1, "analyses", "your player")
+                    players.take(viewer.id, 1, what, "your player")
                 except Busy:
-                    self._addresses.give_back(who.address, 1)
+                    addresses.give_back(who.address, 1)
                     raise
         except Busy:
             self.refused += 1

@@ -30,7 +30,7 @@ __all__ = ["SEEN", "Conn", "Played", "check_game", "play_one"]
 
 WELCOME: dict[int, Any] = {}  # the first welcome per version: every other must equal it
 ZERO = types.SimpleNamespace(state_version=-1)
-SEEN = {"takes": 0, "results": 0, "missed": 0, "analysis": 0}  # 1.1, 1.4's, 1.5's checked
+SEEN = {"takes": 0, "results": 0, "missed": 0, "analysis": 0, "hint": 0}  # 1.1, 1.4, 1.5
 CARD_SET = frozenset(CARD_IDS)
 CARD_RE = re.compile(r"[a-z_]+-[1-4]")
 RECIPE_RE = re.compile("|".join(sorted(RECIPE_IDS, key=len, reverse=True)))
@@ -174,7 +174,14 @@ def check_game(played: Played) -> int:
             if conn.minor < 4:  # nothing of 1.4 before 1.4
                 assert kind != "missed" and not V14_KEYS & _keys(obj), f"1.4 in: {where}"
             if conn.minor < 5:  # nothing of 1.5 before 1.5
-                assert kind != "analysis", f"1.5 in: {where}"
+                assert kind not in ("analysis", "hint"), f"1.5 in: {where}"
+            if kind == "hint":  # 1.5: a take of the asking seat's, naming what it may know
+                SEEN["hint"] += 1
+                game = states[obj["state_version"]]
+                assert conn.seat == game.to_move and not game.over, where
+                assert obj["take"]["take"] in {t.card for t in game.legal_actions()}, where
+                check_cards(obj, [game], conn.seat, where)
+                continue
             if kind == "analysis":  # 1.5: each decision names what its seat knew then
                 SEEN["analysis"] += 1
                 check_analysis(obj, states, played, where)
@@ -300,7 +307,9 @@ async def play_one(
         return ports[next(opened) % len(ports)]
 
     registered, players = players, rng.choice([2, 3])
+    hints = not registered and rng.random() < 0.5  # 1.5: hints, never at a rated table
     options = Options(
+        hints=hints,
         players=players,
         recipes=rng.random() < 0.5,
         memory=rng.choice(["strict", "casual"]),
@@ -375,7 +384,8 @@ async def play_one(
                 assert missed.type == "missed", missed
             played.conns.append(Conn(client, seat, None, conn.minor))
             conn = played.conns[-1]
-        await play_seat(conn.client, seat, r, takes=played.takes)
+        hinted = 0.3 if hints and conn.minor >= 5 else 0.0
+        await play_seat(conn.client, seat, r, takes=played.takes, hints=hinted)
 
     async def late_watcher() -> None:
         # the game's sixth take may come after a seat's sign-in again (its slow hash)

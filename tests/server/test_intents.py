@@ -36,6 +36,7 @@ SAMPLES: list[i.Intent] = [
     i.Rematch(False),
     i.Chat("ann (spectator)", "gut gemacht \N{COPYRIGHT SIGN}"),
     i.CatchUp(3, 17),
+    i.Hint(18),
 ]
 
 # what nodes sent before the intents had types (server/cluster.py, protocol 1.1 era)
@@ -55,7 +56,16 @@ def test_every_intent_has_its_own_kind_and_a_message() -> None:
     assert len({t.kind for t in types}) == len(types)
     assert {encode_intent(x)[0] for x in SAMPLES} == KINDS == {t.kind for t in types}
     seat_only = {t for t in types if t.seat_only}
-    assert seat_only == {i.Ready, i.Play, i.Resign, i.Claim, i.Back, i.Rematch, i.CatchUp}
+    assert seat_only == {
+        i.Ready,
+        i.Play,
+        i.Resign,
+        i.Claim,
+        i.Back,
+        i.Rematch,
+        i.CatchUp,
+        i.Hint,
+    }
 
 
 class _Hears:
@@ -176,6 +186,8 @@ def test_the_messages_are_the_ones_older_nodes_send_and_read() -> None:
     kind, fields = encode_intent(i.CatchUp(3, 17))  # 1.4's, under its own names
     assert (kind, fields) == ("catch_up", {"since": 3, "re": 17})
     assert decode_intent({"k": "catch_up", "since": 3, "re": 17}) == i.CatchUp(3, 17)
+    assert encode_intent(i.Hint(18)) == ("ask_hint", {"re": 18})  # 1.5's
+    assert decode_intent({"k": "ask_hint", "re": 18}) == i.Hint(18)
     older_join = {"k": "join", "player": "cid", "seat": None}  # before ``seeded`` existed
     assert decode_intent(older_join) == i.Join("cid", None, False)
 

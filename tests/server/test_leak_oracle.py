@@ -15,7 +15,10 @@ combined ``update`` messages; a 1.4 seat that resumes and a 1.4 spectator that c
 late ask what they missed, ``catch_up``, and each step of the ``missed`` may name only
 cards its state's events may). 1.5 connections, seats and spectators, ask for the
 finished game's analysis: each of its decisions is the take acknowledged at its state
-and names only cards its seat could know when it decided. A connection never gets a
+and names only cards its seat could know when it decided. At half the tables hints
+are allowed, and 1.5 seats ask for one before some of their takes: each ``hint`` is a
+legal take of the asking seat, in the state it names, naming only cards that seat may
+know there. A connection never gets a
 field or message of a later version than its own; in 1.1,
 ``takes`` is only ever in the view of the seat to move and is exactly the engine's
 legal decisions there, and a ``result`` appears only in a view of the finished game.
@@ -64,4 +67,4 @@ async def test_leak_oracle(server: Server, shard: int) -> None:
     assert totals["spectators"] > games // 3
     assert seen["takes"] > games and seen["results"] > games // 4, seen
     assert seen["missed"] > 0, seen  # 1.4's missed steps checked too
-    assert seen["analysis"] > 0, seen  # and 1.5's analyses
+    assert seen["analysis"] > 0 and seen["hint"] > 0, seen  # and 1.5's analyses and hints

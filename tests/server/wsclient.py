@@ -249,10 +249,12 @@ async def play_seat(
     *,
     max_takes: int | None = None,
     takes: list[tuple[int, dict[str, Any]]] | None = None,
+    hints: float = 0.0,
 ) -> Any:
     """Play random legal takes for ``seat`` until the game is over (or ``max_takes``
     takes were made); returns the last view message. Acts only on the newest view.
-    ``takes`` collects (state version decided on, take fields) of every acked take."""
+    ``takes`` collects (state version decided on, take fields) of every acked take.
+    ``hints``: how often to ask for a hint first (1.5, a table that allows them)."""
     done = 0
     acted = -1
 
@@ -269,6 +271,9 @@ async def play_seat(
         view_msg = client.latest_view()
         if view_msg.view.game_over or (max_takes is not None and done >= max_takes):
             return view_msg
+        if hints and rng.random() < hints:
+            hint = await client.request("ask_hint")
+            assert hint.type == "hint" or hint.code == "rate_limited", hint
         fields = random_take(view_msg.view, rng)
         fields["state_version"] = view_msg.state_version
         ack = await client.request("take", **fields)

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import pytest
 
-from shared.analysis import MARKS, Analysis, analyse, mark
+from shared.analysis import MARKS, Analysis, analyse, mark, suggest
 from shared.bots.appraise import as_listed
 from shared.cards import RECIPES
 from shared.game import Game, Take
@@ -109,6 +109,26 @@ def test_a_decision_is_analysed_from_what_its_seat_knew(
     assert mine.decisions[-1].ply == len(rec.actions) - 1
     assert mine.decisions == theirs.decisions
     assert mine.decisions[-1].takes == theirs.decisions[-1].takes  # values and all
+
+
+@pytest.mark.parametrize(("players", "recipes", "seed"), [(2, True, 6), (3, False, 7)])
+def test_a_hint_is_weighed_from_what_the_seat_to_move_knows(
+    players: int, recipes: bool, seed: int
+) -> None:
+    """``suggest`` (1.5's hints): the same for two records that differ only where the
+    seat to move could not see, and the expert's choice of the analysis there."""
+    rng = random.Random(seed)
+    rec = _hidden_kettle_record(Options(players=players, recipes=recipes, seed=seed), rng, 9)
+    seat = rec.replay().to_move
+    twin = _twin(rec, seat, rng)
+    assert twin.replay().key() != rec.replay().key()
+    mine, theirs = suggest(rec, budget=BUDGET, seed=5), suggest(twin, budget=BUDGET, seed=5)
+    assert mine == theirs and mine.seat == seat and mine.budget == BUDGET
+    rec.actions.append(mine.take)
+    best = analyse(rec, budget=BUDGET, seed=5, seats=(seat,)).decisions[-1]
+    assert (best.best, best.cost, best.value) == (mine.take, 0.0, mine.value)
+    with pytest.raises(ValueError):
+        suggest(rec, budget=0)
 
 
 def test_the_twins_differ_where_the_seat_could_not_see() -> None:
