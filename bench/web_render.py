@@ -10,7 +10,11 @@ next: the tap, the answer, the reply shown, every finite animation run to its en
 script, style, layout, paint and the rest), and of it script, layout and style, and how
 many style recalculations and layouts there were. Once at full speed and once with
 ``Emulation.setCPUThrottlingRate`` 4 (a low-end phone). Prints medians per move, and how
-many animations that never end ran at the decisions.
+many animations that never end ran at the decisions. Beside the task time (wall-clock
+time of the renderer's main-thread tasks, which grows when other programs take the CPU)
+it prints the main thread's own CPU time (``ThreadTime``), steadier on a busy machine at
+full speed; with throttling Chromium's throttler spends CPU time of its own in that
+thread, so compare that column at 1x only.
 
 ``--before REF`` measures a git ref of this repository as well (its tree exported to a
 temporary folder by ``git archive`` and served from there) in the same run, the two
@@ -49,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
 METRICS = (
     "TaskDuration",
+    "ThreadTime",
     "ScriptDuration",
     "LayoutDuration",
     "RecalcStyleDuration",
@@ -242,7 +247,8 @@ def median(rows: list[dict[str, float]], key: str) -> float:
 def report(label: str, rate: float, rows: list[dict[str, float]], endless: int) -> None:
     ms: Callable[[str], str] = lambda k: f"{median(rows, k) * 1000:7.1f}"  # noqa: E731
     print(
-        f"{label:>10} {rate:>4.0f}x {len(rows):>5} {ms('TaskDuration')} {ms('ScriptDuration')}"
+        f"{label:>10} {rate:>4.0f}x {len(rows):>5} {ms('TaskDuration')} {ms('ThreadTime')}"
+        f" {ms('ScriptDuration')}"
         f" {ms('LayoutDuration')} {ms('RecalcStyleDuration')}"
         f" {median(rows, 'RecalcStyleCount'):>7.0f} {median(rows, 'LayoutCount'):>7.0f}"
         f" {endless:>7}",
@@ -281,7 +287,8 @@ def main() -> None:
             + (", reduced motion" if args.reduced_motion else "")
         )
         print(
-            f"{'tree':>10} {'cpu':>5} {'moves':>5} {'task ms':>7} {'script':>7} {'layout':>7}"
+            f"{'tree':>10} {'cpu':>5} {'moves':>5} {'task ms':>7} {'on cpu':>7} {'script':>7}"
+            f" {'layout':>7}"
             f" {'style':>7} {'recalcs':>7} {'layouts':>7} {'endless':>7}"
         )
         out = []

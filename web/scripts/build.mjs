@@ -55,7 +55,9 @@ add(jsName, app.outputFiles[0].contents);
 add(cssName, css.outputFiles[0].contents);
 add(iconName, icon);
 add(hashed("kupferkessel-client", "js", lib.outputFiles[0].contents), lib.outputFiles[0].contents);
+// the page's indentation is only for reading its source: a line's leading spaces go
 const html = readFileSync(src("index.html"), "utf8")
+  .replace(/\n\s+/g, "\n")
   .replace("%JS%", jsName)
   .replace("%CSS%", cssName)
   .replace("%ICON%", iconName);

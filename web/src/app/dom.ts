@@ -61,14 +61,22 @@ export function append(el: Node, children: Child[]): void {
 /** Replace `el`'s children, keeping keyboard focus on the element with the same
  * `data-key` if the focused one was inside. */
 export function replace(el: Element, ...children: Child[]): void {
+  refocus(el, () => {
+    el.replaceChildren();
+    append(el, children);
+  });
+}
+
+/** `draw` changes `el`'s children; keyboard focus, if it was inside and its element is
+ * gone, goes to the new element with the same `data-key`. */
+function refocus(el: Element, draw: () => void): void {
   const active = document.activeElement as HTMLElement | null;
   const key = active && el.contains(active) ? active.dataset.key : undefined;
-  el.replaceChildren();
-  append(el, children);
-  if (key) {
-    const again = el.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
-    again?.focus({ preventScroll: true });
-  }
+  draw();
+  if (key && !el.contains(active))
+    el.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus({
+      preventScroll: true,
+    });
 }
 
 /** Make `el`'s children what `children` would be, keeping every node already on screen
@@ -85,15 +93,11 @@ export function replace(el: Element, ...children: Child[]): void {
  * stays where it was, or goes to the new element with the same `data-key` if the
  * focused one was replaced. */
 export function patch(el: Element, ...children: Child[]): void {
-  const active = document.activeElement as HTMLElement | null;
-  const key = active && el.contains(active) ? active.dataset.key : undefined;
-  const fresh = document.createDocumentFragment();
-  append(fresh, children);
-  patchChildren(el, [...fresh.childNodes]);
-  if (key && active && !el.contains(active)) {
-    const again = el.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
-    again?.focus({ preventScroll: true });
-  }
+  refocus(el, () => {
+    const fresh = document.createDocumentFragment();
+    append(fresh, children);
+    patchChildren(el, [...fresh.childNodes]);
+  });
 }
 
 const keyOf = (n: Node): string | null =>
