@@ -69,8 +69,11 @@ def draw(kapp: KupferApp, width: int, height: int) -> str:
     elif kapp.screen == "lobby" and kapp.lobby.form is None and not kapp.show_help:
         split = 35
     if split:
-        text += "\n" + "\n".join(ln[:split] for ln in lines)
-        text += "\n" + "\n".join(ln[split:] for ln in lines)
+        # a line whose word runs across the split is one full line (under the grid), read
+        # whole above: cut there, its halves would read as words ("ran" of "rangée")
+        columns = [ln for ln in lines if not (ln[split - 1].isalnum() and ln[split].isalnum())]
+        text += "\n" + "\n".join(ln[:split] for ln in columns)
+        text += "\n" + "\n".join(ln[split:] for ln in columns)
     return text
 
 

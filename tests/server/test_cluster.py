@@ -311,9 +311,7 @@ async def test_protocol_1_1_combined_updates_across_nodes(pg_url: str, redis_url
                 ack = await old.request("take", **fields)
                 assert ack.type == "ack", ack
                 moved["old"] += 1
-                await old.wait_until(
-                    lambda v=ack.state_version: old.latest_view().state_version == v
-                )
+                await old.wait_until(lambda v=ack.state_version: old.shows(v))
         assert not new.of_type("ack") and not new.of_type("view")  # combined: updates only
         assert old.of_type("events") and not old.of_type("update")  # 1.0 as ever
 
@@ -618,9 +616,7 @@ async def test_a_seat_catches_up_on_another_node(pg_url: str, redis_url: str) ->
         for _ in range(4):
             now = spectator.latest_view()
             mover = (p0, p1)[now.view.to_move]
-            await mover.wait_until(
-                lambda m=mover, v=now: m.latest_view().state_version == v.state_version
-            )
+            await mover.wait_until(lambda m=mover, v=now: m.shows(v.state_version))
             fields = {
                 **random_take(mover.latest_view().view, rng),
                 "state_version": now.state_version,
@@ -638,7 +634,7 @@ async def test_a_seat_catches_up_on_another_node(pg_url: str, redis_url: str) ->
         while computer_moves() < 2 and not spectator.latest_view().view.game_over:
             now = spectator.latest_view()
             if now.view.to_move == 1:
-                await p1.wait_until(lambda v=now: p1.latest_view().state_version == v.state_version)
+                await p1.wait_until(lambda v=now: p1.shows(v.state_version))
                 fields = {
                     **random_take(p1.latest_view().view, rng),
                     "state_version": now.state_version,

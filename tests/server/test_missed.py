@@ -47,7 +47,7 @@ async def _step(
             await c.wait_until(lambda c=c: c.latest_view().state_version > now.state_version)
     else:
         actor = clients[mover]
-        await actor.wait_until(lambda: actor.latest_view().state_version == now.state_version)
+        await actor.wait_until(lambda: actor.shows(now.state_version))
         fields = random_take(actor.latest_view().view, rng)
         ack = await actor.request("take", **{**fields, "state_version": now.state_version})
         assert ack.type == "ack", ack

@@ -149,6 +149,11 @@ class WsClient:
         views = self.of_type("view")
         return views[-1] if views else None
 
+    def shows(self, state_version: int) -> bool:
+        """Its latest view is of ``state_version`` (not yet, before its first view)."""
+        view = self.latest_view()
+        return view is not None and bool(view.state_version == state_version)
+
     def tail(self, n: int = 3) -> list[Any]:
         return self.msgs[-n:]
 
