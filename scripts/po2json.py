@@ -22,8 +22,14 @@ Output, ``OUT/<lang>.json`` for every language (English too: its messages are th
 A message with a plural is keyed by its singular. Placeholders stay as written
 (``{who}``): the browser fills them by name.
 
-Usage: ``python scripts/po2json.py OUT``. Exit status 0, or 1 when a catalogue does not
-translate every message of the template (the test of docs/CLIENT.md, "Languages").
+The pseudo-locale ``xx`` (``client/i18n/pseudo.py``: every letter accented, each message
+about 40 % longer) is written too, from the template, as the terminal client makes it.
+
+Usage: ``python scripts/po2json.py OUT [--only GLOB ...]``. ``--only`` keeps the messages
+that Babel's ``javascript`` extractor finds in those files (``web/src/app/*.ts``: a
+browser fetches only its own sentences, not the terminal's). Exit status 0, or 1 when
+a catalogue does not translate every message of the template (the test of
+docs/CLIENT.md, "Languages").
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from typing import Any
 
 from babel import Locale
 from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -44,6 +51,9 @@ from babel.support import Translations
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "client" / "i18n" / "locales"
 NAMES = ROOT / "shared" / "data" / "names.json"
+sys.path.insert(0, str(ROOT))  # the pseudo-locale is the terminal client's own
+
+from client.i18n.pseudo import PSEUDO, pseudo, pseudo_word  # noqa: E402
 
 
 def plural_index(lang: str) -> dict[str, int]:
@@ -66,9 +76,35 @@ def plural_index(lang: str) -> dict[str, int]:
     return index
 
 
-def language_file(lang: str, names: dict[str, Any]) -> dict[str, Any]:
+def used_by(patterns: list[str]) -> set[tuple[str | None, str]]:
+    """The messages (context, id) that Babel's javascript extractor finds in the files
+    ``patterns`` name (relative to the project)."""
+    found: set[tuple[str | None, str]] = set()
+    for pattern in patterns:
+        for path in sorted(ROOT.glob(pattern)):
+            for _line, message, _comments, context in extract_from_file("javascript", path):
+                found.add((context, message if isinstance(message, str) else message[0]))
+    return found
+
+
+def language_file(
+    lang: str, names: dict[str, Any], only: set[tuple[str | None, str]] | None = None
+) -> dict[str, Any]:
     messages: dict[str, Any] = {}
     contexts: dict[str, dict[str, Any]] = {}
+    if lang == PSEUDO:
+        data = language_file("en", names, only)
+        tr = lambda text: [pseudo(t) for t in text] if isinstance(text, list) else pseudo(text)  # noqa: E731
+        data["language"] = PSEUDO
+        data["messages"] = {k: tr(v) for k, v in data["messages"].items()}
+        data["contexts"] = {
+            c: {k: tr(v) for k, v in ms.items()} for c, ms in data["contexts"].items()
+        }
+        for kind in ("ingredients", "colours"):
+            data[kind] = {
+                k: {f: pseudo_word(w) for f, w in v.items()} for k, v in data[kind].items()
+            }
+        return data
     if lang == "en":
         with (LOCALES / "messages.pot").open("rb") as f:
             catalog = read_po(f, locale="en")
@@ -85,6 +121,8 @@ def language_file(lang: str, names: dict[str, Any]) -> dict[str, Any]:
             if not text or msg.fuzzy or (isinstance(text, list) and not all(text)):
                 raise SystemExit(f"po2json: {lang}: not translated: {msg.id!r}")
         key = msg.id[0] if isinstance(msg.id, tuple) else msg.id
+        if only is not None and (msg.context, key) not in only:
+            continue
         (contexts.setdefault(msg.context, {}) if msg.context else messages)[key] = text
     return {
         "language": lang,
@@ -99,11 +137,15 @@ def language_file(lang: str, names: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="the folder to write <lang>.json into")
+    parser.add_argument(
+        "--only", action="append", metavar="GLOB", help="keep the messages these files use"
+    )
     args = parser.parse_args(argv)
     names = json.loads(NAMES.read_text("utf-8"))
+    only = used_by(args.only) if args.only else None
     args.out.mkdir(parents=True, exist_ok=True)
-    for lang in names["languages"]:
-        data = language_file(lang, names)
+    for lang in [*names["languages"], PSEUDO]:
+        data = language_file(lang, names, only)
         path = args.out / f"{lang}.json"
         path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", "utf-8")
         print(f"{path}: {len(data['messages'])} messages")

@@ -43,8 +43,9 @@ CSP = (
 WebSocket back to this server only ('self' covers ws: and wss: of the same host), and
 no framing by other pages."""
 
-HASHED = re.compile(r"^[a-z0-9_-]+\.[0-9a-f]{10}\.[a-z0-9]+$")
-"""``app.0123456789.js``: a name that changes whenever the content does."""
+HASHED = re.compile(r"^[a-z0-9_-]+\.(?:[0-9a-f]{10}|[A-Z2-7]{8})\.[a-z0-9]+$")
+"""``app.0123456789.js``, or esbuild's ``players.ABCD2345.js`` (a module the page loads
+when it needs it): a name that changes whenever the content does."""
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"

@@ -1,7 +1,9 @@
 """The message catalogues hold what a translator needs, and nothing stale.
 
-Extracted from the code now (Babel, as a translator's ``pybabel extract`` does), the
-messages are exactly those of ``messages.pot``; every language's ``.po`` translates
+Extracted from the code now (Babel, as a translator's ``pybabel extract`` does: the
+terminal client's Python and the browser client's TypeScript), the messages are
+exactly those of ``messages.pot``, so every message of either client is in every
+language; every language's ``.po`` translates
 each of them (no missing, no fuzzy, no stale entry), with the same placeholders and
 every plural form; a word of a fixed width (context ``at most N letters``) fits. The
 card data's words are there in every language, told apart in the smallest cells.
@@ -32,12 +34,17 @@ def _keys(catalog: Catalog) -> set[Key]:
 
 
 def _extracted() -> set[Key]:
-    """The messages in the client's code, as Babel's extractor finds them."""
+    """The messages in both clients' code, as Babel's extractors find them (the
+    terminal's Python, the browser's TypeScript: ``client/i18n/babel.cfg``)."""
     found: set[Key] = set()
-    for _file, _line, message, _comments, context in extract_from_dir(
-        str(ROOT / "client"), method_map=[("**.py", "python")]
+    for folder, method_map in (
+        ("client", [("**.py", "python")]),
+        ("web/src/app", [("*.ts", "javascript")]),
     ):
-        found.add((context, message if isinstance(message, str) else tuple(message)))
+        for _file, _line, message, _comments, context in extract_from_dir(
+            str(ROOT / folder), method_map=method_map
+        ):
+            found.add((context, message if isinstance(message, str) else tuple(message)))
     return found
 
 

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,9 +88,16 @@ def test_a_fresh_build_reproduces_the_committed_assets(tmp_path: Path) -> None:
     work = tmp_path / "web"
     # a copy of the sources: the tree's own node_modules and assets stay untouched
     shutil.copytree(WEB, work, ignore=shutil.ignore_patterns("node_modules", "dist"))
-    (tmp_path / "docs").symlink_to(WEB.parent / "docs")  # the schema the types come from
+    # the schema the types come from; the catalogues and card words the languages come from
+    for part in ("docs", "scripts", "client", "shared"):
+        (tmp_path / part).symlink_to(WEB.parent / part)
     out = tmp_path / "assets"
-    env = {**os.environ, "KK_WEB_OUT": str(out), "npm_config_fund": "false"}
+    env = {
+        **os.environ,
+        "KK_WEB_OUT": str(out),
+        "KK_PYTHON": sys.executable,  # po2json.py needs Babel
+        "npm_config_fund": "false",
+    }
     steps = [[npm, "run", "build"]]
     if installed_as_locked(WEB):
         (work / "node_modules").symlink_to(WEB / "node_modules")

@@ -1,13 +1,20 @@
 // Builds the web client into server/webassets/ (served by server/net/webui.py): the page,
-// its script and style under content-hashed names, the client library as its own ES
-// module, and the licenses of every bundled package; beside each text file its brotli
+// its script and style under content-hashed names (the script split: what a screen
+// opened rarely needs, and each language but English, is a module of its own, loaded
+// when wanted; what the page needs at once is preloaded by the page), the client
+// library as its own ES module, and the licenses of every bundled package; the
+// languages come from the gettext catalogues through scripts/po2json.py (Python with
+// Babel: KK_PYTHON, else the project's .venv, else python3); beside each text file its brotli
 // body (`name.br`, at brotli's best: the server sends it to browsers that accept br). The output depends only on the
 // sources and the locked packages, so a fresh `npm ci && npm run build` reproduces the
 // committed files byte for byte.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 
@@ -38,7 +45,44 @@ async function bundle(entry, extra = {}) {
   return result;
 }
 
-const app = await bundle(src("app/main.ts"));
+// the languages: one JSON per language with the messages the page uses
+const project = join(root, "..");
+const venv = join(project, ".venv", "bin", "python");
+const python = process.env.KK_PYTHON || (existsSync(venv) ? venv : "python3");
+const langDir = mkdtempSync(join(tmpdir(), "kk-locales-"));
+execFileSync(
+  python,
+  [join(project, "scripts", "po2json.py"), langDir, "--only", "web/src/app/*.ts"],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
+const langFile = (lang) => JSON.parse(readFileSync(join(langDir, `${lang}.json`), "utf8"));
+const languages = {
+  name: "kk-locale",
+  setup(build) {
+    build.onResolve({ filter: /^kk-locale:/ }, (a) => ({
+      path: a.path.replace("kk-locale:", "lang-"),
+      namespace: "kk-locale",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "kk-locale" }, (a) => {
+      const lang = a.path.slice("lang-".length);
+      if (lang !== "en-words") return { contents: JSON.stringify(langFile(lang)), loader: "json" };
+      // English: the ids are the messages; only the card data's words are bundled
+      const { ingredients, colours } = langFile("en");
+      const names = JSON.parse(readFileSync(join(project, "shared", "data", "names.json"), "utf8"));
+      const words = { ingredients, colours, languages: names.languages };
+      return { contents: JSON.stringify(words), loader: "json" };
+    });
+  },
+};
+
+const app = await bundle(src("app/main.ts"), {
+  splitting: true,
+  outdir: join(root, "out"),
+  entryNames: "[name].[hash]",
+  chunkNames: "[name].[hash]",
+  plugins: [languages],
+});
+rmSync(langDir, { recursive: true });
 const lib = await bundle(src("lib/index.ts"));
 const css = await bundle(src("style.css"), {
   format: undefined,
@@ -47,17 +91,33 @@ const css = await bundle(src("style.css"), {
 
 const files = new Map();
 const add = (name, bytes) => files.set(name, Buffer.from(bytes));
-const jsName = hashed("app", "js", app.outputFiles[0].contents);
+// the entry is app.<hash>.js (nothing imports it); the modules it loads keep esbuild's
+// names, a hash of their content in each: `players.ABCD2345.js` (a screen opened
+// rarely), `lang-de.ABCD2345.js` (a language), `chunk.ABCD2345.js` (code they share with
+// the entry, which the page preloads)
+const entry = app.outputFiles.find((f) => basename(f.path).startsWith("main."));
+const jsName = hashed("app", "js", entry.contents);
+const preload = [];
+for (const f of app.outputFiles) {
+  if (f === entry) continue;
+  add(basename(f.path), f.contents);
+}
+const entryMeta = Object.entries(app.metafile.outputs).find(([, o]) =>
+  o.entryPoint?.endsWith("main.ts"),
+);
+for (const imp of entryMeta[1].imports)
+  if (imp.kind === "import-statement") preload.push(basename(imp.path));
 const cssName = hashed("app", "css", css.outputFiles[0].contents);
 const icon = readFileSync(src("icon.svg"));
 const iconName = hashed("icon", "svg", icon);
-add(jsName, app.outputFiles[0].contents);
+add(jsName, entry.contents);
 add(cssName, css.outputFiles[0].contents);
 add(iconName, icon);
 add(hashed("kupferkessel-client", "js", lib.outputFiles[0].contents), lib.outputFiles[0].contents);
 // the page's indentation is only for reading its source: a line's leading spaces go
 const html = readFileSync(src("index.html"), "utf8")
   .replace(/\n\s+/g, "\n")
+  .replace("%PRELOAD%", preload.map((n) => `<link rel="modulepreload" href="/${n}" />`).join("\n"))
   .replace("%JS%", jsName)
   .replace("%CSS%", cssName)
   .replace("%ICON%", iconName);
@@ -107,7 +167,7 @@ for (const [name, bytes] of files) {
 }
 const total = [...files.values()].reduce((n, b) => n + b.length, 0);
 console.log(`built ${files.size} files into ${relative(process.cwd(), outDir)} (${total} bytes)`);
-// what a browser fetches for the page (the page, its script, style and icon), as sent
-const first = ["index.html", jsName, cssName, iconName];
+// what a browser fetches for the page (the page, its scripts, style and icon), as sent
+const first = ["index.html", jsName, ...preload, cssName, iconName];
 const sent = (n) => (files.get(`${n}.br`) ?? files.get(n)).length;
 console.log(`first load: ${first.reduce((n, f) => n + sent(f), 0)} bytes with brotli`);

@@ -8,7 +8,7 @@ import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView } from "../lib/protocol";
 import { h } from "./dom";
 import type { TurnHost } from "./host";
-import { Cards, PAWN_TAG, SYMBOL_WORD, lineWords } from "./words";
+import { Cards, lineWords, pawnTag, symbolWord } from "./words";
 
 const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
 const ARROW = ["▼", "◀", "▲", "▶"]; // pawn above, right of, below, left of the grid
@@ -85,7 +85,7 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
             h("span", { class: "nm" }, cards.name(id)),
             h("span", { class: "nm-s" }, cards.name(id, true)),
             h("span", { class: "v" }, cards.value(id)),
-            sym ? h("span", { class: "sym" }, SYMBOL_WORD[sym] ?? sym) : null,
+            sym ? h("span", { class: "sym" }, symbolWord(sym)) : null,
             h("span", { class: "cw" }, cards.colour(id)),
             can
               ? h("span", { class: "badge" }, selected ? "chosen" : "take")
@@ -138,7 +138,7 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
                 "aria-label": `${app.who(seat)} pawn on space ${space}${moving ? ", to move" : ""}`,
               },
               h("span", { class: "arrow", "aria-hidden": "true" }, ARROW[side]),
-              PAWN_TAG[colour] ?? colour.slice(0, 2),
+              pawnTag(colour),
             ),
           );
         } else if (space !== undefined) {

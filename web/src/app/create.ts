@@ -7,7 +7,7 @@ import type { CreateTableMsg, Timing } from "../lib/protocol";
 import { h, replace } from "./dom";
 import type { CreateHost } from "./host";
 import { field, nameField, playerName } from "./lobby";
-import { me } from "./players";
+import { me } from "./signin";
 import { prefs } from "./store";
 import { cap } from "./words";
 

@@ -7,7 +7,8 @@
 import type { GameView, ResultInfo, Score, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
 import type { EndingHost } from "./host";
-import { Cards, endingWords, ordinal } from "./words";
+import { ordinal } from "./i18n";
+import { Cards, endingWords } from "./words";
 
 export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement {
   const result = v.result;

@@ -48,7 +48,12 @@ export function toLobby(app: LinksHost): void {
 /** The rules (`#/help`) in place of the main part, or the main part again. */
 export function showHelp(main: HTMLElement): void {
   const help = location.hash === "#/help";
-  byId("help").hidden = !help;
+  const section = byId("help");
+  section.hidden = !help;
   main.hidden = help;
-  if (help) byId("help-h").focus();
+  if (help)
+    void import("./guide").then((m) => {
+      if (!section.firstChild) m.drawGuide(section); // loaded and drawn when first asked for
+      byId("help-h").focus();
+    });
 }

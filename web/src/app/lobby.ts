@@ -7,7 +7,7 @@ import type { SeatInfo, TableSummary } from "../lib/protocol";
 import { h, patch, replace } from "./dom";
 import { linkLines } from "./invite";
 import type { LobbyHost, Says, ScreenHost } from "./host";
-import { me, openPlayers, playerSeat, speaksPlayers } from "./players";
+import { me, playerSeat, speaksPlayers } from "./signin";
 import { prefs, tokens } from "./store";
 import { cap, seatName, seatStatus, terms } from "./words";
 
@@ -69,14 +69,20 @@ export function renderLobby(app: LobbyHost): void {
         speaksPlayers(app)
           ? h(
               "button",
-              { id: "your-player", onclick: () => openPlayers(app, "profile") },
+              {
+                id: "your-player",
+                onclick: () => void import("./players").then((m) => m.openPlayers(app, "profile")),
+              },
               "Your player",
             )
           : null,
         speaksPlayers(app)
           ? h(
               "button",
-              { id: "leaderboard", onclick: () => openPlayers(app, "board") },
+              {
+                id: "leaderboard",
+                onclick: () => void import("./players").then((m) => m.openPlayers(app, "board")),
+              },
               "Leaderboard",
             )
           : null,

@@ -31,7 +31,7 @@ import type {
 import { lookUp, playerName, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
 import { GameLog, type LogEntry } from "./log";
 import { Pacer, closeSettingsOutside, paceSetting } from "./pace";
-import { PLAYERS_SCREENS, playerSeat, renderPlayers, signIn } from "./players";
+import { PLAYERS_SCREENS, playerSeat, signIn } from "./signin";
 import { followLink, readLink, showHelp, toLobby } from "./links";
 import { Presses } from "./presses";
 import { here as hereStore, prefs, savedChat, savedLog, tokens, type Here } from "./store";
@@ -39,7 +39,9 @@ import { inSight, renderTable } from "./table";
 import { SeatTabs } from "./tabs";
 import { Updates } from "./updates";
 import { Connection } from "./connection";
-import { Cards, cap, refusalWords, seatLabel } from "./words";
+import { frameWords } from "./frame";
+import { _, pgettext, useLanguage } from "./i18n";
+import { Cards, cap, colourName, possessive, refusalWords, seatLabel } from "./words";
 
 /** The application: the connection, the screens, and what they share. Each screen is
  * handed it as its small interface (`host.ts`) and knows no more of it. */
@@ -343,14 +345,17 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
     const colours = v?.colours ?? ["white", "black", "lilac"];
     const names = this.names();
     if (seat !== this.t.seat) return seatLabel(colours, seat, names);
-    return `${cap(colours[seat] ?? "")} (${names[seat] ? `${names[seat]}, ` : ""}you)`;
+    const colour = colourName(colours[seat] ?? "");
+    const name = names[seat];
+    return name ? _("{colour} ({name}, you)", { colour, name }) : _("{colour} (you)", { colour });
   }
 
   /** `Bo's` (the colour's when the seat has no name), `your` for this browser's seat. */
   whose(seat: number): string {
-    if (seat === this.t.seat) return "your";
+    if (seat === this.t.seat) return pgettext("possessive", "your");
     const colour = this.t.view?.colours[seat];
-    return `${this.names()[seat] ?? (colour ? cap(colour) : `Seat ${seat + 1}`)}'s`;
+    const name = colour ? colourName(colour) : _("Seat {n}", { n: seat + 1 });
+    return possessive(this.names()[seat] ?? name);
   }
 
   names(): (string | null)[] {
@@ -463,17 +468,27 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
     } else if (screen === "create") renderCreate(this);
     else if (screen === "join") renderJoin(this);
     else if (screen === "waiting") renderWaiting(this);
-    else if (PLAYERS_SCREENS.includes(screen)) renderPlayers(this, screen as PlayersScreen);
-    else this.renderTableNow();
+    else if (PLAYERS_SCREENS.includes(screen)) {
+      // the players' screens are loaded when first opened
+      void import("./players").then((m) => {
+        if (this.screen !== screen) return;
+        m.renderPlayers(this, screen as PlayersScreen);
+        if (changed) this.arrived(screen);
+      });
+      return;
+    } else this.renderTableNow();
+    if (changed) this.arrived(screen);
+  }
+
+  /** A screen newly shown: its title, the page at its top, the focus on its heading. */
+  private arrived(screen: Screen): void {
     document.title = `${screen === "table" ? "At the table" : cap(screen)} · Kupferkessel Co.`;
-    if (changed) {
-      if (!this.status.classList.contains("info")) this.say("");
-      window.scrollTo(0, 0);
-      const heading = this.main.querySelector<HTMLElement>("h1, h2");
-      if (heading && screen !== "table") {
-        heading.tabIndex = -1;
-        heading.focus({ preventScroll: true });
-      }
+    if (!this.status.classList.contains("info")) this.say("");
+    window.scrollTo(0, 0);
+    const heading = this.main.querySelector<HTMLElement>("h1, h2");
+    if (heading && screen !== "table") {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
     }
   }
 
@@ -567,5 +582,8 @@ function freshTable(): TableState {
   };
 }
 
-const app = new App();
-void app.start();
+// the language first (a module to load, unless English), then the page in it
+void useLanguage().then(() => {
+  frameWords();
+  void new App().start();
+});

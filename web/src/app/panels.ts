@@ -6,7 +6,7 @@
 import type { GameView, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
 import type { PanelsHost } from "./host";
-import { Cards, PAWN_TAG, cap, seatName, seatStatus } from "./words";
+import { Cards, cap, pawnTag, seatName, seatStatus } from "./words";
 
 export function seatPanel(
   app: PanelsHost,
@@ -23,7 +23,7 @@ export function seatPanel(
     return h(
       "li",
       { class: `seat${moving ? " moving" : ""}` },
-      h("span", { class: `tag c-${k.colour}` }, PAWN_TAG[k.colour] ?? "", " ", cap(k.colour)),
+      h("span", { class: `tag c-${k.colour}` }, pawnTag(k.colour), " ", cap(k.colour)),
       " ",
       h("strong", {}, seatName(info), k.seat === app.t.seat ? " (you)" : ""),
       moving ? h("span", { class: "tag to-move" }, "to move") : null,

@@ -8,7 +8,6 @@
  * Apart from the table and the lobby, so the players' part reads on its own; the app
  * hands it its connection and its screens.
  */
-import { ProtocolError } from "../lib/index";
 import type {
   DeviceInfo,
   DevicesMsg,
@@ -17,24 +16,20 @@ import type {
   LeaderEntry,
   LeaderboardMsg,
   PlayerInfo,
-  PlayerSeat,
   ProfileMsg,
-  ServerMessage,
   SignedInMsg,
 } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { PlayersHost, PlayersScreen } from "./host";
 import { openReplay, renderReplay } from "./pastgame";
+import { me, signedIn, speaksDevices, speaksPlayers } from "./signin";
 import { account, prefs } from "./store";
-import { ordinal } from "./words";
+import { ordinal } from "./i18n";
 
-export const PLAYERS_SCREENS: readonly string[] = ["account", "profile", "board", "replay"];
 const PAGE = 20;
 
 /** What the players' screens hold between two drawings. */
 const state = {
-  me: null as PlayerInfo | null,
-  seats: [] as PlayerSeat[],
   profile: null as PlayerInfo | null,
   games: [] as GameSummary[],
   gamesNext: null as string | null,
@@ -45,26 +40,6 @@ const state = {
   code: null as { code: string; until: number } | null,
   devices: null as DevicesMsg | null, // 1.3: your own devices, on your own profile
 };
-
-/** The signed-in player of this connection, if any. */
-export const me = (): PlayerInfo | null => state.me;
-
-/** Whether this connection speaks 1.2 (the server's `welcome` said so). */
-export function speaksPlayers(app: PlayersHost): boolean {
-  const v = app.client?.welcome.protocol;
-  return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 2));
-}
-
-/** Whether this connection speaks 1.3, which lists and revokes your devices. */
-function speaksDevices(app: PlayersHost): boolean {
-  const v = app.client?.welcome.protocol;
-  return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= 3));
-}
-
-/** The seat this browser's player holds at `table` (it signed in holding it). */
-export function playerSeat(table: string): number | null {
-  return state.seats.find((s) => s.table === table)?.seat ?? null;
-}
 
 /** A device code as typed (spaces, dashes of any kind, either case) as the server
  * issues it, `7KQ2-MX4V`; null for what cannot be one. */
@@ -80,31 +55,6 @@ export function newSecret(): string {
     .replace(/\+/g, "-")
     .replace(/\//g, "_")
     .replace(/=+$/, "");
-}
-
-function signedIn(app: PlayersHost, msg: ServerMessage): PlayerInfo {
-  if (msg.type !== "signed_in") throw new Error(`expected signed_in, got ${msg.type}`);
-  const s = msg as SignedInMsg;
-  state.me = s.player;
-  state.seats = s.seats ?? [];
-  prefs.setName(s.player.name);
-  app.setPlayer(s.player);
-  return s.player;
-}
-
-/** On every connection: sign in as the player kept for this server, if any. */
-export async function signIn(app: PlayersHost): Promise<void> {
-  state.me = null;
-  state.seats = [];
-  app.setPlayer(null);
-  const kept = account.get();
-  const c = app.client;
-  if (!kept || !c || !speaksPlayers(app)) return;
-  try {
-    signedIn(app, await c.request("sign_in", { name: kept.name, secret: kept.secret }));
-  } catch (e) {
-    app.say(e instanceof ProtocolError ? `Could not sign in as ${kept.name}: ${e.message}` : "");
-  }
 }
 
 function when(seconds: number): string {
@@ -124,7 +74,7 @@ export function openPlayers(
     app.say("This server has no registered players (it speaks protocol 1.1 or older).");
     return;
   }
-  if (screen === "profile" && name === null && !state.me) screen = "account";
+  if (screen === "profile" && name === null && !me()) screen = "account";
   if (screen === "profile") void loadProfile(app, name);
   if (screen === "board") void loadBoard(app, true);
   app.show(screen);
@@ -373,7 +323,7 @@ function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
 
 function renderProfile(app: PlayersHost): void {
   const p = state.profile;
-  const mine = !!p && !!state.me && p.name === state.me.name;
+  const mine = !!p && p.name === me()?.name;
   const code = state.code && state.code.until > Date.now() ? state.code : null;
   const askCode = async () => {
     try {

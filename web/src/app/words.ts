@@ -12,37 +12,17 @@ import type {
   TableOptions,
   Timing,
 } from "../lib/protocol";
+import { N_, _, colour as colourWord, ingredient, list, ngettext, pgettext } from "./i18n";
 
-export const PAWN_TAG: Record<string, string> = {
-  white: "Wh",
-  black: "Bk",
-  gray: "Gy",
-  blue: "Bl",
-  brown: "Br",
-  green: "Gr",
-  lilac: "Li",
-};
-export const SYMBOL_WORD: Record<string, string> = { explode: "boom", wand: "wand" };
-const NAMES: Record<string, [string, string]> = {
-  whiskers: ["Whiskers", "Whiskr"],
-  eye_of_newt: ["Eye of newt", "Newt"],
-  bat_wing: ["Bat wing", "BatWng"],
-  spider_web: ["Spider web", "Spider"],
-  root: ["Root", "Root"],
-  rat_tail: ["Rat tail", "RatTl"],
-  moss: ["Moss", "Moss"],
-  frog_slime: ["Frog slime", "Frog"],
-  fungus: ["Fungus", "Fungus"],
-  toad: ["Toad", "Toad"],
-  pumpkin: ["Pumpkin", "Pumpkn"],
-  snake_skin: ["Snake skin", "Snake"],
-  vine: ["Vine", "Vine"],
-  dragon_blood: ["Dragon blood", "Dragon"],
-};
+/** A pawn's tag: its colour's two letters (`Wh`), from the card data. */
+export const pawnTag = (colour: string): string => cap(colourWord(colour, true));
+/** A card's symbol in a word. */
+export const symbolWord = (sym: string): string =>
+  sym === "explode" ? _("boom") : sym === "wand" ? _("wand") : sym;
 
 export const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const ORDINAL: Record<number, string> = { 1: "st", 2: "nd", 3: "rd" };
-export const ordinal = (n: number): string => `${n}${ORDINAL[n] ?? "th"}`;
+/** `White`: a colour's word as a seat's name. */
+export const colourName = (c: string): string => cap(colourWord(c));
 
 export class Cards {
   private readonly byId = new Map<string, CardInfo>();
@@ -54,9 +34,8 @@ export class Cards {
   info(id: string): CardInfo | undefined {
     return this.byId.get(id);
   }
-  ingredientName(ingredient: string, short = false): string {
-    const n = NAMES[ingredient];
-    return n ? n[short ? 1 : 0] : cap(ingredient.replace(/_/g, " "));
+  ingredientName(key: string, short = false): string {
+    return ingredient(key, short) ?? cap(key.replace(/_/g, " "));
   }
   name(id: string, short = false): string {
     const info = this.byId.get(id);
@@ -75,27 +54,31 @@ export class Cards {
   words(id: string): string {
     const info = this.byId.get(id);
     if (!info) return id;
-    const sym = info.symbol ? ` ${SYMBOL_WORD[info.symbol] ?? info.symbol}` : "";
-    return `${this.name(id)} ${info.value}${sym} (${info.colour})`;
+    const fields = { name: this.name(id), value: info.value, colour: colourWord(info.colour) };
+    return info.symbol
+      ? _("{name} {value} {symbol} ({colour})", { ...fields, symbol: symbolWord(info.symbol) })
+      : _("{name} {value} ({colour})", fields);
   }
   /** A recipe card in a few words, e.g. `3+ of both gray (+15)`. */
   recipe(id: string): string {
     const r = this.recipes.get(id);
     if (!r) return id;
-    const measure: Record<string, string> = {
-      explode: "boom cards",
-      wand: "wand cards",
-      cards: "cards",
-      fours: "4s",
-    };
+    const colour = colourWord(r.colour ?? "");
+    const fewer = () =>
+      ({
+        explode: _("fewest boom cards"),
+        wand: _("fewest wand cards"),
+        cards: _("fewest cards"),
+        fours: _("fewest 4s"),
+      })[r.measure ?? ""] ?? _("fewest {what}", { what: r.measure ?? "" });
     const what =
       {
-        both_of_colour: `3+ of both ${r.colour}`,
-        one_of_colour: `3+ of one ${r.colour}`,
-        last_card: "take the last card",
-        plants: "most plants",
-      }[r.kind] ?? `fewest ${measure[r.measure ?? ""] ?? r.measure}`;
-    return `${what} (+${r.bonus})`;
+        both_of_colour: () => _("3+ of both {colour}", { colour }),
+        one_of_colour: () => _("3+ of one {colour}", { colour }),
+        last_card: () => _("take the last card"),
+        plants: () => _("most plants"),
+      }[r.kind] ?? fewer;
+    return _("{what} (+{bonus})", { what: what(), bonus: r.bonus });
   }
 }
 
@@ -105,26 +88,26 @@ export function seatLabel(
   seat: number,
   names: readonly (string | null | undefined)[],
 ): string {
-  const colour = colours[seat] ? cap(colours[seat]) : `Seat ${seat + 1}`;
+  const colour = colours[seat] ? colourName(colours[seat]) : _("Seat {n}", { n: seat + 1 });
   const name = names[seat];
-  return name ? `${colour} (${name})` : colour;
+  return name ? _("{colour} ({name})", { colour, name }) : colour;
 }
 
-/** A seat's presence in a word, as the terminal client says it. */
 /** A seat's name as shown: `Hanna (registered)` when a registered player sits there
  * (1.2), so that someone who merely typed the name Hanna is told apart. */
 export function seatName(info: SeatInfo | undefined): string {
-  if (!info || !info.name) return "free";
-  return info.registered ? `${info.name} (registered)` : info.name;
+  if (!info || !info.name) return _("free");
+  return info.registered ? _("{name} (registered)", { name: info.name }) : info.name;
 }
 
+/** A seat's presence in a word, as the terminal client says it. */
 export function seatStatus(info: SeatInfo | undefined): string {
-  if (!info || !info.name) return "free";
-  if (info.resigned) return info.computer ? "resigned, a computer plays" : "resigned";
-  if (info.bot) return "bot";
-  if (info.absent || (info.computer && !info.connected)) return "away, a computer plays";
-  if (info.computer) return "online, a computer plays";
-  return info.connected ? "online" : "away";
+  if (!info || !info.name) return _("free");
+  if (info.resigned) return info.computer ? _("resigned, a computer plays") : _("resigned");
+  if (info.bot) return _("bot");
+  if (info.absent || (info.computer && !info.connected)) return _("away, a computer plays");
+  if (info.computer) return _("online, a computer plays");
+  return info.connected ? _("online") : _("away");
 }
 
 /** `3 players, recipes, casual memory, 30 s a move, private`. */
@@ -133,23 +116,26 @@ export function terms(
   timing: Timing | null | undefined,
   priv: boolean,
 ): string {
-  const t = [`${options.players ?? 2} players`];
-  if (options.recipes) t.push("recipes");
-  t.push(`${options.memory ?? "strict"} memory`);
+  const players = options.players ?? 2;
+  const t = [ngettext("{n} player", "{n} players", players)];
+  if (options.recipes) t.push(_("recipes"));
+  t.push(options.memory === "casual" ? _("casual memory") : _("strict memory"));
   if ((options.start_card ?? "no_player_colors") !== "no_player_colors")
-    t.push("start card: not own colour");
-  if ((options.players ?? 2) === 3) t.push(`third colour ${options.third_colour ?? "lilac"}`);
+    t.push(_("start card: not own colour"));
+  if (players === 3)
+    t.push(_("third colour {colour}", { colour: colourWord(options.third_colour ?? "lilac") }));
   if (timing?.move) {
-    t.push(`${timing.move} s a move`);
-    if (timing.reserve) t.push(`${timing.reserve} s reserve`);
+    t.push(_("{n} s a move", { n: timing.move }));
+    if (timing.reserve) t.push(_("{n} s reserve", { n: timing.reserve }));
   }
-  if (priv) t.push("private");
+  if (priv) t.push(_("private"));
   return t.join(", ");
 }
 
 export function lineWords(line: string | null | undefined): string {
-  if (!line) return "a corner";
-  return line.startsWith("col") ? `column ${line.slice(3)}` : `row ${line.slice(3)}`;
+  if (!line) return _("a corner");
+  const n = line.slice(3);
+  return line.startsWith("col") ? _("column {n}", { n }) : _("row {n}", { n });
 }
 
 /** One event in words (null for those the log leaves out); `whose` says a seat's
@@ -159,94 +145,126 @@ export function eventWords(
   who: (seat: number) => string,
   cards: Cards,
   lineOfSpace: (s: number) => string | null,
-  whose: (seat: number) => string = (s) => `${who(s)}'s`,
+  whose: (seat: number) => string = (s) => possessive(who(s)),
 ): string | null {
   switch (ev.kind) {
     case "moved": {
       const steps = ((ev.to_space - ev.from_space + 20) % 20) - ev.skipped.length;
-      const jump = ev.skipped.length
-        ? `, jumping ${ev.skipped.length === 1 ? "a pawn" : "two pawns"}`
-        : "";
-      return `${who(ev.seat)} moves ${steps} to ${lineWords(lineOfSpace(ev.to_space))}${jump}`;
+      const fields = { who: who(ev.seat), n: steps, line: lineWords(lineOfSpace(ev.to_space)) };
+      if (!ev.skipped.length) return _("{who} moves {n} to {line}", fields);
+      return ev.skipped.length === 1
+        ? _("{who} moves {n} to {line}, jumping a pawn", fields)
+        : _("{who} moves {n} to {line}, jumping two pawns", fields);
     }
     case "passed_corner":
-      return `${who(ev.seat)} stops at a corner: nothing taken, the turn is lost`;
+      return _("{who} stops at a corner: nothing taken, the turn is lost", { who: who(ev.seat) });
     case "took": {
       const sym = cards.symbol(ev.card);
-      const used = ev.special && sym ? (sym === "explode" ? ", explodes" : ", uses the wand") : "";
-      const last = ev.ends_game ? " (the last card)" : "";
-      return `${who(ev.seat)} takes ${cards.words(ev.card)} from ${lineWords(ev.line)}${used}${last}`;
+      const fields = { who: who(ev.seat), card: cards.words(ev.card), line: lineWords(ev.line) };
+      const took =
+        ev.special && sym === "explode"
+          ? _("{who} takes {card} from {line}, explodes", fields)
+          : ev.special && sym
+            ? _("{who} takes {card} from {line}, uses the wand", fields)
+            : _("{who} takes {card} from {line}", fields);
+      return ev.ends_game ? _("{take} (the last card)", { take: took }) : took;
     }
-    case "exploded":
-      return `${cap(whose(ev.seat))} boom: ${cards.words(ev.card)} leaves ${whose(ev.target)} kettle, ${ev.to === "deck" ? "under the deck" : "out of the game"}`;
+    case "exploded": {
+      const fields = {
+        whose: cap(whose(ev.seat)),
+        card: cards.words(ev.card),
+        target: whose(ev.target),
+      };
+      return ev.to === "deck"
+        ? _("{whose} boom: {card} leaves {target} kettle, under the deck", fields)
+        : _("{whose} boom: {card} leaves {target} kettle, out of the game", fields);
+    }
     case "extra_turn":
-      return `${who(ev.seat)} plays again (wand)`;
+      return _("{who} plays again (wand)", { who: who(ev.seat) });
     case "refilled":
-      return `${cards.words(ev.card)} fills row ${ev.row}, column ${ev.col}`;
+      return _("{card} fills row {row}, column {col}", {
+        card: cards.words(ev.card),
+        row: ev.row,
+        col: ev.col,
+      });
     case "discarded":
-      return `${who(ev.seat)} discards ${cards.words(ev.card)}`;
+      return _("{who} discards {card}", { who: who(ev.seat), card: cards.words(ev.card) });
     case "turn_passed":
       return null;
     case "game_over":
-      return "The game is over";
+      return _("The game is over");
     case "timed_out":
-      return `Time ran out for ${who(ev.seat)}: a computer moved`;
+      return _("Time ran out for {who}: a computer moved", { who: who(ev.seat) });
     default:
       return null;
   }
 }
 
+/** `Bo's`: whose kettle or boom, by a seat's name. */
+export const possessive = (name: string): string => pgettext("possessive", "{name}'s", { name });
+
 const seatList = (seats: readonly number[], who: (seat: number) => string): string =>
-  seats.map(who).join(" and ") || "a player";
+  list(seats.map(who)) || _("a player");
 
 /** Who won, in a sentence: `Black (Cleo) wins.` */
 export function winnersWords(result: ResultInfo, who: (seat: number) => string): string {
   const n = result.winners.length;
+  const winners = seatList(result.winners, who);
   return n
-    ? `${seatList(result.winners, who)} ${n > 1 ? "share the win" : "wins"}.`
-    : "Nobody wins.";
+    ? n > 1
+      ? _("{who} share the win.", { who: winners })
+      : _("{who} wins.", { who: winners })
+    : _("Nobody wins.");
 }
 
 /** How a game ended, in a sentence. */
 export function endingWords(result: ResultInfo, who: (seat: number) => string): string {
-  const list = (seats: readonly number[]) => seatList(seats, who);
+  const seats = (s: readonly number[]) => seatList(s, who);
   const winners = winnersWords(result, who);
-  const said: Record<string, string> = {
-    played_out: "The game was played out.",
-    resigned: `${list(result.resigned ?? [])} resigned.`,
-    claimed: `${result.claimed_by != null ? who(result.claimed_by) : "A player"} claimed the win while the opponent was away.`,
-    timed_out: `Time ran out for ${list(result.timed_out ?? [])} move after move.`,
-    abandoned: "Nobody was left at the table: the game was abandoned.",
+  const said: Record<string, () => string> = {
+    played_out: () => _("The game was played out."),
+    resigned: () => _("{who} resigned.", { who: seats(result.resigned ?? []) }),
+    claimed: () =>
+      _("{who} claimed the win while the opponent was away.", {
+        who: result.claimed_by != null ? who(result.claimed_by) : _("A player"),
+      }),
+    timed_out: () =>
+      _("Time ran out for {who} move after move.", { who: seats(result.timed_out ?? []) }),
+    abandoned: () => _("Nobody was left at the table: the game was abandoned."),
   };
-  return `${said[result.ending] ?? ""} ${winners}`;
+  return `${said[result.ending]?.() ?? ""} ${winners}`;
 }
 
 /** Why a name was refused (`invalid_field`'s `detail`, protocol 1.2's names). */
 const NAME_REFUSED: Record<string, string> = {
-  invisible: "That name has letters that cannot be seen: choose another.",
-  ambiguous: "That name has letters that look like others: choose another.",
-  marks: "That name has too many marks over or under its letters: choose another.",
-  blank: "That name is empty: choose one.",
-  mixed_script: "That name mixes letters of several alphabets: choose another.",
+  invisible: N_("That name has letters that cannot be seen: choose another."),
+  ambiguous: N_("That name has letters that look like others: choose another."),
+  marks: N_("That name has too many marks over or under its letters: choose another."),
+  blank: N_("That name is empty: choose one."),
+  mixed_script: N_("That name mixes letters of several alphabets: choose another."),
 };
 
 /** What `not_allowed` means, by its `detail`. */
 const NOT_ALLOWED: Record<string, string> = {
-  seeded:
+  seeded: N_(
     "That table's deal comes from a seed its creator chose: join it from the lobby, which says so.",
-  protocol_1_0:
+  ),
+  protocol_1_0: N_(
     "A rematch needs every person at the table on a newer program, and one of them is not.",
-  devices:
+  ),
+  devices: N_(
     "Your player has all the devices this server keeps: remove one (Your player) and try again.",
-  rated: "That table is rated: sign in as a registered player (Your player) to sit down.",
-  same_player: "Your player has a seat at that table already.",
+  ),
+  rated: N_("That table is rated: sign in as a registered player (Your player) to sit down."),
+  same_player: N_("Your player has a seat at that table already."),
 };
 
 /** What the server can be missing a moment (`internal`'s `detail`). */
 const UNAVAILABLE: Record<string, string> = {
-  store_unavailable: "The server cannot reach its database just now: try again in a moment.",
-  cluster_unavailable:
+  store_unavailable: N_("The server cannot reach its database just now: try again in a moment."),
+  cluster_unavailable: N_(
     "The server cannot reach the others of its group just now: try again in a moment.",
+  ),
 };
 
 /** Every refusal of the server in a plain sentence, never its code; `seat` names the
@@ -261,50 +279,59 @@ export function refusalWords(
   detail: string | null = null,
 ): string {
   const words = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
+  // the server's own words, in English: said only where no code or detail tells more
   const told = (lead: string) =>
-    words ? `${lead} (${words.replace(/[.\s]+$/, "")}).` : `${lead}.`;
-  const notHere =
-    "No table with that id here. Check the id, and for a private table the invite code too.";
+    words ? `${_(lead)} (${words.replace(/[.\s]+$/, "")}).` : `${_(lead)}.`;
+  const notHere = N_(
+    "No table with that id here. Check the id, and for a private table the invite code too.",
+  );
   // every code of the protocol (tsc says so when a new one is missing here)
   const said: Record<(typeof ERROR_CODES)[number], string> = {
-    malformed: "The server could not read what this page sent: reload the page and try again.",
-    unknown_type: "This server does not know that request: it runs an older version.",
-    invalid_field: NAME_REFUSED[detail ?? ""] ?? told("The server did not accept what was asked"),
-    too_large: "That was too long to send.",
-    rate_limited: "Too many messages at once: wait a moment and try again.",
-    version_unsupported:
+    malformed: N_("The server could not read what this page sent: reload the page and try again."),
+    unknown_type: N_("This server does not know that request: it runs an older version."),
+    invalid_field:
+      NAME_REFUSED[detail ?? ""] ?? told(N_("The server did not accept what was asked")),
+    too_large: N_("That was too long to send."),
+    rate_limited: N_("Too many messages at once: wait a moment and try again."),
+    version_unsupported: N_(
       "This server speaks another version of the game: this page cannot play here.",
-    hello_required: "The page is still connecting: try again in a moment.",
-    not_allowed: NOT_ALLOWED[detail ?? ""] ?? "That cannot be done now.",
-    not_your_turn: "It is not your turn.",
-    stale_state: "The game moved on: choose again.",
-    illegal_move: "The rules do not allow that move: choose again.",
-    bad_token: "Your seat is no longer kept for this browser.",
-    not_seated: "You have no seat at this table.",
-    table_full: "Every seat of that table is taken: you may watch it.",
-    seat_taken: `${seat ?? "That seat"} is taken: choose another seat.`,
+    ),
+    hello_required: N_("The page is still connecting: try again in a moment."),
+    not_allowed: NOT_ALLOWED[detail ?? ""] ?? N_("That cannot be done now."),
+    not_your_turn: N_("It is not your turn."),
+    stale_state: N_("The game moved on: choose again."),
+    illegal_move: N_("The rules do not allow that move: choose again."),
+    bad_token: N_("Your seat is no longer kept for this browser."),
+    not_seated: N_("You have no seat at this table."),
+    table_full: N_("Every seat of that table is taken: you may watch it."),
+    seat_taken: _("{seat} is taken: choose another seat.", { seat: seat ?? _("That seat") }),
     no_such_table: notHere,
     bad_invite: notHere,
-    bad_options: told("The server cannot play a table like that"),
-    not_in_lobby: "That game has begun: no seat can be taken now. You may watch it.",
-    not_started: "The game has not begun yet.",
-    already_seated: "You are at a table already: leave it first.",
-    game_over: "The game is over.",
-    cannot_claim: "You cannot claim the win now: your opponent is not away.",
-    not_finished: "The game is not over yet: a rematch comes after it.",
-    name_taken: "That name is registered here already, or one that looks the same: choose another.",
-    bad_secret: "This server knows no such player with the key this browser keeps.",
-    not_signed_in: "Sign in first (Your player).",
-    bad_code:
+    bad_options: told(N_("The server cannot play a table like that")),
+    not_in_lobby: N_("That game has begun: no seat can be taken now. You may watch it."),
+    not_started: N_("The game has not begun yet."),
+    already_seated: N_("You are at a table already: leave it first."),
+    game_over: N_("The game is over."),
+    cannot_claim: N_("You cannot claim the win now: your opponent is not away."),
+    not_finished: N_("The game is not over yet: a rematch comes after it."),
+    name_taken: N_(
+      "That name is registered here already, or one that looks the same: choose another.",
+    ),
+    bad_secret: N_("This server knows no such player with the key this browser keeps."),
+    not_signed_in: N_("Sign in first (Your player)."),
+    bad_code: N_(
       "That device code is unknown, used already or too old: ask for a new one on the other device.",
-    no_such_player: "Nobody is registered under that name here.",
-    no_such_game: "No finished game of that table is kept here.",
-    no_such_device: "That device is no longer one of your player's.",
-    server_full: "The server is full: try again later.",
-    banned: told("That name or this address is banned on this server for a while"),
-    muted: told("You are muted on this server for a while: your chat line was not sent"),
+    ),
+    no_such_player: N_("Nobody is registered under that name here."),
+    no_such_game: N_("No finished game of that table is kept here."),
+    no_such_device: N_("That device is no longer one of your player's."),
+    server_full: N_("The server is full: try again later."),
+    banned: told(N_("That name or this address is banned on this server for a while")),
+    muted: told(N_("You are muted on this server for a while: your chat line was not sent")),
     internal:
-      UNAVAILABLE[detail ?? ""] ?? "Something went wrong on the server: try again in a moment.",
+      UNAVAILABLE[detail ?? ""] ?? N_("Something went wrong on the server: try again in a moment."),
   };
-  return said[code as keyof typeof said] ?? told("The server refused");
+  const text = said[code as keyof typeof said];
+  // a told sentence and the seat's are said already; a table's sentences are said here
+  return text === undefined ? told(N_("The server refused")) : _(text);
 }
