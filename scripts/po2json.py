@@ -55,6 +55,10 @@ sys.path.insert(0, str(ROOT))  # the pseudo-locale is the terminal client's own
 
 from client.i18n.pseudo import PSEUDO, pseudo, pseudo_word  # noqa: E402
 
+FIXED = "at most "
+"""A message context beginning so (``at most 8 letters``) fixes the word's width
+(``client.i18n.FIXED``)."""
+
 
 def plural_index(lang: str) -> dict[str, int]:
     """Each CLDR plural category of ``lang`` -> the gettext form it takes, found by
@@ -76,13 +80,23 @@ def plural_index(lang: str) -> dict[str, int]:
     return index
 
 
+def _pseudo(text: Any, fixed: bool = False) -> Any:
+    """A message (or its plural forms) in the pseudo-locale."""
+    said = pseudo_word if fixed else pseudo
+    return [said(t) for t in text] if isinstance(text, list) else said(text)
+
+
 def used_by(patterns: list[str]) -> set[tuple[str | None, str]]:
     """The messages (context, id) that Babel's javascript extractor finds in the files
     ``patterns`` name (relative to the project)."""
     found: set[tuple[str | None, str]] = set()
     for pattern in patterns:
         for path in sorted(ROOT.glob(pattern)):
-            for _line, message, _comments, context in extract_from_file("javascript", path):
+            # as client/i18n/babel.cfg reads them: inside template strings too
+            options = {"parse_template_string": True}
+            for _line, message, _comments, context in extract_from_file(
+                "javascript", path, options=options
+            ):
                 found.add((context, message if isinstance(message, str) else message[0]))
     return found
 
@@ -94,11 +108,11 @@ def language_file(
     contexts: dict[str, dict[str, Any]] = {}
     if lang == PSEUDO:
         data = language_file("en", names, only)
-        tr = lambda text: [pseudo(t) for t in text] if isinstance(text, list) else pseudo(text)  # noqa: E731
         data["language"] = PSEUDO
-        data["messages"] = {k: tr(v) for k, v in data["messages"].items()}
-        data["contexts"] = {
-            c: {k: tr(v) for k, v in ms.items()} for c, ms in data["contexts"].items()
+        data["messages"] = {k: _pseudo(v) for k, v in data["messages"].items()}
+        data["contexts"] = {  # a word of a fixed width keeps it, as in the terminal
+            c: {k: _pseudo(v, c.startswith(FIXED)) for k, v in ms.items()}
+            for c, ms in data["contexts"].items()
         }
         for kind in ("ingredients", "colours"):
             data[kind] = {

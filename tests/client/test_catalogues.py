@@ -41,8 +41,10 @@ def _extracted() -> set[Key]:
         ("client", [("**.py", "python")]),
         ("web/src/app", [("*.ts", "javascript")]),
     ):
+        # a message inside a template string's `${...}` counts too, as babel.cfg says
+        options = {"*.ts": {"parse_template_string": True}}
         for _file, _line, message, _comments, context in extract_from_dir(
-            str(ROOT / folder), method_map=method_map
+            str(ROOT / folder), method_map=method_map, options_map=options
         ):
             found.add((context, message if isinstance(message, str) else tuple(message)))
     return found

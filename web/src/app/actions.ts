@@ -5,9 +5,9 @@
  */
 import type { GameView, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
+import { _ } from "./i18n";
 import type { ActionsHost, TurnHost } from "./host";
 import { linkLines } from "./invite";
-import { cap } from "./words";
 
 export function actions(app: ActionsHost, v: GameView, seats: SeatInfo[]): HTMLElement {
   const t = app.t;
@@ -17,37 +17,39 @@ export function actions(app: ActionsHost, v: GameView, seats: SeatInfo[]): HTMLE
     if (t.confirm === "resign") {
       const what =
         v.players === 2
-          ? "the other player wins at once"
-          : "a computer plays your seat to the end and you place last";
+          ? _("Resign? The other player wins at once.")
+          : _("Resign? A computer plays your seat to the end and you place last.");
       out.push(
-        h("p", { id: "resign-q" }, `Resign? ${cap(what)}.`),
+        h("p", { id: "resign-q" }, what),
         h(
           "button",
           { class: "danger", "data-key": "resign-yes", onclick: () => answer(app, "resign") },
-          "Yes, resign",
+          _("Yes, resign"),
         ),
         h(
           "button",
           { "data-key": "resign-no", onclick: () => answer(app, null, "resign") },
-          "No, play on",
+          _("No, play on"),
         ),
       );
     } else
-      out.push(h("button", { "data-key": "resign", onclick: () => ask(app, "resign") }, "Resign"));
+      out.push(
+        h("button", { "data-key": "resign", onclick: () => ask(app, "resign") }, _("Resign")),
+      );
     const other = seats.find((s) => s.seat !== t.seat);
     if (v.players === 2 && other?.absent) {
       if (t.confirm === "claim") {
         out.push(
-          h("p", { id: "claim-q" }, "Claim the win? The game ends at once and you win it."),
+          h("p", { id: "claim-q" }, _("Claim the win? The game ends at once and you win it.")),
           h(
             "button",
             { class: "danger", "data-key": "claim-yes", onclick: () => answer(app, "claim") },
-            "Yes, claim the win",
+            _("Yes, claim the win"),
           ),
           h(
             "button",
             { "data-key": "claim-no", onclick: () => answer(app, null, "claim") },
-            "No, wait for them",
+            _("No, wait for them"),
           ),
         );
       } else
@@ -55,7 +57,7 @@ export function actions(app: ActionsHost, v: GameView, seats: SeatInfo[]): HTMLE
           h(
             "button",
             { "data-key": "claim", onclick: () => ask(app, "claim") },
-            "Claim the win (opponent away)",
+            _("Claim the win (opponent away)"),
           ),
         );
     } else if (t.confirm === "claim") t.confirm = null; // back in time: nothing to claim
@@ -65,7 +67,7 @@ export function actions(app: ActionsHost, v: GameView, seats: SeatInfo[]): HTMLE
         h(
           "button",
           { class: "primary", "data-key": "back", onclick: () => answer(app, "back") },
-          "Take my seat back from the computer",
+          _("Take my seat back from the computer"),
         ),
       );
   }
@@ -74,7 +76,7 @@ export function actions(app: ActionsHost, v: GameView, seats: SeatInfo[]): HTMLE
       h(
         "button",
         { "data-key": "to-lobby", onclick: () => app.act("leave") },
-        t.seat === null ? "Stop watching" : "Back to the lobby",
+        t.seat === null ? _("Stop watching") : _("Back to the lobby"),
       ),
     );
   else
@@ -82,15 +84,15 @@ export function actions(app: ActionsHost, v: GameView, seats: SeatInfo[]): HTMLE
       h(
         "button",
         { "data-key": "leave", onclick: () => app.act("leave") },
-        "Leave (my seat waits for me)",
+        _("Leave (my seat waits for me)"),
       ),
     );
   const share = invite(app);
   if (share) out.push(share);
-  out.push(h("a", { href: "#/help", class: "help-link" }, "How to play"));
+  out.push(h("a", { href: "#/help", class: "help-link" }, _("How to play")));
   return h(
     "section",
-    { class: "actions", "data-key": "actions", "aria-label": "Table actions" },
+    { class: "actions", "data-key": "actions", "aria-label": _("Table actions") },
     out,
   );
 }
@@ -107,7 +109,7 @@ function invite(app: ActionsHost): HTMLElement | null {
   return h(
     "details",
     { class: "invite", "data-key": "invite", open: app.t.inviteOpen, ontoggle: toggle },
-    h("summary", { "data-key": "invite-summary" }, "Invite to watch"),
+    h("summary", { "data-key": "invite-summary" }, _("Invite to watch")),
     h("div", { class: "invite-panel" }, lines),
   );
 }

@@ -7,8 +7,9 @@
 import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView } from "../lib/protocol";
 import { h } from "./dom";
+import { _, colour, pgettext } from "./i18n";
 import type { TurnHost } from "./host";
-import { Cards, lineWords, pawnTag, symbolWord } from "./words";
+import { Cards, lineWords, pawnTag, symbolMark } from "./words";
 
 const CORNERS = new Set(["0,0", "0,5", "5,0", "5,5"]);
 const ARROW = ["▼", "◀", "▲", "▶"]; // pawn above, right of, below, left of the grid
@@ -53,9 +54,9 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
                 class: "cell corner",
                 "data-key": cell,
                 role: "img",
-                "aria-label": `corner, row ${r} column ${c}`,
+                "aria-label": _("corner, {where}", { where: _("row {r} column {c}", { r, c }) }),
               },
-              "corner",
+              pgettext("at most 7 letters", "corner"),
             ),
           );
         } else if (!id) {
@@ -68,9 +69,13 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
                 class: `cell empty${inLine ? " inline" : ""}${lastHere ? " last" : ""}`,
                 "data-key": cell,
                 role: "img",
-                "aria-label": `empty slot, row ${r} column ${c}${lastHere ? ", the last card taken" : ""}`,
+                "aria-label": lastHere
+                  ? _("empty slot, {where}, the last card taken", {
+                      where: _("row {r} column {c}", { r, c }),
+                    })
+                  : _("empty slot, {where}", { where: _("row {r} column {c}", { r, c }) }),
               },
-              lastHere ? "taken" : "·",
+              lastHere ? pgettext("at most 7 letters", "taken") : "·",
             ),
           );
         } else {
@@ -80,25 +85,32 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
           const selected = can && t.selected === id;
           const cls = `cell card c-${cards.colour(id)}${inLine ? " inline" : ""}${can ? " take" : ""}${selected ? " selected" : ""}${newMark ? " new" : ""}${lastMark ? " last" : ""}`;
           const sym = cards.symbol(id);
-          const label = `${cards.words(id)}, row ${r} column ${c}${newMark ? ", just refilled" : ""}`;
+          const at = newMark
+            ? _("{where}, just refilled", { where: _("row {r} column {c}", { r, c }) })
+            : _("row {r} column {c}", { r, c });
+          const label = `${cards.words(id)}, ${at}`;
           const body = [
-            h("span", { class: "nm" }, cards.name(id)),
+            // a name of more than 12 letters (German's "Fledermausflügel") may not fit
+            // one line of a small cell: the style sheet shows the short name there
+            h("span", { class: cards.name(id).length > 12 ? "nm long" : "nm" }, cards.name(id)),
             h("span", { class: "nm-s" }, cards.name(id, true)),
             h("span", { class: "v" }, cards.value(id)),
-            sym ? h("span", { class: "sym" }, symbolWord(sym)) : null,
-            h("span", { class: "cw" }, cards.colour(id)),
+            sym ? h("span", { class: "sym" }, symbolMark(sym)) : null,
+            h("span", { class: "cw" }, colour(cards.colour(id))),
             can
-              ? h("span", { class: "badge" }, selected ? "chosen" : "take")
+              ? h(
+                  "span",
+                  { class: "badge" },
+                  selected
+                    ? pgettext("at most 7 letters", "chosen")
+                    : pgettext("at most 7 letters", "take"),
+                )
               : newMark
-                ? h("span", { class: "badge" }, "new")
+                ? h("span", { class: "badge" }, pgettext("at most 7 letters", "new"))
                 : null,
           ];
           // a button is named by what it shows (and where), so voice control can say it
-          const where = h(
-            "span",
-            { class: "sr-only" },
-            `, row ${r} column ${c}${newMark ? ", just refilled" : ""}`,
-          );
+          const where = h("span", { class: "sr-only" }, `, ${at}`);
           if (can) {
             cells.push(
               h(
@@ -135,7 +147,9 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
               {
                 class: `ring pawn p-${colour}${moving ? " moving" : ""}${ghost ? " land" : ""}`,
                 role: "img",
-                "aria-label": `${app.who(seat)} pawn on space ${space}${moving ? ", to move" : ""}`,
+                "aria-label": moving
+                  ? _("{who} pawn on space {n}, to move", { who: app.who(seat), n: space ?? "" })
+                  : _("{who} pawn on space {n}", { who: app.who(seat), n: space ?? "" }),
               },
               h("span", { class: "arrow", "aria-hidden": "true" }, ARROW[side]),
               pawnTag(colour),
@@ -151,16 +165,18 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
                 class: `ring space${ghost ? " land" : ""}`,
                 "aria-hidden": ghost ? null : "true",
                 role: ghost ? "img" : null,
-                "aria-label": ghost ? "your pawn would land here" : null,
+                "aria-label": ghost ? _("your pawn would land here") : null,
               },
-              ghost ? "land" : label,
+              ghost ? pgettext("at most 7 letters", "land") : label,
             ),
           );
         } else cells.push(h("div", { class: "ring", "aria-hidden": "true" }));
       }
     }
   }
-  const label = `The grid${v.line ? `; the line to take from: ${lineWords(v.line)}` : ""}`;
+  const label = v.line
+    ? _("The grid; the line to take from: {line}", { line: lineWords(v.line) })
+    : _("The grid");
   return h(
     "div",
     {

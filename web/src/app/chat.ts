@@ -7,7 +7,8 @@ import type { ChatLineMsg } from "../lib/protocol";
 import { h, replace } from "./dom";
 import type { ChatBoxHost } from "./host";
 import { CHAT_KEEP, savedChat, type Here, type KeptChat } from "./store";
-import { cap } from "./words";
+import { _ } from "./i18n";
+import { colourName } from "./words";
 
 export class ChatBox {
   /** The box, keyed: a redraw moves it into the new tree before comparing, and unkeyed
@@ -19,25 +20,25 @@ export class ChatBox {
   private readonly input: HTMLInputElement;
 
   constructor(private readonly host: ChatBoxHost) {
-    this.list = h("ol", { class: "chat-lines", "aria-label": "Chat lines", tabindex: 0 });
+    this.list = h("ol", { class: "chat-lines", "aria-label": _("Chat lines"), tabindex: 0 });
     this.input = h("input", {
       id: "chat-text",
       type: "text",
       maxlength: 280,
       autocomplete: "off",
-      "aria-label": "Chat message",
-      placeholder: "Say something",
+      "aria-label": _("Chat message"),
+      placeholder: _("Say something"),
     });
     const form = h(
       "form",
       { class: "chat-form", onsubmit: (e: Event) => this.send(e) },
       this.input,
-      h("button", { type: "submit" }, "Send"),
+      h("button", { type: "submit" }, _("Send")),
     );
     this.box = h(
       "section",
       { class: "chat", "data-key": "chat", "aria-labelledby": "chat-h" },
-      h("h2", { id: "chat-h" }, "Chat"),
+      h("h2", { id: "chat-h" }, _("Chat")),
       this.list,
       form,
     );
@@ -72,13 +73,13 @@ export class ChatBox {
         h(
           "strong",
           {},
-          c.seat != null && colours ? `${cap(colours[c.seat] ?? "")} ${c.name}` : c.name,
+          c.seat != null && colours ? `${colourName(colours[c.seat] ?? "")} ${c.name}` : c.name,
         ),
         ": ",
         c.text,
       ),
     );
-    replace(this.list, lines.length ? lines : h("li", { class: "muted" }, "No chat yet."));
+    replace(this.list, lines.length ? lines : h("li", { class: "muted" }, _("No chat yet.")));
     this.list.scrollTop = this.list.scrollHeight;
   }
 

@@ -1,5 +1,6 @@
 /** A seat's clock in words, counted down on the page between two views of the game. */
 import type { GameView } from "../lib/protocol";
+import { _ } from "./i18n";
 
 /** `1:30 left, running`; `2:45 left, 2:00 of it reserve` on a clock with a reserve.
  * `view` came `performance.now() - viewAt` ms ago: the running clock has gone on since. */
@@ -13,8 +14,11 @@ export function clockWords(view: GameView | null, viewAt: number, seat: number):
   // left_ms is the move's time and the reserve together: the reserve is a part of
   // it (what is left of it once the move's own time is used up), not time on top
   const reserve = Math.min(clock.reserve_ms[seat] ?? 0, left);
-  const r = clock.reserve_ms[seat] ? `, ${fmt(Math.ceil(reserve / 1000))} of it reserve` : "";
-  return `${fmt(s)} left${r}${clock.running === seat ? ", running" : ""}`;
+  const fields = { time: fmt(s), reserve: fmt(Math.ceil(reserve / 1000)) };
+  const said = clock.reserve_ms[seat]
+    ? _("{time} left, {reserve} of it reserve", fields)
+    : _("{time} left", fields);
+  return clock.running === seat ? _("{clock}, running", { clock: said }) : said;
 }
 
 /** Every clock on the screen (`data-clock`: its seat) says its time left again; one

@@ -9,6 +9,8 @@ import { ConnectionClosed, KupferkesselClient } from "../lib/index";
 import type { ByeMsg, PlayerInfo } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { ConnectionHost } from "./host";
+import { _ } from "./i18n";
+import { refusalWords } from "./words";
 import { account, prefs } from "./store";
 
 const VERSION = "0.1.0";
@@ -30,7 +32,7 @@ export class Connection {
 
   /** Connect (again); the host is told once the connection is open. */
   async open(): Promise<void> {
-    this.setLine(this.retries ? `reconnecting (try ${this.retries})` : "connecting");
+    this.setLine(this.retries ? _("reconnecting (try {n})", { n: this.retries }) : _("connecting"));
     let client: KupferkesselClient;
     const said = helloName();
     try {
@@ -45,7 +47,7 @@ export class Connection {
     if (this.byeSaid) {
       // what the server said as it went is over: it is back
       this.byeSaid = false;
-      this.host.say("The server is back.", true);
+      this.host.say(_("The server is back."), true);
     }
     this.signedIn(null);
     client.on("*", (m) => this.host.heard(m));
@@ -82,15 +84,27 @@ export class Connection {
     this.byeSaid = true;
     this.host.say(
       msg.reason === "shutdown"
-        ? "The server is stopping; your seat is kept if it comes back."
-        : `The server closed the connection: ${msg.message || msg.reason}`,
+        ? _("The server is stopping; your seat is kept if it comes back.")
+        : _("The server closed the connection: {why}", {
+            why:
+              msg.reason === "idle"
+                ? _("the connection was idle too long")
+                : refusalWords(msg.reason, msg.message || msg.reason),
+          }),
     );
   }
 
   /** 1.2: signed in as `p` (null: anonymous); the connection line says so. */
   signedIn(p: PlayerInfo | null): void {
     if (this.client)
-      this.setLine(`connected to ${this.client.welcome.server}${p ? ` as ${p.name}` : ""}`);
+      this.setLine(
+        p
+          ? _("connected to {server} as {name}", {
+              server: this.client.welcome.server,
+              name: p.name,
+            })
+          : _("connected to {server}", { server: this.client.welcome.server }),
+      );
   }
 
   private setLine(text: string): void {
@@ -100,7 +114,9 @@ export class Connection {
   private retry(e: unknown): void {
     this.retries += 1;
     const why = e instanceof ConnectionClosed && e.reason ? ` (${e.reason})` : "";
-    this.setLine(`connection lost${why}: reconnecting (try ${this.retries})`);
+    this.setLine(
+      `${_("connection lost")}${why}: ${_("reconnecting (try {n})", { n: this.retries })}`,
+    );
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries - 1, 5));
     this.retryTimer = window.setTimeout(() => void this.open(), delay);
   }
@@ -127,7 +143,7 @@ export class Connection {
    * the page waits to be asked before it takes it back. */
   private elsewhere(tab: boolean): void {
     clearTimeout(this.retryTimer);
-    this.setLine("not connected");
+    this.setLine(_("not connected"));
     const again = () => {
       this.retries = 0;
       void this.open();
@@ -140,19 +156,19 @@ export class Connection {
         h(
           "h2",
           { id: "away-h", tabindex: -1 },
-          tab ? "Your seat is played in another tab" : "Your seat is played elsewhere",
+          tab ? _("Your seat is played in another tab") : _("Your seat is played elsewhere"),
         ),
         h(
           "p",
           {},
           tab
-            ? "Another tab of this browser took your seat up, so this tab let go of it."
-            : "Another tab, window or device took your seat up, so this page let go of it.",
+            ? _("Another tab of this browser took your seat up, so this tab let go of it.")
+            : _("Another tab, window or device took your seat up, so this page let go of it."),
         ),
         h(
           "p",
           { class: "buttons" },
-          h("button", { class: "primary", id: "play-here", onclick: again }, "Play here again"),
+          h("button", { class: "primary", id: "play-here", onclick: again }, _("Play here again")),
         ),
       ),
     );

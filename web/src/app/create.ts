@@ -9,7 +9,8 @@ import type { CreateHost } from "./host";
 import { field, nameField, playerName } from "./lobby";
 import { me } from "./signin";
 import { prefs } from "./store";
-import { cap } from "./words";
+import { _, colour, ngettext } from "./i18n";
+import { colourName, levelWord } from "./words";
 
 export function renderCreate(app: CreateHost): void {
   const levels = app.client?.welcome.bot_levels ?? [];
@@ -18,32 +19,32 @@ export function renderCreate(app: CreateHost): void {
     id: "table-name",
     type: "text",
     maxlength: app.client?.welcome.limits.max_table_name ?? 48,
-    value: prefs.name() ? `${prefs.name()}'s table` : "Kitchen table",
+    value: prefs.name() ? _("{name}'s table", { name: prefs.name() }) : _("Kitchen table"),
   });
   const players = h(
     "select",
     { id: "opt-players" },
-    h("option", { value: "2" }, "2 players"),
-    h("option", { value: "3" }, "3 players"),
+    h("option", { value: "2" }, ngettext("{n} player", "{n} players", 2)),
+    h("option", { value: "3" }, ngettext("{n} player", "{n} players", 3)),
   );
   const recipes = h("input", { id: "opt-recipes", type: "checkbox" });
   const startCard = h(
     "select",
     { id: "opt-start" },
-    h("option", { value: "no_player_colors" }, "no player colours (rule book)"),
-    h("option", { value: "not_own_color" }, "not your own colour"),
+    h("option", { value: "no_player_colors" }, _("no player colours (rule book)")),
+    h("option", { value: "not_own_color" }, _("not your own colour")),
   );
   const memory = h(
     "select",
     { id: "opt-memory" },
-    h("option", { value: "strict" }, "strict: only kettle tops"),
-    h("option", { value: "casual" }, "casual: see your own kettle"),
+    h("option", { value: "strict" }, _("strict: only kettle tops")),
+    h("option", { value: "casual" }, _("casual: see your own kettle")),
   );
   const third = h(
     "select",
     { id: "opt-third" },
     (app.client?.welcome.catalogue.third_colours ?? ["lilac", "brown", "green", "gray"]).map((c) =>
-      h("option", { value: c }, c),
+      h("option", { value: c }, colour(c)),
     ),
   );
   const priv = h("input", { id: "opt-private", type: "checkbox" });
@@ -52,7 +53,7 @@ export function renderCreate(app: CreateHost): void {
     type: "number",
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
-    placeholder: "random",
+    placeholder: _("random"),
     inputmode: "numeric",
   });
   const mySeat = h("select", { id: "opt-seat" });
@@ -61,7 +62,7 @@ export function renderCreate(app: CreateHost): void {
     type: "number",
     min: 1,
     max: 86400,
-    placeholder: "no clock",
+    placeholder: _("no clock"),
     inputmode: "numeric",
   });
   const reserve = h("input", {
@@ -92,8 +93,8 @@ export function renderCreate(app: CreateHost): void {
   const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
   // offered for three players only, as the terminal client does: a two-player table has
   // no third seat to colour
-  const thirdField = field("Third colour", third);
-  const seatNames = (n: number) => ["White", "Black", cap(third.value)].slice(0, n);
+  const thirdField = field(_("Third colour"), third);
+  const seatNames = (n: number) => ["white", "black", third.value].map(colourName).slice(0, n);
   const redraw = () => {
     const n = Number(players.value);
     thirdField.hidden = n !== 3;
@@ -101,7 +102,13 @@ export function renderCreate(app: CreateHost): void {
     replace(
       mySeat,
       seatNames(n).map((c, s) =>
-        h("option", { value: s }, `${c} (seat ${s + 1}${s === 0 ? ", begins" : ""})`),
+        h(
+          "option",
+          { value: s },
+          s === 0
+            ? _("{colour} (seat {n}, begins)", { colour: c, n: s + 1 })
+            : _("{colour} (seat {n})", { colour: c, n: s + 1 }),
+        ),
       ),
     );
     mySeat.value = keep && Number(keep) < n ? keep : "0";
@@ -115,7 +122,7 @@ export function renderCreate(app: CreateHost): void {
         s === me
           ? null
           : field(
-              `${c} (seat ${s + 1})`,
+              _("{colour} (seat {n})", { colour: c, n: s + 1 }),
               h(
                 "select",
                 { id: `seat-${s}` },
@@ -125,13 +132,13 @@ export function renderCreate(app: CreateHost): void {
                       h(
                         "option",
                         { value: l, selected: old.get(`seat-${s}`) === l },
-                        `a computer player, ${l}`,
+                        _("a computer player, {level}", { level: levelWord(l) }),
                       ),
                     ),
                 h(
                   "option",
                   { value: "", selected: old.get(`seat-${s}`) === "" },
-                  "a person (wait for them)",
+                  _("a person (wait for them)"),
                 ),
               ),
             ),
@@ -161,7 +168,7 @@ export function renderCreate(app: CreateHost): void {
     if (absentAfter.value !== "" && Number(absentAfter.value) !== 3)
       timing.absent_after = Number(absentAfter.value);
     const msg: Omit<CreateTableMsg, "type" | "id"> = {
-      name: tableName.value.trim() || `${player}'s table`,
+      name: tableName.value.trim() || _("{name}'s table", { name: player }),
       private: priv.checked || undefined,
       options: {
         players: n,
@@ -186,45 +193,45 @@ export function renderCreate(app: CreateHost): void {
     h(
       "section",
       { class: "form", "aria-labelledby": "create-h" },
-      h("h2", { id: "create-h" }, "New table"),
+      h("h2", { id: "create-h" }, _("New table")),
       h(
         "form",
         { onsubmit: submit },
-        field("Your name", name),
-        field("Table name", tableName),
+        field(_("Your name"), name),
+        field(_("Table name"), tableName),
         h(
           "fieldset",
           {},
-          h("legend", {}, "The game"),
-          field("Players", players),
-          field("Recipes (variant)", recipes),
-          field("Memory", memory),
-          field("Starting card", startCard),
+          h("legend", {}, _("The game")),
+          field(_("Players"), players),
+          field(_("Recipes (variant)"), recipes),
+          field(_("Memory"), memory),
+          field(_("Starting card"), startCard),
           thirdField,
         ),
-        h("fieldset", {}, h("legend", {}, "Seats"), field("Your seat", mySeat), others),
+        h("fieldset", {}, h("legend", {}, _("Seats")), field(_("Your seat"), mySeat), others),
         h(
           "fieldset",
           {},
-          h("legend", {}, "Time and privacy"),
-          field("Seconds per move (empty: no clock)", move),
-          field("Reserve seconds", reserve),
-          field("Grace period for a lost connection (s)", grace),
-          field("Away after time-outs in a row", absentAfter),
-          field("Private (invite code)", priv),
+          h("legend", {}, _("Time and privacy")),
+          field(_("Seconds per move (empty: no clock)"), move),
+          field(_("Reserve seconds"), reserve),
+          field(_("Grace period for a lost connection (s)"), grace),
+          field(_("Away after time-outs in a row"), absentAfter),
+          field(_("Private (invite code)"), priv),
           me()
             ? field(
-                "Rated: the result changes the players' ratings (players only, no computer)",
+                _("Rated: the result changes the players' ratings (players only, no computer)"),
                 rated,
               )
             : null,
-          field("Seed for a reproducible deal (others are told you chose it)", seed),
+          field(_("Seed for a reproducible deal (others are told you chose it)"), seed),
         ),
         h(
           "p",
           { class: "buttons" },
-          h("button", { type: "submit", class: "primary", id: "create-go" }, "Create table"),
-          h("button", { type: "button", onclick: () => app.show("lobby") }, "Back"),
+          h("button", { type: "submit", class: "primary", id: "create-go" }, _("Create table")),
+          h("button", { type: "button", onclick: () => app.show("lobby") }, _("Back")),
         ),
       ),
     ),

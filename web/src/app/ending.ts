@@ -7,7 +7,7 @@
 import type { GameView, ResultInfo, Score, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
 import type { EndingHost } from "./host";
-import { ordinal } from "./i18n";
+import { _, colour, list, ngettext, num, ordinal } from "./i18n";
 import { Cards, endingWords } from "./words";
 
 export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement {
@@ -23,7 +23,11 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
           return h(
             "li",
             { "data-seat": s },
-            `${ordinal(result.places[s])}: ${app.who(s)}, ${points(result.totals[s])}`,
+            _("{place}: {who}, {points}", {
+              place: ordinal(result.places[s]),
+              who: app.who(s),
+              points: points(result.totals[s]),
+            }),
             how ? h("span", { class: "how" }, ` (${how})`) : null,
             rating ? h("span", { class: "rating" }, `; ${rating}`) : null,
           );
@@ -34,20 +38,22 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
   return h(
     "section",
     { id: "question", class: "question ending", "aria-labelledby": "end-h" },
-    h("h2", { id: "end-h", tabindex: -1 }, "Game over"),
+    h("h2", { id: "end-h", tabindex: -1 }, _("Game over")),
     h(
       "p",
       { id: "result-words", class: "result" },
       result
         ? endingWords(result, (s) => app.who(s))
-        : v.winners.map((s) => app.who(s)).join(" and ") + " won.",
+        : _("{who} won.", { who: list(v.winners.map((s) => app.who(s))) }),
     ),
-    places.length ? h("ol", { class: "places", "aria-label": "Places" }, places) : null,
+    places.length ? h("ol", { class: "places", "aria-label": _("Places") }, places) : null,
     result && placedBelow(result)
       ? h(
           "p",
           { id: "places-why", class: "muted" },
-          "Who resigned, timed out or lost to a claim places after the others, whatever the points.",
+          _(
+            "Who resigned, timed out or lost to a claim places after the others, whatever the points.",
+          ),
         )
       : null,
     v.scores ? scoreTable(app, v.scores, cards) : null,
@@ -64,10 +70,14 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
               "aria-pressed": me?.rematch ? "true" : "false",
               onclick: () => app.rematch(!me?.rematch),
             },
-            me?.rematch ? "Rematch asked (press to withdraw)" : "Rematch",
+            me?.rematch ? _("Rematch asked (press to withdraw)") : _("Rematch"),
           ),
           asked
-            ? h("span", { class: "muted" }, ` ${asked} of ${people.length} asked for a rematch.`)
+            ? h(
+                "span",
+                { class: "muted" },
+                ` ${_("{asked} of {n} asked for a rematch.", { asked, n: people.length })}`,
+              )
             : null,
         )
       : null,
@@ -87,15 +97,23 @@ function scoreTable(app: EndingHost, scores: Score[], cards: Cards): HTMLElement
           h(
             "span",
             { class: `chip c-${i.colour}` },
-            `${cards.ingredientName(i.ingredient)} (${i.colour}) ${i.cards.map((c) => cards.value(c)).join("+")}${i.doubled ? " x2" : ""}${i.bonus ? ` +${i.bonus}` : ""} = ${i.total}`,
+            `${_("{name} ({colour}) {values}", {
+              name: cards.ingredientName(i.ingredient),
+              colour: colour(i.colour),
+              values: i.cards.map((c) => cards.value(c)).join("+"),
+            })}${i.doubled ? " x2" : ""}${i.bonus ? ` +${i.bonus}` : ""} = ${i.total}`,
           ),
         ),
-        s.value_one_bonus ? h("span", { class: "chip" }, `most 1s +${s.value_one_bonus}`) : null,
+        s.value_one_bonus
+          ? h("span", { class: "chip" }, _("most 1s +{n}", { n: s.value_one_bonus }))
+          : null,
         s.recipes.map((r) =>
           h(
             "span",
             { class: "chip" },
-            `${cards.recipe(r.id)}: ${r.met ? `met +${r.bonus}` : "not met"}`,
+            r.met
+              ? _("{recipe}: met +{bonus}", { recipe: cards.recipe(r.id), bonus: r.bonus })
+              : _("{recipe}: not met", { recipe: cards.recipe(r.id) }),
           ),
         ),
       ),
@@ -105,23 +123,23 @@ function scoreTable(app: EndingHost, scores: Score[], cards: Cards): HTMLElement
   return h(
     "table",
     { class: "scores" },
-    h("caption", {}, "Scores"),
+    h("caption", {}, _("Scores")),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col" }, "Kettle"),
-        h("th", { scope: "col" }, "Total"),
+        h("th", { scope: "col" }, _("Player")),
+        h("th", { scope: "col" }, _("Kettle")),
+        h("th", { scope: "col" }, _("Total")),
       ),
     ),
     h("tbody", {}, rows),
   );
 }
 
-const points = (n: number): string => `${n} point${n === 1 ? "" : "s"}`;
+const points = (n: number): string => ngettext("{n} point", "{n} points", n);
 
 /** How the game ended for `seat`, in a few words ("" when it played on to the end by
  * itself): 1.4's `ended` and `computer_takes`, else what the result says. */
@@ -139,16 +157,17 @@ function seatEnded(result: ResultInfo, seat: number, info: SeatInfo | undefined)
             ? "lost_claim"
             : null);
   const said: Record<string, string> = {
-    resigned: "resigned",
-    timed_out: "timed out: a computer took the seat over",
-    claimed: "claimed the win",
-    lost_claim: "away when the win was claimed",
+    resigned: _("resigned"),
+    timed_out: _("timed out: a computer took the seat over"),
+    claimed: _("claimed the win"),
+    lost_claim: _("away when the win was claimed"),
   };
   const parts = ended && said[ended] ? [said[ended]] : [];
   const n = info?.computer_takes ?? 0;
-  if (n) parts.push(`a computer made ${n === 1 ? "1 of its takes" : `${n} of its takes`}`);
+  if (n)
+    parts.push(ngettext("a computer made {n} of its takes", "a computer made {n} of its takes", n));
   else if (info?.computer_takes === undefined && result.replaced?.includes(seat))
-    parts.push("a computer played for it");
+    parts.push(_("a computer played for it"));
   return parts.join("; ");
 }
 
@@ -157,11 +176,15 @@ function ratingWords(info: SeatInfo | undefined): string {
   const after = info?.rating_after;
   if (after == null) return "";
   const before = info?.rating_before;
-  if (before == null) return `rating ${after.toFixed(1)} (a first rated game)`;
+  const one = (x: number) => num(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (before == null) return _("rating {after} (a first rated game)", { after: one(after) });
   const d = after - before;
-  const change =
-    Math.abs(d) < 0.05 ? "unchanged" : `${d > 0 ? "up" : "down"} ${Math.abs(d).toFixed(1)}`;
-  return `rating ${before.toFixed(1)} to ${after.toFixed(1)}, ${change}`;
+  const fields = { before: one(before), after: one(after), d: one(Math.abs(d)) };
+  return Math.abs(d) < 0.05
+    ? _("rating {before} to {after}, unchanged", fields)
+    : d > 0
+      ? _("rating {before} to {after}, up {d}", fields)
+      : _("rating {before} to {after}, down {d}", fields);
 }
 
 /** The places need a word of why: a seat placed after one with fewer points, or a game

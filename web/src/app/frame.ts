@@ -4,7 +4,8 @@
  * loads again in the language chosen, back where it was, a seat included).
  */
 import { byId, h, replace } from "./dom";
-import { LANGUAGES, _, keepLanguage, language } from "./i18n";
+import type { Screen } from "./host";
+import { LANGUAGES, _, keepLanguage, language, pgettext } from "./i18n";
 
 const say = (selector: string, text: string): void => {
   const el = document.querySelector(selector);
@@ -27,6 +28,9 @@ export function frameWords(): void {
     ),
   );
   say('label[for="lang"]', _("Language"));
+  // the card taken last is marked by the style sheet (`::after`): its word comes from here
+  const last = pgettext("at most 7 letters", "last");
+  document.documentElement.style.setProperty("--mark-last", JSON.stringify(last));
   const select = byId<HTMLSelectElement>("lang");
   const codes = Object.keys(LANGUAGES);
   if (!codes.includes(language())) codes.push(language()); // the pseudo-locale, when chosen
@@ -40,3 +44,19 @@ export function frameWords(): void {
     location.reload();
   });
 }
+
+/** Each screen's name, for the page's title. */
+const TITLES: Record<Screen, () => string> = {
+  lobby: () => _("Lobby"),
+  create: () => _("New table"),
+  join: () => _("Join"),
+  waiting: () => _("Waiting"),
+  table: () => _("At the table"),
+  account: () => _("Your player"),
+  profile: () => _("Profile"),
+  board: () => _("Leaderboard"),
+  replay: () => _("Replay"),
+};
+
+/** A screen's name, for the page's title. */
+export const screenTitle = (screen: Screen): string => TITLES[screen]();

@@ -130,8 +130,12 @@ export const list = (items: readonly string[], or = false): string =>
   new Intl.ListFormat(tag, { type: or ? "disjunction" : "conjunction" }).format(items);
 
 /** `05/12/2026, 14:03`: a moment as the language writes it. */
-export const when = (ms: number): string =>
+export const moment = (ms: number): string =>
   new Intl.DateTimeFormat(tag, { dateStyle: "short", timeStyle: "short" }).format(ms);
+
+/** `05/12/2026`: a day as the language writes it. */
+export const date = (ms: number): string =>
+  new Intl.DateTimeFormat(tag, { dateStyle: "short" }).format(ms);
 
 /** `1st`, `1.`, `1er`: a place, by the language's CLDR ordinal category. */
 export function ordinal(n: number): string {

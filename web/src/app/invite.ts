@@ -4,6 +4,7 @@
  * screen shows them; at the table they are folded into a small *Invite* control.
  */
 import { h } from "./dom";
+import { _ } from "./i18n";
 import type { InviteHost } from "./host";
 
 /** The links of the table this page is at; null when it can give none: a private table
@@ -27,11 +28,11 @@ export function linkLines(app: InviteHost, join = true): HTMLElement[] {
       // no clipboard (a plain-http address) or it said no: the link selected, ready to copy
       const a = document.getElementById(id);
       if (a) window.getSelection()?.selectAllChildren(a);
-      app.say("Copy the link by hand: it is selected.");
+      app.say(_("Copy the link by hand: it is selected."));
     };
     const copy = () => {
       if (!navigator.clipboard?.writeText) byHand();
-      else navigator.clipboard.writeText(href).then(() => app.say("Link copied.", true), byHand);
+      else navigator.clipboard.writeText(href).then(() => app.say(_("Link copied."), true), byHand);
     };
     return h(
       "p",
@@ -39,9 +40,9 @@ export function linkLines(app: InviteHost, join = true): HTMLElement[] {
       `${label}: `,
       h("a", { id, href }, href),
       " ",
-      h("button", { type: "button", "data-key": `copy-${id}`, onclick: copy }, "Copy link"),
+      h("button", { type: "button", "data-key": `copy-${id}`, onclick: copy }, _("Copy link")),
     );
   };
-  const watch = line("To watch", "watch-link", links.watch);
-  return join ? [line("Invite link", "invite-link", links.join), watch] : [watch];
+  const watch = line(_("To watch"), "watch-link", links.watch);
+  return join ? [line(_("Invite link"), "invite-link", links.join), watch] : [watch];
 }

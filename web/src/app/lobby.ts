@@ -9,7 +9,8 @@ import { linkLines } from "./invite";
 import type { LobbyHost, Says, ScreenHost } from "./host";
 import { me, playerSeat, speaksPlayers } from "./signin";
 import { prefs, tokens } from "./store";
-import { cap, seatName, seatStatus, terms } from "./words";
+import { cap, colourName, seatName, seatStatus, terms } from "./words";
+import { _, ngettext } from "./i18n";
 
 /** The player's name (read-only when signed in: every seat is named after the player). */
 export function nameField(app: ScreenHost): HTMLInputElement {
@@ -32,7 +33,7 @@ export function playerName(app: Says): string | null {
   const input = document.getElementById("player-name") as HTMLInputElement | null;
   const name = (input?.value ?? prefs.name()).trim();
   if (!name) {
-    app.say("Type your name first.");
+    app.say(_("Type your name first."));
     input?.focus();
     return null;
   }
@@ -41,19 +42,19 @@ export function playerName(app: Says): string | null {
 }
 
 export function renderLobby(app: LobbyHost): void {
-  const server = app.client?.welcome.server ?? "the server";
+  const server = app.client?.welcome.server ?? _("the server");
   replace(
     app.main,
     h(
       "section",
       { class: "lobby", "aria-labelledby": "lobby-h" },
-      h("h2", { id: "lobby-h" }, `Tables on ${server}`),
-      h("p", {}, h("label", { for: "player-name" }, "Your name "), nameField(app)),
+      h("h2", { id: "lobby-h" }, _("Tables on {server}", { server })),
+      h("p", {}, h("label", { for: "player-name" }, _("Your name"), " "), nameField(app)),
       me()
         ? h(
             "p",
             { id: "signed-in", class: "muted" },
-            `Signed in as ${me()!.name}: you sit down as your player.`,
+            _("Signed in as {name}: you sit down as your player.", { name: me()!.name }),
           )
         : null,
       h(
@@ -62,10 +63,14 @@ export function renderLobby(app: LobbyHost): void {
         h(
           "button",
           { id: "new-table", class: "primary", onclick: () => app.show("create") },
-          "New table",
+          _("New table"),
         ),
-        h("button", { id: "join-code", onclick: () => app.show("join") }, "Join or watch by code"),
-        h("button", { id: "refresh", onclick: () => app.listTables() }, "Refresh"),
+        h(
+          "button",
+          { id: "join-code", onclick: () => app.show("join") },
+          _("Join or watch by code"),
+        ),
+        h("button", { id: "refresh", onclick: () => app.listTables() }, _("Refresh")),
         speaksPlayers(app)
           ? h(
               "button",
@@ -73,7 +78,7 @@ export function renderLobby(app: LobbyHost): void {
                 id: "your-player",
                 onclick: () => void import("./players").then((m) => m.openPlayers(app, "profile")),
               },
-              "Your player",
+              _("Your player"),
             )
           : null,
         speaksPlayers(app)
@@ -83,7 +88,7 @@ export function renderLobby(app: LobbyHost): void {
                 id: "leaderboard",
                 onclick: () => void import("./players").then((m) => m.openPlayers(app, "board")),
               },
-              "Leaderboard",
+              _("Leaderboard"),
             )
           : null,
       ),
@@ -128,11 +133,11 @@ export function renderTables(app: LobbyHost): void {
     return;
   }
   if (!app.client) {
-    patch(el, h("p", {}, "Connecting to the server..."));
+    patch(el, h("p", {}, _("Connecting to the server...")));
     return;
   }
   if (!app.tables.length) {
-    patch(el, h("p", {}, "No tables yet: make a new one."));
+    patch(el, h("p", {}, _("No tables yet: make a new one.")));
     return;
   }
   const seatsOf = (t: TableSummary): number[] => {
@@ -152,16 +157,19 @@ export function renderTables(app: LobbyHost): void {
     // before the game, in the waiting screen's words: ready or not (or away)
     const status = (s: SeatInfo) =>
       s.bot
-        ? "bot"
+        ? _("bot")
         : t.state !== "lobby"
           ? seatStatus(s)
           : s.ready
-            ? "ready"
+            ? _("ready")
             : s.connected
-              ? "not ready"
+              ? _("not ready")
               : seatStatus(s);
-    const seats = t.seats.map(
-      (s) => `${cap(colours[s.seat])}: ${s.name ? `${seatName(s)} (${status(s)})` : "free"}`,
+    const seats = t.seats.map((s) =>
+      _("{colour}: {seat}", {
+        colour: colourName(colours[s.seat]),
+        seat: s.name ? _("{name} ({status})", { name: seatName(s), status: status(s) }) : _("free"),
+      }),
     );
     const buttons = [];
     if (mine.length) {
@@ -174,7 +182,7 @@ export function renderTables(app: LobbyHost): void {
             "data-seat": mine[0],
             onclick: () => void app.rejoin({ table: t.id, seat: mine[0] }),
           },
-          "Back to my seat",
+          _("Back to my seat"),
         ),
       );
     } else if (t.state === "lobby" && free) {
@@ -186,14 +194,18 @@ export function renderTables(app: LobbyHost): void {
             "data-key": `join-${t.id}`,
             onclick: () => app.join(t.id, null, null, t.seeded),
           },
-          "Join",
+          _("Join"),
         ),
       );
     }
     // a seated player means their seat, never watching their own game as a spectator
     if (!mine.length)
       buttons.push(
-        h("button", { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) }, "Watch"),
+        h(
+          "button",
+          { "data-key": `watch-${t.id}`, onclick: () => app.watch(t.id, null) },
+          _("Watch"),
+        ),
       );
     return h(
       "li",
@@ -203,16 +215,16 @@ export function renderTables(app: LobbyHost): void {
         {},
         t.name,
         " ",
-        h("span", { class: "tag" }, t.state === "lobby" ? "waiting for players" : t.state),
-        t.rated ? h("span", { class: "tag" }, "rated") : null,
-        mine.length ? h("span", { class: "tag mine" }, "your seat") : null,
+        h("span", { class: "tag" }, stateWord(t.state)),
+        t.rated ? h("span", { class: "tag" }, _("rated")) : null,
+        mine.length ? h("span", { class: "tag mine" }, _("your seat")) : null,
       ),
       h(
         "p",
         { class: "terms" },
         terms(t.options, t.timing, t.private),
-        t.seeded ? ", seeded deal (its creator may know every card)" : "",
-        t.spectators ? `, ${t.spectators} watching` : "",
+        t.seeded ? _(", seeded deal (its creator may know every card)") : "",
+        t.spectators ? ngettext(", {n} watching", ", {n} watching", t.spectators) : "",
       ),
       h("p", { class: "seats" }, seats.join(" · ")),
       h("p", { class: "buttons" }, buttons),
@@ -227,17 +239,27 @@ export function renderTables(app: LobbyHost): void {
       ? h(
           "p",
           { class: "buttons" },
-          `${app.tables.length} of ${app.tablesTotal} tables shown.`,
+          ngettext("{shown} of {n} table shown.", "{shown} of {n} tables shown.", app.tablesTotal, {
+            shown: app.tables.length,
+          }),
           app.cursor
-            ? h("button", { "data-key": "first-page", onclick: page(false) }, "First page")
+            ? h("button", { "data-key": "first-page", onclick: page(false) }, _("First page"))
             : null,
           app.nextCursor
-            ? h("button", { "data-key": "next-page", onclick: page(true) }, "More tables")
+            ? h("button", { "data-key": "next-page", onclick: page(true) }, _("More tables"))
             : null,
         )
       : null;
   patch(el, h("ul", { class: "tables" }, rows), more);
 }
+
+/** A table's state in a word. */
+const stateWord = (state: string): string =>
+  ({
+    lobby: _("waiting for players"),
+    playing: _("playing"),
+    finished: _("finished"),
+  })[state] ?? state;
 
 /** A table id or invite code as typed: without spaces, in lower case. */
 export function code(typed: string): string {
@@ -252,11 +274,7 @@ export function renderJoin(app: LobbyHost): void {
   const open = !known || (known.state === "lobby" && free.length > 0);
   // a watch link, or a table that has no seat to offer: watching is all there is to do
   const watchOnly = !!p && (p.watch || !open);
-  const colours = [
-    "white",
-    "black",
-    known ? (known.options.third_colour ?? "lilac") : "third colour",
-  ];
+  const colours = ["white", "black", known ? (known.options.third_colour ?? "lilac") : null];
   // ids and invite codes are lower case (hex; letters and digits with dashes): spaces
   // around them and a phone keyboard's capital letter are let go (`code`)
   const plain = {
@@ -282,8 +300,17 @@ export function renderJoin(app: LobbyHost): void {
   const seat = h(
     "select",
     { id: "join-seat" },
-    h("option", { value: "" }, "the first free seat"),
-    free.map((s) => h("option", { value: s }, `${cap(colours[s])} (seat ${s + 1})`)),
+    h("option", { value: "" }, _("the first free seat")),
+    free.map((s) =>
+      h(
+        "option",
+        { value: s },
+        _("{colour} (seat {n})", {
+          colour: colours[s] ? colourName(colours[s]!) : _("third colour"),
+          n: s + 1,
+        }),
+      ),
+    ),
   );
   const go = (watch: boolean) => (e: Event) => {
     e.preventDefault();
@@ -299,14 +326,14 @@ export function renderJoin(app: LobbyHost): void {
       );
   };
   const title = !p
-    ? "Join or watch by code"
+    ? _("Join or watch by code")
     : p.watch
       ? known
-        ? `Watch ${known.name}`
-        : "You are invited to watch a table"
+        ? _("Watch {name}", { name: known.name })
+        : _("You are invited to watch a table")
       : known
-        ? `You are invited to ${known.name}`
-        : "You are invited to a table";
+        ? _("You are invited to {name}", { name: known.name })
+        : _("You are invited to a table");
   replace(
     app.main,
     h(
@@ -317,29 +344,29 @@ export function renderJoin(app: LobbyHost): void {
       h(
         "form",
         { onsubmit: go(watchOnly) },
-        watchOnly ? null : field("Your name", nameField(app)),
-        field("Table id", table),
-        field("Invite code (private tables)", invite),
-        watchOnly ? null : field("Seat", seat),
+        watchOnly ? null : field(_("Your name"), nameField(app)),
+        field(_("Table id"), table),
+        field(_("Invite code (private tables)"), invite),
+        watchOnly ? null : field(_("Seat"), seat),
         h(
           "p",
           { class: "buttons" },
           h(
             "button",
             { type: "submit", class: "primary", id: "join-go" },
-            watchOnly ? "Watch" : p?.watch ? "Watch" : "Join",
+            watchOnly || p?.watch ? _("Watch") : _("Join"),
           ),
           watchOnly
             ? null
             : h(
                 "button",
                 { type: "button", onclick: go(!(p?.watch ?? false)) },
-                p?.watch ? "Join" : "Watch",
+                p?.watch ? _("Join") : _("Watch"),
               ),
           h(
             "button",
             { type: "button", onclick: () => ((app.prefill = null), app.show("lobby")) },
-            "Back",
+            _("Back"),
           ),
         ),
       ),
@@ -348,15 +375,15 @@ export function renderJoin(app: LobbyHost): void {
 }
 
 /** A listed table in a few lines: its terms, its state and its seats, free or whose. */
-function about(t: TableSummary, colours: string[]): HTMLElement {
+function about(t: TableSummary, colours: (string | null)[]): HTMLElement {
   const state =
     t.state === "lobby"
       ? t.seats.some((s) => !s.name)
-        ? "waiting for players"
-        : "every seat is taken"
+        ? _("waiting for players")
+        : _("every seat is taken")
       : t.state === "playing"
-        ? "the game is on: every seat is taken"
-        : "the game is over";
+        ? _("the game is on: every seat is taken")
+        : _("the game is over");
   return h(
     "div",
     { id: "join-about", class: "join-about" },
@@ -364,21 +391,31 @@ function about(t: TableSummary, colours: string[]): HTMLElement {
       "p",
       { class: "terms" },
       cap(terms(t.options, t.timing, t.private)),
-      t.seeded ? ", seeded deal (its creator may know every card)" : "",
-      t.rated ? ", rated" : "",
+      t.seeded ? _(", seeded deal (its creator may know every card)") : "",
+      t.rated ? _(", rated") : "",
       ".",
     ),
-    h("p", { class: "state" }, `${cap(state)}${t.spectators ? `, ${t.spectators} watching` : ""}.`),
+    h(
+      "p",
+      { class: "state" },
+      cap(state),
+      t.spectators ? ngettext(", {n} watching", ", {n} watching", t.spectators) : "",
+      ".",
+    ),
     h(
       "ul",
-      { class: "seat-list", "aria-label": "Seats" },
+      { class: "seat-list", "aria-label": _("Seats") },
       t.seats.map((s) =>
         h(
           "li",
           {},
-          h("span", { class: `tag c-${colours[s.seat]}` }, cap(colours[s.seat])),
+          h("span", { class: `tag c-${colours[s.seat]}` }, colourName(colours[s.seat] ?? "")),
           " ",
-          s.name ? `${seatName(s)}${s.bot ? " (bot)" : ""}` : "free seat",
+          s.name
+            ? s.bot
+              ? _("{name} (bot)", { name: seatName(s) })
+              : seatName(s)
+            : _("free seat"),
         ),
       ),
     ),
@@ -418,11 +455,15 @@ export function renderWaiting(app: LobbyHost): void {
     h(
       "section",
       { class: "waiting", "aria-labelledby": "wait-h" },
-      h("h2", { id: "wait-h" }, s?.name ?? "Your table", ": waiting for players"),
+      h(
+        "h2",
+        { id: "wait-h" },
+        _("{table}: waiting for players", { table: s?.name ?? _("Your table") }),
+      ),
       s ? h("p", { class: "terms" }, terms(s.options, s.timing, s.private)) : null,
       h(
         "ul",
-        { class: "seat-list", "aria-label": "Seats" },
+        { class: "seat-list", "aria-label": _("Seats") },
         (p?.seats ?? []).map((x) =>
           h(
             "li",
@@ -430,15 +471,25 @@ export function renderWaiting(app: LobbyHost): void {
             h(
               "span",
               { class: `tag${colours[x.seat] ? ` c-${colours[x.seat]}` : ""}` },
-              colours[x.seat] ? cap(colours[x.seat]!) : `Seat ${x.seat + 1}`,
+              colours[x.seat] ? colourName(colours[x.seat]!) : _("Seat {n}", { n: x.seat + 1 }),
             ),
             " ",
-            x.name ? `${seatName(x)}${x.seat === seat ? " (you)" : ""}` : "free seat",
+            x.name
+              ? x.seat === seat
+                ? _("{name} (you)", { name: seatName(x) })
+                : seatName(x)
+              : _("free seat"),
             " ",
             h(
               "span",
               { class: "state" },
-              x.name ? (x.bot ? "bot, ready" : x.ready ? "ready" : "not ready") : "waiting",
+              x.name
+                ? x.bot
+                  ? _("bot, ready")
+                  : x.ready
+                    ? _("ready")
+                    : _("not ready")
+                : _("waiting"),
             ),
           ),
         ),
@@ -446,9 +497,12 @@ export function renderWaiting(app: LobbyHost): void {
       h(
         "p",
         {},
-        "Table id ",
+        _("Table id"),
+        " ",
         h("code", { id: "table-id" }, app.here?.table ?? ""),
-        app.invite ? [" · invite code ", h("code", { id: "invite-code" }, app.invite)] : null,
+        app.invite
+          ? [" · ", _("invite code"), " ", h("code", { id: "invite-code" }, app.invite)]
+          : null,
       ),
       linkLines(app),
       h(
@@ -463,16 +517,16 @@ export function renderWaiting(app: LobbyHost): void {
                 "aria-pressed": me?.ready ? "true" : "false",
                 onclick: () => app.ready(!me?.ready),
               },
-              me?.ready ? "\u2713 I am ready" : "I am ready",
+              me?.ready ? `\u2713 ${_("I am ready")}` : _("I am ready"),
             )
           : null,
-        h("button", { id: "leave", onclick: () => app.act("leave") }, "Leave the table"),
+        h("button", { id: "leave", onclick: () => app.act("leave") }, _("Leave the table")),
       ),
       h(
         "p",
         {},
-        "The game begins when every seat is taken and everyone is ready.",
-        seat !== null && me?.ready ? " You are ready: press the button again to wait." : "",
+        _("The game begins when every seat is taken and everyone is ready."),
+        seat !== null && me?.ready ? ` ${_("You are ready: press the button again to wait.")}` : "",
       ),
     ),
     app.chatBox,

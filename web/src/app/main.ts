@@ -39,9 +39,9 @@ import { inSight, renderTable } from "./table";
 import { SeatTabs } from "./tabs";
 import { Updates } from "./updates";
 import { Connection } from "./connection";
-import { frameWords } from "./frame";
+import { frameWords, screenTitle } from "./frame";
 import { _, pgettext, useLanguage } from "./i18n";
-import { Cards, cap, colourName, possessive, refusalWords, seatLabel } from "./words";
+import { Cards, botName, colourName, possessive, refusalWords, seatLabel } from "./words";
 
 /** The application: the connection, the screens, and what they share. Each screen is
  * handed it as its small interface (`host.ts`) and knows no more of it. */
@@ -148,7 +148,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
       this.show("lobby");
       this.say(
         e instanceof ProtocolError
-          ? `Could not go back to the table. ${refusalWords(e.code, e.message, null, e.detail)}`
+          ? `${_("Could not go back to the table.")} ${refusalWords(e.code, e.message, null, e.detail)}`
           : "",
       );
     }
@@ -217,7 +217,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
         }
         if (old && old.seat === null) forgetWatching(old.table); // the spectator follows
         this.enterTable({ table: msg.table, seat: msg.seat ?? null, invite: old?.invite ?? null });
-        this.say("The rematch begins: colours move one seat on.", true);
+        this.say(_("The rematch begins: colours move one seat on."), true);
         break;
       }
       case "left": {
@@ -246,7 +246,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
         if (this.screen === "lobby") renderTables(this);
         break;
       case "error":
-        if (msg.re == null) this.say(`Server: ${msg.message}`);
+        if (msg.re == null) this.say(refusalWords(msg.code, msg.message, null, msg.detail));
         break;
       case "bye":
         this.link.bye(msg);
@@ -328,7 +328,9 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
   }
 
   tookFromTab(): void {
-    const text = "This tab plays your seat now: another tab of this browser had it, and let it go";
+    const text = _(
+      "This tab plays your seat now: another tab of this browser had it, and let it go",
+    );
     this.t.log.note("presence", text);
     this.say(`${text}.`, true);
     this.announce(`${text}.`);
@@ -359,7 +361,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
   }
 
   names(): (string | null)[] {
-    return (this.presence?.seats ?? []).map((s) => s.name ?? null);
+    return (this.presence?.seats ?? []).map((s) => (s.bot ? botName(s.bot) : (s.name ?? null)));
   }
 
   visibleLog(): LogEntry[] {
@@ -385,8 +387,12 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
   private seatWords(table: string, seat: number): string {
     const t =
       this.tables.find((x) => x.id === table) ?? (this.summary?.id === table ? this.summary : null);
-    const colours = ["white", "black", t?.options.third_colour ?? "third colour"];
-    return `${cap(colours[seat] ?? "")} (seat ${seat + 1})`;
+    const colours = ["white", "black", t?.options.third_colour];
+    const colour = colours[seat];
+    return _("{colour} (seat {n})", {
+      colour: colour ? colourName(colour) : _("third colour"),
+      n: seat + 1,
+    });
   }
 
   async take(option: TakeOption): Promise<void> {
@@ -405,7 +411,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
     } catch (e) {
       t.pending = false;
       if (e instanceof ProtocolError && e.code === "stale_state")
-        this.say("The game moved on: choose again.");
+        this.say(_("The game moved on: choose again."));
       else this.refused(e);
       this.renderTableNow();
       if (document.activeElement?.id === "turn" && this.isMyTurn()) this.focusStart();
@@ -482,7 +488,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
 
   /** A screen newly shown: its title, the page at its top, the focus on its heading. */
   private arrived(screen: Screen): void {
-    document.title = `${screen === "table" ? "At the table" : cap(screen)} · Kupferkessel Co.`;
+    document.title = `${screenTitle(screen)} · Kupferkessel Co.`;
     if (!this.status.classList.contains("info")) this.say("");
     window.scrollTo(0, 0);
     const heading = this.main.querySelector<HTMLElement>("h1, h2");

@@ -6,6 +6,7 @@
  * move already waiting too.
  */
 import { byId, h, replace } from "./dom";
+import { N_, _ } from "./i18n";
 import { PACE_KEY, prefs } from "./store";
 
 /** Milliseconds between two displayed moves of other seats, per choice. */
@@ -14,10 +15,10 @@ export type PaceName = keyof typeof PACES;
 export const DEFAULT_PACE: PaceName = "normal";
 const NAMES = Object.keys(PACES) as PaceName[];
 const WORDS: Record<PaceName, string> = {
-  slow: "Slow: 1.5 s apart",
-  normal: "Normal: 0.9 s apart",
-  fast: "Fast: 0.3 s apart",
-  off: "Off: at once",
+  slow: N_("Slow: 1.5 s apart"),
+  normal: N_("Normal: 0.9 s apart"),
+  fast: N_("Fast: 0.3 s apart"),
+  off: N_("Off: at once"),
 };
 /** More moves than this waiting to be shown: they are shown at a third of the pace
  * until the page has caught up (a spectator sees every move of both players, and would
@@ -75,7 +76,7 @@ export function paceSetting(pacer: Pacer): void {
   const select = byId<HTMLSelectElement>("pace");
   replace(
     select,
-    NAMES.map((n) => h("option", { value: n }, WORDS[n])),
+    NAMES.map((n) => h("option", { value: n }, _(WORDS[n]))),
   );
   select.value = pacer.name;
   select.addEventListener("change", () => {

@@ -6,7 +6,8 @@
 import type { GameView, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
 import type { PanelsHost } from "./host";
-import { Cards, cap, pawnTag, seatName, seatStatus } from "./words";
+import { _, colour, ngettext } from "./i18n";
+import { Cards, colourName, pawnTag, seatName, seatStatus } from "./words";
 
 export function seatPanel(
   app: PanelsHost,
@@ -23,33 +24,46 @@ export function seatPanel(
     return h(
       "li",
       { class: `seat${moving ? " moving" : ""}` },
-      h("span", { class: `tag c-${k.colour}` }, pawnTag(k.colour), " ", cap(k.colour)),
+      h("span", { class: `tag c-${k.colour}` }, pawnTag(k.colour), " ", colourName(k.colour)),
       " ",
-      h("strong", {}, seatName(info), k.seat === app.t.seat ? " (you)" : ""),
-      moving ? h("span", { class: "tag to-move" }, "to move") : null,
+      h(
+        "strong",
+        {},
+        k.seat === app.t.seat ? _("{name} (you)", { name: seatName(info) }) : seatName(info),
+      ),
+      moving ? h("span", { class: "tag to-move" }, _("to move")) : null,
       h("span", { class: "status" }, seatStatus(info)),
-      info?.rematch ? h("span", { class: "tag" }, "wants a rematch") : null,
+      info?.rematch ? h("span", { class: "tag" }, _("wants a rematch")) : null,
       h(
         "p",
         { class: "kettle" },
-        "Kettle: ",
-        k.top ? h("span", { class: `chip c-${cards.colour(k.top)}` }, cards.words(k.top)) : "empty",
-        ` on top, ${k.count} card${k.count === 1 ? "" : "s"}`,
+        _("Kettle:"),
+        " ",
+        k.top
+          ? h("span", { class: `chip c-${cards.colour(k.top)}` }, cards.words(k.top))
+          : _("empty"),
+        " ",
+        ngettext("on top, {n} card", "on top, {n} cards", k.count),
       ),
-      own ? h("p", { class: "own" }, `In your kettle: ${own}`) : null,
+      own ? h("p", { class: "own" }, _("In your kettle: {cards}", { cards: own })) : null,
       v.clock ? h("p", { class: "clock", "data-clock": k.seat }, app.clockText(k.seat)) : null,
       recipes
         ? h(
             "p",
             { class: "recipes" },
-            "Recipes: ",
-            recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : "none",
+            _("Recipes:"),
+            " ",
+            recipes.length ? recipes.map((r) => cards.recipe(r)).join("; ") : _("none"),
           )
         : v.recipe_counts[k.seat]
           ? h(
               "p",
               { class: "recipes" },
-              `${v.recipe_counts[k.seat]} recipe card${v.recipe_counts[k.seat] === 1 ? "" : "s"}, hidden`,
+              ngettext(
+                "{n} recipe card, hidden",
+                "{n} recipe cards, hidden",
+                v.recipe_counts[k.seat],
+              ),
             )
           : null,
     );
@@ -58,13 +72,13 @@ export function seatPanel(
   return h(
     "section",
     { class: "seats", "aria-labelledby": "seats-h" },
-    h("h2", { id: "seats-h" }, "Players"),
+    h("h2", { id: "seats-h" }, _("Players")),
     h("ul", {}, items),
     watching
       ? h(
           "p",
           { class: "watching" },
-          `${watching} ${watching === 1 ? "person" : "people"} watching`,
+          ngettext("{n} person watching", "{n} people watching", watching),
         )
       : null,
   );
@@ -81,7 +95,13 @@ function byIngredient(ids: string[], cards: Cards): string {
     groups.set(key, group);
   }
   return [...groups]
-    .map(([ing, g]) => `${cards.ingredientName(ing)} (${g.colour}) ${g.values.sort().join("+")}`)
+    .map(([ing, g]) =>
+      _("{name} ({colour}) {values}", {
+        name: cards.ingredientName(ing),
+        colour: colour(g.colour),
+        values: g.values.sort().join("+"),
+      }),
+    )
     .join("; ");
 }
 
@@ -91,14 +111,14 @@ export function since(app: PanelsHost): HTMLElement | null {
   return h(
     "section",
     { class: "since", "aria-labelledby": "since-h" },
-    h("h2", { id: "since-h" }, "Since your last decision"),
+    h("h2", { id: "since-h" }, _("Since your last decision")),
     entries.length
       ? h(
           "ol",
           {},
           entries.map((e) => h("li", {}, e.text)),
         )
-      : h("p", { class: "muted" }, "Nothing yet."),
+      : h("p", { class: "muted" }, _("Nothing yet.")),
   );
 }
 
@@ -106,20 +126,20 @@ export function logPanel(app: PanelsHost, v: GameView): HTMLElement {
   const entries = app.visibleLog();
   const casual = (v.options.memory ?? "strict") === "casual" && app.t.seat !== null;
   const rule = casual
-    ? "the whole game (casual memory)"
+    ? _("Shows the whole game (casual memory).")
     : app.t.seat === null
-      ? "what the player to move may see"
-      : "what happened since your last decision (strict memory: remembering is the game)";
+      ? _("Shows what the player to move may see.")
+      : _("Shows what happened since your last decision (strict memory: remembering is the game).");
   const list = h(
     "ol",
-    { class: "log-lines", tabindex: 0, "aria-label": "Log entries" },
+    { class: "log-lines", tabindex: 0, "aria-label": _("Log entries") },
     entries.map((e) => h("li", { class: e.kind }, e.text)),
   );
   const box = h(
     "section",
     { class: "log", "aria-labelledby": "log-h" },
-    h("h2", { id: "log-h" }, "Log"),
-    h("p", { class: "muted" }, `Shows ${rule}.`),
+    h("h2", { id: "log-h" }, _("Log")),
+    h("p", { class: "muted" }, rule),
     list,
   );
   requestAnimationFrame(() => {

@@ -7,7 +7,8 @@ import { replayRecord, type ReplayFrame } from "../lib/index";
 import type { RecordMsg } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { PlayersHost } from "./host";
-import { cap, seatLabel } from "./words";
+import { _, ngettext, pgettext } from "./i18n";
+import { colourName, nameWords, seatLabel } from "./words";
 
 /** The game on show: its record, the position after every take, the one shown. */
 let replay: { msg: RecordMsg; frames: ReplayFrame[]; at: number } | null = null;
@@ -36,18 +37,42 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
     renderReplay(app, back);
     byId("replay-step").focus();
   };
-  const step = f.took
-    ? `Take ${r.at} of ${last}: ${who(f.took.seat)} took ${cards.words(f.took.card)} (row ${f.took.row}, column ${f.took.col})${f.took.keep ? "" : " and discarded it"}` +
-      f.exploded.map(([t, c]) => `; ${who(t)} lost ${cards.words(c)} to the boom`).join("")
-    : `The start, before take 1 of ${last}`;
+  const took = f.took;
+  const fields = took && {
+    at: r.at,
+    last,
+    who: who(took.seat),
+    card: cards.words(took.card),
+    row: took.row,
+    col: took.col,
+  };
+  const step = fields
+    ? (took.keep
+        ? _("Take {at} of {last}: {who} took {card} (row {row}, column {col})", fields)
+        : _(
+            "Take {at} of {last}: {who} took {card} (row {row}, column {col}) and discarded it",
+            fields,
+          )) +
+      f.exploded
+        .map(
+          ([t, c]) =>
+            `; ${_("{who} lost {card} to the boom", { who: who(t), card: cards.words(c) })}`,
+        )
+        .join("")
+    : _("The start, before take 1 of {last}", { last });
   const cell = (id: string | null, rr: number, cc: number) => {
     const taken = f.took && f.took.row === rr && f.took.col === cc;
-    if (!id) return h("td", { class: taken ? "rcell taken" : "rcell empty" }, taken ? "taken" : "");
+    if (!id)
+      return h(
+        "td",
+        { class: taken ? "rcell taken" : "rcell empty" },
+        taken ? pgettext("at most 7 letters", "taken") : "",
+      );
     return h(
       "td",
       { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}` },
       cards.words(id),
-      taken ? h("span", { class: "sr-only" }, " (just refilled here)") : null,
+      taken ? h("span", { class: "sr-only" }, ` ${_("(just refilled here)")}`) : null,
     );
   };
   const onKey = (e: KeyboardEvent) => {
@@ -59,30 +84,30 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
   const section = h(
     "section",
     { class: "players replay", "aria-labelledby": "replay-h" },
-    h("h2", { id: "replay-h" }, `Replay: ${r.msg.name}`),
+    h("h2", { id: "replay-h" }, _("Replay: {table}", { table: r.msg.name })),
     h(
       "p",
       { class: "terms" },
-      r.msg.names.map((n, s) => `${cap(colours[s])}: ${n ?? "-"}`).join(" · "),
-      r.msg.rated ? " · rated" : "",
+      r.msg.names.map((n, s) => `${colourName(colours[s])}: ${n ? nameWords(n) : "-"}`).join(" · "),
+      r.msg.rated ? ` · ${_("rated")}` : "",
     ),
     h("p", { id: "replay-step", tabindex: -1, "aria-live": "polite" }, step),
     h(
       "p",
       { class: "buttons" },
-      h("button", { id: "replay-start", onclick: go(0), disabled: r.at === 0 }, "Start"),
-      h("button", { id: "replay-back", onclick: go(r.at - 1), disabled: r.at === 0 }, "Back"),
+      h("button", { id: "replay-start", onclick: go(0), disabled: r.at === 0 }, _("Start")),
+      h("button", { id: "replay-back", onclick: go(r.at - 1), disabled: r.at === 0 }, _("Back")),
       h(
         "button",
         { id: "replay-next", class: "primary", onclick: go(r.at + 1), disabled: r.at === last },
-        "Next take",
+        _("Next take"),
       ),
-      h("button", { id: "replay-end", onclick: go(last), disabled: r.at === last }, "End"),
+      h("button", { id: "replay-end", onclick: go(last), disabled: r.at === last }, _("End")),
     ),
     h(
       "table",
       { class: "replay-grid" },
-      h("caption", { class: "sr-only" }, "The grid after this take"),
+      h("caption", { class: "sr-only" }, _("The grid after this take")),
       h(
         "tbody",
         {},
@@ -97,23 +122,28 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
     ),
     h(
       "ul",
-      { class: "seat-list", "aria-label": "Kettles" },
+      { class: "seat-list", "aria-label": _("Kettles") },
       f.kettles.map((k, s) =>
         h(
           "li",
           {},
           h("strong", {}, who(s)),
-          `: ${k.length} card${k.length === 1 ? "" : "s"}, top ${k.length ? cards.words(k[k.length - 1]) : "none"}`,
-          f.toMove === s ? h("span", { class: "tag to-move" }, "to move") : null,
+          ": ",
+          ngettext("{n} card, top {card}", "{n} cards, top {card}", k.length, {
+            card: k.length ? cards.words(k[k.length - 1]) : _("none"),
+          }),
+          f.toMove === s ? h("span", { class: "tag to-move" }, _("to move")) : null,
         ),
       ),
     ),
     h(
       "p",
       { class: "muted" },
-      `Deck: ${f.deck} cards${f.over ? " · the game is over" : ""}. Keys: Left/Right a take, Home/End.`,
+      ngettext("Deck: {n} card", "Deck: {n} cards", f.deck),
+      f.over ? ` · ${_("the game is over")}` : "",
+      `. ${_("Keys: Left/Right a take, Home/End.")}`,
     ),
-    h("p", { class: "buttons" }, h("button", { onclick: back }, "Back to the profile")),
+    h("p", { class: "buttons" }, h("button", { onclick: back }, _("Back to the profile"))),
   );
   section.addEventListener("keydown", onKey);
   replace(app.main, section);

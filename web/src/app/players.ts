@@ -24,7 +24,7 @@ import type { PlayersHost, PlayersScreen } from "./host";
 import { openReplay, renderReplay } from "./pastgame";
 import { me, signedIn, speaksDevices, speaksPlayers } from "./signin";
 import { account, prefs } from "./store";
-import { ordinal } from "./i18n";
+import { _, date, list, moment, ngettext, num, ordinal } from "./i18n";
 
 const PAGE = 20;
 
@@ -57,11 +57,21 @@ export function newSecret(): string {
     .replace(/=+$/, "");
 }
 
-function when(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ");
-}
+/** A moment (seconds since the epoch) as the language writes it; `day`: the date only. */
+const when = (seconds: number, day = false): string => (day ? date : moment)(seconds * 1000);
 
-const rating = (r: number, provisional?: boolean) => `${r.toFixed(1)}${provisional ? "?" : ""}`;
+const one = (r: number) => num(r, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const rating = (r: number, provisional?: boolean) => `${one(r)}${provisional ? "?" : ""}`;
+
+/** How a past game ended, in a word. */
+const endingWord = (ending: string): string =>
+  ({
+    played_out: _("played out"),
+    resigned: _("resigned"),
+    claimed: _("claimed"),
+    timed_out: _("timed out"),
+    abandoned: _("abandoned"),
+  })[ending] ?? ending.replace("_", " ");
 
 // ------------------------------------------------------------------ opening
 /** Open one of the players' screens: `profile` of `name` (null: your own). */
@@ -71,7 +81,7 @@ export function openPlayers(
   name: string | null = null,
 ): void {
   if (!speaksPlayers(app)) {
-    app.say("This server has no registered players (it speaks protocol 1.1 or older).");
+    app.say(_("This server has no registered players (it speaks protocol 1.1 or older)."));
     return;
   }
   if (screen === "profile" && name === null && !me()) screen = "account";
@@ -170,7 +180,10 @@ function renderAccount(app: PlayersHost): void {
     try {
       const p = signedIn(app, await app.client.request("register", { name: n, secret }));
       account.put({ name: p.name, secret });
-      app.say(`Registered as ${p.name}: this browser signs in by itself from now on.`, true);
+      app.say(
+        _("Registered as {name}: this browser signs in by itself from now on.", { name: p.name }),
+        true,
+      );
       openPlayers(app, "profile");
     } catch (err) {
       account.put(null);
@@ -183,7 +196,9 @@ function renderAccount(app: PlayersHost): void {
     const typed = deviceCode(code.value);
     if (typed === null) {
       app.say(
-        "A device code is 8 letters and digits, like 7KQ2-MX4V: check the code the other device shows.",
+        _(
+          "A device code is 8 letters and digits, like 7KQ2-MX4V: check the code the other device shows.",
+        ),
       );
       code.focus();
       return;
@@ -193,7 +208,7 @@ function renderAccount(app: PlayersHost): void {
       const p = signedIn(app, reply);
       const secret = (reply as SignedInMsg).secret;
       if (secret) account.put({ name: p.name, secret });
-      app.say(`Signed in as ${p.name} on this device too.`, true);
+      app.say(_("Signed in as {name} on this device too.", { name: p.name }), true);
       openPlayers(app, "profile");
     } catch (err) {
       app.refused(err);
@@ -204,39 +219,45 @@ function renderAccount(app: PlayersHost): void {
     h(
       "section",
       { class: "form players", "aria-labelledby": "account-h" },
-      h("h2", { id: "account-h" }, "Your player on this server"),
+      h("h2", { id: "account-h" }, _("Your player on this server")),
       h(
         "p",
         {},
-        "Register a name once: this browser keeps a secret for it and signs in by itself on every visit. Your games, rating and place on the leaderboard follow the name.",
+        _(
+          "Register a name once: this browser keeps a secret for it and signs in by itself on every visit. Your games, rating and place on the leaderboard follow the name.",
+        ),
       ),
       h(
         "form",
         { onsubmit: register, "aria-labelledby": "reg-h" },
-        h("h3", { id: "reg-h" }, "Register a name"),
-        field("Player name", name),
+        h("h3", { id: "reg-h" }, _("Register a name")),
+        field(_("Player name"), name),
         h(
           "p",
           { class: "buttons" },
-          h("button", { type: "submit", class: "primary", id: "register-go" }, "Register"),
+          h("button", { type: "submit", class: "primary", id: "register-go" }, _("Register")),
         ),
       ),
       h(
         "form",
         { onsubmit: redeem, "aria-labelledby": "redeem-h" },
-        h("h3", { id: "redeem-h" }, "Already registered on another device?"),
-        h("p", {}, "On that device open Your player and ask for a device code, then type it here."),
-        field("Device code", code),
+        h("h3", { id: "redeem-h" }, _("Already registered on another device?")),
+        h(
+          "p",
+          {},
+          _("On that device open Your player and ask for a device code, then type it here."),
+        ),
+        field(_("Device code"), code),
         h(
           "p",
           { class: "buttons" },
-          h("button", { type: "submit", id: "redeem-go" }, "Sign in with the code"),
+          h("button", { type: "submit", id: "redeem-go" }, _("Sign in with the code")),
         ),
       ),
       h(
         "p",
         { class: "buttons" },
-        h("button", { type: "button", onclick: () => app.show("lobby") }, "Back to the lobby"),
+        h("button", { type: "button", onclick: () => app.show("lobby") }, _("Back to the lobby")),
       ),
     ),
   );
@@ -247,7 +268,7 @@ function gameItem(app: PlayersHost, g: GameSummary): HTMLElement {
   const others = g.names.filter((_, i) => i !== g.seat).map((n) => n ?? "-");
   const rated =
     g.rated && g.rating_before != null && g.rating_after != null
-      ? `; rated ${g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}`
+      ? `; ${_("rated {before} → {after}", { before: one(g.rating_before), after: one(g.rating_after) })}`
       : "";
   return h(
     "li",
@@ -257,13 +278,17 @@ function gameItem(app: PlayersHost, g: GameSummary): HTMLElement {
       {},
       g.name,
       " ",
-      h("span", { class: "tag" }, `${ordinal(place)} of ${g.names.length}`),
-      g.rated ? h("span", { class: "tag" }, "rated") : null,
+      h(
+        "span",
+        { class: "tag" },
+        _("{place} of {n}", { place: ordinal(place), n: g.names.length }),
+      ),
+      g.rated ? h("span", { class: "tag" }, _("rated")) : null,
     ),
     h(
       "p",
       { class: "terms" },
-      `${when(g.finished)} · vs ${others.join(", ")} · ${g.ending.replace("_", " ")}${rated}`,
+      `${when(g.finished)} · ${_("vs {names}", { names: list(others) })} · ${endingWord(g.ending)}${rated}`,
     ),
     h(
       "p",
@@ -271,7 +296,7 @@ function gameItem(app: PlayersHost, g: GameSummary): HTMLElement {
       h(
         "button",
         { "data-key": `replay-${g.table}`, onclick: () => void openReplay(app, g.table) },
-        "Replay",
+        _("Replay"),
         h("span", { class: "sr-only" }, ` ${g.name}`),
       ),
     ),
@@ -281,16 +306,16 @@ function gameItem(app: PlayersHost, g: GameSummary): HTMLElement {
 function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
   const how =
     d.label === "registered"
-      ? "where you registered"
+      ? _("where you registered")
       : d.label === "code"
-        ? "added with a code"
-        : "added earlier";
+        ? _("added with a code")
+        : _("added earlier");
   const revoke = async () => {
     try {
       state.devices = (await app.client!.request("revoke_device", {
         device: d.device,
       })) as DevicesMsg;
-      app.say("That device signs in no more.", true);
+      app.say(_("That device signs in no more."), true);
     } catch (e) {
       app.refused(e);
     }
@@ -302,9 +327,9 @@ function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
     h(
       "p",
       {},
-      d.current ? "This device" : `A device ${how}`,
-      ` · added ${when(d.added).slice(0, 10)}`,
-      d.last_used ? ` · last signed in ${when(d.last_used)}` : "",
+      d.current ? _("This device") : _("A device {how}", { how }),
+      ` · ${_("added {day}", { day: when(d.added, true) })}`,
+      d.last_used ? ` · ${_("last signed in {when}", { when: when(d.last_used) })}` : "",
     ),
     d.current
       ? null
@@ -314,8 +339,8 @@ function deviceItem(app: PlayersHost, d: DeviceInfo): HTMLElement {
           h(
             "button",
             { onclick: () => void revoke() },
-            "Revoke",
-            h("span", { class: "sr-only" }, ` the device ${how}`),
+            _("Revoke"),
+            h("span", { class: "sr-only" }, ` ${_("the device {how}", { how })}`),
           ),
         ),
   );
@@ -349,23 +374,31 @@ function renderProfile(app: PlayersHost): void {
     h(
       "section",
       { class: "players", "aria-labelledby": "profile-h" },
-      h("h2", { id: "profile-h" }, p ? `Player ${p.name}` : "Player"),
+      h("h2", { id: "profile-h" }, p ? _("Player {name}", { name: p.name }) : _("Player")),
       p
         ? [
             h(
               "dl",
               { class: "facts" },
-              h("dt", {}, "Rating"),
+              h("dt", {}, _("Rating")),
               h(
                 "dd",
                 { id: "rating" },
                 rating(p.rating, p.provisional ?? true),
-                (p.provisional ?? true) ? " (provisional: too few rated games yet)" : "",
+                (p.provisional ?? true) ? ` ${_("(provisional: too few rated games yet)")}` : "",
               ), // absent: its default, true
-              h("dt", {}, "Games"),
-              h("dd", {}, `${p.games ?? 0} (${p.rated_games ?? 0} rated), ${p.wins ?? 0} won`),
-              h("dt", {}, "Registered"),
-              h("dd", {}, when(p.since).slice(0, 10)),
+              h("dt", {}, _("Games")),
+              h(
+                "dd",
+                {},
+                _("{games} ({rated} rated), {wins} won", {
+                  games: p.games ?? 0,
+                  rated: p.rated_games ?? 0,
+                  wins: p.wins ?? 0,
+                }),
+              ),
+              h("dt", {}, _("Registered")),
+              h("dd", {}, when(p.since, true)),
             ),
             mine
               ? h(
@@ -374,15 +407,16 @@ function renderProfile(app: PlayersHost): void {
                   h(
                     "button",
                     { id: "device-code-go", onclick: () => void askCode() },
-                    "A code for another device",
+                    _("A code for another device"),
                   ),
                   code
                     ? h(
                         "span",
                         {},
-                        "Code: ",
+                        _("Code:"),
+                        " ",
                         h("code", { id: "device-code", tabindex: -1 }, code.code),
-                        " (type it on the other device within a few minutes; it works once)",
+                        ` ${_("(type it on the other device within a few minutes; it works once)")}`,
                       )
                     : null,
                 )
@@ -392,7 +426,10 @@ function renderProfile(app: PlayersHost): void {
                   h(
                     "h3",
                     { id: "devices-h" },
-                    `Your devices (${state.devices.devices.length} of at most ${state.devices.limit})`,
+                    _("Your devices ({n} of at most {limit})", {
+                      n: state.devices.devices.length,
+                      limit: state.devices.limit,
+                    }),
                   ),
                   h(
                     "ul",
@@ -404,7 +441,9 @@ function renderProfile(app: PlayersHost): void {
             h(
               "h3",
               { id: "games-h" },
-              state.gamesTotal ? `Recent games (${state.gamesTotal})` : "No finished games yet",
+              state.gamesTotal
+                ? _("Recent games ({n})", { n: state.gamesTotal })
+                : _("No finished games yet"),
             ),
             h(
               "ul",
@@ -415,16 +454,16 @@ function renderProfile(app: PlayersHost): void {
               ? h(
                   "p",
                   { class: "buttons" },
-                  h("button", { id: "more-games", onclick: () => void more() }, "More games"),
+                  h("button", { id: "more-games", onclick: () => void more() }, _("More games")),
                 )
               : null,
           ]
-        : h("p", {}, "Fetching the profile..."),
+        : h("p", {}, _("Fetching the profile...")),
       h(
         "p",
         { class: "buttons" },
-        h("button", { id: "to-board", onclick: () => openPlayers(app, "board") }, "Leaderboard"),
-        h("button", { onclick: () => app.show("lobby") }, "Back to the lobby"),
+        h("button", { id: "to-board", onclick: () => openPlayers(app, "board") }, _("Leaderboard")),
+        h("button", { onclick: () => app.show("lobby") }, _("Back to the lobby")),
       ),
     ),
   );
@@ -458,7 +497,7 @@ function renderBoard(app: PlayersHost): void {
     h(
       "section",
       { class: "players", "aria-labelledby": "board-h" },
-      h("h2", { id: "board-h" }, "Leaderboard"),
+      h("h2", { id: "board-h" }, _("Leaderboard")),
       state.board.length
         ? h(
             "table",
@@ -466,7 +505,11 @@ function renderBoard(app: PlayersHost): void {
             h(
               "caption",
               {},
-              `${state.boardTotal} rated players, best first (? marks a provisional rating)`,
+              ngettext(
+                "{n} rated player, best first (? marks a provisional rating)",
+                "{n} rated players, best first (? marks a provisional rating)",
+                state.boardTotal,
+              ),
             ),
             h(
               "thead",
@@ -474,15 +517,15 @@ function renderBoard(app: PlayersHost): void {
               h(
                 "tr",
                 {},
-                h("th", { scope: "col" }, "Rank"),
-                h("th", { scope: "col" }, "Player"),
-                h("th", { scope: "col" }, "Rating"),
-                h("th", { scope: "col" }, "Rated games"),
+                h("th", { scope: "col" }, _("Rank")),
+                h("th", { scope: "col" }, _("Player")),
+                h("th", { scope: "col" }, _("Rating")),
+                h("th", { scope: "col" }, _("Rated games")),
               ),
             ),
             h("tbody", {}, rows),
           )
-        : h("p", {}, "Nobody has played a rated game yet."),
+        : h("p", {}, _("Nobody has played a rated game yet.")),
       state.boardNext
         ? h(
             "p",
@@ -490,15 +533,15 @@ function renderBoard(app: PlayersHost): void {
             h(
               "button",
               { id: "more-board", onclick: () => void loadBoard(app, false) },
-              "More players",
+              _("More players"),
             ),
           )
         : null,
       h(
         "p",
         { class: "buttons" },
-        h("button", { onclick: () => openPlayers(app, "profile") }, "Your player"),
-        h("button", { onclick: () => app.show("lobby") }, "Back to the lobby"),
+        h("button", { onclick: () => openPlayers(app, "profile") }, _("Your player")),
+        h("button", { onclick: () => app.show("lobby") }, _("Back to the lobby")),
       ),
     ),
   );

@@ -8,6 +8,7 @@ import { lineOf, walk } from "../lib/geometry";
 import type { GameView, TakeOption } from "../lib/protocol";
 import { answer } from "./actions";
 import { h } from "./dom";
+import { _, list, pgettext } from "./i18n";
 import type { TurnHost } from "./host";
 import { Cards, lineWords } from "./words";
 
@@ -15,20 +16,26 @@ function describe(app: TurnHost, v: GameView, cards: Cards, o: TakeOption): stri
   const choice = v.choices.find((c) => c.card === o.card);
   const parts: string[] = [];
   if (choice?.symbol === "explode" || (cards.symbol(o.card) === "explode" && o.special !== false)) {
-    if (o.special === false) parts.push("do not explode");
+    if (o.special === false) parts.push(_("do not explode"));
     else {
       const targets = o.targets ?? v.explodable;
       const hit = targets.map((s) => {
         const top = v.kettles[s]?.top;
-        return `${app.who(s)}${top ? ` (loses ${cards.words(top)})` : ""}`;
+        const who = app.who(s);
+        return top ? _("{who} (loses {card})", { who, card: cards.words(top) }) : who;
       });
-      parts.push(hit.length ? `explode ${hit.join(" and ")}` : "explode nobody");
+      parts.push(hit.length ? _("explode {who}", { who: list(hit) }) : _("explode nobody"));
     }
   } else if (choice?.symbol === "wand")
-    parts.push(o.special === false ? "decline the wand" : "use the wand: play again at once");
+    parts.push(o.special === false ? _("decline the wand") : _("use the wand: play again at once"));
   if (choice?.ends_game)
-    parts.push(o.keep === false ? "discard it, and the game ends" : "keep it, and the game ends");
-  return `Take ${cards.words(o.card)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
+    parts.push(
+      o.keep === false ? _("discard it, and the game ends") : _("keep it, and the game ends"),
+    );
+  const card = cards.words(o.card);
+  return parts.length
+    ? _("Take {card}: {what}", { card, what: parts.join(", ") })
+    : _("Take {card}", { card });
 }
 
 export function question(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
@@ -38,15 +45,15 @@ export function question(app: TurnHost, v: GameView, cards: Cards): HTMLElement 
     return h(
       "section",
       { id: "question", class: "question mine", "aria-labelledby": "q-h" },
-      h("h2", { id: "q-h" }, "A computer plays your seat"),
-      h("p", {}, "Your time ran out move after move, so a computer player took over."),
+      h("h2", { id: "q-h" }, _("A computer plays your seat")),
+      h("p", {}, _("Your time ran out move after move, so a computer player took over.")),
       h(
         "p",
         {},
         h(
           "button",
           { class: "primary", "data-key": "back-q", onclick: () => answer(app, "back") },
-          "Take my seat back",
+          _("Take my seat back"),
         ),
       ),
     );
@@ -56,23 +63,25 @@ export function question(app: TurnHost, v: GameView, cards: Cards): HTMLElement 
     return h(
       "section",
       { id: "question", class: "question", "aria-labelledby": "q-h" },
-      h("h2", { id: "q-h" }, "You resigned"),
+      h("h2", { id: "q-h" }, _("You resigned")),
       h(
         "p",
         {},
-        "A computer plays your seat to the end; you place last. You may watch on, or go back to the lobby.",
+        _(
+          "A computer plays your seat to the end; you place last. You may watch on, or go back to the lobby.",
+        ),
       ),
     );
   }
   if (!app.isMyTurn()) {
     const text =
       t.seat === null
-        ? "You are watching this game."
+        ? _("You are watching this game.")
         : v.to_move != null
-          ? `Waiting for ${app.who(v.to_move)}.`
-          : "Waiting.";
+          ? _("Waiting for {who}.", { who: app.who(v.to_move) })
+          : _("Waiting.");
     // not "Your move" over "Waiting for Bea": the heading says whose turn it is not
-    const title = t.seat === null ? "Watching" : "Not your turn";
+    const title = t.seat === null ? _("Watching") : _("Not your turn");
     return h(
       "section",
       { id: "question", class: "question", "aria-labelledby": "q-h" },
@@ -91,24 +100,32 @@ export function question(app: TurnHost, v: GameView, cards: Cards): HTMLElement 
       v.pawns.filter((_, i) => i !== seat),
     );
     const where =
-      dest % 5 === 0 ? "land on a corner: a lost turn" : `land by ${lineWords(lineOf(dest))}`;
+      dest % 5 === 0
+        ? _("land on a corner: a lost turn")
+        : _("land by {line}", { line: lineWords(lineOf(dest)) });
     const wandNow = options.some(
       (o) => o.special !== false && v.choices.find((c) => c.card === o.card)?.symbol === "wand",
     );
-    body.push(h("p", { class: "chosen" }, `Chosen: ${cards.words(t.selected)}.`));
+    body.push(h("p", { class: "chosen" }, _("Chosen: {card}.", { card: cards.words(t.selected) })));
     body.push(
       h(
         "p",
         { id: "preview", class: "preview" },
         wandNow
-          ? `With the wand you play again at once: move ${value}, ${where} (other pawns as they stand now).`
-          : `This card on top: next turn you move ${value}, ${where} (other pawns as they stand now).`,
+          ? _(
+              "With the wand you play again at once: move {n}, {where} (other pawns as they stand now).",
+              { n: value, where },
+            )
+          : _(
+              "This card on top: next turn you move {n}, {where} (other pawns as they stand now).",
+              { n: value, where },
+            ),
       ),
     );
     body.push(
       h(
         "div",
-        { class: "options", role: "group", "aria-label": "What to do with it" },
+        { class: "options", role: "group", "aria-label": _("What to do with it") },
         options.map((o, i) =>
           h(
             "button",
@@ -125,20 +142,23 @@ export function question(app: TurnHost, v: GameView, cards: Cards): HTMLElement 
         ),
       ),
     );
-    body.push(h("p", { class: "hint" }, "Or choose another card (Esc goes back to the grid)."));
+    body.push(h("p", { class: "hint" }, _("Or choose another card (Esc goes back to the grid).")));
   } else {
     body.push(
       h(
         "p",
         {},
-        `Choose one of the cards marked "take" in ${lineWords(v.line)}: tap or click it, or use Tab and the arrow keys, then Enter.`,
+        _(
+          "Choose one of the cards marked \u201c{mark}\u201d in {line}: tap or click it, or use Tab and the arrow keys, then Enter.",
+          { mark: pgettext("at most 7 letters", "take"), line: lineWords(v.line) },
+        ),
       ),
     );
   }
   return h(
     "section",
     { id: "question", class: "question mine", "aria-labelledby": "q-h" },
-    h("h2", { id: "q-h" }, v.turn_in_row > 1 ? "Your extra turn" : "Your turn"),
+    h("h2", { id: "q-h" }, v.turn_in_row > 1 ? _("Your extra turn") : _("Your turn")),
     body,
   );
 }

@@ -6,7 +6,9 @@
 import { ProtocolError } from "../lib/index";
 import type { PlayerInfo, PlayerSeat, ServerMessage, SignedInMsg } from "../lib/protocol";
 import type { PlayersHost } from "./host";
+import { _ } from "./i18n";
 import { account, prefs } from "./store";
+import { refusalWords } from "./words";
 
 export const PLAYERS_SCREENS: readonly string[] = ["account", "profile", "board", "replay"];
 
@@ -57,6 +59,13 @@ export async function signIn(app: PlayersHost): Promise<void> {
   try {
     signedIn(app, await c.request("sign_in", { name: kept.name, secret: kept.secret }));
   } catch (e) {
-    app.say(e instanceof ProtocolError ? `Could not sign in as ${kept.name}: ${e.message}` : "");
+    app.say(
+      e instanceof ProtocolError
+        ? _("Could not sign in as {name}: {why}", {
+            name: kept.name,
+            why: refusalWords(e.code, e.message, null, e.detail),
+          })
+        : "",
+    );
   }
 }

@@ -11,6 +11,7 @@ import { ending } from "./ending";
 import type { TableHost } from "./host";
 import { logPanel, seatPanel, since } from "./panels";
 import { question } from "./question";
+import { _, list, ngettext } from "./i18n";
 import { lineWords } from "./words";
 
 export function renderTable(app: TableHost): void {
@@ -23,8 +24,8 @@ export function renderTable(app: TableHost): void {
       h(
         "section",
         { class: "table-screen" },
-        h("h2", {}, "At the table"),
-        h("p", {}, "The game is starting..."),
+        h("h2", {}, _("At the table")),
+        h("p", {}, _("The game is starting...")),
       ),
       app.chatBox,
     );
@@ -36,7 +37,7 @@ export function renderTable(app: TableHost): void {
     app.main,
     h(
       "section",
-      { class: "table-screen", "aria-label": "The table" },
+      { class: "table-screen", "aria-label": _("The table") },
       h(
         "div",
         { class: "board-col" },
@@ -58,9 +59,9 @@ export function renderTable(app: TableHost): void {
         h(
           "p",
           { class: "deck" },
-          `Deck: ${v.deck_size} cards`,
+          ngettext("Deck: {n} card", "Deck: {n} cards", v.deck_size),
           v.removed.length
-            ? ` · out of the game: ${v.removed.map((c) => cards.words(c)).join(", ")}`
+            ? ` · ${_("out of the game: {cards}", { cards: list(v.removed.map((c) => cards.words(c))) })}`
             : "",
         ),
       ),
@@ -88,29 +89,36 @@ function lastMoveWords(app: TableHost, v: GameView): string {
   const m = t.move;
   if (m) {
     const booms = (m.booms ?? []).map((b) => ` ${b}.`).join("");
-    return `Last move: ${m.text}${m.discarded ? ", and discards it" : ""}.${booms}`;
+    const move = m.discarded ? _("{move}, and discards it", { move: m.text }) : m.text;
+    return _("Last move: {move}.", { move }) + booms;
   }
-  if (!v.ply) return "No card taken yet.";
+  if (!v.ply) return _("No card taken yet.");
   // a seat's page back after moves made without it, or one that came in during the game
   const away = t.seat !== null && t.log.entries.some((e) => e.kind === "back");
   return away
-    ? "Cards were taken while this page was away."
-    : "Cards were taken before this page came to the table.";
+    ? _("Cards were taken while this page was away.")
+    : _("Cards were taken before this page came to the table.");
 }
 
 function turnWords(app: TableHost, v: GameView): string {
-  if (v.game_over) return "Game over";
-  if (v.to_move == null) return "Waiting";
-  const extra = v.turn_in_row > 1 ? " (extra turn, wand)" : "";
-  if (app.isMyTurn()) return `Your turn${extra}: take a card from ${lineWords(v.line)}`;
-  return `${app.who(v.to_move)} to move${extra}`;
+  if (v.game_over) return _("Game over");
+  if (v.to_move == null) return _("Waiting");
+  const extra = v.turn_in_row > 1;
+  const line = lineWords(v.line);
+  if (app.isMyTurn())
+    return extra
+      ? _("Your turn (extra turn, wand): take a card from {line}", { line })
+      : _("Your turn: take a card from {line}", { line });
+  const who = app.who(v.to_move);
+  return extra ? _("{who} to move (extra turn, wand)", { who }) : _("{who} to move", { who });
 }
 
 /** The clock of the seat to move, under the banner: on a phone the players panel with
  * every clock is below the fold. */
 function turnClock(app: TableHost, v: GameView): HTMLElement | null {
   if (!v.clock || v.game_over || v.to_move == null) return null;
-  const whose = v.to_move === app.t.seat ? "Your time" : `Time of ${app.who(v.to_move)}`;
+  const whose =
+    v.to_move === app.t.seat ? _("Your time") : _("Time of {who}", { who: app.who(v.to_move) });
   return h(
     "p",
     { id: "turn-clock", class: "turn-clock" },
@@ -126,10 +134,14 @@ function timeoutWarning(app: TableHost, v: GameView): HTMLElement | null {
   if (!v.clock || app.t.seat == null) return null;
   const n = v.game_over ? 0 : (v.clock.timeouts?.[app.t.seat] ?? 0);
   const limit = v.clock.absent_after ?? 3;
-  const times = n === 1 ? "once" : `${n} times in a row`;
   const text =
     n > 0 && n < limit
-      ? `Your time ran out ${times}: at ${limit} in a row a computer takes your seat. Take a card to start the count again.`
+      ? ngettext(
+          "Your time ran out once: at {limit} in a row a computer takes your seat. Take a card to start the count again.",
+          "Your time ran out {n} times in a row: at {limit} in a row a computer takes your seat. Take a card to start the count again.",
+          n,
+          { limit },
+        )
       : "";
   return h(
     "p",

@@ -8,6 +8,7 @@
 import { lineOf } from "../lib/index";
 import type { MissedMsg, PresenceMsg, UpdateMsg } from "../lib/protocol";
 import type { UpdatesHost } from "./host";
+import { _, ngettext } from "./i18n";
 import { GameLog, type LogEntry } from "./log";
 import type { Pacer } from "./pace";
 import { missedUpdates } from "./missed";
@@ -93,7 +94,11 @@ export class Updates {
         const n = missed.omitted;
         this.app.t.log.note(
           "back",
-          `Back at the table: ${n} earlier move${n === 1 ? " is" : "s are"} not shown`,
+          ngettext(
+            "Back at the table: {n} earlier move is not shown",
+            "Back at the table: {n} earlier moves are not shown",
+            n,
+          ),
         );
       }
       const parts = shown.flatMap((u) => steps(u));
@@ -124,8 +129,9 @@ export class Updates {
       }
       if (now.state !== "playing") continue;
       if (s.absent && !b.absent)
-        text = `${this.app.who(s.seat)} is away: a computer plays the seat`;
-      else if (!s.absent && b.absent && !s.resigned) text = `${this.app.who(s.seat)} is back`;
+        text = _("{who} is away: a computer plays the seat", { who: this.app.who(s.seat) });
+      else if (!s.absent && b.absent && !s.resigned)
+        text = _("{who} is back", { who: this.app.who(s.seat) });
       if (text) {
         this.app.t.log.note("presence", text, s.seat);
         said.push(text);
@@ -143,7 +149,9 @@ export class Updates {
     if (this.app.t.log.entries.some((e) => e.kind === "resigned" && e.seat === seat)) return false;
     this.app.t.log.note(
       "resigned",
-      `${this.app.who(seat)} resigned${computerPlays ? ": a computer plays the seat to the end" : ""}`,
+      computerPlays
+        ? _("{who} resigned: a computer plays the seat to the end", { who: this.app.who(seat) })
+        : _("{who} resigned", { who: this.app.who(seat) }),
       seat,
     );
     return true;
@@ -203,8 +211,8 @@ export class Updates {
       // a spectator who comes in during the game has seen none of it
       const back =
         last || t.seat !== null
-          ? "Back at the table: moves made meanwhile are not in the log"
-          : "You came in during the game: the moves before are not in the log";
+          ? _("Back at the table: moves made meanwhile are not in the log")
+          : _("You came in during the game: the moves before are not in the log");
       if (moved && last?.kind !== "back") t.log.note("back", back);
       // the last take this page saw is not the last one made: no "Last move" or mark of it
       if (moved) t.last = t.move = null;
@@ -229,7 +237,7 @@ export class Updates {
     for (const e of added) {
       // the person is told which of their seat's moves were the computer's
       if (e.kind === "took" && e.seat === t.seat && t.seat !== null && e.decided === false)
-        e.text = `The computer played for you: ${e.text}`;
+        e.text = _("The computer played for you: {take}", { take: e.text });
     }
     for (const e of added)
       if (e.seat !== t.seat || t.seat === null || e.decided === false) said.push(e.text);
@@ -244,7 +252,9 @@ export class Updates {
         for (const s of result.resigned ?? []) this.noteResigned(s, false);
       t.log.note(
         "over",
-        `The game is over: ${result.ending === "resigned" ? winnersWords(result, who) : endingWords(result, who)}`,
+        _("The game is over: {how}", {
+          how: result.ending === "resigned" ? winnersWords(result, who) : endingWords(result, who),
+        }),
       );
     }
     t.log.version = u.state_version;
@@ -255,7 +265,7 @@ export class Updates {
     else this.app.renderTableNow();
     if (!before) this.app.firstView(); // lines kept from before a reload: now with their colours
     if (nowMine && (!wasMine || u.re != null))
-      said.push(`Your turn: take a card from ${lineWords(u.view.line)}`);
+      said.push(_("Your turn: take a card from {line}", { line: lineWords(u.view.line) }));
     if (said.length) this.app.announce(said.join(". ") + ".");
     if (nowMine && !t.confirm) {
       // (a question being answered, "Resign?", keeps the focus: the turn is announced)
@@ -264,7 +274,9 @@ export class Updates {
         this.app.focusStart();
     }
     if (u.view.game_over && u.view.result)
-      this.app.announce(`Game over. ${document.getElementById("result-words")?.textContent ?? ""}`);
+      this.app.announce(
+        `${_("Game over.")} ${document.getElementById("result-words")?.textContent ?? ""}`,
+      );
     if (ended) {
       // the end in view, unless the person is typing (a chat line) somewhere
       const a = document.activeElement;

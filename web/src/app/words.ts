@@ -19,6 +19,13 @@ export const pawnTag = (colour: string): string => cap(colourWord(colour, true))
 /** A card's symbol in a word. */
 export const symbolWord = (sym: string): string =>
   sym === "explode" ? _("boom") : sym === "wand" ? _("wand") : sym;
+/** A card's symbol as its cell on the grid says it (a short word). */
+export const symbolMark = (sym: string): string =>
+  sym === "explode"
+    ? pgettext("at most 7 letters", "boom")
+    : sym === "wand"
+      ? pgettext("at most 7 letters", "wand")
+      : sym;
 
 export const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 /** `White`: a colour's word as a seat's name. */
@@ -82,6 +89,27 @@ export class Cards {
   }
 }
 
+/** A computer player's level in a word (a level newer than this page: as the server
+ * names it). */
+export const levelWord = (level: string): string =>
+  ({
+    beginner: _("beginner"),
+    easy: _("easy"),
+    medium: _("medium"),
+    hard: _("hard"),
+    expert: _("expert"),
+  })[level] ?? level;
+
+/** A server's computer player by its level: `beginner bot`. */
+export const botName = (level: string): string => _("{level} bot", { level: levelWord(level) });
+
+/** A name as given, but a server's computer player's (`<level> bot`, as a record or a
+ * list keeps it) in the language spoken. */
+export function nameWords(name: string): string {
+  const m = /^(beginner|easy|medium|hard|expert) bot$/.exec(name);
+  return m ? botName(m[1]) : name;
+}
+
 /** `White (Ann)`: a seat by colour and name. */
 export function seatLabel(
   colours: readonly string[],
@@ -90,13 +118,14 @@ export function seatLabel(
 ): string {
   const colour = colours[seat] ? colourName(colours[seat]) : _("Seat {n}", { n: seat + 1 });
   const name = names[seat];
-  return name ? _("{colour} ({name})", { colour, name }) : colour;
+  return name ? _("{colour} ({name})", { colour, name: nameWords(name) }) : colour;
 }
 
 /** A seat's name as shown: `Hanna (registered)` when a registered player sits there
  * (1.2), so that someone who merely typed the name Hanna is told apart. */
 export function seatName(info: SeatInfo | undefined): string {
   if (!info || !info.name) return _("free");
+  if (info.bot) return botName(info.bot);
   return info.registered ? _("{name} (registered)", { name: info.name }) : info.name;
 }
 

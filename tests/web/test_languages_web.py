@@ -1,0 +1,148 @@
+"""The browser client in another language (docs/WEB.md, "Languages"): every main screen
+(lobby, new table, the table and its question, the end, a past game's replay) read in
+the pseudo-locale ``xx`` (every translated letter accented, each message about 40 %
+longer: a plain English word is one that missed the catalogue) and in German (the
+longest words), on a 360 x 640 phone and a 1280 x 800 laptop, shows no word left in
+English, nothing clipped and nothing wider than the screen, with ``<html lang>`` set
+and no serious accessibility finding. The language comes from the browser's languages,
+and the choice in the settings is kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.helpers.languages import untranslated
+from tests.helpers.pages import AXE, violations
+from tests.helpers.web import LiveServer, shot, until
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone": {"width": 360, "height": 640}, "desktop": {"width": 1280, "height": 800}}
+
+# what a person reads on the screen: the text shown, and the names given to controls
+READ = """() => {
+  const shown = document.body.innerText;
+  const named = [...document.querySelectorAll('[aria-label], [placeholder], [title]')]
+    .filter(e => e.offsetParent !== null || e === document.body)
+    .map(e => [e.getAttribute('aria-label'), e.getAttribute('placeholder'), e.title]
+      .filter(Boolean).join(' '));
+  return [document.title, shown, ...named].join('\\n');
+}"""
+
+# text that does not fit its box (a box that hides what overflows it and is smaller than
+# its content), and the page wider than the screen
+CLIPPED = """(cellSlack) => {
+  const out = [];
+  if (document.documentElement.scrollWidth > innerWidth)
+    out.push(`page ${document.documentElement.scrollWidth} wide in ${innerWidth}`);
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('.sr-only') || !e.textContent.trim() || e.offsetParent === null) continue;
+    const s = getComputedStyle(e);
+    const hides = (v) => v === 'hidden' || v === 'clip';
+    if (!hides(s.overflowX) && !hides(s.overflowY) && s.textOverflow !== 'ellipsis') continue;
+    // a line box may stand 2 px over its cell at the bottom (a phone's card of five lines
+    // does so in English too): no letter is cut by that; a word too wide always is
+    const slack = e.classList.contains('cell') ? cellSlack : 0;
+    if (e.scrollWidth > e.clientWidth + 1 + slack || e.scrollHeight > e.clientHeight + 2)
+      out.push(`${e.tagName.toLowerCase()}.${e.className}`
+        + ` (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}):`
+        + ` ${e.textContent.trim().slice(0, 40)}`);
+  }
+  return out;
+}"""
+
+# the players' and the server's names, as given
+NAMES = {"Ann", "Ada", "Kupferkessel", "Co", "server"}
+
+
+def in_language(open_page: Any, size: str, lang: str, kept: bool = True) -> Any:
+    """A page of ``size`` whose browser asks for ``lang`` first (``kept``: chosen in
+    the settings before, in this browser's storage)."""
+    page = open_page("phone" if size == "phone" else "desktop")
+    page.set_viewport_size(SIZES[size])
+    script = f"try {{ localStorage.setItem('kk:lang', {lang!r}); }} catch (e) {{}}"
+    if kept:
+        page.context.add_init_script(script=script)
+    return page
+
+
+def lobby(page: Any, live: LiveServer) -> None:
+    page.goto(live.url)
+    page.wait_for_selector("#new-table")
+    until(page, "document.getElementById('conn').textContent.includes('Kupferkessel')")
+
+
+def check(page: Any, lang: str, screen: str, size: str, found: dict[str, list[str]]) -> None:
+    """What ``screen`` shows now: no English word left, nothing clipped or too wide, no
+    serious accessibility finding; a screenshot to look at."""
+    text = page.evaluate(READ)
+    server = page.evaluate("() => location.host")
+    names = NAMES | {server, *server.split(":")}
+    lines = text.splitlines()
+    problems = [
+        f"English {w!r} in {next((ln for ln in lines if w in ln), '')[:80]!r}"
+        for w in untranslated(text, lang, names)
+    ]
+    # a card's marks keep their width in letters in xx (as in the terminal's cells), but
+    # an accented capital is a little wider than a plain one: 2 px of slack there
+    problems += page.evaluate(CLIPPED, 2 if lang == "xx" else 0)
+    problems += [f"axe: {v}" for v in violations(page)] if AXE.exists() else []
+    if problems:
+        found[f"{lang} {size} {screen}"] = problems
+    shot(page, f"{size}-lang-{lang}-{screen}")
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["xx", "de"])
+def test_every_main_screen_reads_in_the_language(
+    live_server: LiveServer, open_page: Any, lang: str, size: str
+) -> None:
+    page = in_language(open_page, size, lang)
+    found: dict[str, list[str]] = {}
+    lobby(page, live_server)
+    assert page.evaluate("() => document.documentElement.lang") == (
+        "en-XA" if lang == "xx" else lang
+    )
+    # a registered player, so that the game is kept for its replay
+    page.click("#your-player")
+    page.wait_for_selector("#reg-name")
+    page.fill("#reg-name", "Ada")
+    page.click("#register-go")
+    page.wait_for_selector("#rating")
+    page.click('#pages a[href="#/"]')
+    page.wait_for_selector("#tables")
+    check(page, lang, "lobby", size, found)
+    page.click("#new-table")
+    page.wait_for_selector("#create-go")
+    page.check("#opt-recipes")
+    page.fill("#opt-move", "60")
+    check(page, lang, "create", size, found)
+    page.click("#create-go")
+    page.wait_for_selector(".cell.take:not([disabled])")
+    check(page, lang, "table", size, found)
+    page.locator(".cell.take").first.click()
+    page.wait_for_selector(".options button")
+    check(page, lang, "question", size, found)
+    page.locator(".options button").first.click()
+    page.wait_for_selector(".options button", state="detached")
+    page.wait_for_selector(".cell.take:not([disabled])")
+    page.click('[data-key="resign"]')
+    page.click('[data-key="resign-yes"]')
+    page.wait_for_selector("#end-h")
+    check(page, lang, "end", size, found)
+    page.click('[data-key="to-lobby"]')
+    page.wait_for_selector("#your-player")
+    page.click("#your-player")
+    page.wait_for_selector("[data-key^='replay-']")
+    page.click("[data-key^='replay-']")
+    page.wait_for_selector("#replay-step")
+    page.click("#replay-next")
+    check(page, lang, "replay", size, found)
+    page.goto(live_server.url + "#/help")
+    page.wait_for_selector("#help-h")
+    check(page, lang, "guide", size, found)
+    assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+    assert page.errors == []
