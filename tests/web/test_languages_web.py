@@ -146,3 +146,40 @@ def test_every_main_screen_reads_in_the_language(
     check(page, lang, "guide", size, found)
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
     assert page.errors == []
+
+
+def test_the_browsers_language_decides_and_the_choice_is_kept(
+    live_server: LiveServer, browser: Any
+) -> None:
+    """A browser asking for Austrian German, then French, gets German (the first the
+    page speaks); English needs no language module at all; a language chosen in the
+    settings is spoken at once (the page loads again) and on the next visit."""
+    ctx = browser.new_context(locale="de-AT", viewport=SIZES["phone"])
+    try:
+        page = ctx.new_page()
+        fetched: list[str] = []
+        page.on("request", lambda r: fetched.append(r.url.rsplit("/", 1)[-1]))
+        lobby(page, live_server)
+        assert page.evaluate("() => document.documentElement.lang") == "de"
+        assert page.inner_text('#pages a[href="#/"]') == "Lobby"
+        assert page.inner_text("#new-table") == "Neuer Tisch"
+        assert any(f.startswith("lang-de.") for f in fetched), fetched
+        assert not any(f.startswith(("lang-fr.", "lang-es.", "lang-xx.")) for f in fetched)
+        page.click("#settings summary")
+        assert page.input_value("#lang") == "de"
+        page.select_option("#lang", "es")
+        page.wait_for_selector("html[lang=es]")
+        page.wait_for_selector("#new-table")
+        assert page.inner_text("#new-table") == "Mesa nueva"
+        page.reload()
+        page.wait_for_selector("#new-table")
+        assert page.evaluate("() => document.documentElement.lang") == "es"
+        fetched.clear()
+        page.click("#settings summary")
+        page.select_option("#lang", "en")
+        page.wait_for_selector("html[lang=en]")
+        page.wait_for_selector("#new-table")
+        assert page.inner_text("#new-table") == "New table"
+        assert not any(f.startswith("lang-") for f in fetched), fetched
+    finally:
+        ctx.close()

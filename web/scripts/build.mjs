@@ -65,12 +65,20 @@ const languages = {
     }));
     build.onLoad({ filter: /.*/, namespace: "kk-locale" }, (a) => {
       const lang = a.path.slice("lang-".length);
-      if (lang !== "en-words") return { contents: JSON.stringify(langFile(lang)), loader: "json" };
-      // English: the ids are the messages; only the card data's words are bundled
-      const { ingredients, colours } = langFile("en");
       const names = JSON.parse(readFileSync(join(project, "shared", "data", "names.json"), "utf8"));
-      const words = { ingredients, colours, languages: names.languages };
-      return { contents: JSON.stringify(words), loader: "json" };
+      if (lang === "en-words") {
+        // English: the ids are the messages; only the card data's words are bundled
+        const { ingredients, colours } = langFile("en");
+        const words = { ingredients, colours, languages: names.languages };
+        return { contents: JSON.stringify(words), loader: "json" };
+      }
+      if (lang === "loaders") {
+        // every other language (and the pseudo-locale) as a module loaded when chosen
+        const codes = [...Object.keys(names.languages).filter((c) => c !== "en"), "xx"];
+        const load = codes.map((c) => `${c}: () => import("kk-locale:${c}")`);
+        return { contents: `export default { ${load.join(", ")} };`, loader: "js" };
+      }
+      return { contents: JSON.stringify(langFile(lang)), loader: "json" };
     });
   },
 };

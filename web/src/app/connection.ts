@@ -10,7 +10,7 @@ import type { ByeMsg, PlayerInfo } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { ConnectionHost } from "./host";
 import { _ } from "./i18n";
-import { refusalWords } from "./words";
+import { refusalWords } from "./refusals";
 import { account, prefs } from "./store";
 
 const VERSION = "0.1.0";

@@ -10,6 +10,7 @@
  * (ingredients, colours) come from `shared/data/names.json` through the same modules.
  */
 import ENGLISH from "kk-locale:en-words";
+import LOAD from "kk-locale:loaders";
 
 export type Forms = string | string[];
 
@@ -27,13 +28,6 @@ export interface Catalogue {
 export const LANGUAGES: Readonly<Record<string, string>> = ENGLISH.languages;
 const PSEUDO = "xx";
 const KEY = "kk:lang";
-
-const LOAD: Record<string, () => Promise<{ default: Catalogue }>> = {
-  de: () => import("kk-locale:de"),
-  fr: () => import("kk-locale:fr"),
-  es: () => import("kk-locale:es"),
-  xx: () => import("kk-locale:xx"),
-};
 
 let lang = "en";
 let cat: Catalogue = { language: "en", plural_index: {}, messages: {}, contexts: {}, ...ENGLISH };

@@ -15,7 +15,6 @@ import type {
 } from "../lib/protocol";
 import { ChatBox } from "./chat";
 import { clockWords, tickClocks } from "./clock";
-import { renderCreate } from "./create";
 import { byId } from "./dom";
 import type {
   ConnectionHost,
@@ -41,7 +40,8 @@ import { Updates } from "./updates";
 import { Connection } from "./connection";
 import { frameWords, screenTitle } from "./frame";
 import { _, pgettext, useLanguage } from "./i18n";
-import { Cards, botName, colourName, possessive, refusalWords, seatLabel } from "./words";
+import { refusalOf, refusalWords, type Particulars } from "./refusals";
+import { Cards, botName, colourName, possessive, seatLabel } from "./words";
 
 /** The application: the connection, the screens, and what they share. Each screen is
  * handed it as its small interface (`host.ts`) and knows no more of it. */
@@ -147,9 +147,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
       this.setHere(null);
       this.show("lobby");
       this.say(
-        e instanceof ProtocolError
-          ? `${_("Could not go back to the table.")} ${refusalWords(e.code, e.message, null, e.detail)}`
-          : "",
+        e instanceof ProtocolError ? `${_("Could not go back to the table.")} ${refusalOf(e)}` : "",
       );
     }
   }
@@ -246,7 +244,8 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
         if (this.screen === "lobby") renderTables(this);
         break;
       case "error":
-        if (msg.re == null) this.say(refusalWords(msg.code, msg.message, null, msg.detail));
+        if (msg.re == null)
+          this.say(refusalWords(msg.code, msg.message, null, msg.detail, msg as Particulars));
         break;
       case "bye":
         this.link.bye(msg);
@@ -379,7 +378,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
   // ------------------------------------------------------------------ actions
   /** A refusal in a plain sentence (`seat`: the seat asked for, in the page's words). */
   refused(e: unknown, seat: string | null = null): void {
-    if (e instanceof ProtocolError) this.say(refusalWords(e.code, e.message, seat, e.detail));
+    if (e instanceof ProtocolError) this.say(refusalOf(e, seat));
     else if (e instanceof Error) this.say(e.message);
   }
 
@@ -471,14 +470,17 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
       renderLobby(this);
       this.listTables();
       this.listTimer = window.setInterval(() => this.listTables(), 4000);
-    } else if (screen === "create") renderCreate(this);
-    else if (screen === "join") renderJoin(this);
+    } else if (screen === "join") renderJoin(this);
     else if (screen === "waiting") renderWaiting(this);
-    else if (PLAYERS_SCREENS.includes(screen)) {
-      // the players' screens are loaded when first opened
-      void import("./players").then((m) => {
+    else if (screen === "create" || PLAYERS_SCREENS.includes(screen)) {
+      // the new-table form and the players' screens are loaded when first opened
+      const draw =
+        screen === "create"
+          ? import("./create").then((m) => () => m.renderCreate(this))
+          : import("./players").then((m) => () => m.renderPlayers(this, screen as PlayersScreen));
+      void draw.then((render) => {
         if (this.screen !== screen) return;
-        m.renderPlayers(this, screen as PlayersScreen);
+        render();
         if (changed) this.arrived(screen);
       });
       return;

@@ -8,7 +8,7 @@ import type { PlayerInfo, PlayerSeat, ServerMessage, SignedInMsg } from "../lib/
 import type { PlayersHost } from "./host";
 import { _ } from "./i18n";
 import { account, prefs } from "./store";
-import { refusalWords } from "./words";
+import { refusalOf } from "./refusals";
 
 export const PLAYERS_SCREENS: readonly string[] = ["account", "profile", "board", "replay"];
 
@@ -63,7 +63,7 @@ export async function signIn(app: PlayersHost): Promise<void> {
       e instanceof ProtocolError
         ? _("Could not sign in as {name}: {why}", {
             name: kept.name,
-            why: refusalWords(e.code, e.message, null, e.detail),
+            why: refusalOf(e),
           })
         : "",
     );

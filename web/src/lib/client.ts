@@ -28,9 +28,12 @@ export class ProtocolError extends Error {
   readonly code: string;
   readonly detail: string | null;
   readonly re: number | null;
+  /** The `error` itself, with the particulars a refusal carries (`field`, `until`, ...). */
+  readonly error: ErrorMsg;
   constructor(msg: ErrorMsg) {
     super(`${msg.code}: ${msg.message}`);
     this.name = "ProtocolError";
+    this.error = msg;
     this.code = msg.code;
     this.detail = msg.detail ?? null;
     this.re = msg.re ?? null;
