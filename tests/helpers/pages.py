@@ -255,3 +255,17 @@ def web_words(card: str) -> str:
     c = next(x for x in CARDS if x.id == card)
     sym = f" {SYMBOL_WORD[c.symbol]}" if c.symbol else ""
     return f"{c.key.replace('_', ' ').capitalize()} {c.value}{sym} ({c.colour})"
+
+
+def answer_then_resign(page: Any) -> None:
+    """With the question of a take on the screen: answer it, wait for the turn to come
+    back, resign and wait for the game's end."""
+    page.locator(".options button").first.click()
+    # the turn comes back once the computer's move is shown: the page stands still (a
+    # press while the question goes and the computer's move comes in can land beside
+    # the button it aimed at, as a CI run's "Yes, resign" once did)
+    page.wait_for_selector(".options button", state="detached")
+    page.wait_for_selector(".cell.take:not([disabled])")
+    page.click('[data-key="resign"]')
+    page.click('[data-key="resign-yes"]')
+    page.wait_for_selector("#end-h")

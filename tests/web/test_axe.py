@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.pages import AXE, violations
+from tests.helpers.pages import AXE, answer_then_resign, violations
 from tests.helpers.web import LiveServer, open_lobby, shot
 
 pytestmark = pytest.mark.e2e
@@ -48,15 +48,7 @@ def test_every_screen_has_no_serious_accessibility_violation(
     page.locator(".cell.take").first.click()
     page.wait_for_selector(".options button")
     seen["question"] = violations(page)
-    page.locator(".options button").first.click()
-    # the turn comes back once the computer's move is shown: the page stands still (a
-    # press while the question goes and the computer's move comes in can land beside
-    # the button it aimed at, as a CI run's "Yes, resign" once did)
-    page.wait_for_selector(".options button", state="detached")
-    page.wait_for_selector(".cell.take:not([disabled])")
-    page.click('[data-key="resign"]')
-    page.click('[data-key="resign-yes"]')
-    page.wait_for_selector("#end-h")
+    answer_then_resign(page)
     seen["game over"] = violations(page)
     shot(page, f"{size}-23-axe-game-over")
     page.goto(live_server.url + "#/help")

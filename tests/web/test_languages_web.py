@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.languages import untranslated
-from tests.helpers.pages import AXE, violations
+from tests.helpers.pages import AXE, answer_then_resign, violations
 from tests.helpers.web import LiveServer, shot, until
 
 pytestmark = pytest.mark.e2e
@@ -126,12 +126,7 @@ def test_every_main_screen_reads_in_the_language(
     page.locator(".cell.take").first.click()
     page.wait_for_selector(".options button")
     check(page, lang, "question", size, found)
-    page.locator(".options button").first.click()
-    page.wait_for_selector(".options button", state="detached")
-    page.wait_for_selector(".cell.take:not([disabled])")
-    page.click('[data-key="resign"]')
-    page.click('[data-key="resign-yes"]')
-    page.wait_for_selector("#end-h")
+    answer_then_resign(page)
     check(page, lang, "end", size, found)
     page.click('[data-key="to-lobby"]')
     page.wait_for_selector("#your-player")

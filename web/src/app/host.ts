@@ -18,7 +18,7 @@ import type {
   TableSummary,
   TakeOption,
 } from "../lib/protocol";
-import type { GameLog, LogEntry } from "./log";
+import { GameLog, type LogEntry } from "./log";
 import type { Here } from "./store";
 import type { Cards } from "./words";
 
@@ -224,4 +224,21 @@ export interface UpdatesHost extends TableReads {
   whose(seat: number): string;
   /** The game's first view came: what was drawn before it (the chat) is drawn again. */
   firstView(): void;
+}
+
+/** The table screen's state before a table's first view. */
+export function freshTable(): TableState {
+  return {
+    seat: null,
+    view: null,
+    version: 0,
+    viewAt: 0,
+    pending: false,
+    selected: null,
+    log: new GameLog(),
+    last: null,
+    move: null,
+    confirm: null,
+    inviteOpen: false,
+  };
 }

@@ -6,7 +6,6 @@
  */
 import { KupferkesselClient, ProtocolError } from "../lib/index";
 import type {
-  GameView,
   PlayerInfo,
   PresenceMsg,
   ServerMessage,
@@ -16,19 +15,20 @@ import type {
 import { ChatBox } from "./chat";
 import { clockWords, tickClocks } from "./clock";
 import { byId } from "./dom";
-import type {
-  ConnectionHost,
-  TabsHost,
-  LobbyHost,
-  PlayersScreen,
-  Screen,
-  TableAction,
-  TableHost,
-  TableState,
-  UpdatesHost,
+import {
+  freshTable,
+  type ConnectionHost,
+  type TabsHost,
+  type LobbyHost,
+  type PlayersScreen,
+  type Screen,
+  type TableAction,
+  type TableHost,
+  type TableState,
+  type UpdatesHost,
 } from "./host";
 import { lookUp, playerName, renderJoin, renderLobby, renderTables, renderWaiting } from "./lobby";
-import { GameLog, type LogEntry } from "./log";
+import type { LogEntry } from "./log";
 import { Pacer, closeSettingsOutside, paceSetting } from "./pace";
 import { PLAYERS_SCREENS, playerSeat, signIn } from "./signin";
 import { followLink, readLink, showHelp, toLobby } from "./links";
@@ -473,17 +473,25 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
     } else if (screen === "join") renderJoin(this);
     else if (screen === "waiting") renderWaiting(this);
     else if (screen === "create" || PLAYERS_SCREENS.includes(screen)) {
-      // the new-table form and the players' screens are loaded when first opened
-      const draw =
+      // the new-table form and the players' screens are loaded when first opened (then
+      // drawn at once, as every other screen is)
+      const draw = () =>
         screen === "create"
-          ? import("./create").then((m) => () => m.renderCreate(this))
-          : import("./players").then((m) => () => m.renderPlayers(this, screen as PlayersScreen));
-      void draw.then((render) => {
-        if (this.screen !== screen) return;
-        render();
-        if (changed) this.arrived(screen);
-      });
-      return;
+          ? lazy.create!.renderCreate(this)
+          : lazy.players!.renderPlayers(this, screen as PlayersScreen);
+      if (screen === "create" ? lazy.create : lazy.players) draw();
+      else {
+        const loaded =
+          screen === "create"
+            ? import("./create").then((m) => void (lazy.create = m))
+            : import("./players").then((m) => void (lazy.players = m));
+        void loaded.then(() => {
+          if (this.screen !== screen) return;
+          draw();
+          if (changed) this.arrived(screen);
+        });
+        return;
+      }
     } else this.renderTableNow();
     if (changed) this.arrived(screen);
   }
@@ -568,26 +576,16 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
   }
 }
 
+/** The screens loaded when first opened, once they are. */
+const lazy: {
+  create?: typeof import("./create");
+  players?: typeof import("./players");
+} = {};
+
 /** What a spectator's page kept of `table`: its chat lines and its log. */
 function forgetWatching(table: string): void {
   savedChat.forget(table, null);
   savedLog.forget(table, null);
-}
-
-function freshTable(): TableState {
-  return {
-    seat: null,
-    view: null as GameView | null,
-    version: 0,
-    viewAt: 0,
-    pending: false,
-    selected: null,
-    log: new GameLog(),
-    last: null,
-    move: null,
-    confirm: null,
-    inviteOpen: false,
-  };
 }
 
 // the language first (a module to load, unless English), then the page in it

@@ -68,6 +68,10 @@ export function refusalWords(
   // the server's own words, in English: said only where no code or detail tells more
   const told = (lead: string) =>
     words ? `${_(lead)} (${words.replace(/[.\s]+$/, "")}).` : `${_(lead)}.`;
+  // a ban or mute: until the operator lifts it, until when, or (an older server) as it says
+  const until = particulars.until ? moment(particulars.until * 1000) : "";
+  const sanction = (lifted: string, when: string, meanwhile: string): string =>
+    particulars.until_lifted ? _(lifted) : until ? _(when, { when: until }) : told(meanwhile);
   const notHere = N_(
     "No table with that id here. Check the id, and for a private table the invite code too.",
   );
@@ -119,20 +123,16 @@ export function refusalWords(
     no_such_game: N_("No finished game of that table is kept here."),
     no_such_device: N_("That device is no longer one of your player's."),
     server_full: N_("The server is full: try again later."),
-    banned: particulars.until_lifted
-      ? _("That name or this address is banned on this server until its operator lifts the ban.")
-      : particulars.until
-        ? _("That name or this address is banned on this server until {when}.", {
-            when: moment(particulars.until * 1000),
-          })
-        : told(N_("That name or this address is banned on this server for a while")),
-    muted: particulars.until_lifted
-      ? _("You are muted on this server until its operator lifts it: your chat line was not sent.")
-      : particulars.until
-        ? _("You are muted on this server until {when}: your chat line was not sent.", {
-            when: moment(particulars.until * 1000),
-          })
-        : told(N_("You are muted on this server for a while: your chat line was not sent")),
+    banned: sanction(
+      N_("That name or this address is banned on this server until its operator lifts the ban."),
+      N_("That name or this address is banned on this server until {when}."),
+      N_("That name or this address is banned on this server for a while"),
+    ),
+    muted: sanction(
+      N_("You are muted on this server until its operator lifts it: your chat line was not sent."),
+      N_("You are muted on this server until {when}: your chat line was not sent."),
+      N_("You are muted on this server for a while: your chat line was not sent"),
+    ),
     internal:
       UNAVAILABLE[detail ?? ""] ?? N_("Something went wrong on the server: try again in a moment."),
   };
