@@ -69,6 +69,23 @@ def test_hashed_assets_are_immutable_with_their_types(folder: Path) -> None:
     assert txt.header("Cache-Control") == "no-cache"  # not hashed: revalidated
 
 
+def test_the_modules_loaded_when_wanted_are_hashed_and_compressed(folder: Path) -> None:
+    """esbuild names what the page loads later by a hash of its own (a screen opened
+    rarely, a language): cached for a year as the page's script is, compressed both
+    ways; a name merely like it is not."""
+    chunk = "lang-de.ABCD2345.js"
+    (folder / chunk).write_text("export default {messages: {}};" * 40)
+    (folder / f"{chunk}.br").write_bytes(b"brotli")  # made by the build
+    (folder / "lang-de.abcd2345.js").write_text("x")  # lower case: no esbuild hash
+    web = WebAssets.load(folder)
+    for coding in ("br", "gzip"):
+        r = web.answer("GET", f"/{chunk}", accept_encoding=coding)
+        assert r.status == 200 and r.header("Content-Encoding") == coding
+        assert r.header("Content-Type") == "text/javascript; charset=utf-8"
+        assert r.header("Cache-Control") == IMMUTABLE
+    assert web.answer("GET", "/lang-de.abcd2345.js").header("Cache-Control") == "no-cache"
+
+
 def test_every_answer_carries_a_strict_csp(folder: Path) -> None:
     web = WebAssets.load(folder)
     for r in (web.answer("GET", "/"), web.answer("GET", "/nope"), web.answer("POST", "/")):
