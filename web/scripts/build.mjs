@@ -40,6 +40,9 @@ async function bundle(entry, extra = {}) {
     legalComments: "none", // the licenses ship in licenses.txt
     charset: "utf8",
     absWorkingDir: root,
+    // paths as they are written (a copy of web/ whose node_modules is a link to another
+    // tree's builds the same files: a split bundle's names hash its inputs' paths too)
+    preserveSymlinks: true,
     ...extra,
   });
   return result;
