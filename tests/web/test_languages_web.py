@@ -94,7 +94,6 @@ def check(page: Any, lang: str, screen: str, size: str, found: dict[str, list[st
     shot(page, f"{size}-lang-{lang}-{screen}")
 
 
-@pytest.mark.long
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["xx", "de"])
 def test_every_main_screen_reads_in_the_language(
