@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from .messages import (
     CLIENT_MESSAGES,
     DEFAULT_LIMITS,
+    FIELD_ADDED_IN,
     MAX_ID,
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
@@ -58,22 +59,32 @@ class ProtocolError(Exception):
     ``message`` says what is wrong for a human, and ``id`` is the client message id when
     it could be read (so the error can answer it)."""
 
-    def __init__(self, code: ErrorCode, message: str, id: int | None = None) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, id: int | None = None, field: str | None = None
+    ) -> None:
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
         self.id = id
+        self.field = field
+        """With ``invalid_field``: the path of the first field at fault (``options.players``)."""
 
-    def to_message(self) -> ErrorMsg:
-        """The ``error`` message a server sends back for this error."""
-        return ErrorMsg(code=self.code.value, message=self.message, re=self.id)
+    def to_message(self, minor: int = PROTOCOL_VERSION[1]) -> ErrorMsg:
+        """The ``error`` message a server sends back for this error, on a connection
+        speaking 1.``minor`` (``field`` from 1.5 on)."""
+        field = self.field if minor >= FIELD_ADDED_IN else None
+        return ErrorMsg(code=self.code.value, message=self.message, re=self.id, field=field)
 
 
 def error_message(
-    code: ErrorCode, message: str, re: int | None = None, detail: str | None = None
+    code: ErrorCode,
+    message: str,
+    re: int | None = None,
+    detail: str | None = None,
+    versions: tuple[tuple[int, int], ...] = (),
 ) -> ErrorMsg:
     """An ``error`` message answering client message ``re``."""
-    return ErrorMsg(code=code.value, message=message, re=re, detail=detail)
+    return ErrorMsg(code=code.value, message=message, re=re, detail=detail, versions=versions)
 
 
 def encode(msg: BaseModel, *, seq: int | None = None) -> bytes:
@@ -116,12 +127,15 @@ def _unpack(data: bytes, limit: int) -> dict[str, Any]:
     return obj
 
 
+def _where(loc: tuple[int | str, ...], kind: str) -> str:
+    """``options.players``: a field's path in message ``kind`` ("" for the whole)."""
+    return ".".join(str(p) for p in (loc[1:] if loc[:1] == (kind,) else loc))
+
+
 def _reasons(e: ValidationError, kind: str, limit: int = 3) -> str:
     parts = []
     for err in e.errors(include_url=False, include_input=False)[:limit]:
-        loc = err["loc"][1:] if err["loc"][:1] == (kind,) else err["loc"]
-        where = ".".join(str(p) for p in loc) or "message"
-        parts.append(f"{where}: {err['msg']}")
+        parts.append(f"{_where(err['loc'], kind) or 'message'}: {err['msg']}")
     more = e.error_count() - limit
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
@@ -140,7 +154,9 @@ def _decode(
     try:
         return adapter.validate_python(obj)
     except ValidationError as e:
-        raise ProtocolError(ErrorCode.INVALID_FIELD, f"{kind}: {_reasons(e, kind)}", msg_id) from e
+        field = _where(e.errors(include_url=False, include_input=False)[0]["loc"], kind) or None
+        message = f"{kind}: {_reasons(e, kind)}"
+        raise ProtocolError(ErrorCode.INVALID_FIELD, message, msg_id, field) from e
     except Exception as e:
         raise ProtocolError(ErrorCode.INVALID_FIELD, f"{kind}: {type(e).__name__}", msg_id) from e
 
@@ -167,11 +183,13 @@ def check_version(hello: HelloMsg) -> ErrorMsg | None:
         return None
     speaks = ", ".join(f"{m}.x" for m in SUPPORTED_MAJORS)
     have = f"{PROTOCOL_VERSION[0]}.{PROTOCOL_VERSION[1]}"
+    major_now = PROTOCOL_VERSION[0]
     return error_message(
         ErrorCode.VERSION_UNSUPPORTED,
         f"protocol {major}.{minor} is not supported; this server speaks {speaks} (at {have})",
         re=hello.id,
         detail=",".join(str(m) for m in SUPPORTED_MAJORS),
+        versions=tuple((m, PROTOCOL_VERSION[1] if m == major_now else 0) for m in SUPPORTED_MAJORS),
     )
 
 

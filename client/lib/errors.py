@@ -52,6 +52,14 @@ class ServerError(ClientError):
     code = "error"
     retry_after: int | None = None
     """1.3, with ``rate_limited`` of a sign-in: seconds to wait before asking again."""
+    field: str | None = None
+    """1.5, with ``invalid_field``: the request's field refused (``options.players``)."""
+    until: int | None = None
+    """With ``banned`` and ``muted``: when the sanction ends (Unix seconds)."""
+    until_lifted: bool = False
+    """With ``banned`` and ``muted``: the sanction lasts until the operator lifts it."""
+    versions: tuple[tuple[int, int], ...] = ()
+    """With ``version_unsupported``: the newest version of each major the server speaks."""
 
     def __init__(self, code: str, message: str, detail: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -64,6 +72,10 @@ class ServerError(ClientError):
         cls = ERROR_CLASSES.get(msg.code, ServerError)
         error = cls(msg.code, msg.message, msg.detail)
         error.retry_after = msg.retry_after
+        error.field = msg.field
+        error.until = msg.until
+        error.until_lifted = msg.until_lifted
+        error.versions = msg.versions
         return error
 
 

@@ -168,6 +168,7 @@ from .server import (
 )
 from .version import (
     ADDED_IN,
+    FIELD_ADDED_IN,
     JSON_SUBPROTOCOL,
     MINOR_1_0,
     MINOR_1_1,
@@ -192,6 +193,7 @@ __all__ = [
     "CLIENT_MESSAGES",
     "DEFAULT_LIMITS",
     "EVENT_MODELS",
+    "FIELD_ADDED_IN",
     "JSON_SUBPROTOCOL",
     "MAX_BOARD_PAGE",
     "MAX_ID",

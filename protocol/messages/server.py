@@ -202,7 +202,9 @@ class AckMsg(_ServerMsg):
 class ErrorMsg(_ServerMsg):
     """Your message (``re``) was refused, or the connection broke a rule. Nothing
     changed. ``detail`` refines ``code``: for ``illegal_move`` the engine's reason
-    (``not_in_line``, ``bad_target``, ``unknown_card``, ``bad_action``, ...)."""
+    (``not_in_line``, ``bad_target``, ``unknown_card``, ``bad_action``, ...); ``field``,
+    ``until`` and ``versions`` give a refusal's particulars, so a client can say it in
+    its own words."""
 
     type: Literal["error"] = "error"
     code: str
@@ -216,6 +218,18 @@ class ErrorMsg(_ServerMsg):
     """1.3, with ``rate_limited`` for a request that costs a slow hash (``register``,
     ``sign_in``, ``redeem_code``, ``new_device_code``): seconds to wait before asking
     again."""
+    field: str | None = None
+    """1.5, with ``invalid_field``: the refused field, by its path in the request
+    (``card``, ``options.players``, ``since``); absent where no one field is at fault."""
+    until: int | None = None
+    """With ``banned`` and ``muted`` (any version): when the sanction ends (Unix
+    seconds)."""
+    until_lifted: bool = False
+    """With ``banned`` and ``muted`` (any version): the sanction lasts until the
+    operator lifts it."""
+    versions: tuple[tuple[int, int], ...] = ()
+    """With ``version_unsupported`` (any version): the newest version of each major
+    this server speaks (``[[1, 4]]``: 1.0 to 1.4)."""
 
 
 class PongMsg(_ServerMsg):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "ADDED_IN",
+    "FIELD_ADDED_IN",
     "JSON_SUBPROTOCOL",
     "MINOR_1_0",
     "MINOR_1_1",
@@ -44,6 +45,9 @@ ADDED_IN: dict[str, int] = {
 """Client message type -> the minor version that added it (absent: 1.0). A connection
 whose ``hello`` chose an older minor gets ``unknown_type`` for it, as that minor's
 server answered it."""
+FIELD_ADDED_IN = 5
+"""The minor version from which an ``invalid_field`` error names its ``field``: an older
+connection gets the error its minor's server sent (the golden frames hold it)."""
 SUPPORTED_MAJORS: tuple[int, ...] = (1,)
 """Major versions a server built on this package accepts in ``hello``."""
 SUBPROTOCOL = "kupferkessel.v1"

@@ -22,23 +22,43 @@ __all__ = [
 class TableError(Exception):
     """A request a table refuses; ``code`` is a protocol error code, ``detail`` the
     engine's own code for an illegal move; ``retry_after`` the seconds to wait before
-    asking again (``rate_limited`` of a sign-in, ``server.players.hashing``)."""
+    asking again (``rate_limited`` of a sign-in, ``server.players.hashing``); ``field``
+    the request's field ``invalid_field`` refuses; ``until`` when a ban or mute ends
+    (Unix seconds; None with ``until_lifted``: when the operator lifts it)."""
 
     def __init__(
-        self, code: str, message: str, detail: str | None = None, retry_after: int | None = None
+        self,
+        code: str,
+        message: str,
+        detail: str | None = None,
+        retry_after: int | None = None,
+        *,
+        field: str | None = None,
+        until: int | None = None,
+        until_lifted: bool = False,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.detail = detail
         self.retry_after = retry_after
+        self.field = field
+        self.until = until
+        self.until_lifted = until_lifted
 
     def answer(self, re: int | None, minor: int) -> m.ErrorMsg:
         """The ``error`` refusing message ``re`` on a connection speaking 1.``minor``:
-        ``retry_after`` only from 1.3 on (an older client got exactly what it did)."""
-        retry = self.retry_after if minor >= 3 else None
+        ``retry_after`` only from 1.3 on, ``field`` from 1.5 on (an older client gets
+        exactly what it did); a ban's or mute's end in every version."""
         return m.ErrorMsg(
-            code=self.code, message=self.message, re=re, detail=self.detail, retry_after=retry
+            code=self.code,
+            message=self.message,
+            re=re,
+            detail=self.detail,
+            retry_after=self.retry_after if minor >= 3 else None,
+            field=self.field if minor >= m.FIELD_ADDED_IN else None,
+            until=self.until,
+            until_lifted=self.until_lifted,
         )
 
 

@@ -152,7 +152,7 @@ class Seating:
         none, or if ``player`` (a registered player) sits here already."""
         if seat is not None:
             if not 0 <= seat < len(self.seats):
-                raise TableError("invalid_field", f"no seat {seat} at this table")
+                raise TableError("invalid_field", f"no seat {seat} at this table", field="seat")
             if self.seats[seat].taken:
                 raise TableError("seat_taken", f"seat {seat} is taken")
             chosen = self.seats[seat]

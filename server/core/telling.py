@@ -153,6 +153,7 @@ class Telling:
                 "invalid_field",
                 f"catch_up: since ({since}) is after the table's state ({scene.version})",
                 "since",
+                field="since",
             )
         steps, omitted = journal.since(since, MAX_MISSED_STEPS)
         occupant.deliver_missed(scene, since, scene.version, steps, omitted, re)

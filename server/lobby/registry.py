@@ -161,11 +161,13 @@ class Lobby:
         if cursor is not None:
             start, digits = cursor[:1], cursor[1:]
             if not (digits.isdigit() and len(digits) <= 18):  # nothing past 2**63
-                raise TableError("invalid_field", "list_tables: not a cursor")
+                raise TableError("invalid_field", "list_tables: not a cursor", field="cursor")
             after = int(digits)
             if start not in passes:
                 raise TableError(
-                    "invalid_field", "list_tables: this cursor belongs to another order"
+                    "invalid_field",
+                    "list_tables: this cursor belongs to another order",
+                    field="cursor",
                 )
         keep: dict[str, Callable[[TableFacts], bool]] = {
             "a": lambda t: True,

@@ -139,8 +139,13 @@ class Session(Framing):
         self.transport.send(message, re)
 
     def error(self, code: str, message: str, re: int | None, detail: str | None = None) -> None:
-        self.figures.errors.add(code)  # every error sent is counted (a refusal: in handle_frame)
-        self.send(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
+        self.refuse(m.ErrorMsg(code=code, message=message, re=re, detail=detail))
+
+    def refuse(self, error: m.ErrorMsg) -> None:
+        self.figures.errors.add(
+            error.code
+        )  # every error sent is counted (a refusal: in handle_frame)
+        self.send(error)
 
     def close(self, code: int, reason: str) -> None:
         """Send ``bye`` after what is queued, then close with ``code``."""
@@ -215,7 +220,7 @@ class Session(Framing):
             kind = e.message.split(":", 1)[0]
             if e.code is m.ErrorCode.INVALID_FIELD and self._unknown_here(kind):
                 e = _unknown(kind, e.id)  # 1.0 never read a 1.1 message's fields
-            self.error(e.code.value, e.message, e.id)
+            self.refuse(e.to_message(self.minor))
             return
         try:
             await self.dispatch(msg)
@@ -253,7 +258,7 @@ class Session(Framing):
     async def on_hello(self, msg: m.HelloMsg) -> None:
         refusal = check_version(msg)
         if refusal is not None:
-            self.error(refusal.code, refusal.message, refusal.re, refusal.detail)
+            self.refuse(refusal)
             self.close(CLOSE_NORMAL, "version_unsupported: " + refusal.message)
             return
         self._enter(Phase.LOBBY, None)
@@ -316,7 +321,7 @@ class Session(Framing):
         self.limiter.messages.charge(size / cfg.listing_bytes_per_token)
 
     async def on_create_table(self, msg: m.CreateTableMsg) -> None:
-        check_shown_text(msg.name, "a table's name")
+        check_shown_text(msg.name, "a table's name", "name")
         o = msg.options
         try:
             options = options_to_shared(o)
@@ -455,7 +460,7 @@ class Session(Framing):
         if not self.chat_bucket.take():
             self.figures.rate_limited.add("chat")
             raise TableError("rate_limited", "too many chat lines: wait a moment")
-        check_shown_text(msg.text, "a chat line")
+        check_shown_text(msg.text, "a chat line", "text")
         self.conduct.may_chat(self.name, self.address)
         await table.apply(self, Chat(self.name, msg.text))
 

@@ -18,6 +18,7 @@ address or a CIDR range (``server.ops.addresses``). ``Moderation`` is the sessio
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import time
 import unicodedata
@@ -48,6 +49,13 @@ def until_text(s: Sanction) -> str:
     if s.until is None:
         return "until the operator lifts it"
     return "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(s.until))
+
+
+def _refusal(code: str, message: str, s: Sanction) -> TableError:
+    """``banned`` or ``muted`` with the end of ``s`` as fields a client says in its words
+    (rounded up to the second, so it never reads as over before it is)."""
+    until = None if s.until is None else math.ceil(s.until)
+    return TableError(code, message, until=until, until_lifted=s.until is None)
 
 
 class Sanctioned(Protocol):
@@ -129,14 +137,14 @@ class Moderation:
         s = self.banned(name, address)
         if s is not None:
             log.info("refused: banned", extra={"sanction": s.id, "address": address})
-            raise TableError("banned", f"the operator banned {_what(s)} {until_text(s)}")
+            raise _refusal("banned", f"the operator banned {_what(s)} {until_text(s)}", s)
 
     def may_chat(self, name: str, address: str) -> None:
         self.may_sit(name, address)  # a banned name does not chat either
         s = self.muted(name, address)
         if s is not None:
             log.info("refused: muted", extra={"sanction": s.id, "address": address})
-            raise TableError("muted", f"the operator muted {_what(s)} {until_text(s)}")
+            raise _refusal("muted", f"the operator muted {_what(s)} {until_text(s)}", s)
 
     # ------------------------------------------------------------------ actions
     async def add(

@@ -84,14 +84,14 @@ class Account:
         ``name`` if it may be a name (``invalid_field`` if not: ``names.check_name``)."""
         if self.player is not None:
             return self.player.name
-        check_name(name)
+        check_name(name, field="player")
         return name
 
     def watch_name(self, name: str) -> str:
         """``name``, the name a watcher chats under (its ``hello``'s ``client``), if it
         may be a name or says nothing (``invalid_field`` if not)."""
         if name.strip():
-            check_name(name)
+            check_name(name, field="client")
         return name
 
     def check_create(self, msg: m.CreateTableMsg, minor: int) -> bool:

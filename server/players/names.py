@@ -337,12 +337,13 @@ def name_refusal(name: str, *, scripts: bool = True) -> tuple[str, str] | None:
     return None
 
 
-def check_name(name: str, *, scripts: bool = True) -> None:
-    """``invalid_field`` (``detail``: why) unless ``name`` may be a name here."""
+def check_name(name: str, *, scripts: bool = True, field: str = "name") -> None:
+    """``invalid_field`` (``detail``: why) unless ``name``, the request's ``field``, may
+    be a name here."""
     refused = name_refusal(name, scripts=scripts)
     if refused is not None:
         detail, message = refused
-        raise TableError("invalid_field", message, detail)
+        raise TableError("invalid_field", message, detail, field=field)
 
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -352,15 +353,17 @@ as another table's or a line that seems to be someone else's. The marks (U+200E,
 U+061C) only nudge neutral characters and stay allowed."""
 
 
-def check_shown_text(text: str, what: str) -> None:
+def check_shown_text(text: str, what: str, field: str) -> None:
     """``invalid_field`` (``detail`` ``bidi``) for ``text`` shown to others (``what``:
-    which field, for the message) that carries a bidi embedding, override or isolate."""
+    which field, for the message; ``field``: its name in the request) that carries a
+    bidi embedding, override or isolate."""
     for c in text:
         if c in BIDI_CONTROLS:
             raise TableError(
                 "invalid_field",
                 f"{what} may not contain U+{ord(c):04X}: no bidi embeddings, overrides or isolates",
                 "bidi",
+                field=field,
             )
 
 

@@ -79,7 +79,7 @@ def _cursor(cursor: str, pattern: re.Pattern[str]) -> re.Match[str]:
     every number it yields fits the store's 64-bit integers."""
     found = pattern.fullmatch(cursor)
     if found is None:
-        raise TableError("invalid_field", "cursor: not a cursor of this listing")
+        raise TableError("invalid_field", "cursor: not a cursor of this listing", field="cursor")
     return found
 
 
@@ -331,7 +331,9 @@ class Players:
             after, rank, place = int(found[1]), int(found[2]), int(found[3])
             page = self.store.rated_page(after, want + 2)
             if not page or not 1 <= rank <= place:
-                raise TableError("invalid_field", "cursor: not a place on this leaderboard")
+                raise TableError(
+                    "invalid_field", "cursor: not a place on this leaderboard", field="cursor"
+                )
             entries = _ranked(page, place - 1, rank)[1:]  # the cursor's player, ranked
             page = page[1:]
         shown = entries[:want]

@@ -242,12 +242,14 @@ export interface DiscardedEvent {
   seat: number;
 }
 
-/** Your message (`re`) was refused, or the connection broke a rule. Nothing changed. `detail` refines `code`: for `illegal_move` the engine's reason (`not_in_line`, `bad_target`, `unknown_card`, `bad_action`, ...). */
+/** Your message (`re`) was refused, or the connection broke a rule. Nothing changed. `detail` refines `code`: for `illegal_move` the engine's reason (`not_in_line`, `bad_target`, `unknown_card`, `bad_action`, ...); `field`, `until` and `versions` give a refusal's particulars, so a client can say it in its own words. */
 export interface ErrorMsg {
   /** A stable error code (see ErrorCode). */
   code: string;
   /** Refines `code`: the engine's reason for `illegal_move`; `seeded` or `protocol_1_0` for `not_allowed` (see the error codes). (default null) */
   detail?: string | null;
+  /** 1.5, with `invalid_field`: the refused field, by its path in the request (`card`, `options.players`, `since`); absent where no one field is at fault. (default null) */
+  field?: string | null;
   /** For humans; may change between versions. */
   message: string;
   /** The `id` of the client message this answers; absent when unsolicited. (default null) */
@@ -257,6 +259,12 @@ export interface ErrorMsg {
   /** 1, 2, 3, ... per connection with no gaps (`welcome` is 1). (default 0) */
   seq?: number;
   type: "error";
+  /** With `banned` and `muted` (any version): when the sanction ends (Unix seconds). (default null) */
+  until?: number | null;
+  /** With `banned` and `muted` (any version): the sanction lasts until the operator lifts it. (default false) */
+  until_lifted?: boolean;
+  /** With `version_unsupported` (any version): the newest version of each major this server speaks (`[[1, 4]]`: 1.0 to 1.4). (default []) */
+  versions?: ([number, number])[];
 }
 
 /** Public events (in order) that led to `state_version`; a `view` follows. */
