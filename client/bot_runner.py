@@ -4,7 +4,8 @@ The reference third-party client (docs/PROTOCOL.md): it uses only the client lib
 (``client.lib``) and decides with ``shared.bots.make_bot``, fed with nothing but the
 views and public events this seat receives. Without ``--table`` it creates a table and
 waits for people to join it; with ``--table`` it sits down at that table (or takes its
-seat back, if it kept a token for it).
+seat back, if it kept a token for it). What it prints for a person is in the language
+the terminal client would speak (``--lang``, the settings, the locale).
 """
 
 from __future__ import annotations
@@ -17,15 +18,19 @@ from collections.abc import Sequence
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+from client.i18n import _, colour_word
 from protocol import messages as m
 from shared.bots import LEVELS, make_bot
 from shared.bots.base import Bot
 from shared.events import Event
 from shared.game import Take
 
+from .commands.common import choose_language, lang_argument
 from .convert import events_from_models, view_from_model
 from .lib import Client, ClientError, ConnectionLost, ServerError, Status
 from .tokens import use_data_dir
+from .ui.refusals import client_error_words
+from .ui.render.side import level_word
 
 __all__ = ["add_arguments", "play_seat", "run"]
 
@@ -38,6 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="Bot", help="player name (default Bot)")
     p.add_argument("--players", type=int, choices=(2, 3), default=2, help="for a new table")
     p.add_argument("--data-dir", help="where its seat tokens are kept (as for the other commands)")
+    lang_argument(p)
 
 
 async def play_seat(client: Client, level: str, seed: int | None = None) -> m.GameView:
@@ -95,26 +101,35 @@ async def send_take(
             return True
         except ServerError as e:
             if e.detail not in RETRYABLE:
-                print(f"take refused: {e}", file=sys.stderr)
+                print(_refused(e), file=sys.stderr)
                 return False
             pause = pauses[min(tries, len(pauses) - 1)]
             tries += 1
-            print(f"take not stored ({e.detail}): trying again in {pause:g} s", file=sys.stderr)
+            said = _("take not stored ({detail}): trying again in {pause} s")
+            print(said.format(detail=e.detail, pause=f"{pause:g}"), file=sys.stderr)
             await asyncio.sleep(pause)
         except ConnectionLost as e:  # a fresh view follows the reconnection
-            print(f"take refused: {e}", file=sys.stderr)
+            print(_refused(e), file=sys.stderr)
             return False
+
+
+def _refused(e: ClientError) -> str:
+    return _("take refused: {why}").format(why=client_error_words(e))
 
 
 def describe_result(view: m.GameView) -> str:
     """Each seat's total and who won, in a few lines (seats counted from 1)."""
     if not view.scores:
-        return "the game ended early (no score)"
+        return _("the game ended early (no score)")
     winners = view.result.winners if view.result is not None else view.winners
     lines = []
     for s in view.scores:
-        won = " (wins)" if s.seat in winners else ""
-        lines.append(f"seat {s.seat + 1} {s.colour}: {s.total} points{won}")
+        said = (
+            _("seat {number} {colour}: {total} points (wins)")
+            if s.seat in winners
+            else _("seat {number} {colour}: {total} points")
+        )
+        lines.append(said.format(number=s.seat + 1, colour=colour_word(s.colour), total=s.total))
     return "\n".join(lines)
 
 
@@ -123,12 +138,14 @@ def refused(url: str, e: Exception) -> str:
     with an HTTP status (a ban: 403), closed at once (full: 1013 ``server_full``), or
     does not speak WebSocket at all."""
     if isinstance(e, InvalidStatus):
-        return f"{url} refused the connection (HTTP {e.response.status_code})"
+        return _("{url} refused the connection (HTTP {status})").format(
+            url=url, status=e.response.status_code
+        )
     if isinstance(e, ConnectionClosed):
         close = e.rcvd
-        why = f"{close.code} {close.reason}".strip() if close is not None else "no reason given"
-        return f"{url} closed the connection at once ({why})"
-    return f"{url} is not a game server ({e})"
+        why = f"{close.code} {close.reason}".strip() if close is not None else _("no reason given")
+        return _("{url} closed the connection at once ({why})").format(url=url, why=why)
+    return _("{url} is not a game server ({why})").format(url=url, why=e)
 
 
 async def run_bot(args: argparse.Namespace) -> int:
@@ -143,21 +160,26 @@ async def run_bot(args: argparse.Namespace) -> int:
             created = await client.create_table(
                 f"{args.name}'s table", m.TableOptions(players=args.players), player=args.name
             )
-            invite = f" (invite {created.invite})" if created.invite else ""
-            print(f"created table {created.table.id}{invite}; waiting for players")
+            said = (
+                _("created table {table} (invite {invite}); waiting for players")
+                if created.invite
+                else _("created table {table}; waiting for players")
+            )
+            print(said.format(table=created.table.id, invite=created.invite))
         elif client.saved_table(args.table, args.name):
             await client.resume(args.table, args.name)
         else:
             await client.join(args.table, args.name, invite=args.invite)
         seat = client.seat + 1 if client.seat is not None else "?"
-        print(f"playing seat {seat} of table {client.table} as {args.level}")
+        said = _("playing seat {seat} of table {table} as {level}")
+        print(said.format(seat=seat, table=client.table, level=level_word(args.level)))
         await client.ready()
         final = await play_seat(client, args.level, seed=secrets.randbits(32))
         print(describe_result(final))
-        print("the game is over: leaving the table")
+        print(_("the game is over: leaving the table"))
         return 0
     except ClientError as e:
-        print(f"kupferkessel bot: {e}", file=sys.stderr)
+        print(f"kupferkessel bot: {client_error_words(e)}", file=sys.stderr)
         return 1
     finally:
         await client.close()
@@ -165,10 +187,12 @@ async def run_bot(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     use_data_dir(getattr(args, "data_dir", None))
+    choose_language(args)
     try:
         return asyncio.run(run_bot(args))
     except OSError as e:
-        print(f"kupferkessel bot: cannot reach {args.url}: {e}", file=sys.stderr)
+        said = _("cannot reach {url}: {why}").format(url=args.url, why=e)
+        print(f"kupferkessel bot: {said}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -13,7 +13,14 @@ from client.i18n import LANGUAGES, PSEUDO, _, detect, use
 from ..lib import BadAddress, normalize_url
 from ..tokens import DATA_DIR_ENV, data_dir, use_data_dir
 
-__all__ = ["add_name_argument", "default_name", "quiet_logging", "url_argument"]
+__all__ = [
+    "add_name_argument",
+    "choose_language",
+    "default_name",
+    "lang_argument",
+    "quiet_logging",
+    "url_argument",
+]
 
 
 def default_name() -> str:
@@ -28,17 +35,30 @@ def default_name() -> str:
 def add_name_argument(p: argparse.ArgumentParser) -> None:
     """``--name``, ``--data-dir`` and ``--lang``, which every terminal command takes."""
     p.add_argument("--name", default=default_name(), help="your name at the table")
-    p.add_argument(
-        "--lang",
-        choices=[*LANGUAGES, PSEUDO],
-        help="the language of the screens (default: the one chosen with l in the lobby, "
-        "else the locale, LANG)",
-    )
+    lang_argument(p)
     p.add_argument(
         "--data-dir",
         help=f"where seat tokens and client.log are kept (default: ${DATA_DIR_ENV} or "
         f"{data_dir()})",
     )
+
+
+def lang_argument(p: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of what a command shows or prints."""
+    p.add_argument(
+        "--lang",
+        choices=[*LANGUAGES, PSEUDO],
+        help="the language of the screens and of what is printed (default: the one chosen "
+        "with l in the lobby, else the locale, LANG)",
+    )
+
+
+def choose_language(args: argparse.Namespace) -> None:
+    """Speak the language the terminal client would: ``--lang``, else the one kept in
+    the settings (of the data directory in use), else the locale."""
+    from ..settings import Settings  # the data directory is known only now
+
+    use(detect(Settings.load().lang, getattr(args, "lang", None)))
 
 
 def url_argument(value: str) -> str:
@@ -55,9 +75,7 @@ def quiet_logging(args: argparse.Namespace | None = None) -> None:
     the screen."""
     if args is not None:
         use_data_dir(getattr(args, "data_dir", None))
-        from ..settings import Settings  # the data directory is known only now
-
-        use(detect(Settings.load().lang, getattr(args, "lang", None)))
+        choose_language(args)
     root = logging.getLogger()
     for h in list(root.handlers):
         root.removeHandler(h)
@@ -144,6 +162,7 @@ def run_client_app(command: str, args: argparse.Namespace, *, watch: bool) -> in
     from websockets.exceptions import InvalidHandshake, InvalidURI
 
     from ..lib import ClientError
+    from ..ui.refusals import client_error_words
 
     quiet_logging(args)
     try:
@@ -152,8 +171,8 @@ def run_client_app(command: str, args: argparse.Namespace, *, watch: bool) -> in
                 name=args.name, url=args.url, table=args.table, invite=args.invite, watch=watch
             )
         )
-    except ClientError as e:
-        return fail(command, str(e))
+    except ClientError as e:  # a refusal (a version it does not speak) in the language
+        return fail(command, client_error_words(e))
     except OSError as e:
         return fail(command, f"cannot connect to {args.url}: {e.strerror or e}")
     except (InvalidHandshake, InvalidURI) as e:

@@ -21,14 +21,14 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from gettext import NullTranslations
 from importlib import resources
 from typing import ClassVar, Literal
 
 from babel import Locale
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_timedelta
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -51,6 +51,7 @@ __all__ = [
     "detect",
     "fmt_date",
     "fmt_datetime",
+    "fmt_duration",
     "fmt_list",
     "fmt_number",
     "ingredient",
@@ -215,6 +216,13 @@ def fmt_list(items: Iterable[str], style: Literal["standard", "or"] = "standard"
 def fmt_datetime(when: datetime, form: str = "short") -> str:
     """A moment as the language writes it (``05.12.26, 14:03``)."""
     return format_datetime(when, format=form, locale=_locale())
+
+
+def fmt_duration(seconds: float) -> str:
+    """``2 Stunden``: a length of time, rounded to its largest unit as the language says
+    it (the pseudo-locale's: the English, accented)."""
+    said = format_timedelta(timedelta(seconds=seconds), locale=_locale())
+    return pseudo_word(said) if _current[0] == PSEUDO else said
 
 
 def fmt_date(when: datetime, form: str = "short") -> str:

@@ -39,7 +39,7 @@ from .keys import key_bindings
 from .lobby import LobbyScreen
 from .pacing import Pacer
 from .players import PlayersScreen
-from .refusals import bye_words, client_error_words, refusal_words
+from .refusals import bye_words, client_error_words, error_words
 from .render import (
     Line,
     Size,
@@ -308,7 +308,7 @@ class KupferApp:
             self.notice_ply = 0  # the new game's: gone with its first take
         elif isinstance(u, m.ErrorMsg):
             # a refusal: stale once the game goes on
-            self.notice("! " + refusal_words(u.code, u.detail, u.retry_after))
+            self.notice("! " + error_words(u))
             self.game.table.failed()
         elif isinstance(u, Missed):  # 1.4: what was missed comes next, paced
             said = self.game.missed(u)

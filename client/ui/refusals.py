@@ -1,19 +1,31 @@
 """A server's refusal and goodbye in the player's language, from the code and fields.
 
 The protocol sends a stable code (``ErrorCode``), a ``detail`` that refines it and,
-for a sign-in asked too often, ``retry_after``; its ``message`` is English for logs
-and is not shown. A code this client does not know (a later minor version may add
-some) is said as a refusal with its code.
+for a sign-in asked too often, ``retry_after``; the particulars of some refusals as
+fields (``field``, ``until``, ``versions``); its ``message`` is English for logs and
+is not shown. A code this client does not know (a later minor version may add some)
+is said as a refusal with its code.
 """
 
 from __future__ import annotations
 
-from client.i18n import N_, _, ngettext
+import time
+from datetime import datetime
+from typing import Protocol
+
+from client.i18n import N_, _, fmt_datetime, fmt_duration, fmt_list, ngettext
 
 from ..lib import BadAddress, ConnectionLost, ServerError
 from ..lib.address import EXAMPLE
 
-__all__ = ["address_words", "bye_words", "client_error_words", "refusal_words"]
+__all__ = [
+    "Refusal",
+    "address_words",
+    "bye_words",
+    "client_error_words",
+    "error_words",
+    "refusal_words",
+]
 
 REFUSALS: dict[str, str] = {
     "malformed": N_("The server could not read a message of this client."),
@@ -102,6 +114,65 @@ def refusal_words(code: str, detail: str | None = None, retry_after: int | None 
     return said
 
 
+class Refusal(Protocol):
+    """What a refusal carries: an ``error`` message, or the library's ``ServerError``."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def detail(self) -> str | None: ...
+    @property
+    def retry_after(self) -> int | None: ...
+    @property
+    def field(self) -> str | None: ...
+    @property
+    def until(self) -> int | None: ...
+    @property
+    def until_lifted(self) -> bool: ...
+    @property
+    def versions(self) -> tuple[tuple[int, int], ...]: ...
+
+
+SANCTIONS: dict[str, tuple[str, str]] = {
+    "banned": (
+        N_("The server's operator has banned this player for {left} more, until {when}."),
+        N_("The server's operator has banned this player until they lift the ban."),
+    ),
+    "muted": (
+        N_("The server's operator has muted this player for {left} more, until {when}: no chat."),
+        N_("The server's operator has muted this player until they lift it: no chat."),
+    ),
+}
+"""A ban's and a mute's sentences: for a time (how long and until when), until lifted."""
+
+
+def error_words(e: Refusal) -> str:
+    """A refusal in a sentence from everything it carries: its particulars where the
+    server sent them (the field refused, a sanction's end, the versions spoken), else
+    its code and detail (``refusal_words``)."""
+    if e.code == "invalid_field" and e.field and e.detail not in DETAILS:
+        return _("The server refused the field {field} of that request.").format(field=e.field)
+    if e.code in SANCTIONS:
+        timed, lifted = SANCTIONS[e.code]
+        left = None if e.until is None else e.until - time.time()
+        if left is not None and left > 0:
+            when = fmt_datetime(datetime.fromtimestamp(e.until or 0).astimezone())
+            return _(timed).format(left=fmt_duration(left), when=when)
+        if e.until_lifted:
+            return _(lifted)
+    if e.code == "version_unsupported" and e.versions:
+        spoken = fmt_list((_versions(*v) for v in e.versions), "or")
+        return _("The server speaks only version {versions} of the protocol.").format(
+            versions=spoken
+        )
+    return refusal_words(e.code, e.detail, e.retry_after)
+
+
+def _versions(major: int, newest: int) -> str:
+    """``1.0-1.4``: the versions of a major up to its newest minor."""
+    return f"{major}.0-{major}.{newest}" if newest else f"{major}.0"
+
+
 def bye_words(reason: str) -> str:
     """``server: the server stops``: why the connection was closed."""
     why = (
@@ -118,7 +189,7 @@ def client_error_words(error: Exception) -> str:
     """What the client library raised, in a sentence: a server's refusal by its code,
     the connection gone, an address that is no game server's."""
     if isinstance(error, ServerError):
-        return refusal_words(error.code, error.detail, error.retry_after)
+        return error_words(error)
     if isinstance(error, ConnectionLost):
         return _("the connection closed") if "closed" in str(error) else _("not connected")
     if isinstance(error, BadAddress):

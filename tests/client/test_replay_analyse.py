@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from client.cli import main
+from client.commands.words import card_words
 from shared.analysis import Analysis
 from tests.shared.helpers import rules_example
 
@@ -67,7 +68,7 @@ def test_text_lists_each_decision_then_the_summaries_and_the_graph(
     assert len(rows) == 47
     for row, d in zip(rows, raw["decisions"], strict=True):
         assert row.split()[0] == str(d["ply"] + 1)  # moves from 1
-        assert f"(seat {d['seat'] + 1})  {d['take']['take']}" in row
+        assert f"(seat {d['seat'] + 1})  {card_words(d['take']['take'])}" in row  # ids in JSON
         assert (d["mark"] or "") == (row.split()[-1] if d["mark"] else "")
         if d["cost"]:
             assert f"{d['cost']:.1f} ±{d['noise']:.1f}" in row

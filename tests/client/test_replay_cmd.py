@@ -9,6 +9,9 @@ from typing import Any
 import pytest
 
 from client.cli import main
+from client.ui.render.side import recipe_text
+from protocol.convert import catalogue
+from shared.names import ingredient_name
 from tests.shared.helpers import rules_example
 
 from .tmux import KK, Tmux, needs_tmux, showing
@@ -50,7 +53,8 @@ def test_text_of_a_running_game(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = _run(capsys, _write(tmp_path, rules_example()))
     assert code == 0
     assert "White (seat 1) to move" in out  # seats from 1, as the client shows them
-    assert "spider_web-3" in out and "(corner)" in out
+    assert "Spider web 3" in out and "(corner)" in out  # card words; --json keeps the ids
+    assert "spider_web-3" not in out
     assert "Black (seat 2): space 15 (corner)" in out
     assert "Score" not in out
 
@@ -65,9 +69,10 @@ def test_text_of_a_finished_game_shows_every_score(capsys: pytest.CaptureFixture
         assert f"Score of {score['colour'].capitalize()} (seat {score['seat'] + 1})" in out
         assert f"  total: {score['total']}\n" in out
         for ing in score["ingredients"]:
-            assert f"  {ing['ingredient']:<14}" in out
+            assert f"  {ingredient_name(ing['ingredient']):<14}" in out
         for rec in score["recipes"]:
-            assert f"recipe {rec['id']}: {'met' if rec['met'] else 'missed'}" in out
+            said = "met" if rec["met"] else "missed"
+            assert f"recipe {recipe_text(rec['id'], catalogue())}: {said}" in out
     assert "value-1 cards:" in out and "Winner" in out
 
 

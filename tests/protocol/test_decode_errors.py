@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from protocol import (
     CLIENT_MESSAGES,
     DEFAULT_LIMITS,
+    FIELD_ADDED_IN,
     MAX_ID,
     SERVER_MESSAGES,
     ErrorCode,
@@ -262,3 +263,18 @@ def test_error_messages_name_the_field() -> None:
     with pytest.raises(ProtocolError) as info:
         decode_client(msgpack.packb({"type": "hello", "id": 1, "protocol": [1, "0"]}))
     assert "protocol.1" in info.value.message and "client: Field required" in info.value.message
+
+
+def test_an_invalid_field_is_named_from_1_5_on() -> None:
+    """The first field at fault, by its path: in ``error.field`` for a 1.5 connection;
+    a 1.0 to 1.4 one gets the error its version always got (the golden frames)."""
+    raw = {"type": "create_table", "id": 3, "name": "t", "options": {"players": 9}}
+    with pytest.raises(ProtocolError) as info:
+        decode_client(msgpack.packb(raw))
+    assert info.value.code == ErrorCode.INVALID_FIELD and info.value.field == "options.players"
+    assert info.value.to_message(FIELD_ADDED_IN).field == "options.players"
+    assert info.value.to_message(FIELD_ADDED_IN - 1).field is None
+    take = {"type": "take", "id": 4, "state_version": 1, "card": "Moss"}
+    with pytest.raises(ProtocolError) as info:
+        decode_client(msgpack.packb(take))
+    assert info.value.field == "card"
