@@ -18,6 +18,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 import platformdirs
 
@@ -74,7 +75,15 @@ class SavedSeat:
     name: str
 
 
-Entry = dict[str, str]  # {"token": ..., "name": ...}
+class Entry(TypedDict):
+    """A seat's entry: its token, the player name it was taken under and (1.4) the last
+    state version the client showed of its game, to catch up from when started again."""
+
+    token: str
+    name: str
+    shown: NotRequired[int]
+
+
 Data = dict[str, dict[str, dict[str, Entry]]]  # url -> table -> seat -> entry
 
 
@@ -109,11 +118,14 @@ class TokenStore:
                     entry = {str(entry.get("seat")): entry}
                 for seat, e in entry.items():
                     if isinstance(e, dict) and isinstance(e.get("token"), str) and seat.isdigit():
-                        name = e.get("name")
-                        data.setdefault(url, {}).setdefault(table, {})[seat] = {
+                        name, shown = e.get("name"), e.get("shown")
+                        kept: Entry = {
                             "token": e["token"],
                             "name": name if isinstance(name, str) else "",
                         }
+                        if type(shown) is int and shown >= 0:
+                            kept["shown"] = shown
+                        data.setdefault(url, {}).setdefault(table, {})[seat] = kept
         return data
 
     def _write(self, data: Data) -> None:
@@ -123,6 +135,21 @@ class TokenStore:
         data = self._read()
         data.setdefault(url, {}).setdefault(table, {})[str(seat)] = {"token": token, "name": name}
         self._write(data)
+
+    def keep_shown(self, url: str, table: str, seat: int, state_version: int) -> None:
+        """Keep ``state_version``, the last state the client showed of ``seat``'s game,
+        with the seat's token (nothing without a token; never an earlier state)."""
+        data = self._read()
+        entry = data.get(url, {}).get(table, {}).get(str(seat))
+        if entry is not None and entry.get("shown", -1) < state_version:
+            entry["shown"] = state_version
+            self._write(data)
+
+    def shown(self, url: str, table: str, seat: int) -> int | None:
+        """The last state version the client showed of ``seat``'s game (None: not kept,
+        by an older client or before the game)."""
+        entry = self._read().get(url, {}).get(table, {}).get(str(seat))
+        return None if entry is None else entry.get("shown")
 
     def token(
         self, url: str, table: str, name: str | None = None, seat: int | None = None

@@ -46,7 +46,7 @@ from ..tokens import TokenStore
 from .address import normalize_url
 from .errors import ClientError, ConnectionLost, ServerError
 from .requests import TableRequests
-from .results import Missed, Status, Update, is_update
+from .results import Missed, Seated, Status, Update, is_update
 
 __all__ = ["CLIENT_VERSION", "Client"]
 
@@ -112,6 +112,10 @@ class Client(TableRequests):
         self._closing = False
         self._final_reason: str | None = None
         self._held: list[Update] | None = None  # updates held back while catching up
+        self.resumed_from: int | None = None
+        """1.4: the state a seat taken back from its token on disk had been shown to
+        (kept with the token, ``shown``): its missed takes, from there on, came first in
+        the update stream, as after a reconnection. None: no such catch-up."""
 
     def __repr__(self) -> str:
         return f"<Client {self.url} table={self.table} seat={self.seat}>"
@@ -340,18 +344,52 @@ class Client(TableRequests):
             for update in held:
                 self._emit(update)
 
-    async def _catch_up(self, since: int | None) -> None:
+    def shown(self, state_version: int) -> None:
+        """The screen has shown our seat's game up to ``state_version``: kept with the
+        seat's token on disk, so that a client started again (``resume`` from the token)
+        shows the takes made since, paced, as after a reconnection."""
+        table, seat = self.table, self.seat
+        if self.tokens is None or table is None or seat is None:
+            return
+        try:
+            self.tokens.keep_shown(self.url, table, seat, state_version)
+        except OSError as e:
+            log.warning("cannot keep the state shown: %s", type(e).__name__)
+
+    async def resume(
+        self, table: str | None = None, player: str | None = None, seat: int | None = None
+    ) -> Seated:
+        """Take back a seat (``TableRequests.resume``). From a token kept on disk (a
+        client started again, or back from the lobby) with the last state it showed
+        kept beside it, on 1.4: what was missed since that state comes first in the
+        update stream (``Missed``, then each state's events), then the fresh view, as
+        after a reconnection (``resumed_from`` says from where)."""
+        if self.table is not None or self.tokens is None:  # a reconnection: ``_restore``
+            return await super().resume(table, player, seat)
+        self._held, self.resumed_from = [], None
+        try:
+            seated = await super().resume(table, player, seat)
+            since = self.tokens.shown(self.url, seated.table, seated.seat)
+            if await self._catch_up(since):
+                self.resumed_from = since
+            return seated
+        finally:
+            held, self._held = self._held or [], None
+            for update in held:
+                self._emit(update)
+
+    async def _catch_up(self, since: int | None) -> bool:
         """1.4: the states missed since ``since`` into the update stream (a ``Missed``,
         then each state's events), ahead of the held-back fresh view; a held state's
-        events the steps already carry are dropped."""
+        events the steps already carry are dropped. Whether it caught up."""
         assert self.welcome is not None
         if since is None or tuple(self.welcome.protocol) < (1, 4):
-            return
+            return False
         try:
             missed = await self.catch_up(since)
         except ServerError as e:  # the game is not on (any more): nothing to tell
             log.info("no catch-up: %s", e.code)
-            return
+            return False
         mine = [s for s in missed.steps if s.by_computer and self._took(s.events) == self.seat]
         self._emit(Missed(since, len(missed.steps), missed.omitted, len(mine)))
         for step in missed.steps:
@@ -368,6 +406,7 @@ class Client(TableRequests):
             for u in self._held
             if not (isinstance(u, m.EventsMsg) and u.state_version <= missed.state_version)
         ]
+        return True
 
     @staticmethod
     def _took(events: tuple[m.GameEvent, ...]) -> int | None:

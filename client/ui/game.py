@@ -129,10 +129,13 @@ class GameScreen:
             self.table.log.extend(log)
             if not log:  # a client started again: what it showed when it stopped
                 self.table.log.extend(restore_log(client, self.recent))
-                self.away = restore_seen(client)
+                if client.resumed_from is None:  # else the missed takes show, paced
+                    self.away = restore_seen(client)
         t = self.table
         if client.view is not None and (t.view is None or client.state_version > t.state_version):
             t.set_view(client.view, client.state_version)
+            if client.resumed_from is None:  # else the missed takes show first
+                client.shown(client.state_version)
         if client.presence is not None:
             self.seats = client.presence.seats
             t.resigned = not self.seated_in_game() and t.me is not None
@@ -161,6 +164,8 @@ class GameScreen:
                 self.over_at = time.monotonic()
             if u.view.game_over:
                 forget_log(client, u.view.seat)
+            elif client is not None:
+                client.shown(u.state_version)  # a client started again goes on from here
         elif isinstance(u, m.EventsMsg):
             v = self.table.view
             told = event_entries(u.events, v, self.names(), self.cards(), u.by_computer)
@@ -170,6 +175,8 @@ class GameScreen:
             self.history.heard(u.events)
             self.log_pager.scroll = 0
             keep_log(client, self.table.visible_log(), self.recent)
+            if client is not None:
+                client.shown(u.state_version)
         elif isinstance(u, m.PresenceMsg):
             said = presence_entries(self.table.view, self.seats, u.seats)
             for entry, (seat, words) in said:
@@ -320,8 +327,8 @@ class GameScreen:
         if self.over():
             self._end_key(key)
             return
-        if key in HELD_KEYS and time.monotonic() < self.held_until:
-            return  # our turn just came back: this key was meant for the one before
+        if key in HELD_KEYS and (self.catching_up or time.monotonic() < self.held_until):
+            return  # the missed takes still show, or our turn just came back
         if self.host.conn != "connected" and key in prompt.NEED_SERVER:
             return  # the key line does not offer them: nothing could be sent
         if t.decision is not None and key not in ("c", "R", "q"):  # those work anyway
