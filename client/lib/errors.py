@@ -78,6 +78,20 @@ class ServerError(ClientError):
         error.versions = msg.versions
         return error
 
+    def as_message(self) -> m.ErrorMsg:
+        """The ``error`` this was raised for, particulars and all (to pass it on as an
+        update)."""
+        return m.ErrorMsg(
+            code=self.code,
+            message=self.message,
+            detail=self.detail,
+            retry_after=self.retry_after,
+            field=self.field,
+            until=self.until,
+            until_lifted=self.until_lifted,
+            versions=self.versions,
+        )
+
 
 class IllegalMoveError(ServerError):
     """The server refused a take as illegal (``.detail``: the engine's reason). Named

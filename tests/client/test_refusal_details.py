@@ -6,6 +6,7 @@ socket for the sanctions), the real client library and the terminal client's wor
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from client.ui.refusals import REFUSALS, SANCTIONS, client_error_words, error_wo
 from protocol import messages as m
 from server.app import Server, ServerConfig
 from server.store import MemoryStore
+from tests.helpers import until
 from tests.helpers.admin import ask
 from tests.helpers.languages import untranslated
 
@@ -134,3 +136,29 @@ async def test_a_field_is_not_named_to_an_older_client(server: Server) -> None:
     error = await seat_refused(server, (1, 4))
     assert error.field is None
     assert client_error_words(error) == i18n._(REFUSALS["invalid_field"])
+
+
+async def test_a_ban_met_on_coming_back_keeps_its_particulars(operated: Server) -> None:
+    """Banned while seated: the connection closes, the client comes back and its resume
+    is refused; the refusal it passes on says how long the ban lasts."""
+    i18n.use("de")
+    client = Client(url_of(operated), name="Di", persist_tokens=False, protocol=(1, 4))
+    await client.connect()
+    seen: list[m.ErrorMsg] = []
+
+    async def read() -> None:
+        async for u in client.updates():
+            if isinstance(u, m.ErrorMsg):
+                seen.append(u)
+
+    reading = asyncio.create_task(read())
+    try:
+        await client.create_table("Di's", player="Di")
+        assert (await ask(operated, "ban", name="Di", seconds=600))["ok"]
+        await until(lambda: bool(seen), timeout=30)
+    finally:
+        reading.cancel()
+        await client.close()
+    assert seen[0].code == "banned" and seen[0].until is not None
+    said = error_words(seen[0])
+    assert i18n.fmt_duration(600) in said and untranslated(said, "de", set()) == [], said
