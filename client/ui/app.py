@@ -296,6 +296,8 @@ class KupferApp:
         connection's to the header and the status line."""
         if isinstance(u, m.ViewMsg | m.EventsMsg | m.PresenceMsg | m.ChatLineMsg):
             self.game.on_update(u)
+            if isinstance(u, m.ViewMsg | m.EventsMsg) and self.client is not None:
+                self.client.shown(u.state_version)  # a client started again goes on from here
             if isinstance(u, m.ViewMsg):
                 self.screen = "table"
         elif isinstance(u, m.RematchedMsg):  # everyone agreed: a new game, new table

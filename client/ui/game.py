@@ -164,8 +164,6 @@ class GameScreen:
                 self.over_at = time.monotonic()
             if u.view.game_over:
                 forget_log(client, u.view.seat)
-            elif client is not None:
-                client.shown(u.state_version)  # a client started again goes on from here
         elif isinstance(u, m.EventsMsg):
             v = self.table.view
             told = event_entries(u.events, v, self.names(), self.cards(), u.by_computer)
@@ -175,8 +173,6 @@ class GameScreen:
             self.history.heard(u.events)
             self.log_pager.scroll = 0
             keep_log(client, self.table.visible_log(), self.recent)
-            if client is not None:
-                client.shown(u.state_version)
         elif isinstance(u, m.PresenceMsg):
             said = presence_entries(self.table.view, self.seats, u.seats)
             for entry, (seat, words) in said:
