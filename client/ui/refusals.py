@@ -154,10 +154,10 @@ def error_words(e: Refusal) -> str:
         return _("The server refused the field {field} of that request.").format(field=e.field)
     if e.code in SANCTIONS:
         timed, lifted = SANCTIONS[e.code]
-        left = None if e.until is None else e.until - time.time()
-        if left is not None and left > 0:
-            when = fmt_datetime(datetime.fromtimestamp(e.until or 0).astimezone())
-            return _(timed).format(left=fmt_duration(left), when=when)
+        now = time.time()
+        if e.until is not None and e.until > now:  # in the reader's time zone
+            when = fmt_datetime(datetime.fromtimestamp(e.until).astimezone())
+            return _(timed).format(left=fmt_duration(e.until - now), when=when)
         if e.until_lifted:
             return _(lifted)
     if e.code == "version_unsupported" and e.versions:
