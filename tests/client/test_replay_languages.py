@@ -87,7 +87,7 @@ def test_an_analysis_reads_in_the_language(lang: str, capsys: pytest.CaptureFixt
     """The text names cards in the language's words; the JSON keeps the card ids."""
     game = str(EXAMPLES / "rules-example.json")
     out = replay(capsys, game, "--analyse", "--budget", "1", "--lang", lang)
-    assert untranslated(out, lang, set()) == [], out
+    assert untranslated(out, lang, {game}) == [], out
     assert "_" not in out, out  # no card id
     raw = json.loads(replay(capsys, game, "--analyse", "--budget", "1", "--json", "--lang", lang))
     assert all("-" in d["take"]["take"] for d in raw["decisions"])  # ids: ``moss-2``
