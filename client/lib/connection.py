@@ -335,7 +335,7 @@ class Client(TableRequests):
             self._emit(Status("resumed", f"table {self.table}"))
             await self._catch_up(since)
         except ServerError as e:
-            self._emit(e.as_message())
+            self._emit(e.reply)
             self.table = self.seat = None
         except ConnectionLost:
             pass

@@ -50,47 +50,46 @@ class ServerError(ClientError):
     (for ``illegal_move``: the engine's reason)."""
 
     code = "error"
-    retry_after: int | None = None
-    """1.3, with ``rate_limited`` of a sign-in: seconds to wait before asking again."""
-    field: str | None = None
-    """1.5, with ``invalid_field``: the request's field refused (``options.players``)."""
-    until: int | None = None
-    """With ``banned`` and ``muted``: when the sanction ends (Unix seconds)."""
-    until_lifted: bool = False
-    """With ``banned`` and ``muted``: the sanction lasts until the operator lifts it."""
-    versions: tuple[tuple[int, int], ...] = ()
-    """With ``version_unsupported``: the newest version of each major the server speaks."""
 
-    def __init__(self, code: str, message: str, detail: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, detail: str | None = None, *, reply: m.ErrorMsg | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.detail = detail
+        self.reply = reply or m.ErrorMsg(code=code, message=message, detail=detail)
+        """The ``error`` this was raised for, particulars and all (to pass it on)."""
 
     @staticmethod
     def from_message(msg: m.ErrorMsg) -> ServerError:
         cls = ERROR_CLASSES.get(msg.code, ServerError)
-        error = cls(msg.code, msg.message, msg.detail)
-        error.retry_after = msg.retry_after
-        error.field = msg.field
-        error.until = msg.until
-        error.until_lifted = msg.until_lifted
-        error.versions = msg.versions
-        return error
+        return cls(msg.code, msg.message, msg.detail, reply=msg)
 
-    def as_message(self) -> m.ErrorMsg:
-        """The ``error`` this was raised for, particulars and all (to pass it on as an
-        update)."""
-        return m.ErrorMsg(
-            code=self.code,
-            message=self.message,
-            detail=self.detail,
-            retry_after=self.retry_after,
-            field=self.field,
-            until=self.until,
-            until_lifted=self.until_lifted,
-            versions=self.versions,
-        )
+    @property
+    def retry_after(self) -> int | None:
+        """1.3, with ``rate_limited`` of a sign-in: seconds to wait before asking again."""
+        return self.reply.retry_after
+
+    @property
+    def field(self) -> str | None:
+        """1.5, with ``invalid_field``: the request's field refused (``options.players``)."""
+        return self.reply.field
+
+    @property
+    def until(self) -> int | None:
+        """With ``banned`` and ``muted``: when the sanction ends (Unix seconds)."""
+        return self.reply.until
+
+    @property
+    def until_lifted(self) -> bool:
+        """With ``banned`` and ``muted``: the sanction lasts until the operator lifts it."""
+        return self.reply.until_lifted
+
+    @property
+    def versions(self) -> tuple[tuple[int, int], ...]:
+        """With ``version_unsupported``: the newest version of each major the server speaks."""
+        return self.reply.versions
 
 
 class IllegalMoveError(ServerError):
