@@ -229,7 +229,7 @@ class ErrorMsg(_ServerMsg):
     operator lifts it."""
     versions: tuple[tuple[int, int], ...] = ()
     """With ``version_unsupported`` (any version): the newest version of each major
-    this server speaks (``[[1, 4]]``: 1.0 to 1.4)."""
+    this server speaks (``[[1, 5]]``: 1.0 to 1.5)."""
 
 
 class PongMsg(_ServerMsg):

@@ -118,9 +118,6 @@ async def seat_refused(server: Server, version: tuple[int, int]) -> ServerError:
     return caught.value
 
 
-@pytest.mark.skipif(
-    m.PROTOCOL_VERSION[1] < m.FIELD_ADDED_IN, reason="the field is sent from protocol 1.5 on"
-)
 @pytest.mark.parametrize("lang", LANGS)
 async def test_a_field_refused_is_named(server: Server, lang: str) -> None:
     i18n.use(lang)

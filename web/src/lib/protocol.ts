@@ -263,7 +263,7 @@ export interface ErrorMsg {
   until?: number | null;
   /** With `banned` and `muted` (any version): the sanction lasts until the operator lifts it. (default false) */
   until_lifted?: boolean;
-  /** With `version_unsupported` (any version): the newest version of each major this server speaks (`[[1, 4]]`: 1.0 to 1.4). (default []) */
+  /** With `version_unsupported` (any version): the newest version of each major this server speaks (`[[1, 5]]`: 1.0 to 1.5). (default []) */
   versions?: ([number, number])[];
 }
 
