@@ -18,7 +18,7 @@ from typing import Any
 from protocol import messages as m
 
 from ..tokens import TokenStore
-from .errors import BadToken
+from .errors import BadToken, ClientError
 from .players import PlayerRequests
 from .results import Seated, TableCreated
 
@@ -212,6 +212,16 @@ class TableRequests(PlayerRequests):
 
     async def ping(self) -> None:
         await self._request(m.PingMsg)
+
+    async def hint(self) -> m.HintMsg:
+        """1.5, seated on our turn at a table whose options allow hints: the expert's
+        suggestion for this decision, weighed from our seat's view only (``take`` is
+        the card, ``state_version`` the state it is for)."""
+        if not self.speaks_analysis:
+            raise ClientError("this server gives no hints (protocol 1.4 or older)")
+        (reply,) = await self._request(m.AskHintMsg)
+        assert isinstance(reply, m.HintMsg)
+        return reply
 
     async def catch_up(self, since: int) -> m.MissedMsg:
         """1.4: the states after ``since`` at our table, each with the events that led
