@@ -123,7 +123,9 @@ class Form:
 _MEMORY = (("strict", N_("strict (top only)")), ("casual", N_("casual")))
 
 
-def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> list[Field]:
+def _create_fields(
+    v: dict[str, str], levels: tuple[str, ...], rated: bool, hints: bool
+) -> list[Field]:
     players = int(v.get("players", "2"))
     is_rated = rated and v.get("rated") == "yes"  # players only: no bots, strict memory
     colours = ["white", "black", v.get("third_colour", "lilac")]
@@ -148,6 +150,11 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> l
             if players == 3
             else []
         ),
+        *(  # 1.5: the expert's suggestion on request; never at a rated table
+            [Field("hints", _("Hints (H: the expert)"), (("no", no), ("yes", yes)))]
+            if hints and not is_rated
+            else []
+        ),
         Field("private", _("Private (invite)"), (("no", no), ("yes", yes))),
         Field(
             "clock",
@@ -167,6 +174,7 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> l
         v["seat"] = "0"
     if is_rated:
         v["memory"] = "strict"
+        v["hints"] = "no"
     for s in range(players if not is_rated else 0):
         if str(s) != v.get("seat", "0"):
             bot_opts = (
@@ -181,10 +189,13 @@ def _create_fields(v: dict[str, str], levels: tuple[str, ...], rated: bool) -> l
     return fields
 
 
-def create_form(name: str, levels: tuple[str, ...] = (), *, rated: bool = False) -> Form:
+def create_form(
+    name: str, levels: tuple[str, ...] = (), *, rated: bool = False, hints: bool = False
+) -> Form:
     """The new-table form; ``levels``: the computer levels the server offers (its
     ``welcome.bot_levels``; the engine's own when empty), the first-game level first.
-    ``rated`` (a signed-in player, 1.2) offers a rated table: players only."""
+    ``rated`` (a signed-in player, 1.2) offers a rated table: players only. ``hints``
+    (a 1.5 server) offers hints at a table that is not rated."""
     from shared.bots import LEVELS
 
     offered = levels or tuple(LEVELS)
@@ -201,9 +212,10 @@ def create_form(name: str, levels: tuple[str, ...] = (), *, rated: bool = False)
         "clock": "off",
         "seat": "0",
         "rated": "no",
+        "hints": "no",
         **{f"bot{s}": "none" for s in range(3)},
     }
-    return Form(_("New table"), lambda v: _create_fields(v, tuple(order), rated), values)
+    return Form(_("New table"), lambda v: _create_fields(v, tuple(order), rated, hints), values)
 
 
 def table_rated(v: dict[str, str]) -> bool:
@@ -231,6 +243,7 @@ def table_request(
             "start_card": v["start_card"],
             "memory": v["memory"],
             "third_colour": v["third_colour"],
+            **({"hints": True} if v.get("hints") == "yes" and not table_rated(v) else {}),
         }
     )
     bots = [

@@ -17,6 +17,7 @@ from ..lib import Client, Missed
 from . import prompt
 from .board import Board, board_lines
 from .chat import ChatPane
+from .hints import HINT_KEY, Hints, hints_on
 from .host import TableHost
 from .log import (
     LogPager,
@@ -96,6 +97,7 @@ class GameScreen:
         self.history = History()  # for the review after the game
         self.review: Review | None = None
         self.catching_up = False  # 1.4: the missed takes show, the fresh view follows
+        self.hints = Hints()  # 1.5: the expert's suggestion, at a table that allows it
 
     # ------------------------------------------------------------------ changes
     def reset(self) -> None:
@@ -109,6 +111,7 @@ class GameScreen:
         self.table = TableModel(me)
         self.recent = Recent()
         self.history, self.review = History(), None
+        self.hints = Hints()
         self.ended = None
         self.show_board = False
         self.rematch_asked = False
@@ -340,6 +343,8 @@ class GameScreen:
             self.send(t.select())
         elif key == "c":
             self.host.open_chat()
+        elif key == HINT_KEY and self.hints.offered(t, client) and client is not None:
+            self.host.act(lambda: self.hints.ask(client, t))
         elif key == "R" and self.seated_in_game():
             self.confirm_resign = True
         elif key == "w" and self.claimable() and client is not None:
@@ -355,11 +360,6 @@ class GameScreen:
         ):
             self.host.to_lobby()
 
-    async def _analyse(self, client: Client, table: str) -> None:
-        """The expert's analysis of the game just played, for its review (1.5)."""
-        if self.review is not None:
-            await self.review.fetch(client, table, self.host.say)
-
     def _end_key(self, key: str) -> None:
         """A key once the game is over: rematch, the board, the review, scrolling,
         leaving."""
@@ -368,12 +368,9 @@ class GameScreen:
             if not self.review.key(key):
                 self.review = None
             return
-        if key == "v" and len(self.history.frames) > 1:
-            ask = None
-            if client is not None and client.table is not None and client.speaks_analysis:
-                table = client.table
-                ask = lambda: self.host.act(lambda: self._analyse(client, table))  # noqa: E731
-            self.review = Review(self.history.frames, self.names(), at_end=True, ask=ask)
+        if key == "v" and len(self.history.frames) > 1 and client is not None:
+            frames, names, table = self.history.frames, self.names(), client.table
+            self.review = Review.of_game(frames, names, client, table, self.host, at_end=True)
         elif key == "r" and self.can_rematch() and client is not None:
             again = not self.rematch_asked
             self.rematch_asked = again
@@ -440,6 +437,8 @@ class GameScreen:
         table_id = client.table or "?"
         who = _("watching") if t.me is None else _("seat {number}").format(number=t.me + 1)
         title = _("table {table} ({who})").format(table=table_id, who=who)
+        if hints_on(v):  # everyone at the table is told the expert may help the seats
+            title = _("table {table} ({who}, hints on)").format(table=table_id, who=who)
         lines: list[Line] = [header(title, width, self.host.conn)]
         if v is None:
             started = client.presence is not None and client.presence.state == "playing"
@@ -567,6 +566,9 @@ class GameScreen:
         if self.catching_up:  # the board is the old one until the replay ends
             return wrap([("bold", _("Showing the takes made while you were away..."))], width)
         lines = wrap([("bold", t.prompt(self.names(), self.cards().short))], width)
+        hint = self.hints.words(t, self.cards())
+        if hint is not None:
+            lines += wrap([("fg:#87d787", hint)], width)
         away = self.away_line(width)
         if away is not None:
             lines += wrap([("fg:#ff8700 bold", away)], width)
@@ -592,5 +594,6 @@ class GameScreen:
             claimable=self.claimable(),
             replaced=self.replaced_me(),
             choosing=t.my_turn and t.decision is None and not t.busy,
+            hint=self.hints.offered(t, self.host.client),
             online=self.host.conn == "connected",
         )

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from ..lib import Client
 
-__all__ = ["Action", "LobbyHost", "PlayersHost", "TableHost"]
+__all__ = ["Action", "LobbyHost", "PlayersHost", "ScreenHost", "TableHost"]
 
 Action = Callable[[], Awaitable[None]]
 """A network action; the host runs it and turns its errors into the status line."""
@@ -39,6 +39,10 @@ class _Host(Protocol):
     def say(self, status: str) -> None:
         """Put ``status`` in the status line ("" clears it)."""
         ...
+
+
+ScreenHost = _Host
+"""What every screen may ask, by itself (the review asks only this)."""
 
 
 class TableHost(_Host, Protocol):

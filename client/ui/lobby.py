@@ -136,7 +136,8 @@ class LobbyScreen:
             return
         elif key == "n":
             levels = client.welcome.bot_levels if client.welcome else ()
-            self.form = create_form(self.name, levels, rated=client.player is not None)
+            rated, hints = client.player is not None, client.speaks_analysis
+            self.form = create_form(self.name, levels, rated=rated, hints=hints)
         elif key == "p":  # the table chosen in the list, if any: its id filled in
             chosen = self.tables[self.table_index] if self.table_index < len(self.tables) else None
             unlisted = self._unlisted(client)  # else a seat of ours the list does not show

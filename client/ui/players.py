@@ -276,19 +276,9 @@ class PlayersScreen:
         client = self.host.client
         assert client is not None
         rec = await client.record(game.table)
-        ask = (
-            (lambda: self.host.act(lambda: self._analyse(game.table)))
-            if (client.speaks_analysis)
-            else None
-        )
-        self.review = Review(frames_of_record(record_of(rec.record)), rec.names, ask=ask)
+        frames = frames_of_record(record_of(rec.record))
+        self.review = Review.of_game(frames, rec.names, client, game.table, self.host)
         self.replaying = f"{rec.name} ({', '.join(n or '-' for n in rec.names)})"
-
-    async def _analyse(self, table: str) -> None:
-        """The expert's analysis of the game on the review screen (1.5)."""
-        client, review = self.host.client, self.review
-        assert client is not None and review is not None
-        await review.fetch(client, table, self.host.say)
 
     async def _device_code(self) -> None:
         client = self.host.client

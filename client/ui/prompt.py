@@ -263,10 +263,12 @@ def key_words(
     replaced: bool,
     choosing: bool,
     online: bool = True,
+    hint: bool = False,
 ) -> list[str]:
     """The keys that work now, in words: shorter below 100 columns (two lines at 60),
     ``Enter: take`` only while ``choosing`` (a question says its own keys), and the
-    symbols' legend only where it takes no line of its own (the help has it). While
+    symbols' legend only where it takes no line of its own (the help has it); ``H:
+    hint`` while a hint may be asked (1.5, a table with hints, our turn). While
     not ``online`` (the connection is gone) only what needs no server: the log, the
     help, quitting."""
     wide = width >= 100
@@ -284,6 +286,7 @@ def key_words(
         return _legend([*common, *lobby, quit_], width)
     extra = [_("w: claim the win")] if claimable else []
     extra += [_("b: back to your seat")] if replaced else []
+    extra += [_("H: hint")] if hint else []
     choose = [
         _("arrows/hjkl, 0-5: choose") if wide else _("arrows, 0-5: choose"),
         _("Enter: take"),

@@ -72,6 +72,7 @@ DETAILS: dict[str, str] = {
     "unknown_card": N_("There is no such card."),
     "bad_action": N_("That take is not allowed."),
     "game_over": N_("The game is over."),
+    "hints": N_("No hints here: the table allows none, or a computer plays your seat."),
     "seeded": N_("The table's creator chose the deal: join it knowing they may know every card."),
     "protocol_1_0": N_("This needs a newer protocol than the connection speaks."),
     "devices": N_("This player has all the devices the server keeps: revoke one first."),

@@ -27,6 +27,7 @@ from shared.events import Event
 from shared.record import Record
 from shared.view import view as view_of
 
+from .host import ScreenHost
 from .keys import key_bindings
 from .render import (
     Cards,
@@ -123,6 +124,25 @@ class Review:
         # take 32 does not call it the start
         self._took = [any(isinstance(e, m.TookEvent) for e in f.events) for f in self.frames]
         self._takes = [f.view.ply for f in self.frames]
+
+    @classmethod
+    def of_game(
+        cls,
+        frames: Sequence[Frame],
+        names: Sequence[str | None],
+        client: PlayerRequests,
+        table: str | None,
+        host: ScreenHost,
+        *,
+        at_end: bool = False,
+    ) -> Review:
+        """The review of the game at ``table`` whose ``a`` asks ``client`` for its
+        analysis through ``host`` (``act`` runs it, ``say`` tells its progress); no
+        ``a`` where the server makes none (1.4 or older) or the table is unknown."""
+        review = cls(frames, names, at_end=at_end)
+        if table is not None and client.speaks_analysis:
+            review._ask = lambda: host.act(lambda: review.fetch(client, table, host.say))
+        return review
 
     def step(self) -> str:
         """The step shown, in words: ``the start``, ``take 3 of 35``."""

@@ -188,6 +188,15 @@ class TableModel:
                 return True
         return False
 
+    def point_at(self, card: str) -> bool:
+        """Put the cursor on ``card`` (a hint's), marked as a chosen card is; False if
+        it is none of the choices now."""
+        for i, c in enumerate(self.choices):
+            if c.card == card and self.decision is None:
+                self.cursor = i
+                return True
+        return False
+
     def select(self, cell: tuple[int, int] | None = None) -> Intent | None:
         """Choose the card under the cursor (or at ``cell``): a take, or a question."""
         if self.busy or self.decision is not None:

@@ -18,12 +18,14 @@ __all__ = ["table_terms", "waiting_lines"]
 
 
 def table_terms(table: m.TableSummary) -> str:
-    """A listed table's terms in a few words: rated, players, variant, memory, clock."""
+    """A listed table's terms in a few words: rated, players, variant, memory, hints,
+    clock."""
     o = table.options
     terms = [_("rated")] if table.rated else []
     terms += [ngettext("{n} player", "{n} players", o.players).format(n=o.players)]
     terms += [_("recipes")] if o.recipes else []
     terms += [_("casual memory")] if o.memory == "casual" else []
+    terms += [_("hints on")] if o.hints else []
     move = table.timing.move if table.timing is not None else None
     if move:
         per_move = _("{n} s a move") if move < 120 else _("{n} min a move")

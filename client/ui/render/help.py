@@ -64,6 +64,12 @@ HELP: tuple[str, ...] = (  # paragraphs, wrapped to the screen; "" a blank line
         "Away: w claims the win while the other player is away (two players); b takes "
         "your seat back from the computer that plays it after your time ran out."
     ),
+    N_(
+        "Hints (servers of protocol 1.5): at a table made with hints (never a rated "
+        "one; the header says so), H on your turn asks the expert for its take: the "
+        "card is marked on the grid and said under the prompt, with the points it "
+        "expects at the end. A few a minute."
+    ),
     "",
     N_("PLAYERS (servers of protocol 1.2)"),
     N_(
