@@ -9,12 +9,23 @@ and the choice in the settings is kept."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from client import i18n
+from tests.client.tmux import KK, Tmux, needs_tmux
 from tests.helpers.languages import untranslated
-from tests.helpers.pages import AXE, answer_then_resign, violations
+from tests.helpers.pages import (
+    AXE,
+    GAME_TIMEOUT,
+    answer_then_resign,
+    my_turn,
+    take_one,
+    violations,
+)
 from tests.helpers.web import LiveServer, shot, until
 
 pytestmark = pytest.mark.e2e
@@ -177,3 +188,73 @@ def test_the_browsers_language_decides_and_the_choice_is_kept(
         assert not any(f.startswith("lang-") for f in fetched), fetched
     finally:
         ctx.close()
+
+
+def said(lang: str, message: str) -> str:
+    """The words of ``message`` before its first field, as the terminal says them."""
+    i18n.use(lang)
+    try:
+        return i18n._(message).split("{")[0].strip()
+    finally:
+        i18n.use("en")
+
+
+@needs_tmux
+@pytest.mark.long
+def test_a_german_a_french_and_a_spanish_reader_at_one_table(
+    live_server: LiveServer, open_page: Any, tmp_path: Path
+) -> None:
+    """Ann in a German browser on a phone and Jo in a French terminal (its locale) play
+    a whole game at one table while Eva watches in a Spanish browser on a laptop: each
+    reads only their own language, in the game and at its end."""
+    found: dict[str, list[str]] = {}
+    port = live_server.server.port
+    ann = in_language(open_page, "phone", "de")
+    lobby(ann, live_server)
+    ann.fill("#player-name", "Ann")
+    ann.click("#new-table")
+    ann.wait_for_selector("#create-go")
+    ann.fill("#table-name", "Kessel")
+    ann.select_option("#seat-1", "")  # Black: a person, Jo
+    ann.click("#create-go")
+    ann.wait_for_selector("#invite-link")
+    watch = ann.locator("#watch-link").get_attribute("href")
+    terminal = {"Ann", "Jo", "Kessel", f"127.0.0.1:{port}", "ws", *NAMES}
+    final = said("fr", "Final score")
+    t = Tmux(tmp_path)
+    try:
+        command = f"{KK} join ws://127.0.0.1:{port} --name Jo"
+        t.start(command, name="jo", size=(80, 24), env="LANG=fr_FR.UTF-8 KUPFERKESSEL_HOLD=0")
+        t.wait("Kessel", name="jo")
+        t.keys("Enter", name="jo")
+        t.wait(lambda s: "(())" in s, name="jo", timeout=30)  # the grid, its corners
+        ann.wait_for_selector("#board")
+        eva = in_language(open_page, "desktop", "es")
+        eva.goto(watch)
+        eva.wait_for_selector("#join-go")
+        eva.click("#join-go")
+        eva.wait_for_selector("#board")
+        takes = 0
+        deadline = time.monotonic() + GAME_TIMEOUT
+        while not (ann.locator("#end-h").count() and final in t.screen("jo")):
+            assert time.monotonic() < deadline, t.screen("jo")
+            if my_turn(ann):
+                take_one(ann, "phone")
+                takes += 1
+                if takes == 4:  # in the middle of the game, each in their language
+                    check(ann, "de", "mixed-table", "phone", found)
+                    check(eva, "es", "mixed-table", "desktop", found)
+                    left = untranslated(t.screen("jo"), "fr", terminal)
+                    assert left == [], f"English on Jo's screen: {left}\n{t.screen('jo')}"
+            elif final not in t.screen("jo"):
+                t.keys("Enter", name="jo")  # take, use the symbol, keep the last card
+                time.sleep(0.2)
+        until(eva, "document.querySelector('#end-h') !== null")
+        check(ann, "de", "mixed-end", "phone", found)
+        check(eva, "es", "mixed-end", "desktop", found)
+        screen = t.screen("jo")
+        assert untranslated(screen, "fr", terminal) == [], screen
+        assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+        assert ann.errors == [] and eva.errors == []
+    finally:
+        t.kill()
