@@ -237,8 +237,11 @@ def _run(args: argparse.Namespace) -> int:
         log.error("cannot serve", extra={"error": str(e)})
         return 2
     tune_gc()
+    # a stop asked before the loop runs it leaves the coroutine unstarted: closed here,
+    # it goes quietly (not "coroutine 'run_server' was never awaited" on stderr)
+    serving = run_server(config, store, Reload(given, args))
     try:
-        asyncio.run(run_server(config, store, Reload(given, args)))
+        asyncio.run(serving)
     except (BadDatabase, sqlite3.DatabaseError) as e:  # e.g. a damaged database file
         log.error("cannot serve", extra={"error": f"{store_url(args)}: {e}"})
         return 2
@@ -248,4 +251,6 @@ def _run(args: argparse.Namespace) -> int:
         # the port cannot be bound, the database or Redis cannot be reached: maybe later
         log.error("cannot serve", extra={"error": " ".join(str(e).split())})
         return 1
+    finally:
+        serving.close()  # nothing, once it has run
     return 0
