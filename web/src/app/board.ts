@@ -7,6 +7,7 @@
 import { lineCells, lineOf, spaceCell, walk } from "../lib/geometry";
 import type { GameView } from "../lib/protocol";
 import { h } from "./dom";
+import { hintedCard } from "./hint";
 import { _, colour, pgettext } from "./i18n";
 import type { TurnHost } from "./host";
 import { Cards, lineWords, pawnTag, symbolMark } from "./words";
@@ -19,6 +20,7 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
   const mine = app.isMyTurn();
   const takes = mine ? (v.takes ?? []) : [];
   const takeable = new Set(takes.map((o) => o.card));
+  const suggested = mine ? hintedCard(app) : null;
   const line = new Set((v.line ? lineCells(v.line) : []).map(([r, c]) => `${r},${c}`));
   const pawnAt = new Map<string, number>();
   v.pawns.forEach((space, seat) => pawnAt.set(spaceCell(space).join(","), seat));
@@ -83,7 +85,8 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
           const newMark = t.last?.refill && t.last.refill[0] === r && t.last.refill[1] === c;
           const can = takeable.has(id);
           const selected = can && t.selected === id;
-          const cls = `cell card c-${cards.colour(id)}${inLine ? " inline" : ""}${can ? " take" : ""}${selected ? " selected" : ""}${newMark ? " new" : ""}${lastMark ? " last" : ""}`;
+          const hinted = can && suggested === id;
+          const cls = `cell card c-${cards.colour(id)}${inLine ? " inline" : ""}${can ? " take" : ""}${selected ? " selected" : ""}${newMark ? " new" : ""}${lastMark ? " last" : ""}${hinted ? " hinted" : ""}`;
           const sym = cards.symbol(id);
           const at = newMark
             ? _("{where}, just refilled", { where: _("row {r} column {c}", { r, c }) })
@@ -103,14 +106,20 @@ export function board(app: TurnHost, v: GameView, cards: Cards): HTMLElement {
                   { class: "badge" },
                   selected
                     ? pgettext("at most 7 letters", "chosen")
-                    : pgettext("at most 7 letters", "take"),
+                    : hinted
+                      ? pgettext("at most 7 letters", "hint")
+                      : pgettext("at most 7 letters", "take"),
                 )
               : newMark
                 ? h("span", { class: "badge" }, pgettext("at most 7 letters", "new"))
                 : null,
           ];
           // a button is named by what it shows (and where), so voice control can say it
-          const where = h("span", { class: "sr-only" }, `, ${at}`);
+          const where = h(
+            "span",
+            { class: "sr-only" },
+            `, ${at}${hinted ? `, ${_("the expert's suggestion")}` : ""}`,
+          );
           if (can) {
             cells.push(
               h(

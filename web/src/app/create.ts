@@ -7,7 +7,7 @@ import type { CreateTableMsg, Timing } from "../lib/protocol";
 import { h, replace } from "./dom";
 import type { CreateHost } from "./host";
 import { field, nameField, playerName } from "./lobby";
-import { me } from "./signin";
+import { me, speaksAnalysis } from "./signin";
 import { prefs } from "./store";
 import { _, colour, ngettext } from "./i18n";
 import { colourName, levelWord } from "./words";
@@ -91,6 +91,11 @@ export function renderCreate(app: CreateHost): void {
   });
   const others = h("div", { id: "other-seats" });
   const rated = h("input", { id: "opt-rated", type: "checkbox" }); // 1.2, signed in only
+  // 1.5: the seat to move may ask the expert; never at a rated table
+  const hints = h("input", { id: "opt-hints", type: "checkbox" });
+  const hintsField = speaksAnalysis(app)
+    ? field(_("Hints: a player may ask the expert which card it would take"), hints)
+    : null;
   // offered for three players only, as the terminal client does: a two-player table has
   // no third seat to colour
   const thirdField = field(_("Third colour"), third);
@@ -115,6 +120,8 @@ export function renderCreate(app: CreateHost): void {
     const me = Number(mySeat.value);
     memory.disabled = seed.disabled = rated.checked; // a rated table: strict memory, a random deal
     if (rated.checked) ((memory.value = "strict"), (seed.value = ""));
+    if (hintsField) hintsField.hidden = rated.checked;
+    if (rated.checked) hints.checked = false;
     const old = new Map([...others.querySelectorAll("select")].map((s) => [s.id, s.value]));
     replace(
       others,
@@ -178,6 +185,7 @@ export function renderCreate(app: CreateHost): void {
         memory: memory.value === "strict" ? undefined : "casual",
         third_colour: n === 3 ? (third.value as "lilac") : undefined,
         seed: seed.value === "" ? undefined : Number(seed.value),
+        hints: (hints.checked && !rated.checked) || undefined,
       },
       bots,
       player,
@@ -205,6 +213,7 @@ export function renderCreate(app: CreateHost): void {
           h("legend", {}, _("The game")),
           field(_("Players"), players),
           field(_("Recipes (variant)"), recipes),
+          hintsField,
           field(_("Memory"), memory),
           field(_("Starting card"), startCard),
           thirdField,

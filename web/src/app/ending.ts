@@ -8,6 +8,7 @@ import type { GameView, ResultInfo, Score, SeatInfo } from "../lib/protocol";
 import { h } from "./dom";
 import type { EndingHost } from "./host";
 import { _, colour, list, ngettext, num, ordinal } from "./i18n";
+import { speaksPlayers } from "./signin";
 import { Cards, endingWords } from "./words";
 
 export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement {
@@ -57,6 +58,7 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
         )
       : null,
     v.scores ? scoreTable(app, v.scores, cards) : null,
+    review(app),
     app.t.seat !== null
       ? h(
           "p",
@@ -81,6 +83,18 @@ export function ending(app: EndingHost, v: GameView, cards: Cards): HTMLElement 
             : null,
         )
       : null,
+  );
+}
+
+/** The game's replay, with its analysis on request (1.2: the server keeps records). */
+function review(app: EndingHost): HTMLElement | null {
+  const table = app.here?.table;
+  if (!table || !speaksPlayers(app)) return null;
+  const open = () => void import("./pastgame").then((m) => m.openReplay(app, table, "table"));
+  return h(
+    "p",
+    { class: "buttons" },
+    h("button", { id: "review", "data-key": "review", onclick: open }, _("Replay and analyse")),
   );
 }
 

@@ -175,6 +175,8 @@ export interface TableReads {
 /** What the grid and the question ask (`board.ts`, `question.ts`): choose a card, take
  * it, answer a question of the seat. */
 export interface TurnHost extends TableReads {
+  /** The connection in use (null: none at the moment): it asks for a hint. */
+  readonly client: KupferkesselClient | null;
   /** Draw the table screen again (a question asked, a card chosen). */
   renderTableNow(): void;
   /** Keyboard focus to the turn banner, unless the person is typing somewhere. */
@@ -196,8 +198,10 @@ export interface PanelsHost extends TableReads {
 }
 
 /** What the game's end asks (`ending.ts`). */
-export interface EndingHost extends TableReads {
+export interface EndingHost extends TableReads, PlayersHost {
   rematch(on: boolean): void;
+  /** The table this page is at: its finished game's replay opens from the end. */
+  readonly here: Here | null;
 }
 
 /** What the table screen asks (`table.ts`): each of its parts' interfaces. */

@@ -1,32 +1,103 @@
 /**
  * A past game step by step (1.2): its record asked for once (`get_record`), every
  * position after each take worked out here by the rules (`replayRecord`), the grid,
- * the kettles and the take in words, a step forward or back at a time.
+ * the kettles and the take in words, a step forward or back at a time. On a 1.5 server
+ * the expert's analysis of the game is asked for on request (`analyse_game`) and shown
+ * beside each take (`analysis.ts`, loaded then).
  */
-import { replayRecord, type ReplayFrame } from "../lib/index";
-import type { RecordMsg } from "../lib/protocol";
+import { ProtocolError, replayRecord, type ReplayFrame } from "../lib/index";
+import type { AnalysisMsg, RecordMsg } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { PlayersHost } from "./host";
 import { _, ngettext, pgettext } from "./i18n";
+import { refusalOf } from "./refusals";
+import { speaksAnalysis } from "./signin";
 import { colourName, nameWords, seatLabel } from "./words";
 
-/** The game on show: its record, the position after every take, the one shown. */
-let replay: { msg: RecordMsg; frames: ReplayFrame[]; at: number } | null = null;
+/** The game on show: its record, the position after every take, the one shown, where
+ * it was opened from, and its analysis (asked for: `analysing`; refused: `said`). */
+let replay: {
+  table: string;
+  msg: RecordMsg;
+  frames: ReplayFrame[];
+  at: number;
+  from: "profile" | "table";
+  analysis: AnalysisMsg | null;
+  analysing: boolean;
+  said: string;
+} | null = null;
 
-/** Ask for the record of `table` and show it from the start. */
-export async function openReplay(app: PlayersHost, table: string): Promise<void> {
+/** The analysis's view, once loaded. */
+let shown: typeof import("./analysis") | null = null;
+
+/** Ask for the record of `table` and show it from the start (`from`: where its back
+ * button goes). */
+export async function openReplay(
+  app: PlayersHost,
+  table: string,
+  from: "profile" | "table" = "profile",
+): Promise<void> {
   try {
     const msg = (await app.client!.request("get_record", { table })) as RecordMsg;
-    replay = { msg, frames: replayRecord(msg.record, app.client!.welcome.catalogue), at: 0 };
+    const frames = replayRecord(msg.record, app.client!.welcome.catalogue);
+    replay = { table, msg, frames, at: 0, from, analysis: null, analysing: false, said: "" };
     app.show("replay");
   } catch (e) {
     app.refused(e);
   }
 }
 
-export function renderReplay(app: PlayersHost, back: () => void): void {
+/** Ask for the game's analysis (its view loaded meanwhile), then show it. */
+async function analyse(app: PlayersHost, toProfile: () => void): Promise<void> {
+  const r = replay;
+  if (!r || r.analysing || !app.client) return;
+  r.analysing = true;
+  r.said = "";
+  renderReplay(app, toProfile);
+  try {
+    const [view, msg] = await Promise.all([
+      import("./analysis"),
+      app.client.request("analyse_game", { table: r.table }),
+    ]);
+    shown = view;
+    r.analysis = msg as AnalysisMsg;
+  } catch (e) {
+    r.said = analysisRefused(e);
+  }
+  r.analysing = false;
+  if (replay === r && app.screen === "replay") {
+    renderReplay(app, toProfile);
+    document.getElementById(r.analysis ? "verdict" : "analyse-said")?.focus();
+  }
+}
+
+/** A refused analysis in words: when to try again, or why not. */
+function analysisRefused(e: unknown): string {
+  if (e instanceof ProtocolError && e.code === "rate_limited") {
+    const s = Number((e.error as { retry_after?: number }).retry_after ?? 0);
+    if (s >= 120)
+      return ngettext(
+        "Too many analyses asked for: try again in {n} minute.",
+        "Too many analyses asked for: try again in {n} minutes.",
+        Math.ceil(s / 60),
+      );
+    if (s > 0)
+      return ngettext(
+        "Too many analyses asked for: try again in {n} second.",
+        "Too many analyses asked for: try again in {n} seconds.",
+        s,
+      );
+  }
+  if (e instanceof ProtocolError) return refusalOf(e);
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function renderReplay(app: PlayersHost, toProfile: () => void): void {
   const r = replay;
   if (!r || !app.cards) return;
+  const back = r.from === "table" ? () => app.show("table") : toProfile;
+  const analysis = r.analysis && shown ? { a: r.analysis, view: shown } : null;
+  const expert = analysis ? analysis.view.expertCard(analysis.a, r.at) : null;
   const cards = app.cards;
   const f = r.frames[r.at];
   const last = r.frames.length - 1;
@@ -34,7 +105,7 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
   const who = (s: number) => seatLabel(colours, s, r.msg.names);
   const go = (at: number) => () => {
     r.at = Math.max(0, Math.min(last, at));
-    renderReplay(app, back);
+    renderReplay(app, toProfile);
     byId("replay-step").focus();
   };
   const took = f.took;
@@ -68,11 +139,20 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
         { class: taken ? "rcell taken" : "rcell empty" },
         taken ? pgettext("at most 7 letters", "taken") : "",
       );
+    const best = id === expert;
     return h(
       "td",
-      { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}` },
+      { class: `rcell c-${cards.colour(id)}${taken ? " taken" : ""}${best ? " best" : ""}` },
       cards.words(id),
       taken ? h("span", { class: "sr-only" }, ` ${_("(just refilled here)")}`) : null,
+      best
+        ? h(
+            "span",
+            { class: "best-tag", "aria-hidden": "true" },
+            pgettext("at most 7 letters", "expert"),
+          )
+        : null,
+      best ? h("span", { class: "sr-only" }, ` ${_("(the expert's card)")}`) : null,
     );
   };
   const onKey = (e: KeyboardEvent) => {
@@ -92,6 +172,7 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
       r.msg.rated ? ` · ${_("rated")}` : "",
     ),
     h("p", { id: "replay-step", tabindex: -1, "aria-live": "polite" }, step),
+    analysis ? analysis.view.verdictLine(analysis.a, r.at, cards) : null,
     h(
       "p",
       { class: "buttons" },
@@ -143,8 +224,60 @@ export function renderReplay(app: PlayersHost, back: () => void): void {
       f.over ? ` · ${_("the game is over")}` : "",
       `. ${_("Keys: Left/Right a take, Home/End.")}`,
     ),
-    h("p", { class: "buttons" }, h("button", { onclick: back }, _("Back to the profile"))),
+    analysisPart(app, r, last, analysis, toProfile, go, who),
+    h(
+      "p",
+      { class: "buttons" },
+      h(
+        "button",
+        { id: "replay-leave", onclick: back },
+        r.from === "table" ? _("Back to the table") : _("Back to the profile"),
+      ),
+    ),
   );
   section.addEventListener("keydown", onKey);
   replace(app.main, section);
+}
+
+/** The analysis beside the step shown; before it, the button that asks for it (on a
+ * server that makes analyses), the wait, or why it was refused. */
+function analysisPart(
+  app: PlayersHost,
+  r: NonNullable<typeof replay>,
+  last: number,
+  analysis: { a: AnalysisMsg; view: typeof import("./analysis") } | null,
+  toProfile: () => void,
+  go: (at: number) => () => void,
+  who: (seat: number) => string,
+): HTMLElement | null {
+  if (analysis) return analysis.view.analysisView(analysis.a, r.at, last, who, (at) => go(at)());
+  if (!speaksAnalysis(app)) return null;
+  return h(
+    "div",
+    { class: "analyse" },
+    h(
+      "p",
+      { class: "buttons" },
+      h(
+        "button",
+        {
+          id: "analyse",
+          class: "primary",
+          disabled: r.analysing,
+          "aria-describedby": "analyse-said",
+          onclick: () => void analyse(app, toProfile),
+        },
+        r.analysing ? _("Analysing\u2026") : _("Analyse"),
+      ),
+    ),
+    h(
+      "p",
+      { id: "analyse-said", class: r.said ? "refusal" : "muted", role: "status", tabindex: -1 },
+      r.analysing
+        ? _(
+            "The expert is weighing every take from what its player knew then: the first time takes a few seconds.",
+          )
+        : r.said || _("The expert says what each take cost and which card it would have taken."),
+    ),
+  );
 }

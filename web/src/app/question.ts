@@ -8,6 +8,7 @@ import { lineOf, walk } from "../lib/geometry";
 import type { GameView, TakeOption } from "../lib/protocol";
 import { answer } from "./actions";
 import { h } from "./dom";
+import { hintPart } from "./hint";
 import { _, list, pgettext } from "./i18n";
 import type { TurnHost } from "./host";
 import { Cards, lineWords } from "./words";
@@ -160,6 +161,7 @@ export function question(app: TurnHost, v: GameView, cards: Cards): HTMLElement 
     { id: "question", class: "question mine", "aria-labelledby": "q-h" },
     h("h2", { id: "q-h" }, v.turn_in_row > 1 ? _("Your extra turn") : _("Your turn")),
     body,
+    hintPart(app, v, cards),
   );
 }
 

@@ -42,6 +42,7 @@ const NOT_ALLOWED: Record<string, string> = {
   ),
   rated: N_("That table is rated: sign in as a registered player (Your player) to sit down."),
   same_player: N_("Your player has a seat at that table already."),
+  hints: N_("This table gives no hints: its options do not allow them."),
 };
 
 /** What the server can be missing a moment (`internal`'s `detail`). */

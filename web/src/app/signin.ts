@@ -21,7 +21,7 @@ const signed = {
 /** The signed-in player of this connection, if any. */
 export const me = (): PlayerInfo | null => signed.me;
 
-const speaks = (app: PlayersHost, minor: number): boolean => {
+const speaks = (app: Pick<PlayersHost, "client">, minor: number): boolean => {
   const v = app.client?.welcome.protocol;
   return !!v && (v[0] > 1 || (v[0] === 1 && v[1] >= minor));
 };
@@ -31,6 +31,9 @@ export const speaksPlayers = (app: PlayersHost): boolean => speaks(app, 2);
 
 /** Whether this connection speaks 1.3, which lists and revokes your devices. */
 export const speaksDevices = (app: PlayersHost): boolean => speaks(app, 3);
+
+/** Whether this connection speaks 1.5: a finished game's analysis, and hints. */
+export const speaksAnalysis = (app: Pick<PlayersHost, "client">): boolean => speaks(app, 5);
 
 /** The seat this browser's player holds at `table` (it signed in holding it). */
 export function playerSeat(table: string): number | null {

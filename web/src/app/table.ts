@@ -10,6 +10,7 @@ import { h, patch } from "./dom";
 import { ending } from "./ending";
 import type { TableHost } from "./host";
 import { logPanel, seatPanel, since } from "./panels";
+import { hintsOn } from "./hint";
 import { question } from "./question";
 import { _, list, ngettext } from "./i18n";
 import { lineWords } from "./words";
@@ -63,6 +64,9 @@ export function renderTable(app: TableHost): void {
           v.removed.length
             ? ` · ${_("out of the game: {cards}", { cards: list(v.removed.map((c) => cards.words(c))) })}`
             : "",
+          hintsOn(v)
+            ? h("span", { id: "hints-on" }, ` · ${_("Hints are on at this table.")}`)
+            : null,
         ),
       ),
       h(

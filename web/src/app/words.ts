@@ -138,7 +138,7 @@ export function seatStatus(info: SeatInfo | undefined): string {
   return info.connected ? _("online") : _("away");
 }
 
-/** `3 players, recipes, casual memory, 30 s a move, private`. */
+/** `3 players, recipes, casual memory, 30 s a move, hints on, private`. */
 export function terms(
   options: TableOptions,
   timing: Timing | null | undefined,
@@ -156,6 +156,7 @@ export function terms(
     t.push(_("{n} s a move", { n: timing.move }));
     if (timing.reserve) t.push(_("{n} s reserve", { n: timing.reserve }));
   }
+  if (options.hints) t.push(_("hints on"));
   if (priv) t.push(_("private"));
   return t.join(", ");
 }
