@@ -4,12 +4,11 @@
  * in a short sentence, for the state it was asked in only. The options say to everyone
  * at the table that hints are on.
  */
-import { ProtocolError } from "../lib/index";
 import type { GameView, HintMsg } from "../lib/protocol";
 import { h } from "./dom";
 import type { TurnHost } from "./host";
 import { _, ngettext, num } from "./i18n";
-import { refusalOf } from "./refusals";
+import { refusedWaiting } from "./refusals";
 import type { Cards } from "./words";
 
 /** The hint of the state shown, being asked for, or refused (in words); forgotten once
@@ -45,19 +44,14 @@ async function ask(app: TurnHost): Promise<void> {
   if (hint === mine) app.renderTableNow();
 }
 
-function hintRefused(e: unknown): string {
-  if (e instanceof ProtocolError && e.code === "rate_limited") {
-    const s = Number((e.error as { retry_after?: number }).retry_after ?? 0);
-    if (s > 0)
-      return ngettext(
-        "Too many hints asked for: try again in {n} second.",
-        "Too many hints asked for: try again in {n} seconds.",
-        s,
-      );
-  }
-  if (e instanceof ProtocolError) return refusalOf(e);
-  return e instanceof Error ? e.message : String(e);
-}
+const hintRefused = (e: unknown): string =>
+  refusedWaiting(e, (s) =>
+    ngettext(
+      "Too many hints asked for: try again in {n} second.",
+      "Too many hints asked for: try again in {n} seconds.",
+      s,
+    ),
+  );
 
 /** The Hint button of the seat to move, and the hint asked for (null: no hints here). */
 export function hintPart(app: TurnHost, v: GameView, cards: Cards): HTMLElement | null {

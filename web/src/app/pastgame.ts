@@ -5,12 +5,12 @@
  * the expert's analysis of the game is asked for on request (`analyse_game`) and shown
  * beside each take (`analysis.ts`, loaded then).
  */
-import { ProtocolError, replayRecord, type ReplayFrame } from "../lib/index";
+import { replayRecord, type ReplayFrame } from "../lib/index";
 import type { AnalysisMsg, RecordMsg } from "../lib/protocol";
 import { byId, h, replace } from "./dom";
 import type { PlayersHost } from "./host";
 import { _, ngettext, pgettext } from "./i18n";
-import { refusalOf } from "./refusals";
+import { refusedWaiting } from "./refusals";
 import { speaksAnalysis } from "./signin";
 import { colourName, nameWords, seatLabel } from "./words";
 
@@ -72,25 +72,20 @@ async function analyse(app: PlayersHost, toProfile: () => void): Promise<void> {
 }
 
 /** A refused analysis in words: when to try again, or why not. */
-function analysisRefused(e: unknown): string {
-  if (e instanceof ProtocolError && e.code === "rate_limited") {
-    const s = Number((e.error as { retry_after?: number }).retry_after ?? 0);
-    if (s >= 120)
-      return ngettext(
-        "Too many analyses asked for: try again in {n} minute.",
-        "Too many analyses asked for: try again in {n} minutes.",
-        Math.ceil(s / 60),
-      );
-    if (s > 0)
-      return ngettext(
-        "Too many analyses asked for: try again in {n} second.",
-        "Too many analyses asked for: try again in {n} seconds.",
-        s,
-      );
-  }
-  if (e instanceof ProtocolError) return refusalOf(e);
-  return e instanceof Error ? e.message : String(e);
-}
+const analysisRefused = (e: unknown): string =>
+  refusedWaiting(e, (s) =>
+    s >= 120
+      ? ngettext(
+          "Too many analyses asked for: try again in {n} minute.",
+          "Too many analyses asked for: try again in {n} minutes.",
+          Math.ceil(s / 60),
+        )
+      : ngettext(
+          "Too many analyses asked for: try again in {n} second.",
+          "Too many analyses asked for: try again in {n} seconds.",
+          s,
+        ),
+  );
 
 export function renderReplay(app: PlayersHost, toProfile: () => void): void {
   const r = replay;

@@ -4,7 +4,7 @@
  * `client/ui/refusals.py` says it; the server's English `message` is said only where
  * nothing typed tells more (an older server's ban, a code newer than this page).
  */
-import type { ProtocolError } from "../lib/index";
+import { ProtocolError } from "../lib/index";
 import type { ERROR_CODES } from "../lib/protocol";
 import { N_, _, list, moment } from "./i18n";
 
@@ -19,6 +19,17 @@ export interface Particulars {
 /** A `ProtocolError` in a sentence (`seat`: the seat asked for, in the page's words). */
 export const refusalOf = (e: ProtocolError, seat: string | null = null): string =>
   refusalWords(e.code, e.message, seat, e.detail, e.error as Particulars);
+
+/** A refusal of any kind in a sentence; one to wait out (`rate_limited` with its
+ * `retry_after`, whole seconds) said by `wait`, which says when to try again. */
+export function refusedWaiting(e: unknown, wait: (seconds: number) => string): string {
+  if (e instanceof ProtocolError && e.code === "rate_limited") {
+    const s = Number((e.error as { retry_after?: number }).retry_after ?? 0);
+    if (s > 0) return wait(s);
+  }
+  if (e instanceof ProtocolError) return refusalOf(e);
+  return e instanceof Error ? e.message : String(e);
+}
 
 /** Why a name was refused (`invalid_field`'s `detail`, protocol 1.2's names). */
 const NAME_REFUSED: Record<string, string> = {
