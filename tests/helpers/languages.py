@@ -34,6 +34,7 @@ KEEP = frozenset(
 """Words every language keeps as they are."""
 
 _WORD = re.compile(r"(?<![\w/.:-])[A-Za-z]{3,}(?![\w/.:-])")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -84,6 +85,7 @@ def untranslated(screen: str, lang: str, names: set[str]) -> list[str]:
     """The words of ``screen`` left in English (``names``: the players', the table's,
     the server's, written as they were given)."""
     allowed = {w.lower() for w in (*KEEP, *names)} | card_words(lang)
+    screen = _URL.sub(" ", screen)  # an address is no sentence ("/#/watch/6bd4b056")
     for name in sorted(filter(None, names), key=len, reverse=True):
         # a name is no word of the language, nor are the letters in it: a table's id
         # "bad92683" holds the English "bad"

@@ -119,9 +119,14 @@ def test_every_main_screen_reads_in_the_language(
     # a registered player, so that the game is kept for its replay
     page.click("#your-player")
     page.wait_for_selector("#reg-name")
+    check(page, lang, "register", size, found)
     page.fill("#reg-name", "Ada")
     page.click("#register-go")
     page.wait_for_selector("#rating")
+    check(page, lang, "profile", size, found)
+    page.click("#to-board")
+    page.wait_for_selector("#board-h")
+    check(page, lang, "leaderboard", size, found)
     page.click('#pages a[href="#/"]')
     page.wait_for_selector("#tables")
     check(page, lang, "lobby", size, found)
@@ -218,6 +223,7 @@ def test_a_german_a_french_and_a_spanish_reader_at_one_table(
     ann.select_option("#seat-1", "")  # Black: a person, Jo
     ann.click("#create-go")
     ann.wait_for_selector("#invite-link")
+    check(ann, "de", "mixed-waiting", "phone", found)
     watch = ann.locator("#watch-link").get_attribute("href")
     terminal = {"Ann", "Jo", "Kessel", f"127.0.0.1:{port}", "ws", *NAMES}
     final = said("fr", "Final score")
@@ -232,6 +238,7 @@ def test_a_german_a_french_and_a_spanish_reader_at_one_table(
         eva = in_language(open_page, "desktop", "es")
         eva.goto(watch)
         eva.wait_for_selector("#join-go")
+        check(eva, "es", "mixed-join", "desktop", found)
         eva.click("#join-go")
         eva.wait_for_selector("#board")
         takes = 0
