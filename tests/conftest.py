@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from bench.services import Postgres, Redis
 
@@ -72,6 +73,19 @@ def redis_server() -> Iterator[Redis]:
         yield r
     finally:
         r.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: Redis) -> str:
+    """The worker's Redis, emptied for this test: what the nodes of an earlier test left
+    there (a lobby table counted for its address until its lease ran out, 10 s with
+    ``KEEP_LEASE``) counts for nobody here."""
+    client = redis.Redis(port=redis_server.port, socket_timeout=10)
+    try:
+        client.flushall()
+    finally:
+        client.close()
+    return redis_server.url
 
 
 @pytest.fixture

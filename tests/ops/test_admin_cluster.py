@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from bench.services import Redis
 from server.app import Server
 from server.commands.admin import show
 from tests.helpers.admin import ask
@@ -37,9 +36,9 @@ async def each_knows_the_other(a: Server, b: Server) -> None:
 
 
 async def test_any_node_closes_a_table_its_owner_serves(
-    pg_url: str, redis_server: Redis, tmp_path: Path
+    pg_url: str, redis_url: str, tmp_path: Path
 ) -> None:
-    async with cluster(pg_url, redis_server.url, n=2, admin_dir=tmp_path) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, admin_dir=tmp_path) as (a, b):
         assert a.cluster is not None and b.cluster is not None
         ca = await WsClient.open(a.port, "ann", (1, 1))
         table, _, _ = await create(ca)  # a serves the table
@@ -123,12 +122,12 @@ def test_the_command_shows_each_entrys_node_and_the_nodes_missing() -> None:
 
 
 async def test_a_ban_at_one_node_closes_its_connections_at_every_node_at_once(
-    pg_url: str, redis_server: Redis, tmp_path: Path
+    pg_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     """The node where the operator bans tells the others over the bus: a player of the
     name connected at another node is closed within seconds (not at that node's next
     sweep, a minute later), and the answer says how many each node closed."""
-    async with cluster(pg_url, redis_server.url, n=2, admin_dir=tmp_path) as (a, b):
+    async with cluster(pg_url, redis_url, n=2, admin_dir=tmp_path) as (a, b):
         assert a.cluster is not None and b.cluster is not None
         troll = await WsClient.open(a.port, "troll", (1, 1))
         table, _, _ = await create(troll, player="Troll")

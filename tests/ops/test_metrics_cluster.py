@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-from bench.services import Redis
 from tests.helpers import until
 from tests.helpers.cluster import cluster
 from tests.helpers.metrics import scrape
@@ -18,10 +17,8 @@ from tests.server.wsclient import WsClient, advance, create, join
 pytestmark = pytest.mark.e2e
 
 
-async def test_a_node_shows_its_leases_and_forwarded_intents(
-    pg_url: str, redis_server: Redis
-) -> None:
-    async with cluster(pg_url, redis_server.url, n=2, metrics=True) as (a, b):
+async def test_a_node_shows_its_leases_and_forwarded_intents(pg_url: str, redis_url: str) -> None:
+    async with cluster(pg_url, redis_url, n=2, metrics=True) as (a, b):
         ca = await WsClient.open(a.port, "ann")
         table, _, _ = await create(ca)  # a serves the table
         cb = await WsClient.open(b.port, "bob")  # b's session forwards to a

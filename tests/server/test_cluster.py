@@ -36,11 +36,6 @@ from ..helpers.missed import live_steps, missed
 from .wsclient import WsClient, create, http_get, join, play_seat, random_take
 
 
-@pytest.fixture
-def redis_url(redis_server: Redis) -> str:
-    return redis_server.url
-
-
 def test_frames_made_by_the_owner_are_the_bytes_a_local_session_sends() -> None:
     record = Record.new(Options(seed=3, players=3, recipes=True))
     events: list[Any] = []

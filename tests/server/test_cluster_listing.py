@@ -6,18 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from bench.services import Redis
-
 from ..helpers import until
 from ..helpers.cluster import KEEP_LEASE, cluster
 from .wsclient import WsClient, create
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def redis_url(redis_server: Redis) -> str:
-    return redis_server.url
 
 
 async def _every_id(c: WsClient, limit: int) -> list[str]:

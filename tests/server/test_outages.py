@@ -275,10 +275,10 @@ async def test_a_server_started_during_an_outage_waits_for_postgresql(
 
 
 async def test_a_postgresql_restart_under_two_nodes_mid_game(
-    own_postgres: Postgres, redis_server: Redis
+    own_postgres: Postgres, redis_url: str
 ) -> None:
     url = own_postgres.database()
-    async with cluster(url, redis_server.url, n=2) as nodes:
+    async with cluster(url, redis_url, n=2) as nodes:
         ports = (nodes[0].port, nodes[1].port)
         table, clients = await two_players(ports)  # seat 1 plays from the other node
         version = await advance(clients, random.Random(3), 3)
