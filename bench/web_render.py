@@ -99,6 +99,10 @@ class Serve:
                         "--port",
                         str(port),
                         "--no-persist",
+                        # each game is left running when its page closes: the next
+                        # one, from the same address, must not be refused for it
+                        "--peer-unattended-games",
+                        "1000",
                     ],
                     cwd=self.tree,
                     env=env,
@@ -214,6 +218,7 @@ def play(
             page.wait_for_selector("#tables")
             page.fill("#player-name", "Ann")
             page.click("#new-table")
+            page.wait_for_selector("#create-go")  # the form is loaded on demand
             page.fill("#opt-seed", str(seed))  # the same deal for every tree
             page.click("#create-go")
             page.wait_for_selector("#board")
