@@ -203,8 +203,8 @@ class ErrorMsg(_ServerMsg):
     """Your message (``re``) was refused, or the connection broke a rule. Nothing
     changed. ``detail`` refines ``code``: for ``illegal_move`` the engine's reason
     (``not_in_line``, ``bad_target``, ``unknown_card``, ``bad_action``, ...); ``field``,
-    ``until`` and ``versions`` give a refusal's particulars, so a client can say it in
-    its own words."""
+    ``until``, ``versions`` and ``limit`` give a refusal's particulars, so a client can
+    say it in its own words."""
 
     type: Literal["error"] = "error"
     code: str
@@ -230,6 +230,12 @@ class ErrorMsg(_ServerMsg):
     versions: tuple[tuple[int, int], ...] = ()
     """With ``version_unsupported`` (any version): the newest version of each major
     this server speaks (``[[1, 5]]``: 1.0 to 1.5)."""
+    limit: str | None = None
+    """1.6, with ``server_full`` answering ``create_table`` (or a ``rematch``): the limit
+    that refused the new table: ``tables`` (the server's table limit), ``lobby`` (tables
+    you made wait in the lobby), ``unattended`` (games you started run with nobody
+    connected), ``bots`` (games of bots only you started run). A client says each in its
+    own words and treats a value it does not know as ``server_full`` alone."""
 
 
 class PongMsg(_ServerMsg):

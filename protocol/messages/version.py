@@ -9,6 +9,7 @@ __all__ = [
     "ADDED_IN",
     "FIELD_ADDED_IN",
     "JSON_SUBPROTOCOL",
+    "LIMIT_ADDED_IN",
     "MINOR_1_0",
     "MINOR_1_1",
     "PROTOCOL_VERSION",
@@ -16,7 +17,7 @@ __all__ = [
     "SUPPORTED_MAJORS",
 ]
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 5)
+PROTOCOL_VERSION: tuple[int, int] = (1, 6)
 """The version this package speaks: (major, minor). Minor versions only add."""
 MINOR_1_0: tuple[int, int] = (1, 0)
 """Protocol 1.0: a session that says it in ``hello`` gets exactly the 1.0 messages."""
@@ -48,6 +49,9 @@ server answered it."""
 FIELD_ADDED_IN = 5
 """The minor version from which an ``invalid_field`` error names its ``field``: an older
 connection gets the error its minor's server sent (the golden frames hold it)."""
+LIMIT_ADDED_IN = 6
+"""The minor version from which a ``server_full`` error names the ``limit`` that refused
+the new table: an older connection gets the error its minor's server sent."""
 SUPPORTED_MAJORS: tuple[int, ...] = (1,)
 """Major versions a server built on this package accepts in ``hello``."""
 SUBPROTOCOL = "kupferkessel.v1"

@@ -24,7 +24,8 @@ class TableError(Exception):
     engine's own code for an illegal move; ``retry_after`` the seconds to wait before
     asking again (``rate_limited`` of a sign-in, ``server.players.hashing``); ``field``
     the request's field ``invalid_field`` refuses; ``until`` when a ban or mute ends
-    (Unix seconds; None with ``until_lifted``: when the operator lifts it)."""
+    (Unix seconds; None with ``until_lifted``: when the operator lifts it); ``limit``
+    which limit ``server_full`` met (``server.lobby.quotas.REFUSALS``)."""
 
     def __init__(
         self,
@@ -36,6 +37,7 @@ class TableError(Exception):
         field: str | None = None,
         until: int | None = None,
         until_lifted: bool = False,
+        limit: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -45,11 +47,27 @@ class TableError(Exception):
         self.field = field
         self.until = until
         self.until_lifted = until_lifted
+        self.limit = limit
+
+    @property
+    def particulars(self) -> dict[str, Any]:
+        """The typed particulars set (``retry_after``, ``field``, ``until``,
+        ``until_lifted``, ``limit``), by name: what a refusal carries between nodes
+        beside its code, message and detail (``TableError(..., **particulars)`` again)."""
+        named = {
+            "retry_after": self.retry_after,
+            "field": self.field,
+            "until": self.until,
+            "until_lifted": self.until_lifted,
+            "limit": self.limit,
+        }
+        return {k: v for k, v in named.items() if v is not None and v is not False}
 
     def answer(self, re: int | None, minor: int) -> m.ErrorMsg:
         """The ``error`` refusing message ``re`` on a connection speaking 1.``minor``:
-        ``retry_after`` only from 1.3 on, ``field`` from 1.5 on (an older client gets
-        exactly what it did); a ban's or mute's end in every version."""
+        ``retry_after`` only from 1.3 on, ``field`` from 1.5 on, ``limit`` from 1.6 on
+        (an older client gets exactly what it did); a ban's or mute's end in every
+        version."""
         return m.ErrorMsg(
             code=self.code,
             message=self.message,
@@ -59,6 +77,7 @@ class TableError(Exception):
             field=self.field if minor >= m.FIELD_ADDED_IN else None,
             until=self.until,
             until_lifted=self.until_lifted,
+            limit=self.limit if minor >= m.LIMIT_ADDED_IN else None,
         )
 
 

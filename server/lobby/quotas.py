@@ -96,7 +96,8 @@ def limits_of(max_tables: int, quotas: Quotas, bots_only: bool) -> tuple[int | N
 
 REFUSALS = ("tables", *KINDS)
 """The limits a new table may be refused by (``refused_by``): the table limit, then the
-quotas of ``KINDS``; the metrics count refusals by them."""
+quotas of ``KINDS``; the metrics count refusals by them, and ``server_full`` names them
+in its ``limit`` (protocol 1.6)."""
 
 
 def refused_by(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str | None:
@@ -136,10 +137,12 @@ def refusal(held: Held, max_tables: int, quotas: Quotas, bots_only: bool) -> str
 
 def refuse(held: Held, max_tables: int, quotas: Quotas, bots_only: bool, tally: Tally) -> None:
     """Raise ``server_full`` saying which limit refuses the new table (the table limit
-    if none of the counts says: another node took the last one), counted in ``tally``."""
-    tally.add(refused_by(held, max_tables, quotas, bots_only) or "tables")
+    if none of the counts says: another node took the last one), in words and as its
+    ``limit`` (1.6), counted in ``tally``."""
+    kind = refused_by(held, max_tables, quotas, bots_only) or "tables"
+    tally.add(kind)
     why = refusal(held, max_tables, quotas, bots_only)
-    raise TableError("server_full", why or "this server has reached its table limit")
+    raise TableError("server_full", why or "this server has reached its table limit", limit=kind)
 
 
 class Served(Protocol):

@@ -155,6 +155,7 @@ async def test_nothing_secret_is_in_the_metrics(make_server: MakeServer) -> None
         "1.3",
         "1.4",
         "1.5",
+        "1.6",
         "none",
         "msgpack",
         "json",

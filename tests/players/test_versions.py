@@ -45,6 +45,6 @@ async def test_a_1_2_client_hears_1_2(server: Server) -> None:
     client = await WsClient.open(server.port, "new", (1, 2))
     assert tuple(client.msgs[0].protocol) == (1, 2)
     newer = await WsClient.open(server.port, "newer", (1, 9))
-    assert tuple(newer.msgs[0].protocol) == m.PROTOCOL_VERSION == (1, 5)
+    assert tuple(newer.msgs[0].protocol) == m.PROTOCOL_VERSION == (1, 6)
     for c in (client, newer):
         await c.close()

@@ -15,11 +15,13 @@ profile, their games, a game's record and the leaderboard (wall-clock times mask
 do that too, and after the first game catch up on its last two states, on nothing, and
 on a state to come (refused); 1.5's do all of that, and ask for the first game's
 analysis (one player, then the other, answered from the store), the spectator too
-(refused: a private game) and one of a game that does not exist (refused).
+(refused: a private game) and one of a game that does not exist (refused); 1.6's do
+what 1.5's do (its ``server_full`` refusals, which name their limit, are
+``test_golden_full.py``'s).
 
 Recorded with ``KK_GOLDEN_WRITE=1`` (``golden_frames.py``) on 2026-12-03, from the server
 whose 1.1 and 1.2 behaviour docs/PROTOCOL.md describes; 1.3's, 1.4's and 1.5's on
-2026-12-05 (1.5's analyses at the test servers' 4 samples a decision).
+2026-12-05 (1.5's analyses at the test servers' 4 samples a decision), 1.6's too.
 """
 
 from __future__ import annotations
@@ -169,8 +171,9 @@ def _frames(client: WsClient, mask: Masker) -> list[Any]:
         (3, True, "v1_3.jsonl"),
         (4, True, "v1_4.jsonl"),
         (5, True, "v1_5.jsonl"),
+        (6, True, "v1_6.jsonl"),
     ],
-    ids=["1.1", "1.1-combined", "1.2", "1.3", "1.4", "1.5"],
+    ids=["1.1", "1.1-combined", "1.2", "1.3", "1.4", "1.5", "1.6"],
 )
 async def test_a_client_of_a_later_version_gets_exactly_its_frames(
     tmp_path: Path, minor: int, combined: bool, name: str

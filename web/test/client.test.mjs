@@ -17,10 +17,10 @@ if (!URL) throw new Error("KK_WS_URL is not set (run through tests/web/test_jsli
 
 const connect = () => KupferkesselClient.connect(URL, { client: "kk-js-test" });
 
-test("the handshake speaks protocol 1.5 and hands over the catalogue", async () => {
+test("the handshake speaks protocol 1.6 and hands over the catalogue", async () => {
   const c = await connect();
   try {
-    assert.deepEqual(c.welcome.protocol, [1, 5]);
+    assert.deepEqual(c.welcome.protocol, [1, 6]);
     assert.equal(c.welcome.catalogue.cards.length > 40, true);
     assert.equal(c.welcome.bot_levels.length > 0, true);
     assert.equal(c.seq, 1);
