@@ -26,6 +26,7 @@ from typing import Any
 from shared.game import Take
 
 from ..core import intents as i
+from ..core.errors import TableError
 
 __all__ = [
     "KINDS",
@@ -146,14 +147,21 @@ class FrameFor:
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The owner's answer to request ``rid``: what the table returned (``result``), or
-    its refusal (``error``: code, message, detail), or ``moved`` (not served there);
-    ``answered``: the combined update already answered the take."""
+    its refusal (``error``: code, message, detail; ``particulars``: its typed fields by
+    name, ``TableError.particulars``), or ``moved`` (not served there); ``answered``:
+    the combined update already answered the take."""
 
     rid: int
     result: Any = None
     error: tuple[str, str, str | None] | None = None
     moved: bool = False
     answered: bool | None = None
+    particulars: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def refusing(rid: int, e: TableError) -> Reply:
+        """The answer to request ``rid`` that the table refused with ``e``, whole."""
+        return Reply(rid, error=(e.code, e.message, e.detail), particulars=e.particulars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,12 +281,14 @@ def encode(msg: NodeMessage) -> Fields:
             return sent | fields
         case FrameFor(handle_id, frame):
             return {"k": "frame", "sid": handle_id, "f": frame}
-        case Reply(rid, result, error, moved, answered):
+        case Reply(rid, result, error, moved, answered, particulars):
             out: Fields = {"k": "reply", "rid": rid}
             if moved:
                 out["moved"] = True
             elif error is not None:
                 out["error"] = list(error)
+                if particulars:  # a key of its own: older nodes read the error without it
+                    out["why"] = particulars
             else:
                 out["r"] = result
                 if answered is not None:
@@ -323,6 +333,7 @@ def _reply(m: Fields) -> Reply:
         None if error is None else (error[0], error[1], error[2]),
         bool(m.get("moved", False)),
         m.get("answered"),
+        dict(m.get("why", {})),
     )
 
 

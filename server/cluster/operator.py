@@ -136,7 +136,7 @@ class ClusterOperator:
             except TimeoutError:
                 raise TableError("internal", f"node {node} did not answer: try again") from None
             if reply.error is not None:
-                raise TableError(*reply.error)
+                raise TableError(*reply.error, **reply.particulars)
             if not reply.moved:
                 ending, winners = reply.result
                 return node, ending, list(winners)

@@ -125,7 +125,7 @@ class Serving:
         intent, rid, session_node = msg.intent, msg.rid, msg.front or src
         self.served += 1
         result: Any = None
-        error: tuple[str, str, str | None] | None = None
+        refused: TableError | None = None
         moved, answered = False, None
         try:
             table = self._tables().get(msg.table)
@@ -164,7 +164,7 @@ class Serving:
             if rid is None:
                 self.bus.send(session_node, encode(Moved(msg.table)))
         except TableError as e:
-            error = (e.code, e.message, e.detail)
+            refused = e
             if rid is None:  # a one-way message: never refused in silence
                 log.warning(
                     "refused %s from another node",
@@ -172,13 +172,15 @@ class Serving:
                     extra={"table": msg.table, "node": session_node, "code": e.code},
                 )
                 if isinstance(intent, Watch | Resume):  # its session waits for frames: tell it
-                    refused = Refused(msg.table, msg.handle_id, e.code, e.message)
-                    self.bus.send(session_node, encode(refused))
+                    told = Refused(msg.table, msg.handle_id, e.code, e.message)
+                    self.bus.send(session_node, encode(told))
         except Exception as e:  # a bug (logged), or the store out of reach: ``failed``
-            err = failed(e, log, f"internal error serving {intent.kind}", {"table": msg.table})
-            error = (err.code, err.message, err.detail)
+            refused = failed(e, log, f"internal error serving {intent.kind}", {"table": msg.table})
         if rid is not None:
-            self.bus.send(session_node, encode(Reply(rid, result, error, moved, answered)))
+            reply = Reply(rid, result, None, moved, answered)
+            if refused is not None:  # its particulars too (``field``, ``limit``...)
+                reply = Reply.refusing(rid, refused)
+            self.bus.send(session_node, encode(reply))
 
     def unreadable(self, src: str, raw: dict[str, Any]) -> None:
         """A message this node cannot read (a kind it does not know, a field missing):
@@ -201,7 +203,7 @@ class Serving:
             reply = Reply(msg.rid, [ending, winners])
             log.info("closed for another node's operator", extra={"table": msg.table, "node": src})
         except TableError as e:
-            reply = Reply(msg.rid, error=(e.code, e.message, e.detail))
+            reply = Reply.refusing(msg.rid, e)
         except Exception:
             log.exception("internal error closing a table", extra={"table": msg.table})
             reply = Reply(msg.rid, error=("internal", "the table's node failed to close it", None))

@@ -342,7 +342,7 @@ class Forwarding:
                 self.moved(proxy.id, proxy)
                 continue
             if answer.error is not None:
-                raise TableError(*answer.error)
+                raise TableError(*answer.error, **answer.particulars)
             return answer
         raise self._lost(take)
 

@@ -216,6 +216,15 @@ NODE_MESSAGES: list[tuple[m.NodeMessage, dict[str, object]]] = [
         m.Reply(9, error=("not_your_turn", "it is seat 1's turn", None)),
         {"k": "reply", "rid": 9, "error": ["not_your_turn", "it is seat 1's turn", None]},
     ),
+    (  # 1.6: a refusal's typed fields under a key of their own, which older nodes skip
+        m.Reply(9, error=("server_full", "table limit", None), particulars={"limit": "tables"}),
+        {
+            "k": "reply",
+            "rid": 9,
+            "error": ["server_full", "table limit", None],
+            "why": {"limit": "tables"},
+        },
+    ),
     (m.Replaced("3", 1), {"k": "replaced", "sid": "3", "seat": 1}),
     (
         m.Rematched("3", "t2", 1.5, 0, [["ann", None], ["easy bot", "easy"]]),
