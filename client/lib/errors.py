@@ -91,6 +91,12 @@ class ServerError(ClientError):
         """With ``version_unsupported``: the newest version of each major the server speaks."""
         return self.reply.versions
 
+    @property
+    def limit(self) -> str | None:
+        """1.6, with ``server_full``: the limit that refused a new table (``unattended``,
+        ``lobby``, ``bots``, ``tables``)."""
+        return self.reply.limit
+
 
 class IllegalMoveError(ServerError):
     """The server refused a take as illegal (``.detail``: the engine's reason). Named

@@ -12,7 +12,7 @@ from client.i18n import N_, _, language, language_name, ngettext
 from protocol import messages as m
 
 from ..discovery import Browser, FoundServer
-from ..lib import BadAddress, Client, normalize_url
+from ..lib import BadAddress, Client, ServerError, normalize_url
 from .forms import (
     Form,
     create_form,
@@ -23,7 +23,7 @@ from .forms import (
     table_timing,
 )
 from .host import LobbyHost
-from .refusals import address_words
+from .refusals import WAY_BACK, address_words, error_words
 from .render import Line, header, seat_name, shown_name, side_by_side, wrap, wrap_items, wrap_words
 from .seating import seat_to_resume, sit_down
 from .waiting import table_terms
@@ -244,16 +244,22 @@ class LobbyScreen:
         self.name = player
 
         async def create() -> None:
-            created = await client.create_table(
-                name,
-                options,
-                private=private,
-                bots=bots,
-                player=player,
-                seat=seat,
-                timing=timing,
-                rated=rated,
-            )
+            try:
+                created = await client.create_table(
+                    name,
+                    options,
+                    private=private,
+                    bots=bots,
+                    player=player,
+                    seat=seat,
+                    timing=timing,
+                    rated=rated,
+                )
+            except ServerError as e:
+                if e.code == "server_full" and e.limit in WAY_BACK:
+                    await self.way_back(client, e)
+                    return
+                raise
             self.host.sat_down(client)
             # the waiting screen shows the code too; gone from here once the game goes on
             code = created.invite
@@ -261,6 +267,22 @@ class LobbyScreen:
             await client.ready()
 
         self.host.act(create)
+
+    async def way_back(self, client: Client, refused: ServerError) -> None:
+        """A new table refused by a table of ours (1.6's ``limit``: a game of ours runs
+        with nobody at it, a table of ours waits in the lobby): the list's cursor goes
+        to it, the one the refusal names first, and the refusal says that Enter takes it
+        back (it is ours to go back to, or to resign or leave)."""
+        self.tables = await client.list_tables()
+        state = "playing" if refused.limit == "unattended" else "lobby"
+        ours = [i for i, tb in enumerate(self.tables) if tb.state != "finished"]
+        ours = [i for i in ours if self._mine(client, self.tables[i].id)]
+        ours.sort(key=lambda i: self.tables[i].state != state)
+        said = "! " + error_words(refused)
+        if ours:
+            self.focus, self.table_index = "tables", ours[0]
+            said += " " + _("It is chosen in the list: Enter takes it back.")
+        self.host.say(said)
 
     def _my_seat(self, client: Client, table: str) -> int | None:
         """The seat at ``table`` that Enter takes back (as ``sit_down`` chooses it): a

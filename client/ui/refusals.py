@@ -2,8 +2,8 @@
 
 The protocol sends a stable code (``ErrorCode``), a ``detail`` that refines it and,
 for a sign-in asked too often, ``retry_after``; the particulars of some refusals as
-fields (``field``, ``until``, ``versions``); its ``message`` is English for logs and
-is not shown. A code this client does not know (a later minor version may add some)
+fields (``field``, ``until``, ``versions``, ``limit``); its ``message`` is English for
+logs and is not shown. A code this client does not know (a later minor version may add some)
 is said as a refusal with its code.
 """
 
@@ -19,6 +19,8 @@ from ..lib import BadAddress, ConnectionLost, ServerError
 from ..lib.address import EXAMPLE
 
 __all__ = [
+    "FULL",
+    "WAY_BACK",
     "Refusal",
     "address_words",
     "bye_words",
@@ -93,26 +95,50 @@ could not reach."""
 _DETAILED = ("illegal_move", "not_allowed", "invalid_field", "internal")
 """The codes whose ``detail`` is said instead of the code's own sentence."""
 
+FULL: dict[str, str] = {
+    "unattended": N_(
+        "A game you started is still running with nobody at it:"
+        " go back to it, or resign it, before you start another."
+    ),
+    "lobby": N_(
+        "A table you made is still waiting in the lobby:"
+        " go back to it, or leave it, before you make another."
+    ),
+    "bots": N_(
+        "Games of computers only that you started are still running:"
+        " wait for one to end, or watch it."
+    ),
+    "tables": N_("This server has all the tables it can hold: try again later."),
+}
+"""``server_full``'s ``limit`` (1.6): which limit refused a new table, and the way out
+(the same sentences as the browser's)."""
+
+WAY_BACK = ("unattended", "lobby")
+"""The limits whose way out is the person's own table: back to it."""
+
 GOODBYES: dict[str, str] = {
     "shutdown": N_("the server stops"),
     "idle": N_("the connection was idle too long"),
     "replaced": N_("your seat was taken over by another connection"),
+    "server_full": N_("the server has all the connections it can take: try again later"),
 }
 """Why a server closes the connection, besides an error code."""
 
 
 def refusal_words(code: str, detail: str | None = None, retry_after: int | None = None) -> str:
-    """A refusal in a sentence: the detail where it says more than the code."""
+    """A refusal in a sentence: the detail where it says more than the code; a wait
+    (``retry_after``) said once, instead of the code's "wait a moment"."""
+    if code == "rate_limited" and retry_after:
+        return ngettext(
+            "Too many requests: try again in {n} second.",
+            "Too many requests: try again in {n} seconds.",
+            retry_after,
+        ).format(n=retry_after)
     if detail in DETAILS and code in _DETAILED:
-        said = _(DETAILS[detail])
-    elif code in REFUSALS:
-        said = _(REFUSALS[code])
-    else:
-        said = _("The server refused this ({code}).").format(code=code)
-    if retry_after:
-        wait = ngettext("Try again in {n} second.", "Try again in {n} seconds.", retry_after)
-        said += " " + wait.format(n=retry_after)
-    return said
+        return _(DETAILS[detail])
+    if code in REFUSALS:
+        return _(REFUSALS[code])
+    return _("The server refused this ({code}).").format(code=code)
 
 
 class Refusal(Protocol):
@@ -132,6 +158,8 @@ class Refusal(Protocol):
     def until_lifted(self) -> bool: ...
     @property
     def versions(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def limit(self) -> str | None: ...
 
 
 SANCTIONS: dict[str, tuple[str, str]] = {
@@ -149,8 +177,10 @@ SANCTIONS: dict[str, tuple[str, str]] = {
 
 def error_words(e: Refusal) -> str:
     """A refusal in a sentence from everything it carries: its particulars where the
-    server sent them (the field refused, a sanction's end, the versions spoken), else
-    its code and detail (``refusal_words``)."""
+    server sent them (the field refused, a sanction's end, the versions spoken, the
+    limit that refused a table), else its code and detail (``refusal_words``)."""
+    if e.code == "server_full" and e.limit in FULL:
+        return _(FULL[e.limit])
     if e.code == "invalid_field" and e.field and e.detail not in DETAILS:
         return _("The server refused the field {field} of that request.").format(field=e.field)
     if e.code in SANCTIONS:
