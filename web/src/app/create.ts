@@ -1,16 +1,63 @@
 /**
  * The form of a new table, with every option: its name, the players and the computer's
  * seats, the variants (recipes, memory, starting card, third colour), your seat, a clock
- * and the grace periods, privacy, a rated game (1.2) and a chosen seed.
+ * and the grace periods, privacy, a rated game (1.2) and a chosen seed. A table refused
+ * by a limit (1.6's `limit` of `server_full`) is said in words, with the way back to a
+ * table of yours where that is the way out.
  */
+import { ProtocolError } from "../lib/index";
 import type { CreateTableMsg, Timing } from "../lib/protocol";
 import { h, replace } from "./dom";
 import type { CreateHost } from "./host";
-import { field, nameField, playerName } from "./lobby";
+import { field, nameField, playerName, seatsOf } from "./lobby";
+import type { Particulars } from "./refusals";
 import { me, speaksAnalysis } from "./signin";
 import { prefs } from "./store";
-import { _, colour, ngettext } from "./i18n";
+import { N_, _, colour, ngettext } from "./i18n";
 import { colourName, levelWord } from "./words";
+
+/** What refused a new table (`server_full`'s `limit`), and the way out: as the terminal
+ * client's `client/ui/refusals.py` says it (the words live here, loaded with the form). */
+const FULL: Record<string, string> = {
+  unattended: N_(
+    "A game you started is still running with nobody at it: go back to it, or resign it, before you start another.",
+  ),
+  lobby: N_(
+    "A table you made is still waiting in the lobby: go back to it, or leave it, before you make another.",
+  ),
+  bots: N_(
+    "Games of computers only that you started are still running: wait for one to end, or watch it.",
+  ),
+  tables: N_("This server has all the tables it can hold: try again later."),
+};
+
+/** A new table refused: in words, and for a table of yours that stands in the way (a
+ * game left running, a table waiting in the lobby) a button back to it (the lobby, which
+ * lists your tables first, when this page knows none of them). */
+function refusedTable(app: CreateHost, err: unknown, buttons: HTMLElement): void {
+  const limit = err instanceof ProtocolError ? (err.error as Particulars).limit : null;
+  if (!(err instanceof ProtocolError) || err.code !== "server_full" || !FULL[limit ?? ""])
+    return app.refused(err);
+  app.say(_(FULL[limit!]));
+  document.getElementById("way-back")?.remove();
+  if (limit !== "unattended" && limit !== "lobby") return;
+  const state = limit === "unattended" ? "playing" : "lobby";
+  const ours = app.tables.filter((t) => t.state !== "finished" && seatsOf(t).length);
+  const t = ours.find((x) => x.state === state) ?? ours[0];
+  const back = h(
+    "button",
+    {
+      type: "button",
+      id: "way-back",
+      class: "primary",
+      onclick: () =>
+        t ? void app.rejoin({ table: t.id, seat: seatsOf(t)[0] }) : app.show("lobby"),
+    },
+    _("Back to my game"),
+  );
+  buttons.prepend(back);
+  back.focus();
+}
 
 export function renderCreate(app: CreateHost): void {
   const levels = app.client?.welcome.bot_levels ?? [];
@@ -194,8 +241,14 @@ export function renderCreate(app: CreateHost): void {
       rated: rated.checked || undefined,
     };
     app.wantReady = true;
-    c.request("create_table", msg).catch((err) => app.refused(err));
+    c.request("create_table", msg).catch((err) => refusedTable(app, err, buttons));
   };
+  const buttons = h(
+    "p",
+    { class: "buttons" },
+    h("button", { type: "submit", class: "primary", id: "create-go" }, _("Create table")),
+    h("button", { type: "button", onclick: () => app.show("lobby") }, _("Back")),
+  );
   replace(
     app.main,
     h(
@@ -236,12 +289,7 @@ export function renderCreate(app: CreateHost): void {
             : null,
           field(_("Seed for a reproducible deal (others are told you chose it)"), seed),
         ),
-        h(
-          "p",
-          { class: "buttons" },
-          h("button", { type: "submit", class: "primary", id: "create-go" }, _("Create table")),
-          h("button", { type: "button", onclick: () => app.show("lobby") }, _("Back")),
-        ),
+        buttons,
       ),
     ),
   );

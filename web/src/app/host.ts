@@ -126,6 +126,10 @@ export interface ChatBoxHost {
 export interface CreateHost extends ScreenHost {
   /** Ready to play as soon as seated (the waiting screen's choice). */
   wantReady: boolean;
+  /** The lobby's page of tables (a new table refused by one of yours: the way back). */
+  readonly tables: TableSummary[];
+  /** Back at the table this tab was at: resume the seat, or watch again. */
+  rejoin(h: Here): Promise<void>;
 }
 
 /** What the page's address asks (`links.ts`): an invite or watch link to follow. */
@@ -144,8 +148,7 @@ export interface LobbyHost extends PlayersHost, CreateHost, InviteHost, ChatHost
   summary: TableSummary | null;
   /** The invite code of the table this page creates or joins. */
   readonly invite: string | null;
-  /** The lobby's page of tables, their number, and the cursors to page through them. */
-  readonly tables: TableSummary[];
+  /** The number of the lobby's tables, and the cursors to page through them. */
   readonly tablesTotal: number;
   cursor: string | null;
   readonly nextCursor: string | null;
@@ -155,8 +158,6 @@ export interface LobbyHost extends PlayersHost, CreateHost, InviteHost, ChatHost
   listTables(): void;
   join(table: string, invite: string | null, seat: number | null, seeded?: boolean): void;
   watch(table: string, invite: string | null): void;
-  /** Back at the table this tab was at: resume the seat, or watch again. */
-  rejoin(h: Here): Promise<void>;
   ready(on: boolean): void;
   act(type: TableAction): void;
 }

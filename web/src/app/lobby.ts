@@ -41,6 +41,14 @@ export function playerName(app: Says): string | null {
   return name;
 }
 
+/** The seats of yours at table `t`: kept in this browser, or held by your player. */
+export const seatsOf = (t: TableSummary): number[] => {
+  const held = playerSeat(t.id);
+  const mine = tokens.seatsAt(t.id);
+  if (held !== null && !mine.includes(held)) mine.push(held);
+  return mine;
+};
+
 export function renderLobby(app: LobbyHost): void {
   const server = app.client?.welcome.server ?? _("the server");
   replace(
@@ -140,12 +148,6 @@ export function renderTables(app: LobbyHost): void {
     patch(el, h("p", {}, _("No tables yet: make a new one.")));
     return;
   }
-  const seatsOf = (t: TableSummary): number[] => {
-    const held = playerSeat(t.id);
-    const mine = tokens.seatsAt(t.id);
-    if (held !== null && !mine.includes(held)) mine.push(held);
-    return mine;
-  };
   // your own games not over come first (a seat left to wait for you, a table you made),
   // the others in the server's order
   const yours = (t: TableSummary) => t.state !== "finished" && seatsOf(t).length > 0;

@@ -14,6 +14,8 @@ export interface Particulars {
   until?: number | null;
   until_lifted?: boolean;
   versions?: [number, number][];
+  /** 1.6, with `server_full`: which limit refused a new table (`create.ts` says it). */
+  limit?: string | null;
 }
 
 /** A `ProtocolError` in a sentence (`seat`: the seat asked for, in the page's words). */
