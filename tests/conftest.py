@@ -19,29 +19,47 @@ import pytest
 import redis
 
 from bench.services import Postgres, Redis
+from tests.helpers.chromium import SHARED, uses_browser
 
 # A test using one of these (directly or through another fixture) is end-to-end.
 E2E_FIXTURES = frozenset({"postgres", "redis_server", "pg_url", "own_postgres", "own_redis"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``e2e`` what needs a PostgreSQL or Redis server and every soak; run e2e first."""
+    """Mark ``e2e`` what needs a PostgreSQL or Redis server and every soak; put the tests
+    in the order they run (``_rank``)."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         callspec = getattr(item, "callspec", None)
         on_postgres = callspec is not None and callspec.params.get("store_url") == "postgresql"
         if names & E2E_FIXTURES or on_postgres or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.e2e)
-    # the tests marked ``long`` first, then the other end-to-end tests (stable, so each
-    # module stays in its order): the workers, which take the next tests from one
-    # queue (scripts/test.sh), share the long ones out at the start, and no worker is
-    # left with a minute-long game while the others have finished
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("long") is None,
-            item.get_closest_marker("e2e") is None,
-        )
-    )
+    items.sort(key=_rank)
+
+
+def _rank(item: pytest.Item) -> int:
+    """Where a test runs in the one queue the workers take their next tests from
+    (scripts/test.sh; the sort is stable, so each module stays in its order): the tests
+    marked ``long`` first, so that they are shared out at the start and no worker is
+    left with a minute-long game while the others have finished; then the browser tests
+    (their long ones first) together, so that a worker starts Chromium once
+    (tests/helpers/chromium.py), not once for each module it was given a part of; then
+    the other end-to-end tests; the short ones last, to even out the end."""
+    long = item.get_closest_marker("long") is not None
+    if uses_browser(item):
+        return 1 if long else 2
+    if long:
+        return 0
+    return 3 if item.get_closest_marker("e2e") is not None else 4
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that drives no browser runs with no Playwright in its thread (its event
+    loop would stop an asyncio test or fixture). The browser tests run together
+    (``_rank``), so a worker stops it once, after its last one; in any order it holds."""
+    if not uses_browser(item):
+        SHARED.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ several need lives here; ``scripts/check_architecture.py`` holds to it).
   (``Node``).
 - ``processes``, ``config``, ``admin``, ``metrics``: what an operator runs and sees.
 - ``screens``, ``pacing``: the terminal client's screens; ``web``, ``pages``: the
-  browser client's.
+  browser client's; ``chromium``: the one Chromium of a test process.
 - ``leak_oracle``: random games played through a server, every frame checked against
   what its connection may know.
 

@@ -1,5 +1,5 @@
 """The browser client in the tests: a real server in a thread (``LiveServer``), Chromium
-through Playwright (``chromium``), screenshots and texts kept for review (``shot``,
+through Playwright (``chromium.py``), screenshots and texts kept for review (``shot``,
 ``save_text``), waiting for what a page shows (``until``), the lobby opened, and who took
 which card at the live server's table (``table_now``, ``taken``: its record replayed). The
 fixtures built on them are in ``tests/web/conftest.py``."""
@@ -10,14 +10,10 @@ import asyncio
 import shutil
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
@@ -72,20 +68,6 @@ class LiveServer:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.loop.close()
-
-
-def chromium(*extra_args: str) -> Iterator[Any]:
-    """Debian's Chromium launched by Playwright with ``CHROMIUM_ARGS`` and
-    ``extra_args`` (a fixture's body: the test is skipped without Chromium)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *extra_args])
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def shot(page: Any, name: str, selector: str | None = None) -> Path:

@@ -1,6 +1,7 @@
 """Fixtures of the browser tests: a real server on a free loopback port in a thread of
 its own (Playwright's sync API needs the test's thread free of an event loop), and
-Debian's Chromium driven by Playwright (never a downloaded browser)."""
+Debian's Chromium driven by Playwright (never a downloaded browser), one per test
+process (``tests/helpers/chromium.py``), a fresh context of its own per test."""
 
 from __future__ import annotations
 
@@ -9,14 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.web import (
-    DESKTOP,
-    PACE_KEY,
-    PHONE,
-    TEST_PACE,
-    LiveServer,
-    chromium,
-)
+from tests.helpers.chromium import SHARED, Chromium
+from tests.helpers.web import DESKTOP, PACE_KEY, PHONE, TEST_PACE, LiveServer
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -33,11 +28,21 @@ def live_server() -> Iterator[LiveServer]:
         live.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium for one test module: Playwright's sync API holds an event loop in this
-    thread while it runs, so it must be gone before any asyncio test of another module."""
-    yield from chromium()
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Chromium]:
+    """This test process's Playwright and Chromium (started on first use; stopped before
+    any test that does not use this fixture, and at the end)."""
+    try:
+        yield SHARED
+    finally:
+        SHARED.stop()
+
+
+@pytest.fixture
+def browser(chromium: Chromium) -> Any:
+    """The shared Chromium: each test opens contexts of its own in it (``open_page``),
+    which keep no storage, cookies or pages from another test."""
+    return chromium.browser()
 
 
 @pytest.fixture

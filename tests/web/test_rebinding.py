@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.web import LiveServer, chromium
+from tests.helpers.chromium import Chromium
+from tests.helpers.web import LiveServer
 
 pytestmark = pytest.mark.e2e
 
@@ -22,10 +23,14 @@ OPEN_SOCKET = """(url) => new Promise((resolve) => {
 })"""
 
 
-@pytest.fixture(scope="module")
-def rebinding_browser() -> Iterator[Any]:
-    """Chromium that resolves ``rebind.example`` to 127.0.0.1."""
-    yield from chromium("--host-resolver-rules=MAP rebind.example 127.0.0.1")
+@pytest.fixture
+def rebinding_browser(chromium: Chromium) -> Iterator[Any]:
+    """A Chromium of its own that resolves ``rebind.example`` to 127.0.0.1."""
+    b = chromium.launch("--host-resolver-rules=MAP rebind.example 127.0.0.1")
+    try:
+        yield b
+    finally:
+        b.close()
 
 
 def test_a_rebound_name_gets_no_page_and_no_seat(
