@@ -6,13 +6,18 @@
 #   ./scripts/test.sh tests/shared -x    any pytest arguments; -n 0 runs in one process
 # Creates .venv beside this checkout and installs the project with its test extra from
 # pyproject.toml (again whenever pyproject.toml changed), then runs pytest with two
-# workers per core (pytest-xdist; KK_TEST_WORKERS=N sets another number): most of the
-# end-to-end tier waits on paced terminals and browsers rather than on a core.
-# tests/conftest.py puts the tests marked `long` first, and each worker takes the next
-# two tests from that one queue whenever it runs short (--dist load --maxschedchunk 2),
-# so the long tests are shared out at the start and the workers finish together
-# (--dist worksteal handed the first worker the first quarter of the queue, the long
-# tests, to run one after another).
+# workers per core (pytest-xdist; KK_TEST_WORKERS=N sets another number): the paced
+# terminal, cluster and process tests wait more than they compute. The whole run is
+# about 930 CPU seconds (every process it starts counted), half of it tests/web, so
+# two cores take at least 7 min 45 s whatever the order.
+# tests/conftest.py puts the tests marked `long` first, then the browser tests together
+# (a worker starts Chromium once, tests/helpers/chromium.py, and keeps it for all of
+# them; once per module it had started it about 120 times a run), then the other
+# end-to-end tests, the short ones last; each worker takes the next two tests from
+# that one queue whenever it runs short (--dist load --maxschedchunk 2), so the long
+# tests are shared out at the start and the workers finish together (--dist worksteal
+# handed the first worker the first quarter of the queue, the long tests, to run one
+# after another).
 # Soak tests run a short form unless KK_SOAK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
