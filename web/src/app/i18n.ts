@@ -103,10 +103,21 @@ export const N_ = (msg: string): string => msg;
 export const pgettext = (ctx: string, msg: string, fields?: Fields): string =>
   fill(first(cat.contexts[ctx]?.[msg]) ?? msg, fields);
 
+/** The `Intl` formatter made by `make` for the language spoken and `options`, made once:
+ * making one costs far more than using it, and a table screen formats a hundred numbers
+ * (each card's place) every time it is drawn. */
+const made = new Map<string, unknown>();
+function once<T>(kind: string, options: object | undefined, make: () => T): T {
+  const key = `${kind} ${tag} ${JSON.stringify(options ?? {})}`;
+  let f = made.get(key) as T | undefined;
+  if (f === undefined) made.set(key, (f = make()));
+  return f;
+}
+
 /** The form for `n` (`{n}` filled with it): the language's plural category picks it. */
 export function ngettext(one: string, other: string, n: number, fields?: Fields): string {
   const forms = cat.messages[one];
-  const category = new Intl.PluralRules(tag).select(n);
+  const category = once("plural", undefined, () => new Intl.PluralRules(tag)).select(n);
   const text = Array.isArray(forms)
     ? (forms[cat.plural_index[category] ?? 0] ?? forms[0])
     : category === "one"
@@ -117,23 +128,30 @@ export function ngettext(one: string, other: string, n: number, fields?: Fields)
 
 /** A number as the language writes it (`2,5`). */
 export const num = (n: number, options?: Intl.NumberFormatOptions): string =>
-  new Intl.NumberFormat(tag, options).format(n);
+  once("number", options, () => new Intl.NumberFormat(tag, options)).format(n);
 
 /** `A, B und C`: a list as the language joins it (`or`: `A oder B`). */
-export const list = (items: readonly string[], or = false): string =>
-  new Intl.ListFormat(tag, { type: or ? "disjunction" : "conjunction" }).format(items);
+export const list = (items: readonly string[], or = false): string => {
+  const type = or ? "disjunction" : "conjunction";
+  return once("list", { type }, () => new Intl.ListFormat(tag, { type })).format(items);
+};
 
 /** `05/12/2026, 14:03`: a moment as the language writes it. */
-export const moment = (ms: number): string =>
-  new Intl.DateTimeFormat(tag, { dateStyle: "short", timeStyle: "short" }).format(ms);
+export const moment = (ms: number): string => {
+  const options = { dateStyle: "short", timeStyle: "short" } as const;
+  return once("date", options, () => new Intl.DateTimeFormat(tag, options)).format(ms);
+};
 
 /** `05/12/2026`: a day as the language writes it. */
-export const date = (ms: number): string =>
-  new Intl.DateTimeFormat(tag, { dateStyle: "short" }).format(ms);
+export const date = (ms: number): string => {
+  const options = { dateStyle: "short" } as const;
+  return once("date", options, () => new Intl.DateTimeFormat(tag, options)).format(ms);
+};
 
 /** `1st`, `1.`, `1er`: a place, by the language's CLDR ordinal category. */
 export function ordinal(n: number): string {
-  const form = new Intl.PluralRules(tag, { type: "ordinal" }).select(n);
+  const type = "ordinal";
+  const form = once("plural", { type }, () => new Intl.PluralRules(tag, { type })).select(n);
   if (form === "one") return pgettext("ordinal, CLDR category one", "{n}st", { n });
   if (form === "two") return pgettext("ordinal, CLDR category two", "{n}nd", { n });
   if (form === "few") return pgettext("ordinal, CLDR category few", "{n}rd", { n });
