@@ -14,7 +14,10 @@ many animations that never end ran at the decisions. Beside the task time (wall-
 time of the renderer's main-thread tasks, which grows when other programs take the CPU)
 it prints the main thread's own CPU time (``ThreadTime``), steadier on a busy machine at
 full speed; with throttling Chromium's throttler spends CPU time of its own in that
-thread, so compare that column at 1x only.
+thread, so compare that column at 1x only. The bench's own probes (its waits in the page,
+its taps: some ten DevTools Protocol calls a move) count in the figures too: about 2 ms
+of main-thread time a move (4 ms of task time on a busy machine), measured by making
+the same calls to a page at rest.
 
 ``--before REF`` measures a git ref of this repository as well (its tree exported to a
 temporary folder by ``git archive`` and served from there) in the same run, the two
