@@ -47,6 +47,16 @@ GRID_CHANGES = """() => {
 
 RUNNING = "document.getAnimations().filter(a => a.playState === 'running').length"
 
+# every formatter of Intl the page makes, counted (each works as before)
+COUNT_FORMATTERS = """
+window.kkFormatters = 0;
+for (const kind of ["NumberFormat", "PluralRules", "ListFormat", "DateTimeFormat"]) {
+  Intl[kind] = new Proxy(Intl[kind], {
+    construct(made, args) { window.kkFormatters += 1; return Reflect.construct(made, args); },
+  });
+}
+"""
+
 
 def three_moves(page: Any, live: LiveServer) -> None:
     """A game against the computer at a phone's size: three takes of this seat, each
@@ -89,4 +99,28 @@ def test_reduced_motion_moves_nothing(live_server: LiveServer, open_page: Any) -
     three_moves(page, live_server)
     assert page.evaluate("() => window.kkAnimations") == []
     assert page.evaluate(f"() => {RUNNING}") == 0
+    assert page.errors == []
+
+
+def test_the_table_is_drawn_without_making_formatters_again(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """A table screen shows a hundred numbers (each card's place, in its label) and is
+    drawn about four times a move: a formatter made for each of them cost a phone a
+    third of a move's script. Each kind is made once, for the language spoken, and
+    writes what a new one writes."""
+    page = open_page("phone")
+    page.add_init_script(script=COUNT_FORMATTERS)
+    three_moves(page, live_server)
+    made = page.evaluate("() => window.kkFormatters")
+    assert made <= 10, made  # a dozen tables drawn (about 1,500 numbers): a few formatters
+    # the deck's line in the plural form a new formatter picks for its number
+    line, n, form = page.evaluate(
+        """() => {
+          const line = document.querySelector('.deck').textContent.split(' · ')[0];
+          const n = Number(line.match(/\\d+/)[0]);
+          return [line, n, new Intl.PluralRules(document.documentElement.lang).select(n)];
+        }"""
+    )
+    assert line == (f"Deck: {n} card" if form == "one" else f"Deck: {n} cards"), (line, form)
     assert page.errors == []
