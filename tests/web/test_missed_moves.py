@@ -69,10 +69,18 @@ def all_shown(lines: list[str], takes: list[tuple[int, str]]) -> list[tuple[int,
 
 
 def cut(page: Any, live: LiveServer) -> None:
-    """Ann's network goes: no new connection, and the open one is cut."""
+    """Ann's network goes: no new connection, and the open one is cut. The page hears
+    of the cut from the server's close, unless a frame was on its way as the network
+    went (a computer's take): Chromium offline holds it, and the close behind it, until
+    the network is back, as a dead network delivers nothing. Then the page finds out by
+    itself, within about 20 s (``test_dead_network.py``); a loaded machine is slower."""
     page.context.set_offline(True)
     live.drop_connections("Ann")
-    until(page, "document.getElementById('conn').textContent.startsWith('connection lost')")
+    until(
+        page,
+        "document.getElementById('conn').textContent.startsWith('connection lost')",
+        timeout=60_000,
+    )
 
 
 def play_bea(bea: Any) -> None:

@@ -2,8 +2,9 @@
  * The page's connection to its server: opened with the person's name in `hello`, opened
  * again after a loss (waiting longer after each try, up to 10 s), kept from looking idle
  * on a quiet table, and let go when the seat was taken up in another window or on
- * another device (coming back by itself would take it from there in turn). The header's
- * connection line says where it stands.
+ * another device (coming back by itself would take it from there in turn). A connection
+ * that stops answering is given up as lost (a network gone dead closes nothing: see
+ * `keepAlive`). The header's connection line says where it stands.
  */
 import { ConnectionClosed, KupferkesselClient } from "../lib/index";
 import type { ByeMsg, PlayerInfo } from "../lib/protocol";
@@ -15,6 +16,14 @@ import { account, prefs } from "./store";
 
 const VERSION = "0.1.0";
 
+/** Nothing heard from the server for this long (ms): a `ping` asks it to answer. */
+const QUIET = 5000;
+
+/** A `ping` with nothing heard since for this long (ms): the connection is dead. So a
+ * page on a network gone dead says "connection lost" within about 20 s of the last
+ * thing it heard (docs/WEB.md). */
+const UNANSWERED = 15000;
+
 export class Connection {
   /** The connection in use (null: none at the moment). */
   client: KupferkesselClient | null = null;
@@ -25,6 +34,8 @@ export class Connection {
   private helloSaid = "";
   private readonly line = byId("conn");
   private retryTimer = 0;
+  /** When this connection's last `ping` went (`Date.now()`; 0: none yet). */
+  private pinged = 0;
 
   constructor(private readonly host: ConnectionHost) {
     setInterval(() => this.keepAlive(), 500);
@@ -44,6 +55,7 @@ export class Connection {
     this.client = client;
     this.helloSaid = said;
     this.retries = 0;
+    this.pinged = 0;
     if (this.byeSaid) {
       // what the server said as it went is over: it is back
       this.byeSaid = false;
@@ -121,10 +133,23 @@ export class Connection {
     this.retryTimer = window.setTimeout(() => void this.open(), delay);
   }
 
-  /** A quiet table is not an idle client: a ping before the server would think so. */
+  /** A quiet table is not an idle client: a ping before the server would think so.
+   * And a quiet server is asked whether it is there: a network gone dead (a phone out
+   * of reach, a router gone) delivers no close, and the page would say "connected"
+   * for as long as the system took to give the socket up (minutes). Nothing heard for
+   * `UNANSWERED` ms after a ping, the connection is given up as lost (and opened again
+   * as after any loss). */
   private keepAlive(): void {
     const c = this.client;
-    if (c && !c.closed && Date.now() - c.lastSent > (c.welcome.limits.idle_timeout * 1000) / 3) {
+    if (!c || c.closed) return;
+    const now = Date.now();
+    if (this.pinged > c.lastReceived && now - this.pinged > UNANSWERED) {
+      c.abandon(); // its close handler says so, and connects again
+      return;
+    }
+    const quiet = now - c.lastReceived > QUIET && this.pinged <= c.lastReceived;
+    if (quiet || now - c.lastSent > (c.welcome.limits.idle_timeout * 1000) / 3) {
+      this.pinged = now;
       c.request("ping", {}).catch(() => undefined);
     }
   }

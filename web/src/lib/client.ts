@@ -76,6 +76,9 @@ export class KupferkesselClient {
   /** When the last message was sent (`Date.now()`): send `ping` before the server's
    * `limits.idle_timeout` passes without one. */
   lastSent = 0;
+  /** When the last message came from the server (`Date.now()`): a connection that
+   * stays silent after a `ping` is dead (`abandon`). */
+  lastReceived = 0;
   closed = false;
   closeError: ConnectionClosed | null = null;
   private nextId = 1;
@@ -205,7 +208,18 @@ export class KupferkesselClient {
     this.ws.close(1000);
   }
 
+  /** Give the connection up at once, as closed abnormally (1006), without waiting for
+   * the server's answer to the close: for a connection that stopped answering. A
+   * network gone dead sends no close, so the socket's own would come late or never;
+   * the socket is closed in the background, and what waited on it is rejected now. */
+  abandon(): void {
+    if (this.closed) return;
+    this.ws.close(1000);
+    this.ended(1006, "");
+  }
+
   private receive(data: unknown): void {
+    this.lastReceived = Date.now();
     if (!(data instanceof ArrayBuffer)) return; // the server sends binary frames only
     let msg: ServerMessage;
     try {
