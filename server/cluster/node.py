@@ -272,7 +272,7 @@ class Cluster:
         f = self.forwarding
         return {
             IntentFor: lambda src, msg: self._spawn(self.serving.serve(src, msg)),
-            FrameFor: lambda src, msg: f.frame(msg),
+            FrameFor: f.frame,
             Reply: lambda src, msg: f.replied(msg),
             Replaced: lambda src, msg: f.replaced(msg),
             Rematched: f.rematched,

@@ -419,11 +419,18 @@ class Forwarding:
             p.reattach()
 
     # ------------------------------------------------------------- from the owners
-    def frame(self, msg: FrameFor) -> None:
-        """A frame the owner made for one of our sessions (with ``seq`` 0)."""
+    def frame(self, src: str, msg: FrameFor) -> None:
+        """A frame the owner made for one of our sessions (with ``seq`` 0), from node
+        ``src``. One from a node that does not own the session's table (any more) is
+        dropped: a node paused past its lease publishes, when it wakes, what it made
+        before, after the new owner's fresh view, and the session would be shown a past
+        state last (a seat told it is to move in a state long gone)."""
         proxy = self.proxies.get(msg.handle_id)
-        if proxy is not None and isinstance(proxy.session, Session):
-            proxy.session.send(functools.partial(with_seq, msg.frame))
+        if proxy is None or not isinstance(proxy.session, Session):
+            return
+        if proxy.owner is not None and proxy.owner != src:
+            return  # (no owner known: being attached again, a fresh view follows)
+        proxy.session.send(functools.partial(with_seq, msg.frame))
 
     def replied(self, msg: Reply) -> None:
         """The owner's answer to a call."""
