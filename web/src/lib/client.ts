@@ -219,6 +219,7 @@ export class KupferkesselClient {
   }
 
   private receive(data: unknown): void {
+    if (this.closed) return; // given up (`abandon`): what still comes is not heard
     this.lastReceived = Date.now();
     if (!(data instanceof ArrayBuffer)) return; // the server sends binary frames only
     let msg: ServerMessage;
