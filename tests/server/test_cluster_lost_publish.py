@@ -15,10 +15,23 @@ import redis.asyncio as aioredis
 from bench.services import Redis
 from protocol import messages as m
 from protocol.wire import encode_as
+from server.app import Server
 from server.cluster.messages import FrameFor, encode
 
 from ..helpers.cluster import KEEP_LEASE, LEASE, cluster
 from .wsclient import WsClient, create, join, random_take
+
+
+async def two_seats(a: Server, b: Server) -> tuple[str, WsClient, WsClient]:
+    """A table of two at node b, which owns it: seat 0 at b, seat 1 at a (a remote
+    session), both ready. Returns the table, seat 0's client and seat 1's."""
+    host = await WsClient.open(b.port, "p0")
+    table, _, _ = await create(host, options={"players": 2})
+    guest = await WsClient.open(a.port, "p1")
+    await join(guest, table, "p1")
+    for c in (host, guest):
+        await c.send("ready")
+    return table, host, guest
 
 
 async def test_an_update_lost_on_its_way_to_another_node_is_made_good(
@@ -30,12 +43,7 @@ async def test_an_update_lost_on_its_way_to_another_node_is_made_good(
     heard of the take and waited for a view that never came; now b tells a that what it
     sent was lost and a attaches its sessions at b's tables again: a fresh view."""
     async with cluster(pg_url, own_redis.url, n=2) as (a, b):
-        host = await WsClient.open(b.port, "p0")  # seat 0 at b, which owns the table
-        table, _, _ = await create(host, options={"players": 2})
-        guest = await WsClient.open(a.port, "p1")  # seat 1 at a: a remote session
-        await join(guest, table, "p1")
-        for c in (host, guest):
-            await c.send("ready")
+        _, host, guest = await two_seats(a, b)
         first = await host.wait_type("view")
         await guest.wait_type("view")
         seats = [host, guest]
@@ -81,12 +89,7 @@ async def test_a_frame_from_a_node_that_does_not_own_the_table_is_not_shown(
     news that never came (the failover soak's silent seat). Now a drops it; b's frames
     still come through."""
     async with cluster(pg_url, redis_url, n=2, lease=KEEP_LEASE) as (a, b):
-        host = await WsClient.open(b.port, "p0")  # seat 0 at b, which owns the table
-        table, _, _ = await create(host, options={"players": 2})
-        guest = await WsClient.open(a.port, "p1")  # seat 1 at a: a remote session
-        await join(guest, table, "p1")
-        for c in (host, guest):
-            await c.send("ready")
+        table, host, guest = await two_seats(a, b)
         first = await guest.wait_type("view")
         old = guest.raw[guest.msgs.index(first)]
         assert isinstance(old, bytes)
