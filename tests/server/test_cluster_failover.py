@@ -383,10 +383,11 @@ async def test_losing_nodes_loses_no_acknowledged_move(postgres: Postgres, tmp_p
                 slot(p, random.Random(rng.random()), i % 2 == 1)
                 for i, p in enumerate((2, 3, 2, 3, 2, 3))
             ]
-            # a hang guard: alone the short form takes about 45 s on a slow 2-core
-            # machine, 150 s there among the suite's other workers, and it ran past
-            # 270 s at a load of 33
-            async with asyncio.timeout(600):
+            # a hang guard, a minute a kill: alone the short form (10 kills) takes
+            # about 45 s on a slow 2-core machine, 150 s there among the suite's other
+            # workers, and it ran past 270 s at a load of 33; the soak (100 kills) ran
+            # past 600 s at a load of 25, each kill waiting for a new node's start
+            async with asyncio.timeout(60 * kills):
                 async with asyncio.TaskGroup() as tasks:  # one fails: the others stop
                     for job in (killer(), *slots):
                         tasks.create_task(job)
