@@ -4,7 +4,8 @@
  * on a quiet table, and let go when the seat was taken up in another window or on
  * another device (coming back by itself would take it from there in turn). A connection
  * that stops answering is given up as lost (a network gone dead closes nothing: see
- * `keepAlive`). The header's connection line says where it stands.
+ * `keepAlive`), and so is one whose device says it is offline; when the device is back
+ * online the page connects at once. The header's connection line says where it stands.
  */
 import { ConnectionClosed, KupferkesselClient } from "../lib/index";
 import type { ByeMsg, PlayerInfo } from "../lib/protocol";
@@ -39,6 +40,8 @@ export class Connection {
 
   constructor(private readonly host: ConnectionHost) {
     setInterval(() => this.keepAlive(), 500);
+    window.addEventListener("offline", () => this.client?.abandon());
+    window.addEventListener("online", () => this.backOnline());
   }
 
   /** Connect (again); the host is told once the connection is open. */
@@ -130,7 +133,20 @@ export class Connection {
       `${_("connection lost")}${why}: ${_("reconnecting (try {n})", { n: this.retries })}`,
     );
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries - 1, 5));
-    this.retryTimer = window.setTimeout(() => void this.open(), delay);
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = 0;
+      void this.open();
+    }, delay);
+  }
+
+  /** The device's network is back (the browser's `online`; at its `offline` the
+   * connection was given up, as nothing can pass): a try to connect again that was
+   * waiting goes now. */
+  private backOnline(): void {
+    if (!this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = 0;
+    void this.open();
   }
 
   /** A quiet table is not an idle client: a ping before the server would think so.
@@ -158,6 +174,7 @@ export class Connection {
    * connection, or its tries to connect again, would take the seat back from there). */
   letGo(): void {
     clearTimeout(this.retryTimer);
+    this.retryTimer = 0;
     const c = this.client;
     this.client = null;
     c?.close();
@@ -168,6 +185,7 @@ export class Connection {
    * the page waits to be asked before it takes it back. */
   private elsewhere(tab: boolean): void {
     clearTimeout(this.retryTimer);
+    this.retryTimer = 0;
     this.setLine(_("not connected"));
     const again = () => {
       this.retries = 0;
