@@ -14,8 +14,6 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError
-
 from server.app import Server, ServerConfig
 from server.lobby import NO_QUOTAS
 from server.players.hashing import NO_ADDRESS_BOUNDS
@@ -107,40 +105,14 @@ and the pacing code still runs."""
 
 
 def until(page: Any, js: str, arg: Any = None, timeout: float = 20_000) -> None:
-    """Wait until the expression ``js`` (of ``arg``) is true in the page. The page checks
-    it itself, every 50 ms, and answers once it holds (or at the deadline): one call
-    instead of one a check, which cost the page, the driver and the test a process
-    hop each. A page that navigates meanwhile is asked again. (Playwright's
+    """Wait until the expression ``js`` (of ``arg``) is true in the page. (Playwright's
     wait_for_function compiles its predicate with eval, which the page's CSP refuses.)"""
     deadline = time.monotonic() + timeout / 1000
     expr = js if js.lstrip().startswith(("(", "arg =>", "card =>")) else f"() => ({js})"
-    wait = f"""([arg, ms]) => new Promise((resolve, reject) => {{
-      const ok = {expr};
-      const end = Date.now() + ms;
-      const check = () => {{
-        try {{
-          const got = ok(arg);
-          if (got instanceof Promise) throw new Error("until: a condition, not a promise");
-          if (got) resolve(true);
-          else if (Date.now() >= end) resolve(false);
-          else setTimeout(check, 50);
-        }} catch (e) {{
-          reject(e);
-        }}
-      }};
-      check();
-    }})"""
-    while True:
-        left = deadline - time.monotonic()
-        try:
-            if page.evaluate(wait, [arg, max(0, int(left * 1000))]):
-                return
-        except PlaywrightError as e:
-            if "context was destroyed" not in str(e) and "navigat" not in str(e):
-                raise
-            time.sleep(0.05)  # a page navigating: its next document is asked
+    while not page.evaluate(expr, arg):
         if time.monotonic() > deadline:
             raise AssertionError(f"never true: {js}\n{page_state(page)}")
+        time.sleep(0.05)
 
 
 PAGE_STATE = """() => ({
