@@ -2,8 +2,9 @@
 (protocol 1.6's ``limit`` of ``server_full``), in a real Chromium against a real server
 on loopback: the page left its game against the computer (its seat waits) and was
 closed; a new page of the same browser makes a new table, reads why in words (not "the
-server is full") in English and in German, and its "Back to my game" button takes the
-seat back."""
+server is full") in English and in German beside the button it pressed, without
+scrolling (a phone's page is long, and the status line at its top out of sight by
+then), and its "Back to my game" button takes the seat back."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ SAID = {
     "en": "A game you started is still running with nobody at it",
     "de": "Eine Partie, die du begonnen hast, läuft noch",
 }
+
+
+IN_VIEW = """arg => {
+  const r = document.querySelector(arg).getBoundingClientRect();
+  return r.top >= -1 && r.bottom <= innerHeight + 1 && r.height > 0;
+}"""
+"""The element ``arg`` wholly in the viewport (to a pixel: a scroll to an element at a
+fraction of a pixel ends on a whole one)."""
 
 
 @pytest.fixture
@@ -71,14 +80,16 @@ def test_a_page_back_from_its_game_reads_why_and_goes_back(
         page, "arg => document.getElementById('conn').textContent.startsWith(arg)", CONNECTED[lang]
     )
     create_table(page, "Ann")
-    until(page, "document.getElementById('status').textContent !== ''")
-    said = page.inner_text("#status")
+    until(page, "!document.getElementById('create-why').hidden")
+    said = page.inner_text("#create-why")
     assert said.startswith(SAID[lang]), said
     assert "full" not in said.lower() and "voll" not in said.lower(), said
     back = page.locator("#way-back")
     assert back.is_visible() and back.inner_text() == (
         "Back to my game" if lang == "en" else "Zurück zu meiner Partie"
     )
+    for seen in ("#create-why", "#way-back"):
+        until(page, IN_VIEW, seen)  # a scroll into view may still be under way
     back.click()
     page.wait_for_selector(".cell")  # the game's grid: the seat is Ann's again
     until(page, "!document.getElementById('way-back')")

@@ -3,14 +3,16 @@
  * seats, the variants (recipes, memory, starting card, third colour), your seat, a clock
  * and the grace periods, privacy, a rated game (1.2) and a chosen seed. A table refused
  * by a limit (1.6's `limit` of `server_full`) is said in words, with the way back to a
- * table of yours where that is the way out.
+ * table of yours where that is the way out. A refusal is said beside the form's buttons,
+ * where the person who pressed one is looking (the status line at the top of the page is
+ * scrolled out of sight on a phone by then).
  */
 import { ProtocolError } from "../lib/index";
 import type { CreateTableMsg, Timing } from "../lib/protocol";
 import { h, replace } from "./dom";
 import type { CreateHost } from "./host";
 import { field, nameField, playerName, seatsOf } from "./lobby";
-import type { Particulars } from "./refusals";
+import { type Particulars, refusalOf } from "./refusals";
 import { me, speaksAnalysis } from "./signin";
 import { prefs } from "./store";
 import { N_, _, colour, ngettext } from "./i18n";
@@ -31,16 +33,21 @@ const FULL: Record<string, string> = {
   tables: N_("This server has all the tables it can hold: try again later."),
 };
 
-/** A new table refused: in words, and for a table of yours that stands in the way (a
- * game left running, a table waiting in the lobby) a button back to it (the lobby, which
- * lists your tables first, when this page knows none of them). */
-function refusedTable(app: CreateHost, err: unknown, buttons: HTMLElement): void {
+/** A new table refused, said in `why` (beside the buttons): in words, and for a table of
+ * yours that stands in the way (a game left running, a table waiting in the lobby) a
+ * button back to it (the lobby, which lists your tables first, when this page knows none
+ * of them). */
+function refusedTable(app: CreateHost, err: unknown, why: HTMLElement, buttons: HTMLElement): void {
   const limit = err instanceof ProtocolError ? (err.error as Particulars).limit : null;
-  if (!(err instanceof ProtocolError) || err.code !== "server_full" || !FULL[limit ?? ""])
-    return app.refused(err);
-  app.say(_(FULL[limit!]));
-  document.getElementById("way-back")?.remove();
-  if (limit !== "unattended" && limit !== "lobby") return;
+  const full = err instanceof ProtocolError && err.code === "server_full" && FULL[limit ?? ""];
+  why.textContent = full
+    ? _(full)
+    : err instanceof ProtocolError
+      ? refusalOf(err)
+      : String(err instanceof Error ? err.message : err);
+  why.hidden = false;
+  why.scrollIntoView({ block: "nearest" });
+  if (!full || (limit !== "unattended" && limit !== "lobby")) return;
   const state = limit === "unattended" ? "playing" : "lobby";
   const ours = app.tables.filter((t) => t.state !== "finished" && seatsOf(t).length);
   const t = ours.find((x) => x.state === state) ?? ours[0];
@@ -241,8 +248,11 @@ export function renderCreate(app: CreateHost): void {
       rated: rated.checked || undefined,
     };
     app.wantReady = true;
-    c.request("create_table", msg).catch((err) => refusedTable(app, err, buttons));
+    why.hidden = true;
+    document.getElementById("way-back")?.remove();
+    c.request("create_table", msg).catch((err) => refusedTable(app, err, why, buttons));
   };
+  const why = h("p", { id: "create-why", class: "status", role: "alert", hidden: true });
   const buttons = h(
     "p",
     { class: "buttons" },
@@ -289,6 +299,7 @@ export function renderCreate(app: CreateHost): void {
             : null,
           field(_("Seed for a reproducible deal (others are told you chose it)"), seed),
         ),
+        why,
         buttons,
       ),
     ),
