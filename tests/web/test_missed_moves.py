@@ -7,7 +7,9 @@ game says which takes were made, so the check does not trust the page.
 
 The page's person is Ann (White) on a 360 x 640 phone; Bea (Black) is a second page the
 test plays, and Lilac a computer player. A cut is a lost network: the browser offline
-(no new connection) and the open WebSocket aborted at the server."""
+(no new connection) and the open WebSocket aborted at the server; it ends once the page
+has its seat back, the network on again (Bea waits for that, as the game must not run
+out during a cut however slowly a loaded machine reconnects)."""
 
 from __future__ import annotations
 
@@ -93,6 +95,29 @@ def play_bea(bea: Any) -> None:
         )
 
 
+def occupant(live: LiveServer, seat: int) -> object:
+    """Who holds ``seat`` at the server now: the connection it came back on (None: it
+    is away)."""
+
+    async def read() -> object:
+        (table,) = live.server.lobby.tables.values()
+        return table.seating.seats[seat].occupant
+
+    return live.call(read())
+
+
+def back(live: LiveServer, seat: int, before: object) -> None:
+    """Wait until the page of ``seat`` has it back on a new connection (its resume, not
+    the connection ``before`` the cut or reload). Bea waits meanwhile, so the game goes
+    on without Ann only until Bea's turn, however long a loaded machine takes to bring
+    the page back (the game's last take could otherwise come while the page still
+    connects: once 16 takes came during one cut)."""
+    deadline = time.monotonic() + 90
+    while (now := occupant(live, seat)) is None or now is before:
+        assert time.monotonic() < deadline, f"the page never had its seat {seat} back"
+        time.sleep(0.05)
+
+
 def until_server(live: LiveServer, bea: Any, done: Any, what: str) -> None:
     """Play Bea's turns until ``done(takes, mover)`` of the server's table holds."""
     deadline = time.monotonic() + 60
@@ -155,8 +180,11 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
         if action == "reload":
             # Bea moves, then the page is reloaded while it may still be showing it
             until_server(live_server, bea, lambda t, _m, n=mark: len(t) > n, "Bea's take")
+            before = occupant(live_server, ANN)
             ann.reload()
+            back(live_server, ANN, before)
         else:
+            before = occupant(live_server, ANN)
             cut(ann, live_server)
             if action == "cut":
                 # until Ann's turn (or, her grace run out on a slow machine, a computer's
@@ -175,6 +203,7 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
                     "a computer's take for Ann",
                 )
             ann.context.set_offline(False)
+            back(live_server, ANN, before)
     shown = seen(ann)
     computer = [ln for ln in shown if ln.startswith("Last move: The computer played for you:")]
     assert computer, shown
