@@ -3,11 +3,9 @@ losing a node (SIGKILL at random moments, and SIGSTOP pauses past the lease betw
 them), a paused node fenced off (SIGSTOP past its lease, then SIGCONT), Redis
 restarted mid-game.
 
-Players are resilient clients, as the client library is: when their connection drops
-they reconnect to any living node and ``resume`` with their token; a take refused
-because the table moved (``stale_state``) is decided again on the fresh view. At the
-end every acknowledged take must be in the store exactly once, at its place, every game
-finished, and each final view equal to its record's replay."""
+Players are resilient clients (``failover_players.py``). At the end every acknowledged
+take must be in the store exactly once, at its place, every game finished, and each
+final view equal to its record's replay."""
 
 from __future__ import annotations
 
@@ -18,13 +16,11 @@ import random
 import signal
 import statistics
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench.services import Postgres, Redis
 from server.store import open_store
@@ -32,211 +28,10 @@ from shared.record import Record
 from shared.scoring import score_game
 
 from ..helpers.cluster import LEASE, Node
+from .failover_players import Game, Stats, new_game, play, spectate
 from .wsclient import WsClient, random_take
 
 SOAK = os.environ.get("KK_SOAK") == "1"
-RECOVERABLE = {"stale_state", "internal", "not_your_turn"}
-
-
-@dataclass
-class Game:
-    table: str
-    players: int
-    tokens: list[str]
-    acked: dict[int, dict[str, Any]] = field(default_factory=dict)
-    finals: dict[int, Any] = field(default_factory=dict)
-    invite: str | None = None  # a private table's
-    # state version -> what each seat and spectator saw of the public board there
-    seen: dict[int, set[tuple[Any, ...]]] = field(default_factory=dict)
-    watched_to_the_end = False
-    spectator_saw: list[Any] = field(default_factory=list)  # the spectator's last messages
-
-    def saw(self, msg: Any) -> None:
-        """Note the public part of a view message: at one state version every seat and
-        spectator, at whichever node, must see the same board."""
-        v = msg.view
-        public = (v.grid, v.pawns, v.deck_size, v.to_move, v.ply, v.removed, v.game_over)
-        self.seen.setdefault(msg.state_version, set()).add(public)
-
-
-@dataclass
-class Stats:
-    reconnects: int = 0
-    refused: int = 0
-    silences: list[str] = field(default_factory=list)
-
-
-async def connect_any(nodes: list[Node], rng: random.Random, name: str) -> WsClient:
-    """A connection to a living node (trying others while nodes die and start)."""
-    while True:
-        live = [n for n in nodes if n.alive]
-        if live:
-            with contextlib.suppress(OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
-                return await WsClient.open(rng.choice(live).port, name)
-        await asyncio.sleep(0.1)
-
-
-async def new_game(
-    nodes: list[Node], rng: random.Random, players: int, *, private: bool = False
-) -> Game:
-    """Create a table on some node, seats joining from others, all ready; retried from
-    the start with a new table if a node dies meanwhile."""
-    while True:
-        clients: list[WsClient] = []
-        try:
-            clients = [await connect_any(nodes, rng, f"p{i}") for i in range(players)]
-            made = await clients[0].request(
-                "create_table",
-                name="failover",
-                player="p0",
-                options={"players": players},
-                private=private,
-            )
-            assert made.type == "table_created", made
-            tokens = [(await clients[0].wait_type("joined")).token]
-            for i, c in enumerate(clients[1:], 1):
-                joined = await c.request(
-                    "join", table=made.table.id, player=f"p{i}", invite=made.invite
-                )
-                assert joined.type == "joined", joined
-                tokens.append(joined.token)
-            for c in clients:
-                await c.send("ready")
-            for c in clients:
-                await c.wait_type("view", timeout=5)
-            return Game(made.table.id, players, tokens, invite=made.invite)
-        except (OSError, ConnectionClosed, TimeoutError, AssertionError):
-            await asyncio.sleep(0.2)
-        finally:
-            for c in clients:
-                await c.close()
-
-
-async def play(
-    nodes: list[Node], game: Game, seat: int, rng: random.Random, stats: Stats, pace: float
-) -> None:
-    """Play one seat to the end of the game, whatever happens to the nodes."""
-    client: WsClient | None = None
-    start = 0  # act only on a view received after our last take (or a reconnection)
-    try:
-        while True:
-            if client is None or client.closed.is_set():
-                if client is not None:
-                    stats.reconnects += 1
-                client = await connect_any(nodes, rng, f"p{seat}")
-                try:
-                    resumed = await client.request("resume", token=game.tokens[seat], timeout=5)
-                except (ConnectionError, ConnectionClosed, TimeoutError):
-                    await client.close()
-                    continue
-                if resumed.type != "resumed":  # the table is being adopted: again soon
-                    assert resumed.code in RECOVERABLE, resumed
-                    await client.close()
-                    await asyncio.sleep(0.2)
-                    continue
-                start = client.msgs.index(resumed)  # the fresh view follows it
-            c = client
-            try:
-                await c.wait_for(
-                    lambda x, c=c: (
-                        x.type == "view"
-                        and x is c.latest_view()
-                        and (x.view.game_over or x.view.to_move == seat)
-                    ),
-                    start=start,
-                    timeout=3 * LEASE + 5,
-                )
-            except TimeoutError:  # no news: the game may be waiting for another seat
-                last = c.latest_view()
-                if last is not None and not last.view.game_over and last.view.to_move != seat:
-                    start = len(c.msgs)
-                    continue
-                # no news: what it last heard, for the assertion's message; connect again
-                when = time.strftime("%H:%M:%S", time.gmtime())
-                stats.silences.append(f"{when} {game.table} seat {seat}: {c.tail(4)}")
-                await c.close()
-                continue
-            except ConnectionError:
-                continue
-            vm = c.latest_view()
-            for x in c.msgs[start:]:
-                if x.type == "view":
-                    game.saw(x)
-            if vm.view.game_over:
-                game.finals[seat] = vm
-                return
-            fields = random_take(vm.view, rng)
-            fields["state_version"] = vm.state_version
-            await asyncio.sleep(pace * rng.random())
-            start = len(c.msgs)
-            try:
-                answer = await c.request("take", timeout=4 * LEASE + 5, **fields)
-            except (ConnectionError, ConnectionClosed, TimeoutError):
-                await c.close()
-                continue
-            if answer.type == "ack":
-                assert answer.state_version == vm.state_version + 1
-                assert vm.state_version not in game.acked, "two acks for one state"
-                game.acked[vm.state_version] = fields
-            else:
-                assert answer.type == "error" and answer.code in RECOVERABLE, answer
-                stats.refused += 1
-    finally:
-        if client is not None:
-            await client.close()
-
-
-async def spectate(
-    nodes: list[Node], game: Game, rng: random.Random, stats: Stats, silence: float
-) -> None:
-    """Watch a game to its end from any node (with its invite code, if private),
-    watching again after a dropped connection; nobody may be left without news for
-    ``silence`` seconds while the game goes on."""
-    client: WsClient | None = None
-    pos = 0  # the first message not yet looked at
-    try:
-        while True:
-            if client is None or client.closed.is_set():
-                if client is not None:
-                    stats.reconnects += 1
-                    await client.close()
-                client = await connect_any(nodes, rng, "spectator")
-                try:
-                    watching = await client.request(
-                        "watch", table=game.table, invite=game.invite, timeout=5
-                    )
-                except (ConnectionError, ConnectionClosed, TimeoutError):
-                    continue
-                if watching.type != "watching":  # the table is being adopted: again soon
-                    assert watching.code in RECOVERABLE | {"no_such_table"}, watching
-                    await asyncio.sleep(0.2)
-                    client.closed.set()
-                    continue
-                pos = client.msgs.index(watching) + 1  # its view may be in already
-            c = client
-            try:
-                await c.wait_for(lambda x: x.type == "view", start=pos, timeout=silence)
-            except TimeoutError:
-                game.spectator_saw = c.tail(4)
-                if len(game.finals) == game.players:  # the game ended: its end was seen?
-                    break
-                when = time.strftime("%H:%M:%S", time.gmtime())
-                stats.silences.append(f"{when} {game.table} spectator: {c.tail(4)}")
-                c.closed.set()
-                continue
-            except ConnectionError:
-                continue
-            end = len(c.msgs)
-            for x in c.msgs[pos:end]:
-                if x.type == "view":
-                    game.saw(x)
-                    if x.view.game_over:
-                        game.watched_to_the_end = True
-                        return
-            pos = end
-    finally:
-        if client is not None:
-            await client.close()
 
 
 def check_views(games: list[Game]) -> int:
