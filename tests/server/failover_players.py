@@ -217,7 +217,13 @@ async def play(
                 assert vm.state_version not in game.acked, "two acks for one state"
                 game.acked[vm.state_version] = fields
             else:
-                assert answer.type == "error" and answer.code in RECOVERABLE, answer
+                assert answer.type == "error", answer
+                assert answer.code in RECOVERABLE | {"game_over"}, answer
+                # game_over: a take for this seat it had not heard of yet ended the game
+                # (its own, its ack lost, or a stand-in's): the final view, come or on
+                # its way, ends it for this seat too
+                if answer.code == "game_over" and (last := c.latest_view()).view.game_over:
+                    start = c.msgs.index(last)
                 stats.refused += 1
     finally:
         if client is not None:
