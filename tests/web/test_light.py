@@ -124,3 +124,65 @@ def test_the_table_is_drawn_without_making_formatters_again(
     )
     assert line == (f"Deck: {n} card" if form == "one" else f"Deck: {n} cards"), (line, form)
     assert page.errors == []
+
+
+# the frames the page sends held back while ``kkHold`` is set (the take in flight for as
+# long as the test wants), and the grid and the question as they were when the first
+# of them went out: right after the take was pressed, its "sending" state shown
+HOLD_FRAMES = """
+window.kkHold = false;
+window.kkHeld = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (!window.kkHold) return send.call(this, data);
+  if (!window.kkHeld.length)
+    window.kkSending = ['board', 'question'].map(
+      (id) => document.getElementById(id).cloneNode(true));
+  window.kkHeld.push(() => send.call(this, data));
+};
+"""
+
+
+def test_a_take_being_sent_changes_what_a_whole_table_drawn_would(
+    live_server: LiveServer, open_page: Any
+) -> None:
+    """A take pressed disables the cards to take and the answers while it is sent, and
+    changes only them rather than drawing the whole table again (a fifth of a move's
+    cost on a phone): the grid and the question then are exactly what the table drawn
+    whole in that state shows (drawn for news, here someone coming to watch)."""
+    ann = open_page("phone")
+    ann.add_init_script(script=HOLD_FRAMES)
+    start_game(ann, live_server, **{"opt-seed": "1"})
+    until(ann, "document.querySelector('.cell.take:not([disabled])') !== null")
+    ann.locator(".cell.take").first.tap()
+    answer = ann.locator(".options button").first
+    answer.wait_for()
+    ann.evaluate("() => { window.kkHold = true; }")
+    answer.tap()
+    until(ann, "window.kkHeld.length > 0")
+    # sending: every card to take and every answer disabled, the answers still shown
+    live = ".cell.take:not([disabled]), .options button:not([disabled])"
+    assert ann.evaluate(f"() => document.querySelectorAll({live!r}).length") == 0
+    assert ann.locator(".options button").count() > 0
+    # while the take is held, Eve comes to watch: Ann's table is drawn whole for it
+    (table,) = live_server.call(tables(live_server))
+    eve = open_page("phone", pace=None)
+    eve.goto(f"{live_server.url}#/watch/{table}")
+    eve.click("#join-go")
+    eve.wait_for_selector("#board")
+    until(ann, "document.querySelector('.seats').innerText.includes('1 person watching')")
+    same = ann.evaluate(
+        """() => window.kkSending.map((was) => {
+          const now = document.getElementById(was.id);
+          return was.isEqualNode(now) ? null : [was.outerHTML, now.outerHTML];
+        })"""
+    )
+    assert same == [None, None], same
+    # the take goes out: the game goes on
+    ann.evaluate("() => { window.kkHold = false; window.kkHeld.splice(0).forEach((go) => go()); }")
+    until(ann, "document.querySelector('.lastmove').textContent.includes('Last move')")
+    assert ann.errors == [] and eve.errors == []
+
+
+async def tables(live: LiveServer) -> list[str]:
+    return [str(t) for t in live.server.lobby.tables]

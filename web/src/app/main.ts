@@ -34,7 +34,7 @@ import { PLAYERS_SCREENS, playerSeat, signIn } from "./signin";
 import { followLink, readLink, showHelp, toLobby } from "./links";
 import { Presses } from "./presses";
 import { here as hereStore, prefs, savedChat, savedLog, tokens, type Here } from "./store";
-import { inSight, renderTable } from "./table";
+import { inSight, renderTable, showPending } from "./table";
 import { SeatTabs } from "./tabs";
 import { Updates } from "./updates";
 import { Connection } from "./connection";
@@ -399,7 +399,7 @@ class App implements LobbyHost, TableHost, UpdatesHost, ConnectionHost, TabsHost
     const t = this.t;
     if (!c || t.pending || !this.isMyTurn()) return;
     t.pending = true;
-    this.renderTableNow();
+    if (this.screen === "table") showPending(this.main);
     // the card or answer pressed is disabled, then gone: the focus waits on the banner
     // (not on <body>), and goes back to a card when the turn comes again
     this.focusTurn();

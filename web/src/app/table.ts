@@ -86,6 +86,15 @@ export function renderTable(app: TableHost): void {
   );
 }
 
+/** A take being sent (`t.pending`): the cards to take and the answers disabled, as
+ * `renderTable` draws them then, and nothing else changed. Those buttons are changed
+ * alone: the whole table drawn again for them cost a phone a fifth of a move's
+ * main-thread time (bench/web_render.py). */
+export function showPending(main: HTMLElement): void {
+  for (const b of main.querySelectorAll<HTMLButtonElement>(".cell.take, .options button"))
+    b.disabled = true;
+}
+
 /** The line under the grid: the last move this page saw (a take and what its boom hit,
  * or a corner stop), or why it knows none. */
 function lastMoveWords(app: TableHost, v: GameView): string {
