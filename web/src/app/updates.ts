@@ -11,7 +11,6 @@ import type { UpdatesHost } from "./host";
 import { _, ngettext } from "./i18n";
 import { GameLog, type LogEntry } from "./log";
 import type { Pacer } from "./pace";
-import { missedUpdates } from "./missed";
 import type { Presses } from "./presses";
 import { steps, stopsAtCorner } from "./steps";
 import { savedLog } from "./store";
@@ -79,15 +78,19 @@ export class Updates {
     this.catching = true;
     this.app.renderTableNow(); // nothing to take until the moves missed are shown
     let missed: MissedMsg | null = null;
+    let shown: UpdateMsg[] = [];
     try {
       const m = await c.request("catch_up", { since });
-      if (m.type === "missed") missed = m;
+      if (m.type === "missed") {
+        // made into updates by a module of its own, loaded when first wanted
+        shown = (await import("./missed")).missedUpdates(m, now, old);
+        missed = m;
+      }
     } catch {
       // shown as before 1.4: the fresh view, and a line in the log
     }
     if (generation !== this.generation) return;
     this.catching = false;
-    const shown = missed ? missedUpdates(missed, now, old) : [];
     if (shown.length) {
       this.resumedFrom = null;
       if (missed?.omitted) {
