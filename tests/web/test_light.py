@@ -147,8 +147,8 @@ def test_a_take_being_sent_changes_what_a_whole_table_drawn_would(
     live_server: LiveServer, open_page: Any
 ) -> None:
     """A take pressed disables the cards to take and the answers while it is sent, and
-    changes only them rather than drawing the whole table again (a fifth of a move's
-    cost on a phone): the grid and the question then are exactly what the table drawn
+    changes only them rather than drawing the whole table again (a tenth of a move's
+    cost): the grid and the question then are exactly what the table drawn
     whole in that state shows (drawn for news, here someone coming to watch)."""
     ann = open_page("phone")
     ann.add_init_script(script=HOLD_FRAMES)

@@ -88,8 +88,8 @@ export function renderTable(app: TableHost): void {
 
 /** A take being sent (`t.pending`): the cards to take and the answers disabled, as
  * `renderTable` draws them then, and nothing else changed. Those buttons are changed
- * alone: the whole table drawn again for them cost a phone a fifth of a move's
- * main-thread time (bench/web_render.py). */
+ * alone: the whole table drawn again for them cost a tenth of a move's main-thread
+ * time, and a third of its script (bench/web_render.py). */
 export function showPending(main: HTMLElement): void {
   for (const b of main.querySelectorAll<HTMLButtonElement>(".cell.take, .options button"))
     b.disabled = true;
