@@ -113,14 +113,19 @@ ON_SIDES = """() => [...document.querySelectorAll('#board > .pawn, #board > .lan
   .map(x => x.classList.contains('pawn') ? x.textContent.slice(-2) : 'land')"""
 
 
-@pytest.mark.parametrize("width,height", [(320, 568), (390, 844)])
+PHONES = [(320, 568), (390, 844)]
+"""The narrowest phone and a usual one."""
+
+
 def test_a_pawn_and_land_beside_the_grid_fit_a_phone(
-    live_server: LiveServer, open_page: Any, width: int, height: int
+    live_server: LiveServer, open_page: Any
 ) -> None:
     """At 320 px the spaces left and right of the grid were 13 px inside: White's "Wh"
-    and "land" were cut there; at 390 px "land" was."""
+    and "land" were cut there; at 390 px "land" was. One game, each of its turns read
+    at both sizes from the same page, resized (the grid's layout is its style sheet's
+    alone; a game a size played the same game again)."""
     page = open_page("phone")
-    page.set_viewport_size({"width": width, "height": height})
+    page.set_viewport_size({"width": PHONES[0][0], "height": PHONES[0][1]})
     open_lobby(page, live_server)
     page.fill("#player-name", "Ann")
     page.click("#new-table")
@@ -132,25 +137,34 @@ def test_a_pawn_and_land_beside_the_grid_fit_a_phone(
         until(page, "document.querySelector('.cell.take') || document.getElementById('end-h')")
         if page.locator("#end-h").count():
             break
-        assert page.evaluate(CUT_RING) == []
-        seen.update(page.evaluate(ON_SIDES))
         takes = page.locator(".cell.take")
-        values = []
-        for i in range(takes.count()):
-            takes.nth(i).tap()  # chosen, not taken: where the pawn would land shows
-            assert page.evaluate(CUT_RING) == [], takes.nth(i).get_attribute("data-card")
+        for width, height in PHONES:
+            page.set_viewport_size({"width": width, "height": height})
+            assert page.evaluate(CUT_RING) == [], width
             seen.update(page.evaluate(ON_SIDES))
-            values.append(int(takes.nth(i).locator(".v").inner_text()))
+            for i in range(takes.count()):
+                # chosen, not taken: where the pawn would land shows (a card chosen
+                # already is not tapped again: a second tap takes a card of one answer)
+                if takes.nth(i).get_attribute("aria-pressed") != "true":
+                    takes.nth(i).tap()
+                assert page.evaluate(CUT_RING) == [], (
+                    width,
+                    takes.nth(i).get_attribute("data-card"),
+                )
+                seen.update(page.evaluate(ON_SIDES))
         if {"Wh", "land"} <= seen:
             break
         # the farthest move: White walks round to the sides of the grid soonest
+        values = [int(takes.nth(i).locator(".v").inner_text()) for i in range(takes.count())]
         farthest = takes.nth(values.index(max(values)))
         if farthest.get_attribute("aria-pressed") != "true":
             farthest.tap()
         page.locator(".options button").first.tap()
         until(page, "!document.querySelector('.cell.take[disabled]')")
     assert {"Wh", "land"} <= seen, seen
-    shot(page, f"phone{width}-34-beside-the-grid", "#board")
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"phone{width}-34-beside-the-grid", "#board")
     assert page.errors == []
 
 
