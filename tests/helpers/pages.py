@@ -54,8 +54,12 @@ def tap(page: Any, locator: Any, size: str, timeout: float | None = None) -> Non
         locator.click(timeout=timeout)
 
 
+TURN = ".cell.take:not([disabled])"
+"""A card this seat may take now: its turn."""
+
+
 def my_turn(page: Any) -> bool:
-    return bool(page.locator(".cell.take:not([disabled])").count())
+    return bool(page.locator(TURN).count())
 
 
 def take_one(
@@ -81,10 +85,18 @@ def play_to_the_end(page: Any, size: str, shots: str | None = None, limit: int =
     takes = 0
     asked = False
     while time.monotonic() < deadline and takes < limit:
+        # the end or this seat's turn, whichever comes first (the computer's moves are
+        # shown meanwhile): one wait, not a look at both every 50 ms
+        left = max(0.0, deadline - time.monotonic())
+        until(
+            page,
+            f"!!document.getElementById('end-h') || !!document.querySelector({TURN!r})",
+            timeout=left * 1000,
+        )
         if page.locator("#end-h").count():
             return takes
         if my_turn(page):
-            cards = page.locator(".cell.take:not([disabled])")
+            cards = page.locator(TURN)
             if shots and takes == 0:
                 shot(page, f"{shots}-4-your-turn")
             tap(page, cards.nth(takes % cards.count()), size)
@@ -110,8 +122,6 @@ def play_to_the_end(page: Any, size: str, shots: str | None = None, limit: int =
                 "!document.querySelector('.options button') || "
                 "document.querySelector('.options button').disabled",
             )
-        else:
-            page.wait_for_timeout(50)
     if takes >= limit:
         return takes
     raise AssertionError(f"the game did not end in {GAME_TIMEOUT} s")
