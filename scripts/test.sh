@@ -8,8 +8,12 @@
 # pyproject.toml (again whenever pyproject.toml changed), then runs pytest with two
 # workers per core (pytest-xdist; KK_TEST_WORKERS=N sets another number): the paced
 # terminal, cluster and process tests wait more than they compute. The whole run is
-# about 930 CPU seconds (every process it starts counted), half of it tests/web, so
-# two cores take at least 7 min 45 s whatever the order.
+# about 900 CPU seconds (every process it starts counted), half of it tests/web, so
+# two cores take at least 7 min 30 s whatever the order. A browser page costs about
+# 0.4 CPU s before it loads anything (its tab and renderer; the same in a context kept
+# open) and 0.9 once the lobby is drawn; so a test that checks a layout at several
+# sizes reads them from one page, resized, not from a new page and game per size
+# (tests/web: 465 CPU s before, 434 after, measured side by side).
 # tests/conftest.py puts the tests marked `long` first, then the browser tests together
 # (a worker starts Chromium once, tests/helpers/chromium.py, and keeps it for all of
 # them; once per module it had started it about 120 times a run), then the other
