@@ -73,20 +73,24 @@ SIZES = [
     ("phone", 360, 640),
     ("phone", 390, 844),
     ("phone", 844, 390),
+    ("phone", 640, 360),
     ("desktop", 1280, 800),
 ]
 
+HARD = 37
+"""The decision of the seeded game below whose last move is the longest to show: Bea's
+take from the grid's top row, whose boom takes a card from Ann's kettle (a line of three
+at 844 x 390), with two cards out of the game beside it."""
 
-def three_against_computers(page: Any, live: LiveServer) -> None:
-    """Ann's table of three against two computer players: twice the moves of others
-    between two of her decisions, corner stops and booms among them."""
-    open_lobby(page, live)
-    page.fill("#player-name", "Ann")
-    page.click("#new-table")
-    page.wait_for_selector("#create-go")
-    page.select_option("#opt-players", "3")
-    page.click("#create-go")
-    page.wait_for_selector("#board")
+
+def seeded_game(host: Any, live: LiveServer, open_page: Any) -> Any:
+    """Ann (``host``) and Bea (a phone page, returned) at a table with the deal of seed
+    2, each taking the card the count of decisions so far picks: the same game every
+    time, with corner stops, booms, cards out of the game, and takes from the grid's top
+    row (the farthest from the line under it) with a long line after them."""
+    open_lobby(host, live)
+    create_table(host, fill={"opt-seed": "2"}, **{"seat-1": ""})
+    return join_by_invite(host, open_page)
 
 
 @pytest.mark.long
@@ -96,18 +100,28 @@ def test_the_last_move_is_in_sight_at_every_decision(
 ) -> None:
     page = open_page(size)
     page.set_viewport_size({"width": width, "height": height})
-    three_against_computers(page, live_server)
+    guest = seeded_game(page, live_server, open_page)
     deadline = time.monotonic() + GAME_TIMEOUT
     seen: list[dict[str, Any]] = []
+    decisions = 0  # both seats'
     while not page.locator("#end-h").count():
         assert time.monotonic() < deadline, f"the game did not end: {seen[-3:]}"
+        if my_turn(guest):
+            decisions += 1
+            take_one(guest, "phone", pick=decisions)
+            until(
+                guest,
+                "!document.querySelector('.options button') || "
+                "document.querySelector('.options button').disabled",
+            )
         if not my_turn(page):
             page.wait_for_timeout(30)
             continue
-        at = page.evaluate(AT_DECISION)
+        decisions += 1
+        at = {**page.evaluate(AT_DECISION), "decision": decisions}
         seen.append(at)
         if at["logged"] is not None:
-            where = f"decision {len(seen)} at {width}x{height}: {at}"
+            where = f"decision {decisions} at {width}x{height}: {at}"
             assert at["lineShown"], f"the last-move line is not wholly in view, {where}"
             # the last take's slot is marked (a card refilled there, or the slot empty)
             assert at["cellShown"] is not None, f"no cell marked, {where}"
@@ -116,9 +130,9 @@ def test_the_last_move_is_in_sight_at_every_decision(
             assert at["line"].startswith(f"Last move: {at['logged']}"), where
             for boom in at["booms"]:
                 assert boom in at["line"], where
-            if len(seen) in (2, 12):
-                shot(page, f"{size}{width}x{height}-50-last-move-{len(seen)}")
-        take_one(page, size, pick=len(seen))
+            if len(seen) == 2 or decisions == HARD:
+                shot(page, f"{size}{width}x{height}-50-last-move-{decisions}")
+        take_one(page, size, pick=decisions)
         until(
             page,
             "!document.querySelector('.options button') || "
@@ -131,8 +145,11 @@ def test_the_last_move_is_in_sight_at_every_decision(
         f"{width}x{height}: {len(seen)} decisions, {len(corners)} after a corner stop, "
         f"{len(booms)} after a boom"
     )
-    assert len(said) >= 5, seen
-    assert page.errors == []
+    assert len(said) >= 5 and corners and booms, seen
+    # the hard case came: a boom's line after a take from the top row
+    hard = [s for s in seen if s["decision"] == HARD]
+    assert len(hard) == 1 and hard[0]["booms"], seen
+    assert page.errors == [] and guest.errors == []
 
 
 def corner_after_own_take(moves: list[list[Any]]) -> float | None:
