@@ -1,10 +1,11 @@
 """The last move in sight at every decision, at every size from a 360 x 640 phone up: the
-line under the grid ("Last move: ...") and the grid's mark of the last take are wholly
-on the screen when the turn comes (neither off the page's screen nor clipped by a column
-that scrolls on its own), with no scrolling by the person; and that line says the last
-move as it was, a corner stop ("... stops at a corner: nothing taken") or a boom ("Bo's
-boom: Whiskers 3 leaves your kettle") too, not the take before it. A corner stop that
-comes with one's own take is shown a moment after it, at the pace of a take."""
+line under the grid, or beside it on a phone held sideways ("Last move: ..."), and the
+grid's mark of the last take are wholly on the screen when the turn comes (neither off
+the page's screen nor clipped by a column that scrolls on its own), with no scrolling by
+the person; and that line says the last move as it was, a corner stop ("... stops at a
+corner: nothing taken") or a boom ("Bo's boom: Whiskers 3 leaves your kettle") too, not
+the take before it. A corner stop that comes with one's own take is shown a moment after
+it, at the pace of a take."""
 
 from __future__ import annotations
 
@@ -79,8 +80,10 @@ SIZES = [
 
 HARD = 37
 """The decision of the seeded game below whose last move is the longest to show: Bea's
-take from the grid's top row, whose boom takes a card from Ann's kettle (a line of three
-at 844 x 390), with two cards out of the game beside it."""
+take from the grid's top row, whose boom takes a card from Ann's kettle (four lines under
+the grid at 844 x 390), with two cards out of the game in the deck's line. Takes from the
+top row come at other decisions too: at 640 x 360 no such take and line fit under the
+grid in one screen."""
 
 
 def seeded_game(host: Any, live: LiveServer, open_page: Any) -> Any:

@@ -173,8 +173,7 @@ function timeoutWarning(app: TableHost, v: GameView): HTMLElement | null {
  * line), on the screen without the person scrolling. The page, or the column that
  * scrolls on its own (a phone held sideways), scrolls as little as it takes, and not at
  * all when they are in view already. Beside the grid (a phone held sideways) the line
- * is in view as it is: the banner and the grid, else the banner and the marked cell,
- * else the cell. */
+ * is in view as it is: there the banner and the marked cell count, else the cell. */
 export function inSight(main: HTMLElement): void {
   const board = main.querySelector<HTMLElement>("#board");
   const line = main.querySelector<HTMLElement>("#lastmove");
@@ -182,29 +181,16 @@ export function inSight(main: HTMLElement): void {
   const box = scroller(board);
   const view = box ? box.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
   const height = view.bottom - view.top;
+  const last = board.querySelector<HTMLElement>(".last");
+  const beside = box && !box.contains(line);
+  const bottom = (beside ? (last ?? board) : line).getBoundingClientRect().bottom;
   const margin = 4;
-  const turn = main.querySelector<HTMLElement>("#turn");
-  const cell = board.querySelector<HTMLElement>(".last");
-  const beside = box !== null && !box.contains(line);
-  const end = beside ? board : line;
-  // from the top of the first to the bottom of the second: the first pair that fits
-  const spans = beside
-    ? [
-        [turn, board],
-        [turn, cell],
-        [cell, cell],
-      ]
-    : [
-        [turn, line],
-        [board, line],
-        [cell, line],
-      ];
-  const fits = spans
-    .filter((s): s is HTMLElement[] => s.every((el) => el !== null))
-    .map(([a, b]) => [a.getBoundingClientRect().top, b.getBoundingClientRect().bottom])
-    .find(([t, b]) => b - t + 2 * margin <= height);
-  const bottom = fits ? fits[1] : end.getBoundingClientRect().bottom;
-  const top = fits ? fits[0] : bottom - height + 2 * margin;
+  // the banner, the grid and the line; without the banner if they do not fit; else the
+  // marked cell and the line; else the line and as much of the grid above it as fits
+  const tops = [main.querySelector<HTMLElement>("#turn"), board, last]
+    .flatMap((el) => (el ? [el.getBoundingClientRect().top] : []))
+    .filter((top) => bottom - top + 2 * margin <= height);
+  const top = tops.length ? tops[0] : bottom - height + 2 * margin;
   let dy = 0;
   if (top - margin < view.top) dy = top - margin - view.top;
   else if (bottom + margin > view.bottom) dy = bottom + margin - view.bottom;
