@@ -78,12 +78,14 @@ SIZES = [
     ("desktop", 1280, 800),
 ]
 
+LONG_NAME = "Beatrix Wolkenstein-Habermann"
 HARD = 37
 """The decision of the seeded game below whose last move is the longest to show: Bea's
-take from the grid's top row, whose boom takes a card from Ann's kettle (four lines under
-the grid at 844 x 390), with two cards out of the game in the deck's line. Takes from the
-top row come at other decisions too: at 640 x 360 no such take and line fit under the
-grid in one screen."""
+take from the grid's top row, whose boom takes a card from Ann's kettle, said with Bea's
+long name twice, with two cards out of the game in the deck's line: at 844 x 390 the
+grid, such a line and the deck's beside it do not fit in one screen one under the other.
+Takes from the top row come at other decisions too: at 640 x 360 no such take and its
+line fit under the grid."""
 
 
 def seeded_game(host: Any, live: LiveServer, open_page: Any) -> Any:
@@ -93,7 +95,8 @@ def seeded_game(host: Any, live: LiveServer, open_page: Any) -> Any:
     row (the farthest from the line under it) with a long line after them."""
     open_lobby(host, live)
     create_table(host, fill={"opt-seed": "2"}, **{"seat-1": ""})
-    return join_by_invite(host, open_page)
+    # a long name (said twice in a boom's line): the longest lines a game brings
+    return join_by_invite(host, open_page, name=LONG_NAME)
 
 
 @pytest.mark.long
