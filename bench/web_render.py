@@ -193,6 +193,29 @@ def tap(page: Any, element: str) -> None:
     page.touchscreen.tap(*box)
 
 
+def new_game(page: Any, url: str, seed: int) -> None:
+    """Ann at a new table against the computer, dealt by ``seed``."""
+    page.goto(url)
+    page.wait_for_selector("#tables")
+    page.fill("#player-name", "Ann")
+    page.click("#new-table")
+    page.wait_for_selector("#create-go")  # the form is loaded on demand
+    page.fill("#opt-seed", str(seed))  # the same deal for every tree
+    page.click("#create-go")
+    page.wait_for_selector("#board")
+
+
+def take(page: Any) -> None:
+    """Ann's take at her decision: a card tapped, then its answer, and the take shown."""
+    said = page.evaluate(f"() => {LAST_MOVE}")
+    tap(page, CARD)
+    until(page, f"{ANSWER} !== null")
+    # a wand's extra turn would make two takes one move: decline it
+    tap(page, DECLINE)
+    # the take is shown (the reply may follow at once: a corner stop)
+    until(page, f"{LAST_MOVE} !== {json.dumps(said)} || {OVER}")
+
+
 def metrics(cdp: Any) -> dict[str, float]:
     got = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     return {k: float(got.get(k, 0.0)) for k in METRICS}
@@ -217,14 +240,7 @@ def play(
             cdp = ctx.new_cdp_session(page)
             cdp.send("Performance.enable")
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-            page.goto(url)
-            page.wait_for_selector("#tables")
-            page.fill("#player-name", "Ann")
-            page.click("#new-table")
-            page.wait_for_selector("#create-go")  # the form is loaded on demand
-            page.fill("#opt-seed", str(seed))  # the same deal for every tree
-            page.click("#create-go")
-            page.wait_for_selector("#board")
+            new_game(page, url, seed)
             before: dict[str, float] | None = None  # at the decision before
             while len(measured) < moves:
                 until(page, f"{MY_TURN} || {OVER}")
@@ -236,13 +252,7 @@ def play(
                 if before is not None:
                     measured.append({k: now[k] - before[k] for k in METRICS})
                 before = now
-                said = page.evaluate(f"() => {LAST_MOVE}")
-                tap(page, CARD)
-                until(page, f"{ANSWER} !== null")
-                # a wand's extra turn would make two takes one move: decline it
-                tap(page, DECLINE)
-                # the take is shown (the reply may follow at once: a corner stop)
-                until(page, f"{LAST_MOVE} !== {json.dumps(said)} || {OVER}")
+                take(page)
         finally:
             ctx.close()
     return measured, endless

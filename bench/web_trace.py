@@ -30,20 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout first
 
 from bench.browser import CHROMIUM, CHROMIUM_ARGS
-from bench.web_render import (
-    ANSWER,
-    CARD,
-    DECLINE,
-    LAST_MOVE,
-    MY_TURN,
-    OVER,
-    PHONE,
-    ROOT,
-    Serve,
-    settle,
-    tap,
-    until,
-)
+from bench.web_render import MY_TURN, OVER, PHONE, ROOT, Serve, new_game, settle, take, until
 
 CATEGORIES = [
     "devtools.timeline",
@@ -59,14 +46,7 @@ def traced_move(browser: Any, url: str, rate: float, warm: int, think: float) ->
     try:
         page = ctx.new_page()
         ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
-        page.goto(url)
-        page.wait_for_selector("#tables")
-        page.fill("#player-name", "Ann")
-        page.click("#new-table")
-        page.wait_for_selector("#create-go")
-        page.fill("#opt-seed", "1")
-        page.click("#create-go")
-        page.wait_for_selector("#board")
+        new_game(page, url, seed=1)
         for i in range(warm + 2):
             until(page, f"{MY_TURN} || {OVER}")
             if page.evaluate(f"() => {OVER}"):
@@ -79,11 +59,7 @@ def traced_move(browser: Any, url: str, rate: float, warm: int, think: float) ->
                 trace = json.loads(browser.stop_tracing())
                 events: list[Any] = trace["traceEvents"] if isinstance(trace, dict) else trace
                 return events
-            said = page.evaluate(f"() => {LAST_MOVE}")
-            tap(page, CARD)
-            until(page, f"{ANSWER} !== null")
-            tap(page, DECLINE)
-            until(page, f"{LAST_MOVE} !== {json.dumps(said)} || {OVER}")
+            take(page)
     finally:
         ctx.close()
     raise AssertionError("unreachable")
