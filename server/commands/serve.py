@@ -13,6 +13,8 @@ import asyncio
 import gc
 import logging
 import sqlite3
+from collections.abc import Coroutine
+from typing import Any
 
 from ..app import ServerConfig, run_server
 from ..extras import require, unreachable
@@ -23,7 +25,15 @@ from ..players.hashing import SignInBounds
 from ..players.service import RATED_EXTRAS
 from ..store import BadDatabase, MemoryStore, SqliteStore, Store, check_database_path, open_store
 from .flags import FLAGS, Flag, add_arguments, admin_socket, settle, store_url
-from .startup import Reload, StopAsked, log_settings, read_token, until_served
+from .startup import (
+    Reload,
+    StopAsked,
+    hold_stops,
+    log_settings,
+    read_token,
+    release_stops,
+    until_served,
+)
 
 __all__ = [
     "FLAGS",
@@ -240,8 +250,9 @@ def _run(args: argparse.Namespace) -> int:
     # a stop asked before the loop runs it leaves the coroutine unstarted: closed here,
     # it goes quietly (not "coroutine 'run_server' was never awaited" on stderr)
     serving = run_server(config, store, Reload(given, args))
+    hold_stops()  # a stop waits until the loop is made whole (``_released``)
     try:
-        asyncio.run(serving)
+        asyncio.run(_released(serving))
     except (BadDatabase, sqlite3.DatabaseError) as e:  # e.g. a damaged database file
         log.error("cannot serve", extra={"error": f"{store_url(args)}: {e}"})
         return 2
@@ -254,3 +265,10 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         serving.close()  # nothing, once it has run
     return 0
+
+
+async def _released(serving: Coroutine[Any, Any, None]) -> None:
+    """``serving``, once a stop held while the event loop was made has come through (as
+    ``StopAsked``: the loop is then closed whole, and ``serving`` never started)."""
+    release_stops()
+    await serving

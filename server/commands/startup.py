@@ -33,9 +33,11 @@ __all__ = [
     "START",
     "Reload",
     "StopAsked",
+    "hold_stops",
     "log_settings",
     "masked",
     "read_token",
+    "release_stops",
     "until_served",
 ]
 
@@ -109,8 +111,37 @@ class StopAsked(BaseException):
     A ``BaseException``, as ``KeyboardInterrupt``: no ``except Exception`` takes it."""
 
 
+class _Held:
+    """Whether a stop is held now (``hold_stops``), and the first that came meanwhile."""
+
+    held = False
+    came: str | None = None
+
+
+_HELD = _Held()
+
+
 def _stop_asked(signum: int, frame: object) -> None:
-    raise StopAsked(signal.Signals(signum).name)
+    name = signal.Signals(signum).name
+    if _HELD.held:
+        _HELD.came = _HELD.came or name
+        return
+    raise StopAsked(name)
+
+
+def hold_stops() -> None:
+    """Hold ``StopAsked`` back (inside ``until_served``) while code runs that an
+    exception must not cut in two: the making of the event loop, which, cut off half
+    made, complains on stderr when it is collected. ``release_stops`` raises a stop that
+    came meanwhile."""
+    _HELD.held = True
+
+
+def release_stops() -> None:
+    """Let stops through again; ``StopAsked`` here if one came while they were held."""
+    came, _HELD.held, _HELD.came = _HELD.came, False, None
+    if came is not None:
+        raise StopAsked(came)
 
 
 @contextlib.contextmanager
@@ -133,6 +164,7 @@ def until_served() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        _HELD.held, _HELD.came = False, None
 
 
 class Reload:

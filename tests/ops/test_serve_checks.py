@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import os
+import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,8 @@ import pytest
 from server.commands import export, ratings
 from server.commands.configfile import ConfigError
 from server.commands.flags import help_text
-from server.commands.serve import FLAGS, run, settle
+from server.commands.serve import FLAGS, _released, run, settle
+from server.commands.startup import StopAsked, hold_stops, until_served
 from server.store import open_store
 from tests.helpers.config import keep_logging, parse
 from tests.helpers.processes import KUPFERKESSEL
@@ -60,6 +65,34 @@ def test_out_of_range_from_the_environment_and_the_file(
     monkeypatch.setenv("KK_ABANDON_TTL", "-1")
     with pytest.raises(ValueError, match="KK_ABANDON_TTL"):
         settle(parse())
+
+
+def test_a_stop_held_while_the_loop_is_made_comes_through_inside_it() -> None:
+    """A SIGTERM while ``serve`` makes its event loop is held (``hold_stops``) instead of
+    raised where it came, which once left a loop half made that complained on stderr
+    when it was collected; it comes through as the loop runs, which then closes whole,
+    and the server's coroutine never starts."""
+    started: list[bool] = []
+
+    async def serving() -> None:
+        started.append(True)
+
+    unraisable: list[Any] = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = unraisable.append
+    try:
+        with until_served():
+            hold_stops()
+            os.kill(os.getpid(), signal.SIGTERM)
+            asyncio.new_event_loop().close()  # work meanwhile, not cut off by the stop
+            coro = serving()
+            with pytest.raises(StopAsked, match="SIGTERM"):
+                asyncio.run(_released(coro))
+            coro.close()
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert not started and not unraisable
 
 
 def _serve_stopped(tmp_path: Path, at: str, *argv: str) -> list[dict[str, Any]]:
