@@ -146,6 +146,7 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
 
     plan = ["cut", "cut", "cut until the computer played for Ann", "reload"]
     mark = 0  # the record's length after Ann's last take
+    marks: list[int] = []  # each such length, so that a failure says who took when
     pos = 0  # the lines the page had shown then
     done: list[str] = []  # what came before each decision checked, and how many takes
     decisions = 0
@@ -153,7 +154,9 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
     deadline = time.monotonic() + GAME_TIMEOUT
     while plan or last:
         assert time.monotonic() < deadline, f"the game took too long: {done}"
-        assert not ann.locator("#end-h").count(), f"the game ended first: {done}"
+        if ann.locator("#end-h").count():
+            seats = "".join(str(s) for s, _ in taken(live_server))
+            raise AssertionError(f"the game ended first: {done}; seats that took {seats}, {marks}")
         play_bea(bea)
         if not my_turn(ann):
             ann.wait_for_timeout(30)
@@ -174,6 +177,7 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
         take_one(ann, "phone", pick=decisions)
         until_server(live_server, bea, lambda t, _m, n=n: len(t) > n, "Ann's take")
         mark, pos = len(taken(live_server)), len(seen(ann))
+        marks.append(mark)
         if not plan or table_now(live_server)[1] == ANN:
             continue  # (a wand: Ann plays again at once, nothing to miss; next time then)
         action = last = plan.pop(0)
