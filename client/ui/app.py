@@ -95,6 +95,7 @@ class KupferApp:
         # a notice that the game's next take makes old (the rematch's, the guide's
         # offer): the cards taken when it was said (``status_line`` clears it after)
         self.notice_ply: int | None = None
+        self.missed_said = ""  # 1.4: what was missed, said again once it has shown
         self.status = ""  # the last error or notice (setting it ends a notice)
         self.conn = "connected" if client is not None else _("not connected")
         self.bye = ""  # the server's last goodbye (shown until the connection is back)
@@ -295,7 +296,10 @@ class KupferApp:
         """One update from the client: the game's go to the table screen, the
         connection's to the header and the status line."""
         if isinstance(u, m.ViewMsg | m.EventsMsg | m.PresenceMsg | m.ChatLineMsg):
+            replayed = isinstance(u, m.ViewMsg) and self.game.catching_up
             self.game.on_update(u)
+            if replayed and self.missed_said:  # the missed takes have shown: say so still
+                self._missed_over()
             if isinstance(u, m.ViewMsg | m.EventsMsg) and self.client is not None:
                 self.client.shown(u.state_version)  # a client started again goes on from here
             if isinstance(u, m.ViewMsg):
@@ -313,7 +317,7 @@ class KupferApp:
             self.notice("! " + error_words(u))
             self.game.table.failed()
         elif isinstance(u, Missed):  # 1.4: what was missed comes next, paced
-            said = self.game.missed(u)
+            said, self.missed_said = self.game.missed(u)
             if said:
                 self.notice(said)
         elif isinstance(u, m.ByeMsg):
@@ -331,6 +335,18 @@ class KupferApp:
                 self.server_stopped = False
                 if self.status in over:
                     self.status = ""  # "! not connected", the server's goodbye: over
+
+    def _missed_over(self) -> None:
+        """The takes missed while away have shown, for a moment each: the status line
+        still says how many (the log, L, lists them; a small terminal shows no log
+        beside the board) until our next take, or a spectator's next one at the
+        table: a person who looked away during the replay is not left guessing."""
+        said, self.missed_said = self.missed_said, ""
+        v = self.game.table.view
+        if self.game.table.me is None or v is None or v.game_over:
+            self.notice(said)
+        else:
+            self.status = said  # our take says "" (``GameScreen.send``)
 
     # ------------------------------------------------------------------ keys
     def key(self, key: str) -> None:

@@ -201,15 +201,15 @@ class GameScreen:
         elif isinstance(u, m.ChatLineMsg):
             self.chat.add(u)
 
-    def missed(self, missed: Missed) -> str:
+    def missed(self, missed: Missed) -> tuple[str, str]:
         """1.4, back after the connection dropped: the log says what comes next (the
-        missed takes, paced as if watched); returns the notice to show meanwhile."""
+        missed takes, paced as if watched); returns the notice meanwhile, and after."""
         if not missed.steps:
-            return ""
+            return "", ""
         entries, notice = missed_entries(missed.steps, missed.by_computer, missed.omitted)
         self.table.log.extend(entries)
         self.catching_up = True
-        return notice
+        return notice, entries[0].text
 
     def _alert(self) -> None:
         """Tell the host when our turn begins or ends (the bell, the window title)."""

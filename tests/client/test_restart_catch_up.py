@@ -113,6 +113,12 @@ async def test_a_client_started_again_shows_the_takes_it_missed(url: str, bob: C
                     kapp.game.key("enter")  # no decision meanwhile
             log = "\n".join(e.text for e in kapp.game.table.log)
             asks = prompt(kapp)
+            # shown, each for a moment: the status line still says what was missed (a
+            # small terminal shows no log) until her take
+            after = text_of(kapp.status_line(80))
+            kapp.game.held_until = 0.0
+            kapp.game.key("enter")
+            taken = text_of(kapp.status_line(80))
     finally:
         reading.cancel()
         await again.close()
@@ -128,4 +134,6 @@ async def test_a_client_started_again_shows_the_takes_it_missed(url: str, bob: C
     assert "While you were away: " in log and "cards taken" not in log, log  # no summary
     assert "Bob" in log.split("While you were away: ")[-1], log
     assert "Your turn" in asks, asks
+    assert after.startswith(f"While you were away: {len(missed)} take"), after
+    assert taken == "", taken
     assert TokenStore().shown(again.url, table, 0) == missed[-1]  # it showed them

@@ -106,6 +106,18 @@ def occupant(live: LiveServer, seat: int) -> object:
     return live.call(read())
 
 
+def computer_takes(live: LiveServer) -> list[int]:
+    """The indices of the takes a computer made for a person's seat (Ann's while she
+    was away; Bea's, had her page lost its connection for longer than the grace)."""
+
+    async def read() -> list[int]:
+        (table,) = live.server.lobby.tables.values()
+        return list(table.lineup.computer)
+
+    made: list[int] = live.call(read())
+    return made
+
+
 def back(live: LiveServer, seat: int, before: object) -> None:
     """Wait until the page of ``seat`` has it back on a new connection (its resume, not
     the connection ``before`` the cut or reload). Bea waits meanwhile, so the game goes
@@ -156,7 +168,10 @@ def test_a_phone_cut_off_three_times_and_reloaded_sees_every_take_meanwhile(
         assert time.monotonic() < deadline, f"the game took too long: {done}"
         if ann.locator("#end-h").count():
             seats = "".join(str(s) for s, _ in taken(live_server))
-            raise AssertionError(f"the game ended first: {done}; seats that took {seats}, {marks}")
+            raise AssertionError(
+                f"the game ended first: {done}; seats that took {seats}, {marks}; "
+                f"the takes a computer made for a person: {computer_takes(live_server)}"
+            )
         play_bea(bea)
         if not my_turn(ann):
             ann.wait_for_timeout(30)
