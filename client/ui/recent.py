@@ -214,7 +214,8 @@ class Recent:
         for seat, turns, notes in self._seats(players, moving)[:seats]:
             who = _("You (a computer)") if seat == self.me else colour_word(colours[seat])
             style = "fg:#d7af00" if turns and turns[-1] is self.last() else ""
-            said = _turn_words(turns[-1], colours, cards, short=True) if turns else notes[-1][1]
+            newest = _newest(turns)
+            said = _turn_words(newest, colours, cards, short=True) if newest else notes[-1][1]
             parts.append([("bold", _("{who}:").format(who=who) + " "), (style, said)])
         since = self._since()
         for head in (_("{who}:").format(who=since[:1].upper() + since[1:]) + " ", ""):
@@ -292,16 +293,20 @@ def _one_line(
     corner stop), and the notes (away, back, resigned) go before its newest turn does
     (they are in the log, and the panel says who is away); the end cut (``…``) only if
     even the newest turn alone is too long."""
-    full = [_turn_words(t, colours, cards) for t in turns]
-    short = [_turn_words(t, colours, cards, short=True) for t in turns]
+    full = {id(t): _turn_words(t, colours, cards) for t in turns}
+    short = {id(t): _turn_words(t, colours, cards, short=True) for t in turns}
     tried = [
-        (_in_order(turns[-n:], full[-n:], notes), _in_order(turns[-n:], short[-n:], notes))
-        for n in range(len(turns), 0, -1)
+        (
+            _in_order(kept, [full[id(t)] for t in kept], notes),
+            _in_order(kept, [short[id(t)] for t in kept], notes),
+        )
+        for kept in _kept(turns)
     ]
-    tried += [(full[-1:], short[-1:])] if turns else []
+    newest = _newest(turns)
+    tried += [([full[id(newest)]], [short[id(newest)]])] if newest else []
     # the card says "boom" already: "Rat 2 boom (row 3), hit Black, Lilac"
-    tersest = [_turn_words(t, colours, cards, short=True, terse=True) for t in turns[-1:]]
-    tried += [(tersest, tersest)] if tersest != short[-1:] else []
+    tersest = [_turn_words(t, colours, cards, short=True, terse=True) for t in turns if t is newest]
+    tried += [(tersest, tersest)] if newest and tersest != [short[id(newest)]] else []
     words = [w for _, w in notes]
     tried += [(words[-n:], words[-n:]) for n in range(len(notes), 0, -1)]
     for words, fewer in tried:
@@ -314,8 +319,29 @@ def _one_line(
                 if len(head) + len(text) <= width:
                     return [("bold", head), (style, text)]
     head = _("{who}:").format(who=who) + " "
-    text = short[-1] if short else notes[-1][1] if notes else ""
+    text = short[id(newest)] if newest else notes[-1][1] if notes else ""
     return [("bold", head), (style, text[: max(0, width - len(head) - 1)] + "\u2026")]
+
+
+def _kept(turns: Sequence[Turn]) -> list[Sequence[Turn]]:
+    """The turns a seat's line may keep, the most first: its newest ones, but a turn
+    that took no card (a corner stop, a move still choosing) gives way before any
+    take does. The cards taken are what a player must remember; the log has the rest
+    (a CI run saw a boom's take vanish from an 80x24 screen behind "a corner, nothing
+    taken": both did not fit in fewer words either)."""
+    taking = [t for t in turns if t.takes]
+    kept: list[Sequence[Turn]] = []
+    for n in range(len(turns), 0, -1):
+        if sum(1 for t in turns[-n:] if t.takes) < len(taking):
+            break  # a take would go: the turns that took nothing go first
+        kept.append(turns[-n:])
+    return kept + [taking[-n:] for n in range(len(taking), 0, -1)]
+
+
+def _newest(turns: Sequence[Turn]) -> Turn | None:
+    """The turn a seat's line says when it has room for one: its newest take's, or its
+    newest turn when it took nothing since."""
+    return next((t for t in reversed(turns) if t.takes), turns[-1] if turns else None)
 
 
 def _turn_words(

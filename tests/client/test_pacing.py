@@ -284,6 +284,30 @@ def test_a_take_is_not_pushed_out_by_later_corner_stops() -> None:
     assert lines == ["Lilac, since your take: Snake 3 (col 4); corner"], lines
 
 
+def test_a_take_stays_when_it_and_a_later_corner_stop_do_not_fit_in_fewer_words() -> None:
+    """A boom's take and a corner stop after it, in a line too narrow for both even in
+    fewer words: the take stays, not the corner alone (a loaded CI run saw an 80x24
+    screen show only "a corner, nothing taken"); so too in the one row of every seat."""
+    r = Recent()
+    r.me, r.decided = 1, True  # mid-game: we took before
+    boom = m.TookEvent(
+        seat=2, card="frog_slime-2", line="row3", row=3, col=0, special=True, ends_game=False
+    )
+    hits = [
+        m.ExplodedEvent(seat=2, target=0, card="moss-3", to="deck"),
+        m.ExplodedEvent(seat=2, target=1, card="root-3", to="deck"),
+    ]
+    r.feed([moved(2, 1, 3), boom, *hits, refilled("dragon_blood-4", 3, 0)])
+    r.feed([moved(0, 3, 5), m.PassedCornerEvent(seat=0, space=5)])
+    r.feed([moved(2, 3, 5), m.PassedCornerEvent(seat=2, space=5)])
+    wide = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 120, one_line=True)]
+    assert wide[-1] == "Lilac, since your take: Frog 2 boom (row 3), boom hit White, Black; corner"
+    lines = [text_of(ln) for ln in r.lines(3, COLOURS, CARDS, 56, one_line=True)]
+    assert lines[-1] == "Lilac: Frog 2 boom (row 3), boom hit White, Black", lines
+    merged = text_of(r.merged(3, COLOURS, CARDS, 80))
+    assert "Lilac: Frog 2 boom (row 3)" in merged and "White: corner" in merged, merged
+
+
 def test_a_spectator_reads_each_seats_last_turn_with_its_wand() -> None:
     r = Recent()  # me None: a spectator
     r.feed([moved(0, 1, 3), took(0, "moss-3"), moved(1, 4, 7)])
