@@ -66,6 +66,9 @@ def analysed(page: Any, name: str, seen: dict[str, list[str]]) -> None:
     until(page, "document.getElementById('verdict').textContent.includes('better')")
     verdict = page.inner_text("#verdict")
     assert verdict.startswith("Expert: "), verdict
+    # the verdict and the grid's mark of the expert's card are both of that decision:
+    # the grid's mark is waited for, not only a verdict that may be the decision before's
+    until(page, "document.querySelector('.replay-grid td.best') !== null")
     best = page.locator(".replay-grid td.best")
     assert best.count() == 1 and "(the expert's card)" in best.text_content()
     assert best.text_content().split("expert")[0].lower() in verdict.lower()

@@ -351,8 +351,10 @@ def test_away_back_and_claim(live_server: LiveServer, open_page: Any) -> None:
     host.fill("#player-name", "Ann")
     host.click("#new-table")
     host.select_option("#seat-1", "")
-    # 6 s a move: Ann's runs out soon; Bea plays on (play_until) and never runs out
-    host.fill("#opt-move", "6")
+    # 10 s a move: Ann's runs out soon; Bea plays on (play_until) and never runs out (6 s
+    # ran out under a loaded machine's slow page once, and the computer, playing both
+    # seats, played the game out before the claim)
+    host.fill("#opt-move", "10")
     host.fill("#opt-grace", "0")
     host.fill("#opt-absent", "1")
     host.click("#create-go")
