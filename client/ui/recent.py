@@ -305,7 +305,7 @@ def _one_line(
     newest = _newest(turns)
     tried += [([full[id(newest)]], [short[id(newest)]])] if newest else []
     # the card says "boom" already: "Rat 2 boom (row 3), hit Black, Lilac"
-    tersest = [_turn_words(t, colours, cards, short=True, terse=True) for t in turns if t is newest]
+    tersest = [_turn_words(newest, colours, cards, short=True, terse=True)] if newest else []
     tried += [(tersest, tersest)] if newest and tersest != [short[id(newest)]] else []
     words = [w for _, w in notes]
     tried += [(words[-n:], words[-n:]) for n in range(len(notes), 0, -1)]
